@@ -1,0 +1,156 @@
+"""Canonical wire bytes: what JavaScript's ``JSON.stringify`` would send.
+
+No whitespace, keys in the order given, non-ASCII kept as UTF-8, numbers formatted as
+JavaScript formats them (``1.0`` is ``1``, ``1e-7`` stays ``1e-7``, ``0.000001`` is not
+``1e-06``). These are the bytes ``measure`` counts and hashes and ``project`` writes, so
+the figures reproduce the mcp-context-cost methodology (UTF-8 of ``JSON.stringify``).
+
+orjson does the work; a pure-Python encoder takes over for what orjson cannot format the
+JavaScript way (integers beyond 64 bits, the few floats whose exponent forms differ) and for
+indented output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+_ESC = {
+    '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+}
+for _i in range(0x20):
+    _ESC.setdefault(chr(_i), f"\\u{_i:04x}")
+_ESCAPE_RE = re.compile(r'["\\\x00-\x1f]|[\ud800-\udfff]')
+
+
+def _esc(m: re.Match) -> str:
+    c = m.group(0)
+    e = _ESC.get(c)
+    return e if e is not None else f"\\u{ord(c):04x}"  # lone surrogate, as well-formed JSON.stringify
+
+
+def js_string(s: str) -> str:
+    return '"' + _ESCAPE_RE.sub(_esc, s) + '"'
+
+
+def js_number(v: int | float) -> str:
+    """Format a number as ECMAScript Number::toString does."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if v != v or v in (float("inf"), float("-inf")):
+        return "null"
+    if v == 0:
+        return "0"
+    if v.is_integer() and abs(v) < 2**53:
+        return str(int(v))
+    r = repr(v)  # shortest round-trip digits, like ECMAScript
+    sign = "-" if r.startswith("-") else ""
+    r = r.lstrip("-")
+    if "e" in r:
+        mant, exp_s = r.split("e")
+        exp = int(exp_s)
+    else:
+        mant, exp = r, 0
+    if "." in mant:
+        ip, fp = mant.split(".")
+    else:
+        ip, fp = mant, ""
+    digits = (ip + fp).lstrip("0")
+    # n: position of the decimal point relative to the digit string (ECMAScript's n)
+    lead_zeros = len(ip + fp) - len((ip + fp).lstrip("0"))
+    n = len(ip) + exp - lead_zeros
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        es = ("+" if e >= 0 else "-") + str(abs(e))
+        out = digits + "e" + es if k == 1 else digits[0] + "." + digits[1:] + "e" + es
+    return sign + out
+
+
+def _encode(v: Any, parts: list, indent: str | None, level: int) -> None:
+    if isinstance(v, str):
+        parts.append(js_string(v))
+    elif v is None:
+        parts.append("null")
+    elif v is True:
+        parts.append("true")
+    elif v is False:
+        parts.append("false")
+    elif isinstance(v, (int, float)):
+        parts.append(js_number(v))
+    elif isinstance(v, dict):
+        if not v:
+            parts.append("{}")
+            return
+        parts.append("{")
+        first = True
+        for k, x in v.items():
+            if not first:
+                parts.append(",")
+            first = False
+            if indent is not None:
+                parts.append("\n" + indent * (level + 1))
+            parts.append(js_string(str(k)))
+            parts.append(": " if indent is not None else ":")
+            _encode(x, parts, indent, level + 1)
+        if indent is not None:
+            parts.append("\n" + indent * level)
+        parts.append("}")
+    elif isinstance(v, (list, tuple)):
+        if not v:
+            parts.append("[]")
+            return
+        parts.append("[")
+        for i, x in enumerate(v):
+            if i:
+                parts.append(",")
+            if indent is not None:
+                parts.append("\n" + indent * (level + 1))
+            _encode(x, parts, indent, level + 1)
+        if indent is not None:
+            parts.append("\n" + indent * level)
+        parts.append("]")
+    else:
+        raise TypeError(f"cannot encode {type(v).__name__} as JSON")
+
+
+def _slow(value: Any, indent: int | None) -> bytes:
+    parts: list[str] = []
+    _encode(value, parts, " " * indent if indent else None, 0)
+    return "".join(parts).encode("utf-8")
+
+
+# Where orjson and JavaScript format a float differently: exponents -6 and +16..+20
+# (JavaScript writes fixed notation there) and integral floats ("9007199254740993.0").
+# Loaded data never holds integral floats below 2**53 (parse.normalize makes them ints), so
+# these patterns are rare; a match (even inside a string) only costs the exact slow path.
+_ODD_FLOAT = re.compile(rb"[0-9]e(?:-6|\+1[5-9]|\+20)(?![0-9])|[0-9]\.0(?=[,\]}]|$)")
+
+
+def dumps(value: Any, indent: int | None = None) -> bytes:
+    """Canonical JSON bytes of ``value`` (``indent`` > 0 pretty-prints, same number format)."""
+    if indent:
+        return _slow(value, indent)
+    import orjson
+
+    try:
+        out = orjson.dumps(value)
+    except (TypeError, orjson.JSONEncodeError):
+        return _slow(value, None)
+    if _ODD_FLOAT.search(out):
+        return _slow(value, None)
+    return out
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

@@ -1,0 +1,1 @@
+"""One module per command; each has ``register(app)`` and keeps heavy imports inside."""

@@ -1,0 +1,13 @@
+"""`toolcat project` (in progress)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("project", help="(not built yet)")
+    def _cmd() -> int:
+        from toolcat.errors import UsageError
+
+        raise UsageError("toolcat project is not built yet")

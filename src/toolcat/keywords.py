@@ -1,0 +1,216 @@
+"""The one table of JSON Schema keywords.
+
+Every part of toolcat that needs to know what a "schema position" is (the walker, prose
+stripping, lowering, lint rules, prose measurement) reads this table and nothing else.
+
+Each keyword has a *shape* (what its value holds) and a *role*:
+
+shape
+    ``SCHEMA``          the value is one subschema (``not``, ``additionalProperties``)
+    ``SCHEMA_MAP``      the value maps names to subschemas (``properties``, ``$defs``);
+                        the names are data, never keywords
+    ``SCHEMA_LIST``     the value is an array of subschemas (``allOf``, ``prefixItems``)
+    ``SCHEMA_OR_LIST``  one subschema or an array of them (draft-07 ``items``)
+    ``SCHEMA_OR_NAMES`` a map whose values are a subschema or an array of property
+                        names (draft-07 ``dependencies``)
+    ``DATA``            plain data, never walked (``enum``, ``const``, ``default``,
+                        ``examples``, ``required``, ``type``...). Unknown keywords are data.
+
+role
+    ``PROSE``           annotation text for people and models; removable without changing
+                        what the schema accepts (``description``, ``title``, ``$comment``,
+                        ``examples``, ``example``; also every ``x-*`` extension)
+    ``VALIDATION``      changes what the schema accepts
+    ``CORE``            identifiers and references (``$ref``, ``$id``, ``$defs``...)
+    ``ANNOTATION``      other annotations (``default``, ``readOnly``, ``format``...)
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# shapes
+SCHEMA: Final = "schema"
+SCHEMA_MAP: Final = "map"
+SCHEMA_LIST: Final = "list"
+SCHEMA_OR_LIST: Final = "schema_or_list"
+SCHEMA_OR_NAMES: Final = "schema_or_names"
+DATA: Final = "data"
+
+# roles
+PROSE: Final = "prose"
+VALIDATION: Final = "validation"
+CORE: Final = "core"
+ANNOTATION: Final = "annotation"
+
+# dialects
+DRAFT4: Final = "draft4"
+DRAFT6: Final = "draft6"
+DRAFT7: Final = "draft7"
+DRAFT2019: Final = "2019-09"
+DRAFT2020: Final = "2020-12"
+DIALECTS: Final = (DRAFT4, DRAFT6, DRAFT7, DRAFT2019, DRAFT2020)
+
+DIALECT_URIS: Final = {
+    DRAFT4: "http://json-schema.org/draft-04/schema#",
+    DRAFT6: "http://json-schema.org/draft-06/schema#",
+    DRAFT7: "http://json-schema.org/draft-07/schema#",
+    DRAFT2019: "https://json-schema.org/draft/2019-09/schema",
+    DRAFT2020: "https://json-schema.org/draft/2020-12/schema",
+}
+
+_LEGACY = (DRAFT4, DRAFT6, DRAFT7)
+_MODERN = (DRAFT2019, DRAFT2020)
+_ALL = DIALECTS
+
+# (keyword, shape, role, dialects)
+_TABLE: Final = [
+    # applicators holding one subschema
+    ("not", SCHEMA, VALIDATION, _ALL),
+    ("additionalProperties", SCHEMA, VALIDATION, _ALL),
+    ("propertyNames", SCHEMA, VALIDATION, (DRAFT6, DRAFT7) + _MODERN),
+    ("contains", SCHEMA, VALIDATION, (DRAFT6, DRAFT7) + _MODERN),
+    ("if", SCHEMA, VALIDATION, (DRAFT7,) + _MODERN),
+    ("then", SCHEMA, VALIDATION, (DRAFT7,) + _MODERN),
+    ("else", SCHEMA, VALIDATION, (DRAFT7,) + _MODERN),
+    ("unevaluatedItems", SCHEMA, VALIDATION, _MODERN),
+    ("unevaluatedProperties", SCHEMA, VALIDATION, _MODERN),
+    ("contentSchema", SCHEMA, ANNOTATION, _MODERN),
+    ("additionalItems", SCHEMA, VALIDATION, _LEGACY + (DRAFT2019,)),
+    ("items", SCHEMA, VALIDATION, (DRAFT2020,)),
+    ("items", SCHEMA_OR_LIST, VALIDATION, _LEGACY + (DRAFT2019,)),
+    # maps of subschemas
+    ("properties", SCHEMA_MAP, VALIDATION, _ALL),
+    ("patternProperties", SCHEMA_MAP, VALIDATION, _ALL),
+    ("dependentSchemas", SCHEMA_MAP, VALIDATION, _MODERN),
+    ("$defs", SCHEMA_MAP, CORE, _MODERN),
+    # `definitions` is draft-07 vocabulary, but real 2020-12 schemas still keep their
+    # reusable parts there and point at them with $ref; treat it as a schema map everywhere.
+    ("definitions", SCHEMA_MAP, CORE, _ALL),
+    ("dependencies", SCHEMA_OR_NAMES, VALIDATION, _LEGACY),
+    # arrays of subschemas
+    ("allOf", SCHEMA_LIST, VALIDATION, _ALL),
+    ("anyOf", SCHEMA_LIST, VALIDATION, _ALL),
+    ("oneOf", SCHEMA_LIST, VALIDATION, _ALL),
+    ("prefixItems", SCHEMA_LIST, VALIDATION, (DRAFT2020,)),
+    # core
+    ("$ref", DATA, CORE, _ALL),
+    ("$dynamicRef", DATA, CORE, (DRAFT2020,)),
+    ("$recursiveRef", DATA, CORE, (DRAFT2019,)),
+    ("$id", DATA, CORE, (DRAFT6, DRAFT7) + _MODERN),
+    ("id", DATA, CORE, (DRAFT4,)),
+    ("$schema", DATA, CORE, _ALL),
+    ("$anchor", DATA, CORE, _MODERN),
+    ("$dynamicAnchor", DATA, CORE, (DRAFT2020,)),
+    ("$recursiveAnchor", DATA, CORE, (DRAFT2019,)),
+    ("$vocabulary", DATA, CORE, _MODERN),
+    # validation data
+    ("type", DATA, VALIDATION, _ALL),
+    ("enum", DATA, VALIDATION, _ALL),
+    ("const", DATA, VALIDATION, (DRAFT6, DRAFT7) + _MODERN),
+    ("multipleOf", DATA, VALIDATION, _ALL),
+    ("maximum", DATA, VALIDATION, _ALL),
+    ("exclusiveMaximum", DATA, VALIDATION, _ALL),
+    ("minimum", DATA, VALIDATION, _ALL),
+    ("exclusiveMinimum", DATA, VALIDATION, _ALL),
+    ("maxLength", DATA, VALIDATION, _ALL),
+    ("minLength", DATA, VALIDATION, _ALL),
+    ("pattern", DATA, VALIDATION, _ALL),
+    ("maxItems", DATA, VALIDATION, _ALL),
+    ("minItems", DATA, VALIDATION, _ALL),
+    ("uniqueItems", DATA, VALIDATION, _ALL),
+    ("maxContains", DATA, VALIDATION, _MODERN),
+    ("minContains", DATA, VALIDATION, _MODERN),
+    ("maxProperties", DATA, VALIDATION, _ALL),
+    ("minProperties", DATA, VALIDATION, _ALL),
+    ("required", DATA, VALIDATION, _ALL),
+    ("dependentRequired", DATA, VALIDATION, _MODERN),
+    # `format` is an annotation by default but validators may assert it: never dropped.
+    ("format", DATA, VALIDATION, _ALL),
+    # annotations that are not prose
+    ("default", DATA, ANNOTATION, _ALL),
+    ("readOnly", DATA, ANNOTATION, (DRAFT7,) + _MODERN),
+    ("writeOnly", DATA, ANNOTATION, (DRAFT7,) + _MODERN),
+    ("deprecated", DATA, ANNOTATION, _MODERN),
+    ("contentEncoding", DATA, ANNOTATION, (DRAFT7,) + _MODERN),
+    ("contentMediaType", DATA, ANNOTATION, (DRAFT7,) + _MODERN),
+    # prose
+    ("title", DATA, PROSE, _ALL),
+    ("description", DATA, PROSE, _ALL),
+    ("$comment", DATA, PROSE, (DRAFT7,) + _MODERN),
+    ("examples", DATA, PROSE, (DRAFT6, DRAFT7) + _MODERN),
+    # OpenAPI's singular `example` (converted to `examples` on load, but seen in MCP captures)
+    ("example", DATA, PROSE, _ALL),
+]
+
+
+class Keyword:
+    __slots__ = ("name", "shape", "role")
+
+    def __init__(self, name: str, shape: str, role: str) -> None:
+        self.name = name
+        self.shape = shape
+        self.role = role
+
+    def __repr__(self) -> str:  # pragma: no cover
+        return f"Keyword({self.name!r}, {self.shape}, {self.role})"
+
+
+def _build() -> dict[str, dict[str, Keyword]]:
+    tables: dict[str, dict[str, Keyword]] = {d: {} for d in DIALECTS}
+    for name, shape, role, dialects in _TABLE:
+        for d in dialects:
+            tables[d][name] = Keyword(name, shape, role)
+    return tables
+
+
+KEYWORDS: Final[dict[str, dict[str, Keyword]]] = _build()
+
+#: For each dialect, keyword -> shape, for the keywords whose value holds subschemas.
+APPLICATORS: Final[dict[str, dict[str, str]]] = {
+    d: {k: kw.shape for k, kw in table.items() if kw.shape != DATA} for d, table in KEYWORDS.items()
+}
+
+#: Prose keywords, the same in every dialect (plus every ``x-*`` key).
+PROSE_KEYWORDS: Final = frozenset(
+    name for name, _shape, role, _d in _TABLE if role == PROSE
+)
+
+#: The keywords RFC 0112 forbids at any depth of a compact inputSchema.
+COMPACT_FORBIDDEN: Final = ("$ref", "oneOf", "allOf", "anyOf", "not", "patternProperties",
+                            "dependentSchemas")
+
+#: Keywords a compact view has to lower (lint CS205).
+COMPACT_LOWERED: Final = ("$defs", "definitions", "if", "then", "else", "dependencies")
+
+
+def is_prose_key(key: str) -> bool:
+    """True for keys that are prose in a schema position (``x-*`` extensions included)."""
+    return key in PROSE_KEYWORDS or key.startswith("x-")
+
+
+def keyword(dialect: str, name: str) -> Keyword | None:
+    return KEYWORDS[dialect].get(name)
+
+
+def validation_keywords(dialect: str) -> frozenset[str]:
+    """Keywords that change what a schema accepts, in this dialect."""
+    return frozenset(k for k, kw in KEYWORDS[dialect].items() if kw.role == VALIDATION)
+
+
+def dialect_from_uri(uri: object, default: str = DRAFT2020) -> str:
+    """Map a ``$schema`` URI to a dialect name; unknown or absent gives ``default``."""
+    if not isinstance(uri, str):
+        return default
+    u = uri.rstrip("#").rstrip("/")
+    if "draft-04" in u:
+        return DRAFT4
+    if "draft-06" in u:
+        return DRAFT6
+    if "draft-07" in u:
+        return DRAFT7
+    if "2019-09" in u:
+        return DRAFT2019
+    if "2020-12" in u:
+        return DRAFT2020
+    return default

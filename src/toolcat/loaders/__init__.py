@@ -1,0 +1,177 @@
+"""Load catalogs from files and folders into the internal model.
+
+:func:`load_catalogs` is the one entry point the commands use. Each file given is its own
+catalog; a folder of one-tool MCP files (like github-mcp-server's ``__toolsnaps__``) is one
+catalog; any other folder is searched for catalog files, each its own catalog; ``merge=True``
+joins everything into one catalog (pages of one ``tools/list``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from toolcat.detect import TRIED, detect
+from toolcat.errors import InputError
+from toolcat.model import (
+    ANTHROPIC,
+    FORMATS,
+    MCP,
+    MCP_CAPTURE,
+    OPENAI,
+    OPENAPI3,
+    OPENWOP,
+    SWAGGER2,
+    Catalog,
+)
+from toolcat.parse import SourceText, load_file
+
+CATALOG_EXTENSIONS = (".json", ".yaml", ".yml", ".snap")
+_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox",
+              ".mypy_cache", ".pytest_cache", ".ruff_cache", "dist", "build"}
+
+
+@dataclass
+class LoadOptions:
+    from_format: str | None = None   # force a format (--from)
+    webhooks: bool = False           # OpenAPI 3.1: also make tools of `webhooks`
+    cookies: bool = False            # OpenAPI: also map cookie parameters
+    merge: bool = False              # join all inputs into one catalog
+    strict: bool = True              # raise the first load problem as an input error
+    view: str | None = None          # OpenWOP: force standard/compact
+
+
+def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalog:
+    fmt = opts.from_format or detect(doc)
+    if fmt is None:
+        raise InputError(f"not a tool catalog (tried: {TRIED})", path)
+    from toolcat.loaders import arrays
+
+    if fmt in (OPENAPI3, SWAGGER2):
+        from toolcat.loaders.openapi import load_openapi
+
+        if not isinstance(doc, dict) or not ("openapi" in doc or "swagger" in doc):
+            raise InputError(f"--from {fmt}: the document has no 'openapi' or 'swagger' field", path)
+        cat = load_openapi(doc, src, path, opts)
+    elif fmt == MCP_CAPTURE:
+        if not isinstance(doc, dict):
+            raise InputError("--from mcp-capture: expected a JSON object", path)
+        cat = arrays.load_capture(doc, path)
+    elif fmt == MCP:
+        cat = arrays.load_mcp(doc, path)
+    elif fmt == OPENWOP:
+        cat = arrays.load_openwop(doc, path, opts.view)
+    elif fmt == OPENAI:
+        cat = arrays.load_openai(doc, path)
+    elif fmt == ANTHROPIC:
+        cat = arrays.load_anthropic(doc, path)
+    else:  # pragma: no cover - guarded by the CLI
+        raise InputError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", path)
+    cat.sources.setdefault(path, src)
+    if cat.document is None:
+        cat.document = doc
+    return cat
+
+
+def raise_problems(cat: Catalog) -> None:
+    """Turn the first load problem into an input error (for commands that need clean input)."""
+    if not cat.problems:
+        return
+    p = cat.problems[0]
+    line, col = cat.locate(p.file, p.pointer)
+    more = f" (and {len(cat.problems) - 1} more)" if len(cat.problems) > 1 else ""
+    where = f"{p.pointer}: " if p.pointer and line is None else ""
+    raise InputError(f"{where}{p.message}{more}", p.file, line, col)
+
+
+def load_file_catalog(path: str, opts: LoadOptions) -> Catalog:
+    doc, src = load_file(path)
+    cat = _from_doc(doc, src, path, opts)
+    if opts.strict:
+        raise_problems(cat)
+    return cat
+
+
+def _walk_folder(root: str) -> list[str]:
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        for name in sorted(filenames):
+            if name.lower().endswith(CATALOG_EXTENSIONS) and not name.startswith("."):
+                found.append(os.path.join(dirpath, name))
+    return found
+
+
+def load_folder(path: str, opts: LoadOptions) -> list[Catalog]:
+    files = _walk_folder(path)
+    if not files:
+        raise InputError("folder holds no .json, .yaml, .yml or .snap file", path)
+    from toolcat.loaders import arrays
+
+    single: list[tuple[str, Any, SourceText]] = []
+    catalogs: list[Catalog] = []
+    errors: list[InputError] = []
+    for f in files:
+        try:
+            doc, src = load_file(f)
+        except InputError as e:
+            errors.append(e)
+            continue
+        fmt = opts.from_format or detect(doc)
+        if fmt == MCP and isinstance(doc, dict) and "name" in doc and "tools" not in doc:
+            single.append((f, doc, src))
+            continue
+        if fmt is None:
+            continue  # not a catalog: folders hold other files too
+        if fmt == MCP_CAPTURE and not isinstance(doc.get("rawToolsCapture"), list):
+            continue  # a capture of a server that could not be measured: no tools to read
+        try:
+            cat = _from_doc(doc, src, f, opts)
+            if opts.strict:
+                raise_problems(cat)
+        except InputError as e:
+            errors.append(e)
+            continue
+        catalogs.append(cat)
+    if single:
+        catalogs.insert(0, arrays.folder_catalog(path, single))
+    if errors and (opts.strict or not catalogs):
+        raise errors[0]
+    if not catalogs:
+        raise InputError(f"no tool catalog found in the folder (tried: {TRIED})", path)
+    return catalogs
+
+
+def load_catalogs(paths: list[str], opts: LoadOptions | None = None) -> list[Catalog]:
+    """Load every path (file, folder or ``-``) into catalogs, in the order given."""
+    opts = opts or LoadOptions()
+    out: list[Catalog] = []
+    for p in paths:
+        if p != "-" and os.path.isdir(p):
+            out.extend(load_folder(p, opts))
+        else:
+            out.append(load_file_catalog(p, opts))
+    if opts.merge and len(out) > 1:
+        out = [merge_catalogs(out)]
+    return out
+
+
+def merge_catalogs(cats: list[Catalog]) -> Catalog:
+    """Join catalogs as pages of one (formats must agree)."""
+    fmts = {c.format for c in cats}
+    if len(fmts) > 1:
+        raise InputError(f"--merge needs catalogs of one format, got {', '.join(sorted(fmts))}",
+                         cats[0].file)
+    first = cats[0]
+    merged = Catalog(file=first.file, format=first.format, view=first.view, version=first.version,
+                     meta=dict(first.meta, merged=[c.file for c in cats]))
+    for c in cats:
+        merged.tools.extend(c.tools)
+        merged.problems.extend(c.problems)
+        merged.sources.update(c.sources)
+    return merged
+
+
+__all__ = ["LoadOptions", "load_catalogs", "load_file_catalog", "load_folder", "merge_catalogs",
+           "raise_problems", "OPENAPI3", "SWAGGER2", "MCP", "OPENWOP", "OPENAI", "ANTHROPIC"]

@@ -1,0 +1,147 @@
+"""The internal model every loader produces and every command consumes.
+
+Formats live at the edges (``toolcat.loaders`` reads them, ``toolcat.envelopes`` writes
+them); everything in between works on :class:`Catalog`, :class:`Tool` and :class:`Finding`.
+
+Pointers inside a tool are *tool pointers*: JSON pointers into the tool's canonical form
+(``/inputSchema/properties/q``, ``/description``), whatever the source format spelled them
+(``/function/parameters`` in OpenAI, ``/input_schema`` in Anthropic, a parameter in
+OpenAPI). :meth:`Tool.source_pointer` maps a tool pointer back to a pointer into the file the
+tool came from, and :meth:`Catalog.locate` turns that into a line and column, lazily: nothing
+is computed until a finding needs it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Catalog formats (the `format` of a Catalog, and the values of `--from`).
+OPENAPI3 = "openapi"          # OpenAPI 3.0.x / 3.1.x
+SWAGGER2 = "swagger"          # Swagger 2.0
+MCP = "mcp"                   # MCP tools/list (object, JSON-RPC response, array, folder)
+MCP_CAPTURE = "mcp-capture"   # mcp-context-cost measurement file (rawToolsCapture)
+OPENWOP = "openwop"           # OpenWOP ToolDescriptor / CompactToolDescriptor catalog
+OPENAI = "openai"             # OpenAI tool array
+ANTHROPIC = "anthropic"       # Anthropic tool array
+
+FORMATS = (OPENAPI3, SWAGGER2, MCP, MCP_CAPTURE, OPENWOP, OPENAI, ANTHROPIC)
+
+STANDARD = "standard"
+COMPACT = "compact"
+
+# OpenWOP enumerations (tool-descriptor.schema.json)
+OPENWOP_SOURCES = ("node-pack", "workflow", "mcp", "connector", "host-extension")
+SAFETY_TIERS = ("pure", "read", "write", "exec")
+OPENWOP_HEAVY_FIELDS = ("outputSchema", "auth", "egress", "approval", "replayPolicy",
+                        "costHint", "latencyHint")
+OPENWOP_COMPACT_FIELDS = ("toolId", "source", "safetyTier", "title", "description",
+                          "inputSchema")
+
+
+@dataclass(slots=True)
+class Tool:
+    """One tool, whatever format it came from."""
+
+    id: str | None
+    title: str | None = None
+    description: str | None = None
+    input_schema: Any = None
+    output_schema: Any = None
+    annotations: dict | None = None
+    source: str | None = None          # OpenWOP `source`, when given
+    safety_tier: str | None = None     # OpenWOP `safetyTier`, when given
+    extra: dict = field(default_factory=dict)   # every other field, verbatim, in order
+    raw: Any = None                    # the descriptor object exactly as in the file
+    file: str = ""                     # file the tool is defined in
+    pointer: str = ""                  # JSON pointer of the tool in that file
+    # (tool pointer prefix, source pointer) pairs, longest prefix wins; see source_pointer()
+    origin: list[tuple[str, str]] = field(default_factory=list)
+    http_method: str | None = None     # OpenAPI: the operation's method (lower case)
+    http_path: str | None = None       # OpenAPI: the operation's path
+    dialect: str = "2020-12"           # JSON Schema dialect of input/output schemas
+
+    @property
+    def parameter_count(self) -> int:
+        s = self.input_schema
+        if isinstance(s, dict) and isinstance(s.get("properties"), dict):
+            return len(s["properties"])
+        return 0
+
+    def source_pointer(self, tool_pointer: str) -> tuple[str, str]:
+        """Map a tool pointer to ``(file, pointer in that file)``.
+
+        Uses the longest origin prefix of ``tool_pointer`` and appends the rest, so a
+        pointer deep inside a schema lands on the matching node of the source document
+        (or on the nearest ancestor the source has).
+        """
+        best_prefix, best_src = "", self.pointer
+        for prefix, src in self.origin:
+            if (tool_pointer == prefix or tool_pointer.startswith(prefix + "/") or prefix == "") \
+                    and len(prefix) >= len(best_prefix):
+                best_prefix, best_src = prefix, src
+        rest = tool_pointer[len(best_prefix):]
+        if best_src.startswith("\0"):  # synthesized node: no source beyond the prefix
+            return self.file, best_src[1:]
+        return self.file, best_src + rest
+
+
+@dataclass(slots=True)
+class Problem:
+    """Something wrong found while loading, kept so `lint` can report it as a finding.
+
+    Commands other than `lint` turn the first problem into an input error (exit 2).
+    """
+
+    code: str                 # a lint rule code, e.g. "SC302"
+    message: str
+    file: str
+    pointer: str = ""         # source pointer
+    tool: str | None = None
+
+
+@dataclass(slots=True)
+class Catalog:
+    """The tools of one catalog (one file, a folder of one-tool files, or merged pages)."""
+
+    file: str                          # path as given on the command line
+    format: str
+    tools: list[Tool] = field(default_factory=list)
+    view: str = STANDARD               # OpenWOP: "compact" when every descriptor is compact
+    version: str | None = None         # OpenAPI/Swagger version string
+    meta: dict = field(default_factory=dict)   # capture figures, envelope details...
+    problems: list[Problem] = field(default_factory=list)
+    sources: dict[str, Any] = field(default_factory=dict)  # file -> SourceText (positions)
+    document: Any = None               # the parsed root document (single-file catalogs)
+
+    def locate(self, file: str, pointer: str) -> tuple[int | None, int | None]:
+        """1-based line and column of the node at ``pointer`` in ``file`` (lazy)."""
+        src = self.sources.get(file)
+        if src is None:
+            return None, None
+        pos = src.locate(pointer)
+        return pos if pos is not None else (None, None)
+
+    def tool_position(self, tool: Tool, tool_pointer: str = "") -> tuple[str, int | None, int | None]:
+        file, ptr = tool.source_pointer(tool_pointer)
+        line, col = self.locate(file, ptr)
+        return file, line, col
+
+
+SEVERITIES = ("error", "warning", "info")
+
+
+@dataclass(slots=True)
+class Finding:
+    code: str
+    severity: str
+    message: str
+    file: str
+    tool: str | None = None
+    pointer: str = ""                  # tool pointer (or source pointer when tool is None)
+    line: int | None = None
+    column: int | None = None
+    source_pointer: str | None = None  # pointer in `file`, used for positions and baselines
+
+    def sort_key(self) -> tuple:
+        return (self.file, self.line or 0, self.column or 0, self.code, self.tool or "", self.pointer)

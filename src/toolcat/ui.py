@@ -1,0 +1,122 @@
+"""Terminal and file output shared by every command.
+
+* Colour follows ``NO_COLOR``, ``--no-color`` and whether the stream is a terminal; output
+  that is not a terminal never carries escape codes.
+* ``--quiet`` silences summaries on stderr (results on stdout still print).
+* :func:`write_atomic` writes through a temporary file and a rename, so a reader never sees a
+  half-written output file, whatever happens during the run.
+
+Rich is imported only when a console is first needed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from typing import Any
+
+
+class _State:
+    no_color: bool = False
+    quiet: bool = False
+    _out: Any = None
+    _err: Any = None
+
+
+state = _State()
+
+
+def configure(no_color: bool | None = None, quiet: bool | None = None) -> None:
+    if no_color:
+        state.no_color = True
+        state._out = state._err = None
+    if quiet:
+        state.quiet = True
+
+
+def color_enabled(stream: Any = None) -> bool:
+    stream = stream or sys.stdout
+    if state.no_color or os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _console(stream: Any) -> Any:
+    from rich.console import Console
+
+    use_color = color_enabled(stream)
+    return Console(
+        file=stream,
+        no_color=not use_color,
+        color_system="auto" if use_color else None,
+        force_terminal=use_color if use_color else None,
+        highlight=False,
+        soft_wrap=not stream.isatty() if hasattr(stream, "isatty") else True,
+        emoji=False,
+    )
+
+
+def out() -> Any:
+    """Rich console on stdout."""
+    if state._out is None or state._out.file is not sys.stdout:
+        state._out = _console(sys.stdout)
+    return state._out
+
+
+def err() -> Any:
+    """Rich console on stderr."""
+    if state._err is None or state._err.file is not sys.stderr:
+        state._err = _console(sys.stderr)
+    return state._err
+
+
+def write_stdout(data: str | bytes) -> None:
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def write_atomic(path: str, data: bytes | str) -> None:
+    """Write ``data`` to ``path`` via a temp file in the same folder and ``os.replace``."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if path == "-":
+        write_stdout(data)
+        return
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    fd, tmp = tempfile.mkstemp(prefix=".toolcat-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            mode = os.stat(path).st_mode & 0o777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def human_int(n: int | float | None) -> str:
+    if n is None:
+        return "-"
+    if isinstance(n, float):
+        return f"{n:,.1f}"
+    return f"{n:,}"

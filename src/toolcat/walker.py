@@ -1,0 +1,166 @@
+"""The one schema walker, driven by :mod:`toolcat.keywords`.
+
+* :func:`subschemas` lists the direct subschema positions of a schema node.
+* :func:`iter_schemas` visits every schema node of a schema, pre-order, with its path.
+* :func:`transform` rebuilds a schema bottom-up through a hook (never mutates its input).
+
+A *path* is a tuple of pointer tokens relative to the schema root, e.g.
+``("properties", "owner", "anyOf", 0)``. Property names and other map keys are data:
+a property called ``description`` or ``oneOf`` is walked as a subschema *named* so, never
+treated as a keyword. Values of data keywords (``enum``, ``const``, ``default``,
+``examples``...) are never entered.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+from toolcat.keywords import (
+    APPLICATORS,
+    DRAFT2020,
+    SCHEMA,
+    SCHEMA_LIST,
+    SCHEMA_MAP,
+    SCHEMA_OR_LIST,
+    SCHEMA_OR_NAMES,
+    dialect_from_uri,
+)
+
+Path = tuple
+
+
+def is_schema(value: Any) -> bool:
+    """A JSON Schema is an object or a boolean."""
+    return isinstance(value, (dict, bool))
+
+
+def node_dialect(node: dict, inherited: str) -> str:
+    """The dialect in force at ``node`` (a nested ``$schema`` switches it)."""
+    uri = node.get("$schema")
+    return dialect_from_uri(uri, inherited) if uri is not None else inherited
+
+
+def subschemas(node: Any, dialect: str = DRAFT2020) -> Iterator[tuple[tuple, Any]]:
+    """Yield ``(path_suffix, child)`` for each direct subschema of ``node``, in key order."""
+    if not isinstance(node, dict):
+        return
+    app = APPLICATORS[dialect]
+    for key, value in node.items():
+        shape = app.get(key)
+        if shape is None:
+            continue
+        if shape == SCHEMA:
+            if isinstance(value, (dict, bool)):
+                yield (key,), value
+        elif shape == SCHEMA_MAP:
+            if isinstance(value, dict):
+                for name, sub in value.items():
+                    if isinstance(sub, (dict, bool)):
+                        yield (key, name), sub
+        elif shape == SCHEMA_LIST:
+            if isinstance(value, list):
+                for i, sub in enumerate(value):
+                    if isinstance(sub, (dict, bool)):
+                        yield (key, i), sub
+        elif shape == SCHEMA_OR_LIST:
+            if isinstance(value, (dict, bool)):
+                yield (key,), value
+            elif isinstance(value, list):
+                for i, sub in enumerate(value):
+                    if isinstance(sub, (dict, bool)):
+                        yield (key, i), sub
+        elif shape == SCHEMA_OR_NAMES:
+            if isinstance(value, dict):
+                for name, sub in value.items():
+                    if isinstance(sub, (dict, bool)):
+                        yield (key, name), sub
+
+
+def iter_schemas(schema: Any, dialect: str = DRAFT2020,
+                 path: Path = ()) -> Iterator[tuple[Path, Any, str]]:
+    """Yield ``(path, node, dialect)`` for every schema node, pre-order, document order.
+
+    Iterative (no recursion limit). Shared subtrees are visited once per occurrence.
+    """
+    stack: list[tuple[Path, Any, str]] = [(path, schema, dialect)]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        p, node, d = pop()
+        if not isinstance(node, (dict, bool)):
+            continue
+        if isinstance(node, dict) and "$schema" in node:
+            d = node_dialect(node, d)
+        yield p, node, d
+        if isinstance(node, dict):
+            children = list(subschemas(node, d))
+            for suffix, child in reversed(children):
+                push((p + suffix, child, d))
+
+
+Hook = Callable[[Any, Path, str], Any]
+
+
+def transform(schema: Any, hook: Hook, dialect: str = DRAFT2020, path: Path = ()) -> Any:
+    """Rebuild ``schema`` bottom-up: children first, then ``hook(new_node, path, dialect)``.
+
+    ``hook`` returns the node to put in place (it may return its argument). The input is
+    never mutated; every object in a schema position is a fresh dict in the result, data
+    values (``enum``, ``default``...) are shared.
+    """
+    if isinstance(schema, bool):
+        return hook(schema, path, dialect)
+    if not isinstance(schema, dict):
+        return schema
+    d = node_dialect(schema, dialect) if "$schema" in schema else dialect
+    app = APPLICATORS[d]
+    new: dict = {}
+    for key, value in schema.items():
+        shape = app.get(key)
+        if shape is None:
+            new[key] = value
+        elif shape == SCHEMA:
+            new[key] = transform(value, hook, d, path + (key,)) if isinstance(value, (dict, bool)) else value
+        elif shape in (SCHEMA_MAP, SCHEMA_OR_NAMES):
+            if isinstance(value, dict):
+                new[key] = {
+                    name: (transform(sub, hook, d, path + (key, name))
+                           if isinstance(sub, (dict, bool)) else sub)
+                    for name, sub in value.items()
+                }
+            else:
+                new[key] = value
+        elif shape == SCHEMA_LIST or (shape == SCHEMA_OR_LIST and isinstance(value, list)):
+            if isinstance(value, list):
+                new[key] = [
+                    transform(sub, hook, d, path + (key, i)) if isinstance(sub, (dict, bool)) else sub
+                    for i, sub in enumerate(value)
+                ]
+            else:
+                new[key] = value
+        else:  # SCHEMA_OR_LIST holding one schema
+            new[key] = transform(value, hook, d, path + (key,)) if isinstance(value, (dict, bool)) else value
+    return hook(new, path, d)
+
+
+def count_values(value: Any) -> int:
+    """Number of JSON values in ``value`` (for budgets and benchmarks)."""
+    n = 0
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        n += 1
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return n
+
+
+def local_refs(schema: Any, dialect: str = DRAFT2020) -> Iterator[tuple[Path, str]]:
+    """Yield ``(path, ref)`` of every string ``$ref`` in a schema position."""
+    for p, node, _d in iter_schemas(schema, dialect):
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                yield p, ref
