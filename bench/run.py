@@ -1,0 +1,675 @@
+"""toolcat benchmark harness: toolcat against parse floors and peer linters, in one run.
+
+    python bench/run.py [--repeat N] [--json out.json] [--quick] [--only lint,measure]
+                        [--targets openai,box] [--shared DIR] [--redocly PATH] [--spectral PATH]
+
+Every figure is a whole-process invocation (a fresh interpreter or Node process, as a user or
+pre-commit runs it): wall time is the median of N runs (after one untimed warm-up run),
+peak RSS is that process's own high-water mark (``wait4`` rusage, the maximum over its runs).
+A cell whose first run takes long gets fewer runs (``--budget`` seconds per cell).
+
+Rows: ``toolcat tools|lint|project|measure`` (``python -m toolcat`` from this interpreter) on
+each target; floors (``python -c pass``, ``toolcat --version``, the fastest JSON and YAML parse
+of the same files in a fresh process); peers (``redocly lint``, ``spectral lint`` with the
+``spectral:oas`` ruleset) where installed. Then the scaling ratio of the synthetic series,
+an in-process schema-walk micro-benchmark (ns per JSON value), and the targets of issue 7
+with PASS/FAIL. A toolcat command that fails (not built yet, or broken) is recorded as
+``failed (exit N)`` and the run goes on.
+
+Exit code: 0 when the run completed (whatever the PASS/FAIL lines say), 2 on usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path.insert(0, str(BENCH))
+import gen_catalog  # noqa: E402
+
+COMMANDS = ("tools", "lint", "project", "measure")
+GROUPS = COMMANDS + ("base", "floors", "peers", "walk")
+OK_CODES = (0, 1)  # 1 = findings / budget exceeded: the command ran to the end
+SYNTH_ENV = {"TOOLCAT_MAX_FILE_SIZE": str(1 << 30)}  # the 50k catalog is over the 64 MiB default
+REDOCLY_ENV = {"REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true"}
+SPECTRAL_RULESET = 'extends: ["spectral:oas"]\n'
+
+# Issue 7 limits
+LINT_VS_REDOCLY = 0.35
+LINT_VS_FLOOR = 3.0
+RSS_VS_REDOCLY = 0.5
+SMALL_LINT_S = 0.150
+VERSION_S = 0.050
+MEASURE_NODE_S = 1.39          # mcp-context-cost's Node tool on the 69 captures (baselines note)
+MEASURE_S = min(0.7, MEASURE_NODE_S / 2)
+SCALING_MAX = 55.0
+WALK_NS = 200.0                # "near the measured floor, about 200 ns per value"
+WALK_SLACK = 1.5               # near = at most 1.5x max(200 ns, this run's bare-walk floor)
+
+
+# --------------------------------------------------------------------------- data
+
+@dataclass
+class Target:
+    key: str
+    label: str
+    paths: list[str]                  # arguments given to toolcat
+    files: list[str]                  # the files those arguments read (for parse floors)
+    syntax: str                       # json | yaml | mixed
+    openapi: bool = False             # peers apply
+    corpus: bool = False              # a real corpus file (spectral runs on these only)
+    synthetic_n: int | None = None
+    env: dict = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        return sum(os.path.getsize(f) for f in self.files)
+
+
+@dataclass
+class Cell:
+    group: str                        # toolcat | floor | peer | base
+    command: str
+    target: str
+    argv: list[str]
+    status: str = "ok"                # ok | failed (exit N) | absent | timeout | skipped
+    runs: int = 0
+    walls: list[float] = field(default_factory=list)
+    rss_kib: int | None = None
+    median_s: float | None = None
+    exit_codes: list[int] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok" and self.median_s is not None
+
+
+# --------------------------------------------------------------------------- running
+
+def run_once(argv: list[str], env: dict, timeout: float, cwd: str) -> tuple[float, int, int, str]:
+    """(wall seconds, exit code, peak RSS KiB of that process and its children, stderr tail)."""
+    with tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=err, env=env, cwd=cwd)
+        timer = threading.Timer(timeout, p.kill)
+        timer.start()
+        try:
+            _pid, status, ru = os.wait4(p.pid, 0)
+        finally:
+            timer.cancel()
+        wall = time.perf_counter() - t0
+        code = os.waitstatus_to_exitcode(status)
+        p.returncode = code
+        err.seek(0)
+        tail = err.read()[-4000:].decode("utf-8", "replace")
+    if code < 0 and wall >= timeout:
+        code = -9999
+    return wall, code, int(ru.ru_maxrss), tail
+
+
+def _first_error_line(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for ln in lines:
+        if "error" in ln.lower():
+            return ln[:200]
+    return lines[-1][:200] if lines else ""
+
+
+class Runner:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.repeat = args.repeat
+        self.warmup = args.warmup
+        self.budget = args.budget
+        self.timeout = args.timeout
+        self.verbose = not args.quiet
+        base = dict(os.environ)
+        for k in ("FORCE_COLOR", "CLICOLOR_FORCE", "PYTHONPROFILEIMPORTTIME"):
+            base.pop(k, None)
+        base["NO_COLOR"] = "1"
+        self.base_env = base
+
+    def measure(self, cell: Cell, env: dict | None = None, ok_codes=OK_CODES) -> Cell:
+        e = dict(self.base_env)
+        if env:
+            e.update(env)
+        if self.verbose:
+            sys.stderr.write(f"  {cell.command:<18} {cell.target:<14} ")
+            sys.stderr.flush()
+        spent = 0.0
+        samples: list[tuple[float, int]] = []
+        for i in range(self.repeat + self.warmup):
+            try:
+                wall, code, rss, tail = run_once(cell.argv, e, self.timeout, str(REPO))
+            except FileNotFoundError as exc:
+                cell.status, cell.error = "absent", str(exc)
+                break
+            spent += wall
+            cell.exit_codes.append(code)
+            if code == -9999:
+                cell.status = f"timeout ({self.timeout:.0f} s)"
+                break
+            if code not in ok_codes:
+                cell.status = f"failed (exit {code})"
+                cell.error = _first_error_line(tail)
+                break
+            warm = i < self.warmup and wall < 5.0  # a long run is its own warm-up: keep it
+            if not warm:
+                samples.append((wall, rss))
+            if len(samples) >= self.repeat:
+                break
+            if samples and spent + wall > self.budget:
+                break
+        if samples:
+            cell.walls = [w for w, _ in samples]
+            cell.runs = len(samples)
+            cell.median_s = statistics.median(cell.walls)
+            cell.rss_kib = max(r for _, r in samples)
+            if cell.status != "ok":  # failed after some good runs: report the flake
+                cell.error = (cell.error or "") + " (after good runs)"
+        elif cell.status == "ok":
+            cell.status = "failed (no run)"
+        if self.verbose:
+            msg = (f"{fmt_s(cell.median_s)}  {fmt_mib(cell.rss_kib)}  ({cell.runs} runs)"
+                   if cell.ok else cell.status + (f": {cell.error}" if cell.error else ""))
+            sys.stderr.write(msg + "\n")
+        return cell
+
+
+# --------------------------------------------------------------------------- targets
+
+def catalog_files(folder: Path) -> list[str]:
+    exts = (".json", ".yaml", ".yml", ".snap")
+    return [str(p) for p in sorted(folder.rglob("*")) if p.is_file() and p.suffix in exts]
+
+
+def captures(folder: Path) -> list[str]:
+    """The mcp-context-cost files that carry a ``rawToolsCapture`` array."""
+    out = []
+    for p in sorted(folder.glob("*.json")):
+        try:
+            doc = json.loads(p.read_bytes())
+        except ValueError:
+            continue
+        if isinstance(doc, dict) and isinstance(doc.get("rawToolsCapture"), list):
+            out.append(str(p))
+    return out
+
+
+def syntax_of(path: str) -> str:
+    return "yaml" if path.endswith((".yaml", ".yml")) else "json"
+
+
+def build_targets(args: argparse.Namespace, shared: Path | None, notes: list[str]) -> list[Target]:
+    targets: list[Target] = []
+    corpus = shared / "corpus" if shared else None
+    if corpus is None or not corpus.is_dir():
+        notes.append(f"corpus ABSENT (looked in {corpus or '(none)'}): the corpus targets are "
+                     "skipped; give --shared DIR or set TOOLCAT_SHARED")
+        corpus = None
+
+    if corpus and not args.quick:
+        for key, name in (("openai", "openai.openapi.yaml"), ("box", "box.openapi.json"),
+                          ("twilio", "twilio-api-v2010.openapi.yaml"),
+                          ("sendgrid", "sendgrid-v3.swagger2.yaml")):
+            p = corpus / "openapi" / name
+            if p.exists():
+                targets.append(Target(key, name, [str(p)], [str(p)], syntax_of(name),
+                                      openapi=True, corpus=True))
+            else:
+                notes.append(f"corpus file absent: {p}")
+        gh = corpus / "github-mcp-server"
+        if gh.is_dir():
+            targets.append(Target("github", "github-mcp-server/", [str(gh)], catalog_files(gh),
+                                  "json"))
+        else:
+            notes.append(f"corpus folder absent: {gh}")
+        mcc = corpus / "mcp-context-cost"
+        caps = captures(mcc) if mcc.is_dir() else []
+        if caps:
+            targets.append(Target("captures", f"{len(caps)} captures", caps, caps, "json"))
+        else:
+            notes.append(f"no mcp-context-cost captures under {mcc}")
+
+    samples = sorted(p for p in (REPO / "samples").glob("*.json")) if (REPO / "samples").is_dir() \
+        else []
+    if samples:
+        small = samples[0]
+        targets.append(Target("small", f"samples/{small.name}", [str(small)], [str(small)], "json"))
+    elif corpus and (corpus / "mcp-context-cost" / "time.json").exists():
+        p = corpus / "mcp-context-cost" / "time.json"
+        targets.append(Target("small", "mcp-context-cost/time.json", [str(p)], [str(p)], "json"))
+    else:
+        notes.append("no small catalog (samples/*.json or the corpus' time.json): small case skipped")
+
+    cache = Path(args.cache) if args.cache else None
+    for n in args.sizes:
+        t0 = time.perf_counter()
+        p = str(gen_catalog.ensure("mcp", n, args.seed, cache))
+        dt = time.perf_counter() - t0
+        if dt > 1 and not args.quiet:
+            sys.stderr.write(f"generated {p} in {dt:.1f} s\n")
+        targets.append(Target(f"synth-{_k(n)}", f"synthetic {n:,} tools", [p], [p], "json",
+                              synthetic_n=n, env=dict(SYNTH_ENV)))
+    for n in args.oas_sizes:
+        p = str(gen_catalog.ensure("openapi", n, args.seed, cache))
+        targets.append(Target(f"synth-oas-{_k(n)}", f"synthetic OpenAPI {n:,} ops", [p], [p],
+                              "yaml", openapi=True, env=dict(SYNTH_ENV)))
+    if args.targets:
+        want = set(args.targets)
+        unknown = want - {t.key for t in targets}
+        if unknown:
+            notes.append(f"unknown or unavailable targets: {', '.join(sorted(unknown))}")
+        targets = [t for t in targets if t.key in want]
+    return targets
+
+
+def _k(n: int) -> str:
+    return f"{n // 1000}k" if n >= 1000 and n % 1000 == 0 else str(n)
+
+
+# --------------------------------------------------------------------------- floors, peers
+
+PARSERS = {
+    "json": [
+        ("json", "import json,sys\nfor f in sys.argv[1:]:\n json.load(open(f,'rb'))"),
+        ("orjson", "import orjson,sys\nfor f in sys.argv[1:]:\n orjson.loads(open(f,'rb').read())"),
+    ],
+    "yaml": [
+        ("yaml_rs", "import yaml_rs,sys\nfor f in sys.argv[1:]:\n"
+                    " yaml_rs.loads(open(f,encoding='utf-8').read(),parse_datetime=False)"),
+        ("pyyaml-c", "import yaml,sys\nfor f in sys.argv[1:]:\n"
+                     " yaml.load(open(f,'rb'),Loader=yaml.CSafeLoader)"),
+    ],
+}
+
+
+def importable(stmt: str) -> bool:
+    return subprocess.run([sys.executable, "-c", stmt], capture_output=True).returncode == 0
+
+
+def find_peer(name: str, given: str | None, notes: list[str]) -> str | None:
+    if given:
+        p = shutil.which(given) or (given if os.access(given, os.X_OK) else None)
+        if not p:
+            notes.append(f"{name}: --{name} {given} is not an executable")
+        return p
+    p = shutil.which(name)
+    if not p:
+        notes.append(f"{name} ABSENT (not on PATH; install it or give --{name} PATH)")
+    return p
+
+
+def peer_version(exe: str, env: dict) -> str:
+    try:
+        r = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60,
+                           env={**os.environ, **env})
+        return r.stdout.strip().splitlines()[0] if r.stdout.strip() else "?"
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+
+
+# --------------------------------------------------------------------------- report
+
+def fmt_s(s: float | None) -> str:
+    if s is None:
+        return "-"
+    if s < 10:
+        return f"{s * 1000:,.1f} ms"
+    return f"{s:,.2f} s"
+
+
+def fmt_mib(kib: int | None) -> str:
+    return "-" if kib is None else f"{kib / 1024:,.0f} MiB"
+
+
+def fmt_x(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}x"
+
+
+def ratio(a: Cell | None, b: Cell | None) -> float | None:
+    if a is None or b is None or not a.ok or not b.ok or not b.median_s:
+        return None
+    return a.median_s / b.median_s
+
+
+def table(rows: list[list[str]], header: list[str], right: set[int]) -> str:
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+
+    def line(r: list[str]) -> str:
+        return "  ".join(str(c).rjust(w) if i in right else str(c).ljust(w)
+                         for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+
+    sep = "  ".join("-" * w for w in widths)
+    return "\n".join([line(header), sep] + [line(r) for r in rows])
+
+
+def machine_info() -> dict:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for ln in Path("/proc/cpuinfo").read_text().splitlines():
+            if ln.startswith("model name"):
+                cpu = ln.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = None
+    try:
+        for ln in Path("/proc/meminfo").read_text().splitlines():
+            if ln.startswith("MemTotal"):
+                mem = int(ln.split()[1]) // 1024
+    except OSError:
+        pass
+    commit = None
+    try:
+        commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, timeout=10).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "mem_mib": mem, "os": platform.platform(),
+            "python": platform.python_version(), "executable": sys.executable, "commit": commit}
+
+
+# --------------------------------------------------------------------------- main
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="bench/run.py", description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=None, help="timed runs per cell [5; quick: 1]")
+    ap.add_argument("--warmup", type=int, default=None, help="untimed runs first [1; quick: 0]")
+    ap.add_argument("--budget", type=float, default=60.0,
+                    help="seconds per cell before cutting the repeats short [60]")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per process [600]")
+    ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke run: tiny synthetic catalogs and the small case, no peers")
+    ap.add_argument("--only", help=f"comma list of groups: {','.join(GROUPS)}")
+    ap.add_argument("--targets", help="comma list of target keys (openai,box,twilio,sendgrid,"
+                                      "github,captures,small,synth-1k,...)")
+    ap.add_argument("--shared", help="the shared folder holding corpus/ [$TOOLCAT_SHARED or "
+                                     "../shared]")
+    ap.add_argument("--sizes", help="synthetic MCP series [1000,10000,50000; quick: 20,200]")
+    ap.add_argument("--oas-sizes", help="synthetic OpenAPI sizes [1000,5000; quick: none]")
+    ap.add_argument("--seed", type=int, default=gen_catalog.DEFAULT_SEED)
+    ap.add_argument("--cache", help="folder for generated catalogs [bench/.cache]")
+    ap.add_argument("--redocly", help="redocly executable [redocly on PATH]")
+    ap.add_argument("--spectral", help="spectral executable [spectral on PATH]")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    a = ap.parse_args(argv)
+    a.repeat = a.repeat if a.repeat is not None else (1 if a.quick else 5)
+    a.warmup = a.warmup if a.warmup is not None else (0 if a.quick else 1)
+    if a.repeat < 1 or a.warmup < 0:
+        ap.error("--repeat must be >= 1 and --warmup >= 0")
+
+    def ints(s: str | None, default: list[int]) -> list[int]:
+        if s is None:
+            return default
+        try:
+            return [int(x) for x in s.split(",") if x.strip()]
+        except ValueError:
+            ap.error(f"expected a comma list of integers, got {s!r}")
+        return default
+
+    a.sizes = ints(a.sizes, [20, 200] if a.quick else [1000, 10000, 50000])
+    a.oas_sizes = ints(a.oas_sizes, [] if a.quick else [1000, 5000])
+    a.only = set(a.only.split(",")) if a.only else set(GROUPS)
+    bad = a.only - set(GROUPS)
+    if bad:
+        ap.error(f"--only: unknown group(s) {', '.join(sorted(bad))} (known: {', '.join(GROUPS)})")
+    if a.quick:
+        a.only.discard("peers")
+    a.targets = [t for t in a.targets.split(",") if t] if a.targets else None
+    return a
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    notes: list[str] = []
+    shared_s = args.shared or os.environ.get("TOOLCAT_SHARED") or str(REPO.parent / "shared")
+    shared = Path(shared_s).resolve()
+    started = time.time()
+    targets = build_targets(args, shared, notes)
+    runner = Runner(args)
+    py = sys.executable
+    tc = [py, "-m", "toolcat"]
+    cells: list[Cell] = []
+    by: dict[tuple[str, str], Cell] = {}
+
+    def add(cell: Cell, env: dict | None = None, ok_codes=OK_CODES) -> Cell:
+        runner.measure(cell, env, ok_codes)
+        cells.append(cell)
+        by[(cell.command, cell.target)] = cell
+        return cell
+
+    def skipped(cell: Cell, why: str) -> None:
+        cell.status, cell.error = why, None
+        cells.append(cell)
+        by[(cell.command, cell.target)] = cell
+
+    # toolcat version (also tells whether toolcat is importable at all)
+    ver = subprocess.run(tc + ["--version"], capture_output=True, text=True, cwd=str(REPO))
+    toolcat_version = ver.stdout.strip() if ver.returncode == 0 else None
+    if toolcat_version is None:
+        notes.append(f"toolcat is not runnable from {py}: {_first_error_line(ver.stderr)}")
+
+    # peers
+    redocly = spectral = None
+    peer_versions: dict[str, str] = {}
+    ruleset = None
+    if "peers" in args.only and any(t.openapi for t in targets):
+        redocly = find_peer("redocly", args.redocly, notes)
+        spectral = find_peer("spectral", args.spectral, notes)
+        if redocly:
+            peer_versions["redocly"] = peer_version(redocly, REDOCLY_ENV)
+        if spectral:
+            peer_versions["spectral"] = peer_version(spectral, {})
+            rs_dir = Path(args.cache) if args.cache else gen_catalog.CACHE
+            rs_dir.mkdir(parents=True, exist_ok=True)
+            ruleset = rs_dir / "spectral-oas.yaml"
+            ruleset.write_text(SPECTRAL_RULESET)
+
+    have = {name: importable(f"import {mod}") for name, mod in
+            (("orjson", "orjson"), ("yaml_rs", "yaml_rs"), ("pyyaml-c", "yaml; yaml.CSafeLoader"))}
+    have["json"] = True
+
+    if not args.quiet:
+        sys.stderr.write(f"toolcat bench: {len(targets)} targets, repeat {args.repeat}, "
+                         f"python {platform.python_version()}\n")
+    if "base" in args.only:
+        add(Cell("base", "python -c pass", "-", [py, "-c", "pass"]), ok_codes=(0,))
+        add(Cell("base", "toolcat --version", "-", tc + ["--version"]), ok_codes=(0,))
+
+    for t in targets:
+        if not args.quiet:
+            sys.stderr.write(f"{t.label} ({t.size / 1e6:,.2f} MB in {len(t.files)} file"
+                             f"{'s' if len(t.files) != 1 else ''})\n")
+        if "floors" in args.only and t.syntax in PARSERS:
+            for name, code in PARSERS[t.syntax]:
+                c = Cell("floor", f"parse {name}", t.key, [py, "-c", code, *t.files])
+                if have.get(name):
+                    add(c, ok_codes=(0,))
+                else:
+                    skipped(c, "absent")
+        if "peers" in args.only and t.openapi:
+            c = Cell("peer", "redocly lint", t.key, [redocly or "redocly", "lint", *t.paths])
+            if redocly:
+                add(c, REDOCLY_ENV)
+            else:
+                skipped(c, "absent")
+            c = Cell("peer", "spectral lint", t.key,
+                     [spectral or "spectral", "lint", "-r", str(ruleset), *t.paths])
+            if spectral and t.corpus:
+                add(c)
+            else:
+                skipped(c, "absent" if not spectral else "not run (synthetic)")
+        for cmd in COMMANDS:
+            if cmd in args.only:
+                add(Cell("toolcat", cmd, t.key, tc + [cmd, *t.paths]), t.env)
+
+    walk = None
+    synth = [t for t in targets if t.synthetic_n]
+    if "walk" in args.only and synth:
+        big = max(synth, key=lambda t: t.synthetic_n or 0)
+        if not args.quiet:
+            sys.stderr.write(f"schema walk micro-benchmark on {big.label}\n")
+        r = subprocess.run([py, str(BENCH / "walk_bench.py"), big.files[0],
+                            "--rounds", "1" if args.quick else "3"],
+                           capture_output=True, text=True, cwd=str(REPO))
+        if r.returncode == 0:
+            walk = json.loads(r.stdout)
+            walk["target"] = big.key
+        else:
+            notes.append(f"walk micro-benchmark failed: {_first_error_line(r.stderr)}")
+
+    # ------------------------------------------------------------ derived figures
+    def floor_of(key: str) -> Cell | None:
+        fl = [c for c in cells if c.group == "floor" and c.target == key and c.ok]
+        return min(fl, key=lambda c: c.median_s) if fl else None
+
+    rows = []
+    for c in cells:
+        fl = floor_of(c.target) if c.group in ("toolcat", "peer") else None
+        xf = ratio(c, fl) if c.group == "toolcat" else None
+        xr = ratio(c, by.get(("redocly lint", c.target))) if c.command == "lint" else None
+        xs = ratio(c, by.get(("spectral lint", c.target))) if c.command == "lint" else None
+        if c.group == "peer" and c.ok and fl:
+            xf = ratio(c, fl)
+        c_ratios = {"vs_floor": xf, "vs_redocly": xr, "vs_spectral": xs,
+                    "floor": fl.command if fl else None}
+        c.__dict__["ratios"] = c_ratios
+        label = c.command if c.group != "toolcat" else f"toolcat {c.command}"
+        rows.append([label, c.target, str(c.runs or "-"), fmt_s(c.median_s), fmt_mib(c.rss_kib),
+                     fmt_x(xf), fmt_x(xr), fmt_x(xs),
+                     c.status + (f": {c.error[:70]}" if c.error and not c.ok else "")])
+
+    scaling = {}
+    if len(synth) >= 2:
+        lo = min(synth, key=lambda t: t.synthetic_n or 0)
+        hi = max(synth, key=lambda t: t.synthetic_n or 0)
+        for cmd in COMMANDS:
+            a, b = by.get((cmd, hi.key)), by.get((cmd, lo.key))
+            r = ratio(a, b)
+            mid = {t.key: ratio(by.get((cmd, t.key)), b) for t in synth}
+            scaling[cmd] = {"from": lo.key, "to": hi.key, "size_ratio": hi.synthetic_n / lo.synthetic_n,
+                            "ratio": r, "series": mid}
+
+    # ------------------------------------------------------------ targets
+    checks: list[dict] = []
+
+    def check(name: str, value: float | None, limit: float, unit: str, why: str = "") -> None:
+        if value is None:
+            verdict = "n/a"
+        else:
+            verdict = "PASS" if value <= limit else "FAIL"
+        checks.append({"target": name, "value": value, "limit": limit, "unit": unit,
+                       "verdict": verdict, "note": why})
+
+    for key in ("openai", "box", "twilio"):
+        lint = by.get(("lint", key))
+        red = by.get(("redocly lint", key))
+        fl = floor_of(key)
+        why = "" if lint and lint.ok else f"lint {lint.status if lint else 'not run'}"
+        check(f"lint {key} <= {LINT_VS_REDOCLY}x redocly", ratio(lint, red), LINT_VS_REDOCLY, "x",
+              why or ("" if red and red.ok else "redocly not measured"))
+        check(f"lint {key} <= {LINT_VS_FLOOR:g}x parse floor", ratio(lint, fl), LINT_VS_FLOOR, "x",
+              why or ("" if fl else "no parse floor"))
+        rss = (lint.rss_kib / red.rss_kib) if (lint and lint.ok and red and red.ok
+                                                and red.rss_kib) else None
+        check(f"lint {key} peak RSS <= {RSS_VS_REDOCLY}x redocly", rss, RSS_VS_REDOCLY, "x",
+              why or ("" if red and red.ok else "redocly not measured"))
+    sm = by.get(("lint", "small"))
+    check("small lint < 150 ms", sm.median_s if sm and sm.ok else None, SMALL_LINT_S, "s",
+          "" if sm and sm.ok else f"lint {sm.status if sm else 'not run'}")
+    v = by.get(("toolcat --version", "-"))
+    check("toolcat --version < 50 ms", v.median_s if v and v.ok else None, VERSION_S, "s")
+    ms = by.get(("measure", "captures"))
+    check(f"measure 69 captures <= {MEASURE_S:.3f} s (half of Node's {MEASURE_NODE_S} s)",
+          ms.median_s if ms and ms.ok else None, MEASURE_S, "s",
+          "" if ms and ms.ok else f"measure {ms.status if ms else 'not run'}")
+    for cmd, s in scaling.items():
+        limit = SCALING_MAX * (s["size_ratio"] / 50) if s["size_ratio"] != 50 else SCALING_MAX
+        check(f"scaling {cmd} {s['to']}/{s['from']} <= {limit:g}x", s["ratio"], limit, "x",
+              "" if s["ratio"] is not None else "not measured on both ends")
+    if walk:
+        limit = WALK_SLACK * max(WALK_NS, walk["floor"]["ns_per_value"])
+        check(f"schema walk ns/value <= {limit:.0f} (1.5x max(200, bare walk))",
+              walk["iter_schemas"]["ns_per_value"], limit, "ns")
+
+    # ------------------------------------------------------------ print
+    out = sys.stdout
+    mi = machine_info()
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    out.write(f"toolcat bench  {stamp}  {toolcat_version or 'toolcat ?'}  commit {mi['commit']}\n")
+    out.write(f"machine: {mi['cpu']}, {mi['cores']} cores, {mi['mem_mib']} MiB; "
+              f"Python {mi['python']}; peers: "
+              f"{', '.join(f'{k} {v}' for k, v in peer_versions.items()) or 'none'}\n")
+    out.write(f"median of up to {args.repeat} runs (+{args.warmup} warm-up), peak RSS per "
+              "process; xfloor = / fastest parse of the same files, xredocly/xspectral = lint "
+              "vs peer lint\n\n")
+    out.write(table(rows, ["command", "target", "runs", "median", "peak RSS", "xfloor",
+                           "xredocly", "xspectral", "status"], {2, 3, 4, 5, 6, 7}) + "\n")
+    out.write("\ntargets: " + ", ".join(f"{t.key} = {t.label} ({t.size / 1e6:,.2f} MB)"
+                                        for t in targets) + "\n")
+    if scaling:
+        out.write("\nscaling (median / median of the smallest synthetic catalog):\n")
+        srows = [[cmd] + [fmt_x(s["series"].get(t.key)) for t in synth] for cmd, s in
+                 scaling.items()]
+        out.write(table(srows, ["command"] + [t.key for t in synth],
+                        set(range(1, len(synth) + 1))) + "\n")
+    if walk:
+        out.write(f"\nschema walk ({walk['target']}: {walk['tools']:,} tools, {walk['schemas']:,} "
+                  f"schemas, {walk['values']:,} JSON values, {walk['schema_nodes']:,} schema "
+                  "nodes; best of {0} in-process):\n".format(walk["rounds"]))
+        for k in ("floor", "iter_schemas", "transform"):
+            w = walk[k]
+            out.write(f"  {k:<13} {w['seconds'] * 1000:9.1f} ms  {w['ns_per_value']:7.1f} ns/value\n")
+    out.write("\nissue 7 targets:\n")
+    crows = []
+    for ch in checks:
+        val = ch["value"]
+        shown = "-" if val is None else (fmt_s(val) if ch["unit"] == "s" else
+                                         f"{val:.0f} ns" if ch["unit"] == "ns" else f"{val:.2f}x")
+        crows.append([ch["verdict"], ch["target"], shown, ch["note"]])
+    out.write(table(crows, ["verdict", "target", "value", "note"], {2}) + "\n")
+    if notes:
+        out.write("\nnotes:\n" + "".join(f"  - {n}\n" for n in notes))
+    elapsed = time.time() - started
+    out.write(f"\n(run took {elapsed:,.0f} s)\n")
+
+    if args.json:
+        doc = {
+            "date": stamp,
+            "machine": mi,
+            "toolcat_version": toolcat_version,
+            "peers": peer_versions,
+            "settings": {"repeat": args.repeat, "warmup": args.warmup, "budget_s": args.budget,
+                         "quick": args.quick, "shared": str(shared), "seed": args.seed},
+            "targets": [{**asdict(t), "bytes": t.size} for t in targets],
+            "cells": [{**asdict(c), "ratios": c.__dict__.get("ratios")} for c in cells],
+            "scaling": scaling,
+            "walk": walk,
+            "checks": checks,
+            "notes": notes,
+            "elapsed_s": elapsed,
+        }
+        gen_catalog.write_atomic(Path(args.json), (json.dumps(doc, indent=2) + "\n").encode())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
