@@ -1,13 +1,295 @@
-"""`toolcat measure` (in progress)."""
+"""`toolcat measure`: bytes and tokens of the standard view against the compact view."""
 
 from __future__ import annotations
 
+import sys
+import threading
+from typing import Annotated, Any, Optional
+
 import typer
+
+from toolcat.commands.common import (
+    Cookies,
+    FromFormat,
+    MaxFileSize,
+    Merge,
+    NoColor,
+    Paths,
+    Quiet,
+    Webhooks,
+    apply_ui,
+    load_options,
+)
+
+HELP = "Measure bytes and tokens of each catalog's standard view against its compact view."
+
+EPILOG = """Before = the standard view (for MCP input: the tools array as served), after = what
+`toolcat project` writes with the same options (the compact view); both as canonical JSON
+bytes (JavaScript JSON.stringify) and exact BPE tokens. Limits apply to each catalog. Captures
+of mcp-context-cost servers that hold no tools (auth-required, timeout...) are skipped with a
+note on stderr when other catalogs remain. Exit codes: 0 within budget, 1 a budget or the
+baseline is exceeded (each failure names the catalog, figure, limit and value), 2 input error.
+
+Examples:
+
+  toolcat measure tools.json --max-tokens 20000 -f markdown
+
+  toolcat measure servers/*.json --baseline base.json --max-increase 5
+"""
+
+FORMATS = ("table", "json", "markdown", "csv")
+TARGETS = ("mcp", "openwop", "openai", "anthropic")
+UNLOWERABLE = ("widen", "omit", "keep", "fail")
+PROGRESS_DELAY = 1.0  # seconds before a progress bar appears
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("measure", help="(not built yet)")
-    def _cmd() -> int:
-        from toolcat.errors import UsageError
+    app.command("measure", epilog=EPILOG, help=HELP)(measure)
 
-        raise UsageError("toolcat measure is not built yet")
+
+class DelayedProgress:
+    """A Rich progress bar on stderr that only appears once a run has taken ``delay`` s."""
+
+    def __init__(self, enabled: bool, total: int, delay: float = PROGRESS_DELAY) -> None:
+        self.enabled = enabled
+        self._lock = threading.Lock()
+        self._done = False
+        self._started = False
+        if not enabled:
+            return
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
+
+        from toolcat import ui
+
+        self._p = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                           MofNCompleteColumn(), console=ui.err(), transient=True)
+        self._task = self._p.add_task("loading", total=total)
+        self._timer = threading.Timer(delay, self._start)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _start(self) -> None:
+        with self._lock:
+            if not self._done:
+                self._p.start()
+                self._started = True
+
+    def update(self, description: str, advance: int = 0, total: int | None = None) -> None:
+        if self.enabled:
+            self._p.update(self._task, description=description, advance=advance, total=total)
+
+    def stop(self) -> None:
+        if not self.enabled:
+            return
+        with self._lock:
+            self._done = True
+            self._timer.cancel()
+            if self._started:
+                self._p.stop()
+
+
+def want_progress(fmt: str, quiet: bool, stream: Any = None) -> bool:
+    """Progress only for human formats, and only when stderr is a terminal."""
+    if fmt in ("json", "csv") or quiet:
+        return False
+    stream = stream or sys.stderr
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def config_budget() -> dict:
+    """Budgets from ``[tool.toolcat.budget]`` of the project configuration (if any)."""
+    try:
+        from toolcat.lint.config import load_config  # written by the lint helper
+    except ImportError:
+        return {}
+    try:
+        cfg = load_config()
+    except TypeError:  # pragma: no cover - signature differs
+        return {}
+    budget = None
+    if isinstance(cfg, dict):
+        budget = cfg.get("budget")
+    else:
+        budget = getattr(cfg, "budget", None)
+    return budget if isinstance(budget, dict) else {}
+
+
+def _int_budget(cfg: dict, key: str) -> int | None:
+    from toolcat.errors import UsageError
+
+    v = cfg.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise UsageError(f"[tool.toolcat.budget] {key} must be a non-negative integer (got {v!r})")
+    return v
+
+
+def measure(
+    paths: Paths,
+    tokenizer: Annotated[str, typer.Option("--tokenizer", "-t",
+                                           help="BPE encoding: o200k_base or cl100k_base.")
+                         ] = "o200k_base",
+    fmt: Annotated[str, typer.Option("--format", "-f",
+                                     help="Output: table, json, markdown or csv.")] = "table",
+    top: Annotated[int, typer.Option("--top", help="Also list the N heaviest tools "
+                                     "(table, json, markdown).", min=0)] = 0,
+    max_bytes: Annotated[Optional[int], typer.Option(
+        "--max-bytes", help="Fail (exit 1) when a catalog's gated side has more bytes "
+        "[default: none, or max-bytes of [tool.toolcat.budget]].", show_default=False, min=0)
+    ] = None,
+    max_tokens: Annotated[Optional[int], typer.Option(
+        "--max-tokens", help="Fail (exit 1) when a catalog's gated side has more tokens "
+        "[default: none, or max-tokens of [tool.toolcat.budget]].", show_default=False, min=0)
+    ] = None,
+    gate: Annotated[str, typer.Option("--gate", help="Side the limits and the baseline "
+                                      "apply to: after (compact) or before (standard).")
+                    ] = "after",
+    baseline: Annotated[Optional[str], typer.Option(
+        "--baseline", help="Compare with the figures of a file written by --write-baseline.",
+        show_default=False)] = None,
+    max_increase: Annotated[Optional[float], typer.Option(
+        "--max-increase", help="With --baseline: allowed growth of bytes and tokens per "
+        "catalog, in percent [default: 0, or max-increase of [tool.toolcat.budget]].",
+        show_default=False)] = None,
+    write_baseline: Annotated[Optional[str], typer.Option(
+        "--write-baseline", help="Record each catalog's figures to FILE (atomic).",
+        show_default=False)] = None,
+    to: Annotated[Optional[str], typer.Option(
+        "--to", help="Target envelope: mcp, openwop, openai or anthropic "
+        "[default: openwop for OpenWOP input, else mcp].", show_default=False)] = None,
+    description_max: Annotated[int, typer.Option(
+        "--description-max", help="Longest compact description, in characters.", min=0)] = 120,
+    unlowerable: Annotated[str, typer.Option(
+        "--unlowerable", help="Constructs the compact subset cannot express exactly: "
+        "widen, omit, keep or fail.")] = "widen",
+    no_output_schema: Annotated[bool, typer.Option(
+        "--no-output-schema", help="Drop outputSchema from the compact view.")] = False,
+    source: Annotated[Optional[str], typer.Option(
+        "--source", help="OpenWOP `source` for tools that have none [default: derived].",
+        show_default=False)] = None,
+    safety_tier: Annotated[Optional[str], typer.Option(
+        "--safety-tier", help="OpenWOP `safetyTier` for tools that have none "
+        "[default: derived].", show_default=False)] = None,
+    from_format: FromFormat = None,
+    webhooks: Webhooks = False,
+    cookies: Cookies = False,
+    merge: Merge = False,
+    max_file_size: MaxFileSize = None,
+    no_color: NoColor = False,
+    quiet: Quiet = False,
+) -> int:
+    """Measure bytes and tokens of each catalog's standard view against its compact view."""
+    from toolcat import ui
+    from toolcat.errors import UsageError
+    from toolcat.measure import (
+        Budget,
+        check_gates,
+        load_for_measure,
+        measure_catalog,
+        pct_fraction,
+        read_baseline,
+        tokenizer_name,
+        top_tools,
+    )
+
+    apply_ui(no_color, quiet)
+    if fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
+    if gate not in ("after", "before"):
+        raise UsageError(f"--gate must be after or before (got {gate!r})")
+    if to is not None and to not in TARGETS:
+        raise UsageError(f"--to must be one of {', '.join(TARGETS)} (got {to!r})")
+    if unlowerable not in UNLOWERABLE:
+        raise UsageError(f"--unlowerable must be one of {', '.join(UNLOWERABLE)} "
+                         f"(got {unlowerable!r})")
+    tok = tokenizer_name(tokenizer)
+
+    cfg = config_budget()
+    if max_increase is not None and baseline is None:
+        raise UsageError("--max-increase needs --baseline FILE")
+    budget = Budget(
+        max_bytes=max_bytes if max_bytes is not None else _int_budget(cfg, "max-bytes"),
+        max_tokens=max_tokens if max_tokens is not None else _int_budget(cfg, "max-tokens"),
+        gate=gate,
+    )
+    if baseline is not None:
+        budget.baseline = read_baseline(baseline, tok)
+        budget.baseline_file = baseline
+        inc = max_increase if max_increase is not None else cfg.get("max-increase")
+        budget.max_increase = pct_fraction(inc if inc is not None else 0)
+
+    lopts = load_options(from_format, webhooks, cookies, merge, max_file_size=max_file_size)
+    popts = _project_options(to, description_max, unlowerable, not no_output_schema, source,
+                             safety_tier)
+
+    progress = DelayedProgress(want_progress(fmt, quiet), total=len(paths) * 2)
+    try:
+        def on_file(path: str) -> None:
+            progress.update(f"loading {path}", advance=1)
+
+        cats, skipped = load_for_measure(paths, lopts, on_file=on_file)
+        progress.update("measuring", total=len(paths) + len(cats))
+        figs = []
+        for cat in cats:
+            progress.update(f"measuring {cat.file}")
+            figs.append(measure_catalog(cat, popts, tok, per_tool=top > 0))
+            progress.update(f"measuring {cat.file}", advance=1)
+    finally:
+        progress.stop()
+
+    if not quiet:
+        for file, status in skipped:
+            sys.stderr.write(f"toolcat: note: {file}: skipped, the capture holds no tools "
+                             f"(status: {status})\n")
+
+    fails, notes = check_gates(figs, budget)
+    tops = top_tools(figs, top) if top > 0 else None
+    _render(fmt, figs, tok, tops, {(f.file, f.figure) for f in fails})
+
+    if write_baseline is not None:
+        from toolcat.measure import write_baseline as _write
+
+        _write(write_baseline, figs, tok)
+    if not quiet:
+        for n in notes:
+            sys.stderr.write(f"toolcat: note: {n}\n")
+    for f in fails:
+        sys.stderr.write(f"toolcat: budget exceeded: {f.message()}\n")
+    if fails:
+        sys.stderr.flush()
+        raise typer.Exit(1)
+    del ui
+    return 0
+
+
+def _project_options(to: str | None, description_max: int, unlowerable: str, output_schema: bool,
+                     source: str | None, safety_tier: str | None) -> Any:
+    try:
+        from toolcat.project import ProjectOptions
+    except ImportError:  # TEMPORARY until toolcat.project lands
+        from types import SimpleNamespace
+
+        return SimpleNamespace(view="compact", to=to, description_max=description_max,
+                               unlowerable=unlowerable, output_schema=output_schema,
+                               sort=False, source=source, safety_tier=safety_tier, indent=None)
+    return ProjectOptions(view="compact", to=to, description_max=description_max,
+                          unlowerable=unlowerable, output_schema=output_schema, sort=False,
+                          source=source, safety_tier=safety_tier, indent=None)
+
+
+def _render(fmt: str, figs: list, tok: str, tops: list | None, failed: set) -> None:
+    from toolcat import render_measure as r
+    from toolcat.ui import write_stdout
+
+    if fmt == "json":
+        write_stdout(r.render_json(figs, tok, tops))
+    elif fmt == "csv":
+        write_stdout(r.render_csv(figs, tok))
+    elif fmt == "markdown":
+        write_stdout(r.render_markdown(figs, tok, tops))
+    else:
+        r.render_table(figs, tok, tops, failed)

@@ -1,0 +1,508 @@
+"""Before/after figures of a catalog, the breakdown of its bytes, budgets and baselines.
+
+*Before* is the catalog's standard view in the target envelope (for MCP input: the raw
+``tools`` array exactly as served), *after* is what ``toolcat project`` writes as the tools
+array for the same options (the compact view). Both are measured on the canonical wire
+bytes (:func:`toolcat.canonical.dumps`, i.e. the UTF-8 of JavaScript ``JSON.stringify``):
+byte length, exact BPE token count (:mod:`toolcat.tokens`), and, for the before side, the
+SHA-256 that the mcp-context-cost methodology publishes as ``canonicalSha256``.
+
+The breakdown splits the before bytes into four parts that sum to the total:
+
+``descriptions``
+    each tool's own ``description`` entry (``"description":"..."`` plus its separating comma);
+``schema_prose``
+    every prose entry (``description``, ``title``, ``examples``, ``example``, ``$comment``,
+    ``x-*``) of every schema node in ``inputSchema``/``outputSchema`` (schema positions only,
+    found with :func:`toolcat.walker.iter_schemas`), counted the same way;
+``schema_shape``
+    the rest of the schemas' bytes (what validation needs);
+``other``
+    everything else: names, titles, annotations, the keys ``"inputSchema":`` and the
+    punctuation of the array.
+
+An entry's share is exactly the number of bytes its removal saves, so the parts are additive.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Iterable
+
+import orjson
+
+from toolcat import canonical
+from toolcat.errors import InputError, UsageError
+from toolcat.keywords import DRAFT2020, is_prose_key
+from toolcat.model import MCP, MCP_CAPTURE, OPENWOP, Catalog
+from toolcat.walker import iter_schemas
+
+BREAKDOWN_KEYS = ("descriptions", "schema_prose", "schema_shape", "other")
+FIGURES = ("bytes", "tokens")
+SIDES = ("before", "after")
+TOKENIZER_ALIASES = {"o200k": "o200k_base", "cl100k": "cl100k_base"}
+BASELINE_VERSION = 1
+
+# Where each target envelope keeps the tool's description and its schemas.
+_SCHEMA_KEYS = {
+    "mcp": ("inputSchema", "outputSchema"),
+    "openwop": ("inputSchema", "outputSchema"),
+    "openai": ("parameters",),
+    "anthropic": ("input_schema",),
+}
+
+
+def tokenizer_name(name: str) -> str:
+    from toolcat.tokens import ENCODINGS
+
+    name = TOKENIZER_ALIASES.get(name, name)
+    if name not in ENCODINGS:
+        raise UsageError(f"--tokenizer must be one of {', '.join(ENCODINGS)} (got {name!r})")
+    return name
+
+
+# --------------------------------------------------------------------------- figures
+
+
+@dataclass(slots=True)
+class ToolFigures:
+    file: str
+    id: str | None
+    bytes_before: int
+    bytes_after: int
+    tokens_before: int
+    tokens_after: int
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "id": self.id, "bytes_before": self.bytes_before,
+                "bytes_after": self.bytes_after, "tokens_before": self.tokens_before,
+                "tokens_after": self.tokens_after}
+
+
+@dataclass(slots=True)
+class CatalogFigures:
+    file: str
+    format: str
+    target: str
+    tools: int
+    bytes_before: int
+    bytes_after: int
+    tokens_before: int
+    tokens_after: int
+    sha256_before: str
+    breakdown: dict[str, int]
+    tool_figures: list[ToolFigures] = field(default_factory=list)
+
+    def get(self, figure: str, side: str) -> int:
+        return getattr(self, f"{figure}_{side}")
+
+    def to_json(self) -> dict:
+        return {
+            "file": self.file,
+            "tools": self.tools,
+            "bytes_before": self.bytes_before,
+            "bytes_after": self.bytes_after,
+            "tokens_before": self.tokens_before,
+            "tokens_after": self.tokens_after,
+            "sha256_before": self.sha256_before,
+            "breakdown": dict(self.breakdown),
+        }
+
+
+def total(figs: list[CatalogFigures]) -> dict:
+    """The total row: sums of every figure (tokens summed per catalog, as sent)."""
+    out = {"tools": 0, "bytes_before": 0, "bytes_after": 0, "tokens_before": 0, "tokens_after": 0,
+           "breakdown": {k: 0 for k in BREAKDOWN_KEYS}}
+    for f in figs:
+        for k in ("tools", "bytes_before", "bytes_after", "tokens_before", "tokens_after"):
+            out[k] += getattr(f, k)
+        for k in BREAKDOWN_KEYS:
+            out["breakdown"][k] += f.breakdown[k]
+    return out
+
+
+def saving_pct(before: int, after: int) -> float:
+    """Percent saved from ``before`` to ``after`` (0 when before is 0)."""
+    return (before - after) * 100.0 / before if before else 0.0
+
+
+# --------------------------------------------------------------------------- breakdown
+
+
+def _json_len(value: Any) -> int:
+    """Length of the canonical bytes of ``value`` (strings without the float check)."""
+    if isinstance(value, str):
+        try:
+            return len(orjson.dumps(value))
+        except Exception:  # noqa: BLE001 - lone surrogates: the exact encoder
+            pass
+    return len(canonical.dumps(value))
+
+
+def _entry_bytes(obj: dict, key: str, value: Any, jlen: Any = _json_len) -> int:
+    """Bytes the entry ``"key":value`` takes in ``obj``, with its separating comma."""
+    n = jlen(key) + 1 + jlen(value)
+    return n + 1 if len(obj) > 1 else n
+
+
+def schema_prose_bytes(schema: Any, dialect: str = DRAFT2020, jlen: Any = _json_len) -> int:
+    """Bytes of the prose entries in the schema positions of ``schema``."""
+    n = 0
+    for _path, node, _d in iter_schemas(schema, dialect):
+        if isinstance(node, dict):
+            for k in node:
+                if is_prose_key(k):
+                    n += _entry_bytes(node, k, node[k], jlen)
+    return n
+
+
+def _fast_len(value: Any) -> int:
+    return len(orjson.dumps(value))
+
+
+def item_body(item: Any, target: str) -> Any:
+    """The object holding name, description and schema of one descriptor in ``target``."""
+    if target == "openai" and isinstance(item, dict) and isinstance(item.get("function"), dict):
+        return item["function"]
+    return item
+
+
+def item_id(item: Any, target: str) -> str | None:
+    """The tool id of one descriptor in ``target`` shape (toolId, or name)."""
+    body = item_body(item, target)
+    if not isinstance(body, dict):
+        return None
+    v = body.get("toolId") if target == "openwop" else body.get("name")
+    if v is None and target != "openwop":
+        v = body.get("toolId")
+    return v if isinstance(v, str) else None
+
+
+def breakdown(items: list, target: str, dialects: list[str] | None = None,
+              whole: bytes | None = None) -> dict[str, int]:
+    """Split the canonical bytes of the array ``items`` into :data:`BREAKDOWN_KEYS`.
+
+    ``whole`` is ``canonical.dumps(items)`` when the caller already has it.
+    """
+    if whole is None:
+        whole = canonical.dumps(items)
+    total_bytes = len(whole)
+    # When orjson already writes the whole array canonically (no float that JavaScript would
+    # format differently, no lone surrogate), it writes every part canonically too.
+    try:
+        jlen = _fast_len if orjson.dumps(items) == whole else _json_len
+    except Exception:  # noqa: BLE001 - orjson refuses the value: the exact encoder for parts
+        jlen = _json_len
+    desc = prose = schema = 0
+    keys = _SCHEMA_KEYS.get(target, ("inputSchema", "outputSchema"))
+    for i, item in enumerate(items):
+        body = item_body(item, target)
+        if not isinstance(body, dict):
+            continue
+        if "description" in body:
+            desc += _entry_bytes(body, "description", body["description"], jlen)
+        dialect = dialects[i] if dialects is not None and i < len(dialects) else DRAFT2020
+        for k in keys:
+            if k in body:
+                s = body[k]
+                schema += jlen(s)
+                prose += schema_prose_bytes(s, dialect, jlen)
+    return {"descriptions": desc, "schema_prose": prose, "schema_shape": schema - prose,
+            "other": total_bytes - desc - schema}
+
+
+# --------------------------------------------------------------------------- projection
+
+
+def default_target(cat: Catalog) -> str:
+    return "openwop" if cat.format == OPENWOP else "mcp"
+
+
+class _FallbackProjection:  # TEMPORARY until toolcat.project lands
+    def __init__(self, cat: Catalog, target: str) -> None:
+        self.target = target
+        self._items = [t.raw for t in cat.tools]
+
+    def array(self) -> list:
+        return self._items
+
+    def array_bytes(self) -> bytes:
+        return canonical.dumps(self._items)
+
+
+def project_one(cat: Catalog, popts: Any) -> Any:
+    try:
+        from toolcat.project import project_catalogs
+    except ImportError:  # TEMPORARY
+        return _FallbackProjection(cat, getattr(popts, "to", None) or default_target(cat))
+    return project_catalogs([cat], popts)
+
+
+def standard_items(cat: Catalog, target: str) -> list:
+    """The standard view of ``cat`` in ``target`` (for MCP input: the raw tools verbatim)."""
+    try:
+        from toolcat.project import standard_array
+    except ImportError:  # TEMPORARY
+        return [t.raw for t in cat.tools]
+    return standard_array([cat], target)
+
+
+def measure_catalog(cat: Catalog, popts: Any, tokenizer: str = "o200k_base",
+                    per_tool: bool = False) -> CatalogFigures:
+    """All figures of one catalog; ``popts`` are the projection options (a ProjectOptions)."""
+    from toolcat import tokens
+
+    proj = project_one(cat, popts)
+    target = proj.target
+    before_items = standard_items(cat, target)
+    before = canonical.dumps(before_items)
+    after = proj.array_bytes()
+    dialects = [t.dialect for t in cat.tools] if len(cat.tools) == len(before_items) else None
+    fig = CatalogFigures(
+        file=cat.file,
+        format=cat.format,
+        target=target,
+        tools=len(before_items),
+        bytes_before=len(before),
+        bytes_after=len(after),
+        tokens_before=tokens.count(before, tokenizer),
+        tokens_after=tokens.count(after, tokenizer),
+        sha256_before=canonical.sha256(before),
+        breakdown=breakdown(before_items, target, dialects, before),
+    )
+    if per_tool:
+        after_items = proj.array()
+        after_by_id: dict[str | None, Any] = {}
+        for it in after_items:
+            after_by_id.setdefault(item_id(it, target), it)
+        aligned = len(after_items) == len(before_items)
+        for i, it in enumerate(before_items):
+            tid = item_id(it, target)
+            a_item = after_items[i] if aligned else after_by_id.get(tid)
+            b = canonical.dumps(it)
+            a = canonical.dumps(a_item) if a_item is not None else b""
+            fig.tool_figures.append(ToolFigures(
+                file=cat.file, id=tid, bytes_before=len(b), bytes_after=len(a),
+                tokens_before=tokens.count(b, tokenizer),
+                tokens_after=tokens.count(a, tokenizer) if a else 0))
+    return fig
+
+
+def top_tools(figs: list[CatalogFigures], n: int) -> list[ToolFigures]:
+    """The ``n`` heaviest tools of all catalogs (by before tokens, then bytes)."""
+    allt = [t for f in figs for t in f.tool_figures]
+    allt.sort(key=lambda t: (-t.tokens_before, -t.bytes_before, t.file, t.id or ""))
+    return allt[:n]
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def uncaptured_status(path: str) -> str | None:
+    """If ``path`` is an mcp-context-cost capture without tools, its status; else None."""
+    from toolcat.detect import detect
+    from toolcat.parse import load_file
+
+    try:
+        doc, _src = load_file(path)
+    except InputError:
+        return None
+    if isinstance(doc, dict) and detect(doc) == MCP_CAPTURE \
+            and not isinstance(doc.get("rawToolsCapture"), list):
+        return str(doc.get("status", "unknown"))
+    return None
+
+
+def load_for_measure(paths: list[str], opts: Any, on_file: Any = None
+                     ) -> tuple[list[Catalog], list[tuple[str, str]]]:
+    """Load ``paths``; captures without tools are skipped when other catalogs remain.
+
+    Returns the catalogs and the skipped ``(file, status)`` pairs. A shell glob over the
+    mcp-context-cost folder names servers that could not be measured (``auth-required``,
+    ``timeout``...): they hold nothing to measure, so they are skipped with a note instead of
+    failing the whole run. When nothing else is left, the first such file is an input error.
+    """
+    from toolcat.loaders import LoadOptions, load_catalogs, merge_catalogs
+
+    merge = bool(getattr(opts, "merge", False))
+    one = LoadOptions(**{**opts.__dict__, "merge": False}) if merge else opts
+    cats: list[Catalog] = []
+    skipped: list[tuple[str, str]] = []
+    first_err: InputError | None = None
+    for p in paths:
+        try:
+            cats.extend(load_catalogs([p], one))
+        except InputError as e:
+            status = None
+            if p != "-" and not os.path.isdir(p) and (one.from_format in (None, MCP_CAPTURE)):
+                status = uncaptured_status(p)
+            if status is None:
+                raise
+            skipped.append((p, status))
+            first_err = first_err or e
+        if on_file is not None:
+            on_file(p)
+    if not cats:
+        if first_err is not None:
+            raise first_err
+        raise InputError("nothing to measure")
+    if merge and len(cats) > 1:
+        cats = [merge_catalogs(cats)]
+    return cats, skipped
+
+
+# --------------------------------------------------------------------------- gates
+
+
+@dataclass(slots=True)
+class Budget:
+    max_bytes: int | None = None
+    max_tokens: int | None = None
+    gate: str = "after"                    # side the limits apply to
+    baseline: dict | None = None           # parsed baseline file
+    baseline_file: str | None = None
+    max_increase: Fraction | None = None   # percent
+
+    def active(self) -> bool:
+        return self.max_bytes is not None or self.max_tokens is not None or self.baseline is not None
+
+
+@dataclass(slots=True)
+class GateFailure:
+    file: str
+    figure: str          # e.g. "tokens_after"
+    limit: int | float
+    value: int
+    baseline: int | None = None   # set for baseline growth
+    pct: Fraction | None = None   # the allowed growth in percent
+
+    def message(self) -> str:
+        if self.baseline is None:
+            return (f"{self.file}: {self.figure} {self.value:,} is over the limit "
+                    f"{int(self.limit):,} (by {self.value - int(self.limit):,})")
+        grew = ("from 0" if self.baseline == 0
+                else f"+{float(Fraction(self.value - self.baseline, self.baseline) * 100):.2f}%")
+        return (f"{self.file}: {self.figure} grew {grew} over its baseline "
+                f"({self.baseline:,} -> {self.value:,}); limit +{_fmt_pct(self.pct)}% "
+                f"= {self.limit:,}")
+
+
+def _fmt_pct(p: Fraction | None) -> str:
+    if p is None:
+        return "0"
+    f = float(p)
+    return f"{f:g}"
+
+
+def pct_fraction(value: float | str) -> Fraction:
+    """The exact percent a user typed (``10.1`` is 101/10, not the nearest double)."""
+    try:
+        fr = Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"--max-increase must be a number of percent (got {value!r})") from None
+    if fr < 0:
+        raise UsageError("--max-increase must not be negative")
+    return fr
+
+
+def _norm(path: str) -> str:
+    return os.path.normpath(path) if path != "-" else path
+
+
+def baseline_entry(baseline: dict, file: str) -> dict | None:
+    """The baseline figures of ``file``: same path, else the one entry with the same name."""
+    cats = baseline.get("catalogs", {})
+    e = cats.get(_norm(file))
+    if e is not None:
+        return e
+    base = os.path.basename(_norm(file))
+    hits = [v for k, v in cats.items() if os.path.basename(k) == base]
+    return hits[0] if len(hits) == 1 else None
+
+
+def check_gates(figs: list[CatalogFigures], budget: Budget) -> tuple[list[GateFailure], list[str]]:
+    """Failures (in catalog order) and notes (catalogs missing from the baseline)."""
+    fails: list[GateFailure] = []
+    notes: list[str] = []
+    side = budget.gate
+    for f in figs:
+        for figure, limit in (("bytes", budget.max_bytes), ("tokens", budget.max_tokens)):
+            if limit is not None and f.get(figure, side) > limit:
+                fails.append(GateFailure(f.file, f"{figure}_{side}", limit, f.get(figure, side)))
+        if budget.baseline is not None:
+            entry = baseline_entry(budget.baseline, f.file)
+            if entry is None:
+                notes.append(f"{f.file}: not in the baseline {budget.baseline_file}; not gated")
+                continue
+            pct = budget.max_increase if budget.max_increase is not None else Fraction(0)
+            for figure in FIGURES:
+                key = f"{figure}_{side}"
+                base = entry.get(key)
+                if not isinstance(base, int) or isinstance(base, bool):
+                    continue
+                value = f.get(figure, side)
+                # exact: value <= base * (1 + pct/100)
+                allowed = Fraction(base) * (1 + pct / 100)
+                if value > allowed:
+                    lim = int(allowed) if allowed.denominator == 1 else float(allowed)
+                    fails.append(GateFailure(f.file, key, lim, value, base, pct))
+    return fails, notes
+
+
+def baseline_doc(figs: list[CatalogFigures], tokenizer: str) -> dict:
+    cats: dict[str, dict] = {}
+    for f in figs:
+        d = f.to_json()
+        d.pop("file")
+        d.pop("breakdown")
+        cats[_norm(f.file)] = d
+    return {"toolcat_baseline": BASELINE_VERSION, "tokenizer": tokenizer, "catalogs": cats}
+
+
+def write_baseline(path: str, figs: list[CatalogFigures], tokenizer: str) -> None:
+    from toolcat.ui import write_atomic
+
+    try:
+        write_atomic(path, canonical.dumps(baseline_doc(figs, tokenizer), indent=2) + b"\n")
+    except OSError as e:
+        raise InputError(f"cannot write the baseline: {e.strerror or e}", path) from None
+
+
+def read_baseline(path: str, tokenizer: str) -> dict:
+    import json
+
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as e:
+        raise InputError(f"cannot read the baseline: {e.strerror or e}", path) from None
+    try:
+        doc = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise InputError(f"the baseline is not JSON: {e}", path) from None
+    if not (isinstance(doc, dict) and doc.get("toolcat_baseline") == BASELINE_VERSION
+            and isinstance(doc.get("catalogs"), dict)):
+        raise InputError("not a toolcat baseline (write one with --write-baseline)", path)
+    if doc.get("tokenizer") != tokenizer:
+        raise UsageError(f"{path}: the baseline counts tokens with {doc.get('tokenizer')}; "
+                         f"pass --tokenizer {doc.get('tokenizer')} to compare with it")
+    return doc
+
+
+def iter_limits(budget: Budget) -> Iterable[str]:  # pragma: no cover - used by renderers
+    if budget.max_bytes is not None:
+        yield f"bytes_{budget.gate} <= {budget.max_bytes:,}"
+    if budget.max_tokens is not None:
+        yield f"tokens_{budget.gate} <= {budget.max_tokens:,}"
+    if budget.baseline is not None:
+        yield f"growth over {budget.baseline_file} <= {_fmt_pct(budget.max_increase)}%"
+
+
+__all__ = [
+    "BREAKDOWN_KEYS", "Budget", "CatalogFigures", "GateFailure", "ToolFigures", "baseline_doc",
+    "breakdown", "check_gates", "default_target", "item_id", "load_for_measure",
+    "measure_catalog", "read_baseline", "schema_prose_bytes", "top_tools", "total",
+    "write_baseline", "MCP",
+]

@@ -1,0 +1,237 @@
+"""Renderers for `toolcat measure`: Rich table, JSON, GitHub Markdown, CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from toolcat.measure import BREAKDOWN_KEYS, CatalogFigures, ToolFigures, saving_pct, total
+
+BREAKDOWN_TITLES = {"descriptions": "descriptions", "schema_prose": "schema prose",
+                    "schema_shape": "schema shape", "other": "other"}
+BAR_WIDTH = 12
+
+
+def _pct(p: float) -> str:
+    return f"{p:.1f}%"
+
+
+def bar(pct: float, width: int = BAR_WIDTH) -> str:
+    """A text bar of a saving in percent (clamped to 0..100)."""
+    filled = round(max(0.0, min(100.0, pct)) * width / 100)
+    return "\u2588" * filled + "\u2591" * (width - filled)
+
+
+def json_data(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None) -> dict:
+    out: dict[str, Any] = {
+        "tokenizer": tokenizer,
+        "catalogs": [f.to_json() for f in figs],
+        "total": total(figs),
+    }
+    if top is not None:
+        out["top"] = [t.to_json() for t in top]
+    return out
+
+
+def render_json(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None) -> bytes:
+    from toolcat.canonical import dumps
+
+    return dumps(json_data(figs, tokenizer, top), indent=2) + b"\n"
+
+
+# --------------------------------------------------------------------------- CSV
+
+CSV_COLUMNS = ("file", "format", "tools", "bytes_before", "bytes_after", "tokens_before",
+               "tokens_after", "sha256_before") + BREAKDOWN_KEYS + ("tokenizer",)
+
+
+def render_csv(figs: list[CatalogFigures], tokenizer: str) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for f in figs:
+        w.writerow([f.file, f.format, f.tools, f.bytes_before, f.bytes_after, f.tokens_before,
+                    f.tokens_after, f.sha256_before] + [f.breakdown[k] for k in BREAKDOWN_KEYS]
+                   + [tokenizer])
+    t = total(figs)
+    w.writerow(["(total)", "", t["tools"], t["bytes_before"], t["bytes_after"], t["tokens_before"],
+                t["tokens_after"], ""] + [t["breakdown"][k] for k in BREAKDOWN_KEYS] + [tokenizer])
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------- Markdown
+
+
+def md_cell(text: str) -> str:
+    """A table cell: pipes escaped, no line breaks; code span unless it holds a backtick."""
+    text = " ".join(str(text).split()).replace("\\", "\\\\").replace("|", "\\|")
+    return f"`{text}`" if "`" not in text else text
+
+
+def _md_row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def render_markdown(figs: list[CatalogFigures], tokenizer: str,
+                    top: list[ToolFigures] | None) -> str:
+    lines = [f"**toolcat measure**: before = standard view, after = compact view; "
+             f"tokens: `{tokenizer}`", ""]
+    head = ["catalog", "tools", "bytes before", "bytes after", "bytes saved", "tokens before",
+            "tokens after", "tokens saved", "saved"]
+    lines.append(_md_row(head))
+    lines.append(_md_row([":--"] + ["--:"] * (len(head) - 1)))
+
+    def row(name: str, tools: int, bb: int, ba: int, tb: int, ta: int) -> list[str]:
+        return [name, f"{tools:,}", f"{bb:,}", f"{ba:,}", f"{bb - ba:,}", f"{tb:,}", f"{ta:,}",
+                f"{tb - ta:,}", _pct(saving_pct(tb, ta))]
+
+    for f in figs:
+        lines.append(_md_row(row(md_cell(f.file), f.tools, f.bytes_before, f.bytes_after,
+                                 f.tokens_before, f.tokens_after)))
+    t = total(figs)
+    lines.append(_md_row([f"**{c}**" for c in row("total", t["tools"], t["bytes_before"],
+                                                   t["bytes_after"], t["tokens_before"],
+                                                   t["tokens_after"])]))
+    lines += ["", "Bytes of the standard view:", ""]
+    head2 = ["catalog"] + [BREAKDOWN_TITLES[k] for k in BREAKDOWN_KEYS] + ["total"]
+    lines.append(_md_row(head2))
+    lines.append(_md_row([":--"] + ["--:"] * (len(head2) - 1)))
+
+    def brow(name: str, bd: dict, tot: int) -> list[str]:
+        return [name] + [f"{bd[k]:,} ({_pct(bd[k] * 100 / tot if tot else 0)})"
+                         for k in BREAKDOWN_KEYS] + [f"{tot:,}"]
+
+    for f in figs:
+        lines.append(_md_row(brow(md_cell(f.file), f.breakdown, f.bytes_before)))
+    lines.append(_md_row([f"**{c}**" for c in brow("total", t["breakdown"], t["bytes_before"])]))
+    if top:
+        lines += ["", f"Heaviest {len(top)} tool{'s' if len(top) != 1 else ''}:", ""]
+        head3 = ["tool", "catalog", "bytes before", "bytes after", "tokens before",
+                 "tokens after", "saved"]
+        lines.append(_md_row(head3))
+        lines.append(_md_row([":--", ":--"] + ["--:"] * (len(head3) - 2)))
+        for x in top:
+            lines.append(_md_row([md_cell(x.id or "(no id)"), md_cell(x.file),
+                                  f"{x.bytes_before:,}", f"{x.bytes_after:,}",
+                                  f"{x.tokens_before:,}", f"{x.tokens_after:,}",
+                                  _pct(saving_pct(x.tokens_before, x.tokens_after))]))
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- Rich table
+
+
+def short_names(files: list[str]) -> tuple[str, dict[str, str]]:
+    """The folder all ``files`` share (or "") and each file's name relative to it."""
+    import os
+
+    names = {f: f for f in files}
+    real = [f for f in files if f != "-"]
+    if len(real) < 2 or len(real) != len(files):
+        return "", names
+    try:
+        common = os.path.commonpath([os.path.dirname(f) or "." for f in real])
+    except ValueError:  # absolute and relative paths mixed
+        return "", names
+    if common in ("", ".", os.sep):
+        return "", names
+    return common, {f: os.path.relpath(f, common) for f in real}
+
+
+def _print(con: Any, renderable: Any) -> None:
+    """Print a table; when stdout is no terminal, wide enough that nothing folds."""
+    if con.is_terminal:
+        con.print(renderable)
+        return
+    from rich.measure import Measurement
+
+    wide = Measurement.get(con, con.options.update_width(10_000), renderable).maximum
+    old = con.width
+    con.width = max(old, wide)
+    try:
+        con.print(renderable)
+    finally:
+        con.width = old
+
+
+def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None,
+                 failed: set[tuple[str, str]] | None = None) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from toolcat import ui
+
+    con = ui.out()
+    failed = failed or set()
+    targets = sorted({f.target for f in figs})
+    folder, names = short_names([f.file for f in figs])
+    con.print(Text.assemble(
+        ("toolcat measure", "bold"),
+        f"  before = standard view, after = compact view ({', '.join(targets)}); "
+        f"tokens: {tokenizer}" + (f"; catalogs in {folder}/" if folder else "")))
+    table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold",
+                  show_footer=False)
+    table.add_column("catalog", overflow="fold", min_width=12)
+    for name in ("tools", "bytes\nbefore", "bytes\nafter", "bytes\nsaved", "tokens\nbefore",
+                 "tokens\nafter", "tokens\nsaved"):
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("saved\n(tokens)", justify="left", no_wrap=True)
+
+    def cell(v: int, file: str, key: str) -> Text | str:
+        if (file, key) in failed:
+            return Text(f"{v:,}", style="bold red")
+        return f"{v:,}"
+
+    def saved(tb: int, ta: int) -> Text:
+        p = saving_pct(tb, ta)
+        return Text.assemble((bar(p), "green" if p > 0 else "red"), f" {p:5.1f}%")
+
+    for f in figs:
+        table.add_row(names[f.file], f"{f.tools:,}", cell(f.bytes_before, f.file, "bytes_before"),
+                      cell(f.bytes_after, f.file, "bytes_after"),
+                      f"{f.bytes_before - f.bytes_after:,}",
+                      cell(f.tokens_before, f.file, "tokens_before"),
+                      cell(f.tokens_after, f.file, "tokens_after"),
+                      f"{f.tokens_before - f.tokens_after:,}", saved(f.tokens_before, f.tokens_after))
+    t = total(figs)
+    table.add_section()
+    table.add_row(Text("total", style="bold"), f"{t['tools']:,}", f"{t['bytes_before']:,}",
+                  f"{t['bytes_after']:,}", f"{t['bytes_before'] - t['bytes_after']:,}",
+                  f"{t['tokens_before']:,}", f"{t['tokens_after']:,}",
+                  f"{t['tokens_before'] - t['tokens_after']:,}",
+                  saved(t["tokens_before"], t["tokens_after"]), style="bold")
+    _print(con, table)
+    con.print()
+
+    con.print(Text("Bytes of the standard view", style="bold"))
+    bt = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
+    bt.add_column("catalog", overflow="fold", min_width=12)
+    for k in BREAKDOWN_KEYS:
+        bt.add_column(BREAKDOWN_TITLES[k], justify="right", no_wrap=True)
+    bt.add_column("total", justify="right", no_wrap=True)
+
+    def bcells(bd: dict, tot: int) -> list[str]:
+        return [f"{bd[k]:,} {bd[k] * 100 / tot if tot else 0:5.1f}%" for k in BREAKDOWN_KEYS] \
+            + [f"{tot:,}"]
+
+    for f in figs:
+        bt.add_row(names[f.file], *bcells(f.breakdown, f.bytes_before))
+    bt.add_section()
+    bt.add_row(Text("total", style="bold"), *bcells(t["breakdown"], t["bytes_before"]),
+               style="bold")
+    _print(con, bt)
+    if top:
+        con.print()
+        con.print(Text(f"Heaviest {len(top)} tool{'s' if len(top) != 1 else ''}", style="bold"))
+        tt = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
+        tt.add_column("tool", overflow="fold", min_width=12)
+        tt.add_column("catalog", overflow="fold", min_width=12)
+        for name in ("bytes\nbefore", "bytes\nafter", "tokens\nbefore", "tokens\nafter"):
+            tt.add_column(name, justify="right", no_wrap=True)
+        tt.add_column("saved", no_wrap=True)
+        for x in top:
+            tt.add_row(x.id or "(no id)", names.get(x.file, x.file), f"{x.bytes_before:,}", f"{x.bytes_after:,}",
+                       f"{x.tokens_before:,}", f"{x.tokens_after:,}",
+                       saved(x.tokens_before, x.tokens_after))
+        _print(con, tt)
