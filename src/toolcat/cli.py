@@ -29,6 +29,7 @@ def build_app():  # noqa: ANN201 - typer.Typer
     from toolcat.commands import lint as lint_cmd
     from toolcat.commands import measure as measure_cmd
     from toolcat.commands import project as project_cmd
+    from toolcat.commands import rule as rule_cmd
     from toolcat.commands import tools as tools_cmd
 
     app = typer.Typer(
@@ -73,6 +74,7 @@ def build_app():  # noqa: ANN201 - typer.Typer
     lint_cmd.register(app)
     diff_cmd.register(app)
     measure_cmd.register(app)
+    rule_cmd.register(app)
     return app
 
 

@@ -1,13 +1,193 @@
-"""`toolcat lint` (in progress)."""
+"""`toolcat lint`: conformance and model-readiness findings for catalogs."""
 
 from __future__ import annotations
 
+from typing import Annotated, Optional
+
 import typer
+
+from toolcat.commands.common import (
+    Cookies,
+    FromFormat,
+    MaxFileSize,
+    Merge,
+    NoColor,
+    Paths,
+    Quiet,
+    Webhooks,
+    apply_ui,
+    load_options,
+)
+
+EPILOG = """Examples:
+
+  toolcat lint tools.json
+
+  toolcat lint openapi.yaml --profile openai-strict --format sarif -o toolcat.sarif
+
+  toolcat lint catalogs/ --write-baseline .toolcat-baseline.json
+
+  toolcat lint catalogs/ --baseline .toolcat-baseline.json --format github
+
+Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.
+`toolcat rule CODE` explains a rule; `toolcat rule --all` lists them.
+"""
+
+HELP = ("Check catalogs for conformance and model-readiness problems; report the file, line, "
+        "column, tool and JSON pointer of each.")
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("lint", help="(not built yet)")
-    def _cmd() -> int:
-        from toolcat.errors import UsageError
+    app.command("lint", epilog=EPILOG, help=HELP)(lint)
 
-        raise UsageError("toolcat lint is not built yet")
+
+def _split(values: list[str] | None) -> list[str] | None:
+    if values is None:
+        return None
+    out = []
+    for v in values:
+        out.extend(x.strip().upper() for x in v.split(",") if x.strip())
+    return out
+
+
+def lint(
+    paths: Paths,
+    fmt: Annotated[Optional[str], typer.Option(
+        "--format", "-f", help="Output: text, json, sarif, github or junit [default: text].",
+        show_default=False)] = None,
+    profile: Annotated[Optional[str], typer.Option(
+        "--profile", "-p", help="Rule set and severities: mcp, openwop-compact, openai-strict, "
+        "anthropic, gemini [default: mcp].", show_default=False)] = None,
+    config_file: Annotated[Optional[str], typer.Option(
+        "--config", help="Config file (default: toolcat.toml or [tool.toolcat] in "
+        "pyproject.toml, found upwards from the current folder).", show_default=False)] = None,
+    select: Annotated[Optional[list[str]], typer.Option(
+        "--select", help="Only these rule codes or prefixes (comma-separated).",
+        show_default=False)] = None,
+    extend_select: Annotated[Optional[list[str]], typer.Option(
+        "--extend-select", help="Add these codes or prefixes to the selection.",
+        show_default=False)] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option(
+        "--ignore", help="Never report these codes or prefixes (comma-separated).",
+        show_default=False)] = None,
+    fail_on: Annotated[Optional[str], typer.Option(
+        "--fail-on", help="Lowest severity that makes the exit code 1: error, warning, info "
+        "or never [default: error].", show_default=False)] = None,
+    baseline: Annotated[Optional[str], typer.Option(
+        "--baseline", help="Hide the findings recorded in this baseline file.",
+        show_default=False)] = None,
+    write_baseline: Annotated[Optional[str], typer.Option(
+        "--write-baseline", help="Record the current findings in this file and exit 0.",
+        show_default=False)] = None,
+    output_file: Annotated[Optional[str], typer.Option(
+        "--output-file", "-o", help="Write the report to this file (atomically) instead of "
+        "stdout.", show_default=False)] = None,
+    description_max: Annotated[Optional[int], typer.Option(
+        "--description-max", help="TC106: longest tool description [default: 1024].",
+        show_default=False)] = None,
+    prose_max: Annotated[Optional[int], typer.Option(
+        "--prose-max", help="SC304: longest schema prose [default: 300].",
+        show_default=False)] = None,
+    from_format: FromFormat = None,
+    webhooks: Webhooks = False,
+    cookies: Cookies = False,
+    merge: Merge = False,
+    max_file_size: MaxFileSize = None,
+    no_color: NoColor = False,
+    quiet: Quiet = False,
+) -> None:
+    import sys
+
+    from toolcat import ui
+    from toolcat.errors import UsageError
+    from toolcat.lint.config import FAIL_ON, load_config
+    from toolcat.lint.profiles import PROFILES
+    from toolcat.lint.render import FORMATS
+
+    apply_ui(no_color, quiet)
+    cfg = load_config(config_file)
+    fmt = fmt or cfg.format or "text"
+    if fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
+    pname = profile or cfg.profile or "mcp"
+    if pname not in PROFILES:
+        raise UsageError(f"--profile must be one of {', '.join(PROFILES)} (got {pname!r})")
+    fail = fail_on or cfg.fail_on or "error"
+    if fail not in FAIL_ON:
+        raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)} (got {fail!r})")
+    if select is not None:
+        cfg.select = _split(select)
+    if extend_select is not None:
+        cfg.extend_select = cfg.extend_select + (_split(extend_select) or [])
+    if ignore is not None:
+        cfg.ignore = cfg.ignore + (_split(ignore) or [])
+    for name, val in (("--description-max", description_max), ("--prose-max", prose_max)):
+        if val is not None and val < 1:
+            raise UsageError(f"{name} must be a positive integer")
+    if description_max is not None:
+        cfg.description_max = description_max
+    if prose_max is not None:
+        cfg.prose_max = prose_max
+    if baseline and write_baseline:
+        raise UsageError("--baseline and --write-baseline cannot be used together")
+
+    from toolcat.lint import registry
+    from toolcat.lint.engine import lint as run_lint
+    from toolcat.lint.engine import reaches
+    from toolcat.loaders import load_catalogs
+
+    _check_codes(cfg)
+    cats = load_catalogs(paths, load_options(from_format, webhooks, cookies, merge, strict=False,
+                                             max_file_size=max_file_size))
+    result = run_lint(cats, cfg, pname)
+    findings = result.findings
+
+    if write_baseline:
+        from toolcat.lint.baseline import write_baseline as write
+
+        n = write(write_baseline, findings)
+        if not ui.state.quiet:
+            sys.stderr.write(f"toolcat: recorded {n:,} finding{'s' if n != 1 else ''} in "
+                             f"{write_baseline}\n")
+        raise typer.Exit(0)
+
+    hidden = 0
+    if baseline:
+        from toolcat.lint.baseline import apply_baseline
+
+        findings, hidden = apply_baseline(baseline, findings)
+
+    from toolcat.lint.render import Report, render
+
+    sources: dict = {}
+    for c in cats:
+        sources.update(c.sources)
+    report = Report(findings=findings, files=result.files, tools=result.tools, fail_on=fail,
+                    profile=pname, hidden=hidden, sources=sources,
+                    rules=registry.all_rules())
+    to_file = output_file is not None and output_file != "-"
+    color = fmt == "text" and not to_file and ui.color_enabled(sys.stdout)
+    text = render(fmt, report, color=color, quiet=ui.state.quiet)
+    if to_file:
+        ui.write_atomic(output_file, text)
+    else:
+        ui.write_stdout(text)
+    failed = any(reaches(f.severity, fail) for f in findings)
+    raise typer.Exit(1 if failed else 0)
+
+
+def _check_codes(cfg) -> None:  # noqa: ANN001
+    """Selectors that match no rule are typos: say so (exit 2) instead of ignoring them."""
+    from toolcat.errors import UsageError
+    from toolcat.lint.registry import codes
+
+    known = codes()
+    for label, sels in (("select", cfg.select), ("extend-select", cfg.extend_select),
+                        ("ignore", cfg.ignore)):
+        for s in sels or []:
+            if s != "ALL" and not any(c.startswith(s) for c in known):
+                raise UsageError(f"{label}: {s!r} matches no rule (see `toolcat rule --all`)",
+                                 cfg.path)
+    for code in cfg.severity:
+        if code not in known:
+            raise UsageError(f"severity: unknown rule {code!r}", cfg.path)

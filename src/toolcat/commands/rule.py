@@ -1,0 +1,69 @@
+"""`toolcat rule`: explain lint rules."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+EPILOG = """Examples:
+
+  toolcat rule CS203
+
+  toolcat rule --all
+
+  toolcat rule --all --format markdown
+"""
+
+
+def register(app: typer.Typer) -> None:
+    app.command("rule", epilog=EPILOG,
+                help="Explain a lint rule (`toolcat rule CODE`) or list them all (--all).")(rule)
+
+
+def rule(
+    code: Annotated[Optional[str], typer.Argument(help="A rule code, e.g. CS203.",
+                                                  show_default=False)] = None,
+    all_: Annotated[bool, typer.Option("--all", "-a", help="List every rule.")] = False,
+    fmt: Annotated[str, typer.Option("--format", "-f",
+                                     help="With --all: text, markdown or json.")] = "text",
+) -> None:
+    from toolcat.errors import UsageError
+    from toolcat.lint import registry
+    from toolcat.ui import write_stdout
+
+    if fmt not in ("text", "markdown", "json"):
+        raise UsageError(f"--format must be text, markdown or json (got {fmt!r})")
+    if all_ == (code is not None):
+        raise UsageError("give one rule code, or --all")
+    if code is not None:
+        r = registry.get(code)
+        if r is None:
+            near = [c for c in registry.codes() if c.startswith(code.upper()[:2])]
+            hint = f" (rules starting {code.upper()[:2]}: {', '.join(near)})" if near else ""
+            raise UsageError(f"unknown rule {code!r}{hint}; `toolcat rule --all` lists them")
+        if fmt == "json":
+            write_stdout(_json([r]))
+        else:
+            write_stdout(registry.rule_text(r))
+        raise typer.Exit(0)
+    rules = registry.all_rules()
+    if fmt == "markdown":
+        write_stdout(registry.rules_markdown())
+    elif fmt == "json":
+        write_stdout(_json(rules))
+    else:
+        w_name = max(len(r.name) for r in rules)
+        lines = [f"{'code':<6} {'name':<{w_name}} {'severity':<8} summary"]
+        for r in rules:
+            lines.append(f"{r.code:<6} {r.name:<{w_name}} {r.severity:<8} {r.summary}")
+        write_stdout("\n".join(lines) + "\n")
+    raise typer.Exit(0)
+
+
+def _json(rules) -> bytes:  # noqa: ANN001
+    from toolcat.canonical import dumps
+
+    return dumps([{"code": r.code, "name": r.name, "severity": r.severity,
+                   "summary": r.summary, "doc": r.doc, "category": r.category}
+                  for r in rules], indent=2) + b"\n"

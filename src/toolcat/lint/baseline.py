@@ -1,0 +1,92 @@
+"""Baselines: accept today's findings, fail only on new ones.
+
+``--write-baseline FILE`` records every current finding by file, rule, tool and pointer (no
+line numbers or messages, so editing other parts of a catalog does not invalidate it);
+``--baseline FILE`` hides the findings recorded there and reports the rest. Identical
+entries are counted: a baseline with one ``CS203`` at a pointer hides one such finding, not
+two. Files are recorded relative to the baseline file's folder, so the baseline works from
+any working directory.
+
+Format (JSON)::
+
+    {"toolcat-baseline": 1,
+     "findings": [{"file": "tools.json", "code": "CS203", "tool": "search",
+                   "pointer": "/inputSchema/properties/q/oneOf", "count": 1}]}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+
+from toolcat.errors import UsageError
+from toolcat.model import Finding
+
+VERSION = 1
+
+
+def _rel(file: str, base_dir: str) -> str:
+    if file == "-":
+        return "-"
+    try:
+        r = os.path.relpath(os.path.abspath(file), base_dir)
+    except ValueError:  # another drive (Windows)
+        r = os.path.abspath(file)
+    return r.replace(os.sep, "/")
+
+
+def _key(f: Finding, base_dir: str) -> tuple[str, str, str, str]:
+    return (_rel(f.file, base_dir), f.code, f.tool or "", f.pointer or "")
+
+
+def write_baseline(path: str, findings: list[Finding]) -> int:
+    from toolcat.canonical import dumps
+    from toolcat.ui import write_atomic
+
+    base_dir = os.path.dirname(os.path.abspath(path))
+    counts = Counter(_key(f, base_dir) for f in findings)
+    entries = [{"file": k[0], "code": k[1], "tool": k[2] or None, "pointer": k[3], "count": n}
+               for k, n in sorted(counts.items())]
+    write_atomic(path, dumps({"toolcat-baseline": VERSION, "findings": entries}, indent=2)
+                 + b"\n")
+    return len(findings)
+
+
+def load_baseline(path: str) -> tuple[str, Counter]:
+    try:
+        with open(path, "rb") as f:
+            data = json.loads(f.read().decode("utf-8"))
+    except FileNotFoundError:
+        raise UsageError("baseline file not found", path) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise UsageError(f"cannot read the baseline: {e}", path) from None
+    if not isinstance(data, dict) or data.get("toolcat-baseline") != VERSION \
+            or not isinstance(data.get("findings"), list):
+        raise UsageError("not a toolcat lint baseline (expected {\"toolcat-baseline\": 1, "
+                         "\"findings\": [...]})", path)
+    counts: Counter = Counter()
+    for e in data["findings"]:
+        if not isinstance(e, dict) or not isinstance(e.get("file"), str) \
+                or not isinstance(e.get("code"), str):
+            raise UsageError("malformed baseline entry", path)
+        n = e.get("count", 1)
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise UsageError("malformed baseline entry count", path)
+        counts[(e["file"], e["code"], e.get("tool") or "", e.get("pointer") or "")] += n
+    return os.path.dirname(os.path.abspath(path)), counts
+
+
+def apply_baseline(path: str, findings: list[Finding]) -> tuple[list[Finding], int]:
+    """The findings not covered by the baseline, and how many were hidden."""
+    base_dir, counts = load_baseline(path)
+    out: list[Finding] = []
+    hidden = 0
+    for f in findings:
+        k = _key(f, base_dir)
+        if counts.get(k, 0) > 0:
+            counts[k] -= 1
+            hidden += 1
+        else:
+            out.append(f)
+    return out, hidden

@@ -1,0 +1,222 @@
+"""toolcat configuration: ``[tool.toolcat]`` in ``pyproject.toml`` or a ``toolcat.toml``.
+
+The file is found upwards from the current folder (in each folder ``toolcat.toml`` wins
+over ``pyproject.toml``; a ``pyproject.toml`` without a ``[tool.toolcat]`` table is skipped);
+``--config FILE`` names one explicitly. In ``toolcat.toml`` the keys sit at the top level
+(a ``[tool.toolcat]`` table there is accepted too).
+
+Keys (all optional)::
+
+    profile = "mcp"                # mcp | openwop-compact | openai-strict | anthropic | gemini
+    select = ["TC", "SC3"]         # codes or prefixes to run (default: the profile's rules)
+    extend-select = ["PV"]         # added to select
+    ignore = ["MR402"]             # codes or prefixes never reported
+    fail-on = "error"              # error | warning | info | never
+    description-max = 1024         # TC106: tool description length (characters)
+    prose-max = 300                # SC304: prose of one schema node (characters)
+    max-depth = 5                  # MR403: object/array nesting levels
+    format = "text"                # default --format
+
+    [tool.toolcat.severity]        # per-rule severity: error | warning | info | off
+    TC106 = "error"
+
+    [tool.toolcat.per-file-ignores]  # glob (relative to the config's folder) -> codes
+    "generated/*.json" = ["TC106", "MR"]
+
+    [tool.toolcat.budgets]         # read by `toolcat measure` (see Config.budgets)
+    max-bytes = 200000             # gate: canonical bytes of a catalog
+    max-tokens = 50000             # gate: tokens of a catalog
+    max-increase = 5.0             # percent over the --baseline figures
+    tokenizer = "o200k_base"       # o200k_base | cl100k_base
+    gate = "after"                 # after (compact view) | before (standard view)
+
+Unknown keys are an error (a misspelt key would otherwise be ignored silently).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolcat.errors import UsageError
+
+FAIL_ON = ("error", "warning", "info", "never")
+SEVERITY_VALUES = ("error", "warning", "info", "off")
+
+#: Budget keys `toolcat measure` understands, with their value types.
+BUDGET_KEYS: dict[str, tuple[type, ...]] = {
+    "max-bytes": (int,),
+    "max-tokens": (int,),
+    "max-increase": (int, float),
+    "tokenizer": (str,),
+    "gate": (str,),
+}
+
+_KEYS = {"profile", "select", "extend-select", "ignore", "fail-on", "description-max",
+         "prose-max", "max-depth", "format", "severity", "per-file-ignores", "budgets"}
+
+
+@dataclass
+class Config:
+    path: str | None = None            # the file read (None: defaults)
+    root: str = "."                    # folder per-file-ignores globs are relative to
+    profile: str | None = None
+    select: list[str] | None = None
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    fail_on: str | None = None
+    description_max: int = 1024
+    prose_max: int = 300
+    max_depth: int = 5
+    format: str | None = None
+    severity: dict[str, str] = field(default_factory=dict)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    budgets: dict[str, Any] = field(default_factory=dict)
+
+    def ignored_for(self, file: str) -> list[str]:
+        """Codes/prefixes per-file-ignores switch off for ``file``."""
+        if not self.per_file_ignores:
+            return []
+        from fnmatch import fnmatchcase
+
+        cands = {file.replace(os.sep, "/")}
+        try:
+            rel = os.path.relpath(os.path.abspath(file), os.path.abspath(self.root))
+            cands.add(rel.replace(os.sep, "/"))
+        except ValueError:
+            pass
+        cands.add(os.path.basename(file))
+        out: list[str] = []
+        for pat, codes in self.per_file_ignores.items():
+            if any(fnmatchcase(c, pat) or fnmatchcase(c, pat.lstrip("./")) for c in cands):
+                out.extend(codes)
+        return out
+
+
+def _find(start: str) -> tuple[str, dict] | None:
+    d = os.path.abspath(start)
+    while True:
+        for name in ("toolcat.toml", "pyproject.toml"):
+            p = os.path.join(d, name)
+            if os.path.isfile(p):
+                data = _read_toml(p)
+                if name == "toolcat.toml":
+                    return p, _table(data, toolcat_toml=True)
+                tool = data.get("tool")
+                if isinstance(tool, dict) and "toolcat" in tool:
+                    return p, _table(data, toolcat_toml=False, path=p)
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
+def _read_toml(path: str) -> dict:
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except OSError as e:
+        raise UsageError(f"cannot read the config: {e.strerror or e}", path) from None
+    except tomllib.TOMLDecodeError as e:
+        raise UsageError(f"invalid TOML: {e}", path) from None
+
+
+def _table(data: dict, toolcat_toml: bool, path: str | None = None) -> dict:
+    tool = data.get("tool")
+    if isinstance(tool, dict) and isinstance(tool.get("toolcat"), dict):
+        return tool["toolcat"]
+    if toolcat_toml:
+        return data
+    raise UsageError("[tool.toolcat] must be a table", path)
+
+
+def load_config(path: str | None = None, start: str | None = None) -> Config:
+    """The configuration: ``path`` when given, else the nearest one upwards from ``start``
+    (default: the current folder), else the defaults."""
+    if path is not None:
+        if not os.path.isfile(path):
+            raise UsageError("config file not found", path)
+        data = _read_toml(path)
+        table = _table(data, toolcat_toml=not path.endswith("pyproject.toml"), path=path)
+        found = (path, table)
+    else:
+        found = _find(start or os.getcwd())
+    if found is None:
+        return Config()
+    return parse_config(found[1], found[0])
+
+
+def _codes(v: Any, key: str, path: str) -> list[str]:
+    if isinstance(v, str):
+        v = [v]
+    if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
+        raise UsageError(f"{key} must be a list of rule codes or prefixes", path)
+    return [x.strip().upper() for x in v]
+
+
+def _int(v: Any, key: str, path: str, minimum: int = 1) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
+        raise UsageError(f"{key} must be an integer >= {minimum}", path)
+    return v
+
+
+def parse_config(table: dict, path: str) -> Config:
+    from toolcat.lint.profiles import PROFILES
+
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise UsageError(f"unknown key(s) in the toolcat config: {', '.join(unknown)} "
+                         f"(known: {', '.join(sorted(_KEYS))})", path)
+    cfg = Config(path=path, root=os.path.dirname(os.path.abspath(path)))
+    if "profile" in table:
+        prof = table["profile"]
+        if prof not in PROFILES:
+            raise UsageError(f"profile must be one of {', '.join(PROFILES)} (got {prof!r})", path)
+        cfg.profile = prof
+    if "select" in table:
+        cfg.select = _codes(table["select"], "select", path)
+    if "extend-select" in table:
+        cfg.extend_select = _codes(table["extend-select"], "extend-select", path)
+    if "ignore" in table:
+        cfg.ignore = _codes(table["ignore"], "ignore", path)
+    if "fail-on" in table:
+        if table["fail-on"] not in FAIL_ON:
+            raise UsageError(f"fail-on must be one of {', '.join(FAIL_ON)}", path)
+        cfg.fail_on = table["fail-on"]
+    if "description-max" in table:
+        cfg.description_max = _int(table["description-max"], "description-max", path)
+    if "prose-max" in table:
+        cfg.prose_max = _int(table["prose-max"], "prose-max", path)
+    if "max-depth" in table:
+        cfg.max_depth = _int(table["max-depth"], "max-depth", path)
+    if "format" in table:
+        if not isinstance(table["format"], str):
+            raise UsageError("format must be a string", path)
+        cfg.format = table["format"]
+    sev = table.get("severity", {})
+    if not isinstance(sev, dict):
+        raise UsageError("[severity] must be a table of CODE = \"error|warning|info|off\"", path)
+    for code, level in sev.items():
+        if level not in SEVERITY_VALUES:
+            raise UsageError(f"severity of {code} must be one of {', '.join(SEVERITY_VALUES)}",
+                             path)
+        cfg.severity[code.upper()] = level
+    pfi = table.get("per-file-ignores", {})
+    if not isinstance(pfi, dict):
+        raise UsageError("[per-file-ignores] must be a table of \"glob\" = [codes]", path)
+    for pat, codes in pfi.items():
+        cfg.per_file_ignores[pat] = _codes(codes, f"per-file-ignores {pat!r}", path)
+    budgets = table.get("budgets", {})
+    if not isinstance(budgets, dict):
+        raise UsageError("[budgets] must be a table", path)
+    for k, v in budgets.items():
+        types = BUDGET_KEYS.get(k)
+        if types is None:
+            raise UsageError(f"unknown budget {k!r} (known: {', '.join(BUDGET_KEYS)})", path)
+        if isinstance(v, bool) or not isinstance(v, types):
+            raise UsageError(f"budget {k} has the wrong type", path)
+        cfg.budgets[k] = v
+    return cfg

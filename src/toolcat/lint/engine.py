@@ -1,0 +1,319 @@
+"""Run the registered rules over catalogs and turn their hits into located findings.
+
+Per catalog: load problems (e.g. SC302 from the OpenAPI loader) become findings; then the
+catalog rules; then, per tool, the tool rules and one walk over each of its schemas
+(:func:`toolcat.walker.subschemas`, so property names and data values are never taken for
+keywords) that hands every schema node to the node rules.
+
+OpenAPI tools share their bundled ``$defs`` objects: a shared definition is walked once per
+catalog, and every finding is de-duplicated by (file, source pointer, code, message), so a
+problem in a shared component is reported once, at its source.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from toolcat import pointer as jp
+from toolcat.keywords import DRAFT2020
+from toolcat.lint.config import Config
+from toolcat.lint.profiles import PROFILES, PROVIDERS, Profile, Provider
+from toolcat.lint.registry import SEVERITY_ORDER, Hit, Rule, all_rules, matches
+from toolcat.model import COMPACT, OPENAPI3, OPENWOP, SWAGGER2, Catalog, Finding, Tool
+from toolcat.walker import node_dialect, subschemas
+
+_CS_COMPACT_ERRORS = ("CS201", "CS202", "CS203", "CS204")
+_IGNORE_COMMENT = re.compile(r"#\s*toolcat:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
+
+
+class Node:
+    """One schema node as node rules see it."""
+
+    __slots__ = ("path", "node", "dialect", "role", "base")
+
+    def __init__(self, path: tuple, node: Any, dialect: str, role: str, base: str) -> None:
+        self.path = path          # tokens from the schema root
+        self.node = node          # dict or bool
+        self.dialect = dialect
+        self.role = role          # "input" or "output"
+        self.base = base          # "/inputSchema" or "/outputSchema"
+
+    def ptr(self, *more: object) -> str:
+        """Tool pointer of this node (plus ``more`` tokens)."""
+        return self.base + jp.encode(self.path + more)
+
+    @property
+    def is_root(self) -> bool:
+        return not self.path
+
+
+@dataclass
+class Context:
+    """What the rules of one catalog run can see."""
+
+    catalog: Catalog
+    config: Config
+    profile: Profile
+    severities: dict[str, str]            # enabled rule code -> severity
+    provider: Provider | None = None
+    cache: dict = field(default_factory=dict)  # per-catalog scratch space for rules
+
+    @property
+    def is_openapi(self) -> bool:
+        return self.catalog.format in (OPENAPI3, SWAGGER2)
+
+    @property
+    def is_compact(self) -> bool:
+        return self.catalog.format == OPENWOP and self.catalog.view == COMPACT
+
+    def enabled(self, code: str) -> bool:
+        return code in self.severities
+
+
+def enabled_rules(config: Config, profile: Profile) -> dict[str, tuple[Rule, str]]:
+    """code -> (rule, severity) for the rules this run reports."""
+    out: dict[str, tuple[Rule, str]] = {}
+    for r in all_rules():
+        if config.select is not None:
+            on = matches(r.code, config.select)
+        else:
+            on = r.code[:2] in profile.categories
+        if config.extend_select and matches(r.code, config.extend_select):
+            on = True
+        if config.ignore and matches(r.code, config.ignore):
+            on = False
+        sev = config.severity.get(r.code) or profile.severities.get(r.code, r.severity)
+        if sev == "off":
+            on = False
+        if on:
+            out[r.code] = (r, sev)
+    return out
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding]
+    files: int
+    tools: int
+
+
+def lint(catalogs: list[Catalog], config: Config, profile_name: str | None = None) -> LintResult:
+    pname = profile_name or config.profile or "mcp"
+    profile = PROFILES[pname]
+    rules = enabled_rules(config, profile)
+    findings: list[Finding] = []
+    files: set[str] = set()
+    tools = 0
+    for cat in catalogs:
+        findings.extend(lint_catalog(cat, config, profile, rules))
+        files.update(cat.sources or [cat.file])
+        tools += len(cat.tools)
+    findings.sort(key=Finding.sort_key)
+    return LintResult(findings, len(files), tools)
+
+
+def _id_pointer(cat: Catalog) -> str:
+    if cat.format == OPENWOP:
+        return "/toolId"
+    if cat.format in (OPENAPI3, SWAGGER2):
+        return "/operationId"
+    return "/name"
+
+
+def lint_catalog(cat: Catalog, config: Config, profile: Profile,
+                 rules: dict[str, tuple[Rule, str]]) -> list[Finding]:
+    severities = {code: sev for code, (_r, sev) in rules.items()}
+    if cat.format == OPENWOP and cat.view == COMPACT:
+        for code in _CS_COMPACT_ERRORS:
+            if code in severities and code not in config.severity:
+                severities[code] = "error"
+    ctx = Context(cat, config, profile, severities,
+                  PROVIDERS.get(profile.provider) if profile.provider else None)
+    ctx.cache["id_pointer"] = _id_pointer(cat)
+    active = [r for r, _s in rules.values() if r.formats is None or cat.format in r.formats]
+    cat_rules = [r for r in active if r.scope == "catalog"]
+    tool_rules = [r for r in active if r.scope == "tool"]
+    node_rules = [r for r in active if r.scope == "node"]
+    in_rules = [r for r in node_rules if "input" in r.schemas]
+    out_rules = [r for r in node_rules if "output" in r.schemas]
+
+    out: dict[tuple, Finding] = {}
+
+    def add(code: str, hit: Hit, tool: Tool | None) -> None:
+        sev = hit.severity or severities[code]
+        if hit.file is not None:       # a pointer into hit.file (not a tool pointer)
+            file, src = hit.file, hit.pointer
+            tid = tool.id if tool is not None else None
+        elif tool is not None:
+            file, src = tool.source_pointer(hit.pointer)
+            tid = tool.id
+        else:
+            file, src, tid = cat.file, hit.pointer, None
+        key = (file, src, code, hit.message)
+        if key in out:
+            return
+        out[key] = Finding(code=code, severity=sev, message=hit.message, file=file, tool=tid,
+                           pointer=hit.pointer, source_pointer=src)
+
+    # load problems (unresolved $refs from the OpenAPI loader, ...)
+    for p in cat.problems:
+        code = p.code
+        if code in rules or code not in _known_codes():
+            sev = severities.get(code, "error")
+            key = (p.file, p.pointer, code, p.message)
+            if key not in out and not (config.ignore and matches(code, config.ignore)):
+                out[key] = Finding(code=code, severity=sev, message=p.message, file=p.file,
+                                   tool=p.tool, pointer=p.pointer, source_pointer=p.pointer)
+
+    seen_defs: set[tuple[str, int]] = set()
+    for tool in cat.tools:
+        if "_invalid" in tool.extra:
+            if "TC110" in rules:
+                add("TC110", Hit(f"tool entry is not a tool descriptor: "
+                                 f"{tool.extra['_invalid']}", ""), tool)
+            continue
+        for r in tool_rules:
+            for hit in r.check(ctx, tool):
+                add(r.code, hit, hit.tool or tool)
+        if in_rules and tool.input_schema is not None:
+            _walk(ctx, tool, tool.input_schema, "input", "/inputSchema", in_rules, add, seen_defs)
+        if out_rules and tool.output_schema is not None:
+            _walk(ctx, tool, tool.output_schema, "output", "/outputSchema", out_rules, add,
+                  seen_defs)
+
+    # catalog rules and after-hooks run last: a tool-attributed finding wins the de-duplication
+    for r in cat_rules:
+        for hit in r.check(ctx):
+            add(r.code, hit, hit.tool)
+    for r in tool_rules:
+        if r.after is not None:
+            for hit in r.after(ctx):
+                add(r.code, hit, hit.tool)
+
+    findings = list(out.values())
+    if not findings:
+        return findings
+    _locate(cat, findings)
+    findings = _suppress(cat, config, findings)
+    return findings
+
+
+_KNOWN: set[str] | None = None
+
+
+def _known_codes() -> set[str]:
+    global _KNOWN
+    if _KNOWN is None:
+        _KNOWN = {r.code for r in all_rules()}
+    return _KNOWN
+
+
+def _walk(ctx: Context, tool: Tool, schema: Any, role: str, base: str, rules: list[Rule],
+          add: Any, seen_defs: set) -> None:
+    if not isinstance(schema, (dict, bool)):
+        # not a schema at all: only rules that look at the root deal with it
+        n = Node((), schema, tool.dialect or DRAFT2020, role, base)
+        for r in rules:
+            for hit in r.check(ctx, tool, n):
+                add(r.code, hit, tool)
+        return
+    stack: list[tuple[tuple, Any, str]] = [((), schema, tool.dialect or DRAFT2020)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        path, node, d = pop()
+        if isinstance(node, dict) and "$schema" in node:
+            d = node_dialect(node, d)
+        n = Node(path, node, d, role, base)
+        for r in rules:
+            for hit in r.check(ctx, tool, n):
+                add(r.code, hit, tool)
+        if isinstance(node, dict):
+            children = list(subschemas(node, d))
+            for suffix, child in reversed(children):
+                if len(suffix) == 2 and suffix[0] in ("$defs", "definitions") \
+                        and isinstance(child, dict):
+                    key = (role, id(child))
+                    if key in seen_defs:
+                        continue  # a bundled definition shared with a tool walked before
+                    seen_defs.add(key)
+                push((path + suffix, child, d))
+
+
+def _locate(cat: Catalog, findings: list[Finding]) -> None:
+    debug = bool(os.environ.get("TOOLCAT_DEBUG"))
+    broken: set[str] = set()
+    for f in findings:
+        if f.file in broken:
+            continue
+        try:
+            f.line, f.column = cat.locate(f.file, f.source_pointer or "")
+        except Exception:  # noqa: BLE001 - positions are a nicety; never lose findings for them
+            if debug:
+                raise
+            broken.add(f.file)
+
+
+def _suppress(cat: Catalog, config: Config, findings: list[Finding]) -> list[Finding]:
+    out = []
+    ignores: dict[str, list[str]] = {}
+    for f in findings:
+        if f.file not in ignores:
+            ignores[f.file] = config.ignored_for(f.file)
+        if ignores[f.file] and matches(f.code, ignores[f.file]):
+            continue
+        if f.line is not None and _comment_ignores(cat, f):
+            continue
+        out.append(f)
+    return out
+
+
+def _comment_ignores(cat: Catalog, f: Finding) -> bool:
+    src = cat.sources.get(f.file)
+    if src is None or getattr(src, "syntax", None) != "yaml":
+        return False
+    lines = _lines(src)
+    i = (f.line or 0) - 1
+    cands = []
+    if 0 <= i < len(lines):
+        cands.append(lines[i])
+        # a block value starts on the line after its key: the key's line counts too
+        j = i - 1
+        while j >= 0 and (not lines[j].strip() or lines[j].lstrip().startswith("#")):
+            j -= 1
+        if j >= 0 and re.search(r":\s*(#.*)?$", lines[j]):
+            cands.append(lines[j])
+    for line in cands:
+        for m in _IGNORE_COMMENT.finditer(line):
+            if m.group(1) is None:
+                return True
+            codes = [c.strip().upper() for c in m.group(1).split(",") if c.strip()]
+            if matches(f.code, codes):
+                return True
+    return False
+
+
+def _lines(src: Any) -> list[str]:
+    got = _LINES.get(id(src))
+    if got is None or got[0] is not src:
+        got = (src, src.text.splitlines())
+        _LINES[id(src)] = got
+    return got[1]
+
+
+_LINES: dict[int, tuple[Any, list[str]]] = {}
+
+
+def count_by_severity(findings: Iterable[Finding]) -> dict[str, int]:
+    out = {"error": 0, "warning": 0, "info": 0}
+    for f in findings:
+        out[f.severity] = out.get(f.severity, 0) + 1
+    return out
+
+
+def reaches(severity: str, fail_on: str) -> bool:
+    if fail_on == "never":
+        return False
+    return SEVERITY_ORDER[severity] >= SEVERITY_ORDER[fail_on]

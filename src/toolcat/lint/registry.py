@@ -1,0 +1,158 @@
+"""The rule registry: every lint rule's code, name, default severity, doc and check.
+
+A rule is a small function registered with :func:`rule`. Its *scope* says when the engine
+calls it and with what:
+
+``catalog``  ``check(ctx)``                 once per catalog
+``tool``     ``check(ctx, tool)``           once per valid tool (an object descriptor)
+``node``     ``check(ctx, tool, node)``     once per schema node of a tool's schemas, in the
+                                            order :mod:`toolcat.walker` visits them
+                                            (:class:`~toolcat.lint.engine.Node`)
+
+Each check yields :class:`Hit` values; the engine turns them into findings (file, line,
+column, tool, pointer), applies the profile and the configuration, and de-duplicates.
+
+Codes are stable (users write them into configs and baselines):
+
+* ``TC1xx`` catalog and tool conformance (TC101-TC107 fixed by the issue, TC108+ added here)
+* ``CS2xx`` compact-view readiness (RFC 0112)
+* ``SC3xx`` JSON Schema correctness (SC301-SC304 fixed, SC305+ added here)
+* ``MR4xx`` model readiness (parameter docs, enum use, nesting)
+* ``PV5xx`` provider profiles (OpenAI strict mode, Anthropic, Gemini), off unless a provider
+  profile is chosen
+
+``toolcat rule CODE`` prints a rule's doc; :func:`rules_markdown` renders the rule table for
+the README.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, NamedTuple
+
+SEVERITY_ORDER = {"info": 0, "warning": 1, "error": 2}
+
+CATEGORIES = {
+    "TC": "catalog and tool conformance",
+    "CS": "compact-view readiness (RFC 0112)",
+    "SC": "JSON Schema correctness",
+    "MR": "model readiness",
+    "PV": "provider profiles",
+}
+
+
+class Hit(NamedTuple):
+    """One problem a check found.
+
+    ``pointer`` is a tool pointer (``/inputSchema/properties/q``) when the hit belongs to a
+    tool; for a hit with no tool (``tool`` None and ``file`` given) it is a pointer into
+    ``file``.
+    """
+
+    message: str
+    pointer: str = ""
+    tool: Any = None          # the Tool (catalog-scope rules name it; others get it filled in)
+    file: str | None = None   # file of a tool-less hit
+    severity: str | None = None  # a per-hit severity (rare: e.g. an error inside a warning rule)
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: str
+    summary: str
+    doc: str
+    scope: str
+    check: Callable[..., Iterable[Hit]] = field(repr=False, compare=False)
+    schemas: tuple[str, ...] = ("input",)   # node rules: "input" and/or "output" schemas
+    formats: tuple[str, ...] | None = None  # only for catalogs of these formats
+    after: Callable[..., Iterable[Hit]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def category(self) -> str:
+        return CATEGORIES.get(self.code[:2], "")
+
+
+_RULES: dict[str, Rule] = {}
+_LOADED = False
+
+
+def rule(code: str, name: str, severity: str, summary: str, scope: str = "tool",
+         schemas: tuple[str, ...] = ("input",), formats: tuple[str, ...] | None = None,
+         after: Callable | None = None) -> Callable[[Callable], Callable]:
+    """Register the decorated check; its docstring is the rule's doc (one paragraph).
+
+    ``after(ctx)`` (optional) runs once per catalog after every tool was checked.
+    """
+    if severity not in SEVERITY_ORDER:
+        raise ValueError(f"{code}: bad severity {severity!r}")
+    if scope not in ("catalog", "tool", "node"):
+        raise ValueError(f"{code}: bad scope {scope!r}")
+
+    def deco(fn: Callable) -> Callable:
+        if code in _RULES:
+            raise ValueError(f"rule {code} registered twice")
+        doc = " ".join((fn.__doc__ or summary).split())
+        _RULES[code] = Rule(code=code, name=name, severity=severity, summary=summary, doc=doc,
+                            scope=scope, check=fn, schemas=schemas, formats=formats,
+                            after=after)
+        return fn
+
+    return deco
+
+
+def _load() -> None:
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        import toolcat.lint.rules  # noqa: F401  (registers every rule)
+
+
+def all_rules() -> list[Rule]:
+    """Every rule, sorted by code."""
+    _load()
+    return [_RULES[c] for c in sorted(_RULES)]
+
+
+def get(code: str) -> Rule | None:
+    _load()
+    return _RULES.get(code.upper())
+
+
+def codes() -> list[str]:
+    _load()
+    return sorted(_RULES)
+
+
+def matches(code: str, selectors: Iterable[str]) -> bool:
+    """True when ``code`` is selected by any selector (a code or a prefix, ruff-style)."""
+    return any(s == "ALL" or code.startswith(s) for s in selectors)
+
+
+def rules_markdown() -> str:
+    """The rule table as Markdown (the README's table is generated from this)."""
+    lines = ["| code | name | severity | what it checks |", "|---|---|---|---|"]
+    for r in all_rules():
+        summary = r.summary.replace("|", "\\|")
+        lines.append(f"| {r.code} | {r.name} | {r.severity} | {summary} |")
+    return "\n".join(lines) + "\n"
+
+
+def rule_text(r: Rule) -> str:
+    """What ``toolcat rule CODE`` prints."""
+    from toolcat.lint.profiles import PROFILES, severity_in
+
+    lines = [f"{r.code} {r.name}", "",
+             f"Default severity: {r.severity}", f"Category: {r.category}"]
+    if r.formats:
+        lines.append("Applies to: " + ", ".join(r.formats) + " catalogs")
+    per = []
+    for name in PROFILES:
+        sev = severity_in(name, r)
+        per.append(f"{name}: {sev or 'off'}")
+    lines.append("Profiles: " + "; ".join(per))
+    import textwrap
+
+    lines += ["", textwrap.fill(r.doc, width=88), ""]
+    return "\n".join(lines)

@@ -1,0 +1,55 @@
+"""Lint report renderers: text, json, sarif (2.1.0), github (workflow annotations), junit.
+
+Each renderer takes a :class:`Report` and returns the text to write (stdout or
+``--output-file``). None of them imports Rich; the text renderer uses it only to colour
+output on a terminal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolcat.model import Finding
+
+FORMATS = ("text", "json", "sarif", "github", "junit")
+
+
+@dataclass
+class Report:
+    findings: list[Finding]
+    files: int
+    tools: int
+    fail_on: str = "error"
+    profile: str = "mcp"
+    hidden: int = 0                              # findings hidden by --baseline
+    sources: dict[str, Any] = field(default_factory=dict)   # file -> SourceText
+    rules: list[Any] = field(default_factory=list)          # registry.Rule, for SARIF
+
+    def counts(self) -> dict[str, int]:
+        out = {"error": 0, "warning": 0, "info": 0}
+        for f in self.findings:
+            out[f.severity] += 1
+        return out
+
+
+def render(fmt: str, report: Report, color: bool = False, quiet: bool = False) -> str:
+    if fmt == "json":
+        from toolcat.lint.render.json import render_json
+
+        return render_json(report)
+    if fmt == "sarif":
+        from toolcat.lint.render.sarif import render_sarif
+
+        return render_sarif(report)
+    if fmt == "github":
+        from toolcat.lint.render.github import render_github
+
+        return render_github(report)
+    if fmt == "junit":
+        from toolcat.lint.render.junit import render_junit
+
+        return render_junit(report)
+    from toolcat.lint.render.text import render_text
+
+    return render_text(report, color=color, quiet=quiet)

@@ -1,0 +1,35 @@
+"""``--format github``: GitHub Actions workflow commands, one annotation per finding.
+
+``::error file=F,line=L,col=C,title=CODE::message`` (``::warning`` / ``::notice`` for
+warnings and infos). Values are escaped as the runner expects (``%``, CR, LF; and ``:`` and
+``,`` inside properties).
+"""
+
+from __future__ import annotations
+
+from toolcat.lint.render import Report
+
+_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _prop(s: str) -> str:
+    return _data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(report: Report) -> str:
+    out = []
+    for f in report.findings:
+        props = [f"file={_prop(f.file)}"]
+        if f.line is not None:
+            props.append(f"line={f.line}")
+            if f.column is not None:
+                props.append(f"col={f.column}")
+        props.append(f"title={_prop(f.code)}")
+        where = " ".join(x for x in (f.tool and f"[{f.tool}]", f.pointer) if x)
+        msg = f"{f.message} {where}".rstrip()
+        out.append(f"::{_LEVEL[f.severity]} {','.join(props)}::{_data(msg)}")
+    return "\n".join(out) + ("\n" if out else "")

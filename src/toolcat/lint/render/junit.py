@@ -1,0 +1,48 @@
+"""``--format junit``: JUnit XML for CI test reports.
+
+One ``<testsuite>`` per file; one ``<testcase>`` per finding (classname = file, name = code,
+tool and pointer): findings that reach ``--fail-on`` are ``<failure>``s, others pass with the
+message in ``<system-out>``. A file without findings is one passing test case.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from toolcat.lint.engine import reaches
+from toolcat.lint.render import Report
+
+
+def render_junit(report: Report) -> str:
+    by_file: dict[str, list] = {}
+    for f in report.findings:
+        by_file.setdefault(f.file, []).append(f)
+    for file in report.sources:
+        by_file.setdefault(file, [])
+    suites = []
+    total = failures = 0
+    for file in sorted(by_file):
+        cases = []
+        nfail = 0
+        for f in by_file[file]:
+            where = f":{f.line}:{f.column}" if f.line is not None else ""
+            name = " ".join(x for x in (f.code, f.tool, f.pointer) if x)
+            body = f"{f.file}{where}: {f.severity} {f.code} {f.message}"
+            if reaches(f.severity, report.fail_on):
+                nfail += 1
+                cases.append(f"    <testcase classname={quoteattr(file)} name={quoteattr(name)}>"
+                             f"<failure type={quoteattr(f.code)} message={quoteattr(f.message)}>"
+                             f"{escape(body)}</failure></testcase>")
+            else:
+                cases.append(f"    <testcase classname={quoteattr(file)} name={quoteattr(name)}>"
+                             f"<system-out>{escape(body)}</system-out></testcase>")
+        if not cases:
+            cases.append(f"    <testcase classname={quoteattr(file)} name=\"toolcat lint\"/>")
+        total += len(cases)
+        failures += nfail
+        suites.append(f"  <testsuite name={quoteattr(file)} tests=\"{len(cases)}\" "
+                      f"failures=\"{nfail}\" errors=\"0\" skipped=\"0\">\n"
+                      + "\n".join(cases) + "\n  </testsuite>")
+    head = (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="toolcat lint" '
+            f'tests="{total}" failures="{failures}" errors="0">\n')
+    return head + "\n".join(suites) + ("\n" if suites else "") + "</testsuites>\n"

@@ -1,0 +1,93 @@
+"""``--format text`` (default): findings grouped by file and tool, with the source line and a
+caret where the position is known, then a one-line summary.
+
+Plain text when stdout is not a terminal (no Rich import, no escape codes); on a terminal the
+same lines are coloured through Rich.
+"""
+
+from __future__ import annotations
+
+from toolcat.lint.render import Report
+
+_SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+_MAX_SOURCE = 160
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _source_line(report: Report, file: str, line: int | None) -> str | None:
+    if line is None:
+        return None
+    src = report.sources.get(file)
+    if src is None:
+        return None
+    from toolcat.lint.engine import _lines
+
+    lines = _lines(src)
+    if 1 <= line <= len(lines):
+        return lines[line - 1]
+    return None
+
+
+def build(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
+    """Lines of (text, style) segments."""
+    out: list[list[tuple[str, str]]] = []
+    cur_file = None
+    cur_tool: object = object()
+    for f in report.findings:
+        if f.file != cur_file:
+            if cur_file is not None:
+                out.append([])
+            out.append([(f.file, "bold")])
+            cur_file, cur_tool = f.file, object()
+        if f.tool != cur_tool:
+            cur_tool = f.tool
+            out.append([("  ", ""), (f"tool {f.tool}" if f.tool else "(document)", "bold")])
+        pos = f"{f.line}:{f.column}" if f.line is not None else "-"
+        out.append([("    ", ""), (f"{pos:<9}", "dim"), (f"{f.severity:<9}", _SEV_STYLE[f.severity]),
+                    (f"{f.code}  ", "bold"), (f.message, ""),
+                    (f"  {f.pointer}" if f.pointer else "", "dim")])
+        text = _source_line(report, f.file, f.line)
+        if text is not None and f.column is not None:
+            shown = text.expandtabs(1)
+            col = max(f.column - 1, 0)
+            if len(shown) > _MAX_SOURCE:
+                start = max(0, min(col - 40, len(shown) - _MAX_SOURCE))
+                shown = ("…" if start else "") + shown[start:start + _MAX_SOURCE]
+                col = col - start + (1 if start else 0)
+            gutter = str(f.line)
+            out.append([("      ", ""), (gutter + " | ", "dim"), (shown, "")])
+            out.append([("      ", ""), (" " * len(gutter) + " | ", "dim"),
+                        (" " * col + "^", _SEV_STYLE[f.severity])])
+    if not quiet:
+        if out:
+            out.append([])
+        c = report.counts()
+        where = f"{_plural(report.files, 'file')}, {_plural(report.tools, 'tool')}"
+        hidden = f" ({report.hidden:,} hidden by the baseline)" if report.hidden else ""
+        if report.findings:
+            parts = [_plural(c["error"], "error"), _plural(c["warning"], "warning"),
+                     _plural(c["info"], "info")]
+            out.append([(f"Found {', '.join(parts)} in {where}.{hidden}", "bold")])
+        else:
+            out.append([(f"No problems found in {where}.{hidden}", "bold")])
+    return out
+
+
+def render_text(report: Report, color: bool = False, quiet: bool = False) -> str:
+    lines = build(report, quiet)
+    if not color:
+        return "".join("".join(t for t, _s in segs) + "\n" for segs in lines)
+    from io import StringIO
+
+    from rich.console import Console
+    from rich.text import Text
+
+    buf = StringIO()
+    con = Console(file=buf, force_terminal=True, color_system="auto", highlight=False,
+                  soft_wrap=True, emoji=False, markup=False, width=10_000)
+    for segs in lines:
+        con.print(Text.assemble(*[(t, s) if s else t for t, s in segs]))
+    return buf.getvalue()

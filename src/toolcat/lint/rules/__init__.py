@@ -1,0 +1,13 @@
+"""The lint checks, one small module per family; importing this package registers them."""
+
+from toolcat.lint.rules import (  # noqa: F401
+    catalog,
+    compact,
+    metaschema,
+    openwop,
+    provider,
+    readiness,
+    refs,
+    schema,
+    secrets,
+)

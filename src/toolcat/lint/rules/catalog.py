@@ -1,0 +1,145 @@
+"""Catalog and tool conformance: ids and descriptions (TC101, TC102, TC106-TC110)."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from toolcat.lint.registry import Hit, rule
+from toolcat.model import OPENAPI3, OPENWOP, SWAGGER2
+
+_PATTERNS: dict[str, re.Pattern] = {}
+
+
+def _pattern(p: str) -> re.Pattern:
+    rx = _PATTERNS.get(p)
+    if rx is None:
+        rx = _PATTERNS[p] = re.compile(p)
+    return rx
+
+
+def _short(s: str, n: int = 60) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+@rule("TC101", "unique-tool-id", "error",
+      "toolId (MCP `name`, OpenAPI `operationId`) is unique in the catalog", scope="catalog")
+def unique_tool_id(ctx) -> Iterator[Hit]:
+    """Every tool of a catalog needs its own id: clients call tools by id, and an OpenWOP
+    `toolAllowlist`, an MCP client or a model picking a function cannot tell two tools with one
+    name apart (usually one silently shadows the other). For OpenAPI the id is the
+    `operationId`, which the OpenAPI specification also requires to be unique. The finding is
+    reported on every repetition, naming the first tool that used the id."""
+    first: dict[str, int] = {}
+    ptr = ctx.cache["id_pointer"]
+    for i, t in enumerate(ctx.catalog.tools):
+        if not t.id or "_invalid" in t.extra:
+            continue
+        if t.id in first:
+            yield Hit(f"duplicate toolId {t.id!r} (first used by tool #{first[t.id] + 1})",
+                      ptr, t)
+        else:
+            first[t.id] = i
+
+
+@rule("TC102", "tool-id-format", "error",
+      "toolId present and well-formed: non-empty; for MCP/OpenAI/Anthropic targets "
+      "`^[a-zA-Z0-9_-]{1,64}$`")
+def tool_id_format(ctx, tool) -> Iterator[Hit]:
+    """A tool needs a non-empty id, and the id must be a name the target accepts: MCP,
+    OpenAI and Anthropic tool names match `^[a-zA-Z0-9_-]{1,64}$` (the `gemini` profile
+    uses Gemini's pattern, which also allows `.` and `:`). OpenWOP catalogs checked with the
+    `mcp` or `openwop-compact` profile only need a non-empty `toolId` (its `<scope>:<id>` form
+    has a colon). An OpenAPI operation without an `operationId` is reported too: toolcat then
+    names the tool from method and path, a name that changes whenever the path does."""
+    ptr = ctx.cache["id_pointer"]
+    cat = ctx.catalog
+    if cat.format in (OPENAPI3, SWAGGER2):
+        raw = tool.raw if isinstance(tool.raw, dict) else {}
+        oid = raw.get("operationId")
+        if not isinstance(oid, str) or not oid:
+            yield Hit(f"operation has no operationId (toolcat names it {tool.id!r}, a name "
+                      "that changes with the path)", ptr)
+            return
+    tid = tool.id
+    if tid is None:
+        yield Hit("tool has no id (a non-empty string is required)", ptr)
+        return
+    if not tid.strip():
+        yield Hit("toolId is empty", ptr)
+        return
+    pattern = ctx.profile.name_pattern
+    if ctx.provider is not None:
+        pattern = ctx.provider.name_pattern
+    elif cat.format == OPENWOP:
+        pattern = None
+    if pattern and not _pattern(pattern).match(tid):
+        yield Hit(f"toolId {_short(tid)!r} does not match {pattern}", ptr)
+
+
+@rule("TC106", "description-too-long", "warning",
+      "tool description longer than the configured maximum (default 1,024 characters)")
+def description_too_long(ctx, tool) -> Iterator[Hit]:
+    """Tool descriptions are sent to the model on every turn. A description longer than
+    `description-max` characters (default 1,024; set it in the config or with
+    `--description-max`) costs tokens on every request; move the detail to parameter
+    descriptions or documentation and keep the description to what the model needs to choose
+    the tool."""
+    d = tool.description
+    limit = ctx.config.description_max
+    if isinstance(d, str) and len(d) > limit:
+        yield Hit(f"description is {len(d):,} characters (max {limit:,})", "/description")
+
+
+@rule("TC107", "missing-description", "warning", "tool has no description")
+def missing_description(ctx, tool) -> Iterator[Hit]:
+    """Without a description a model has only the tool's name to decide when to call it.
+    Give every tool a one- or two-sentence description of what it does and when to use it.
+    (For OpenAPI, toolcat uses the operation's `description`, else its `summary`.)"""
+    d = tool.description
+    if not isinstance(d, str) or not d.strip():
+        yield Hit("tool has no description", "")
+
+
+@rule("TC108", "duplicate-description", "info",
+      "two tools share the same description", scope="catalog")
+def duplicate_description(ctx) -> Iterator[Hit]:
+    """Two tools with the same description look interchangeable to a model, which then picks
+    one at random. Usually a copy-paste slip: say what distinguishes each tool."""
+    first: dict[str, str] = {}
+    for t in ctx.catalog.tools:
+        d = t.description
+        if not isinstance(d, str) or not d.strip() or "_invalid" in t.extra:
+            continue
+        key = " ".join(d.split()).lower()
+        if key in first and first[key] != t.id:
+            yield Hit(f"same description as tool {first[key]!r}", "/description", t)
+        else:
+            first.setdefault(key, t.id or "?")
+
+
+@rule("TC109", "tool-id-case-collision", "warning",
+      "toolIds that differ only in letter case", scope="catalog")
+def tool_id_case_collision(ctx) -> Iterator[Hit]:
+    """Ids such as `getUser` and `getuser` are distinct, but case-insensitive clients,
+    file systems and humans confuse them, and a model may call the wrong one. Rename one."""
+    seen: dict[str, str] = {}
+    ptr = ctx.cache["id_pointer"]
+    for t in ctx.catalog.tools:
+        if not t.id or "_invalid" in t.extra:
+            continue
+        k = t.id.casefold()
+        if k in seen and seen[k] != t.id:
+            yield Hit(f"toolId {t.id!r} differs from {seen[k]!r} only in letter case", ptr, t)
+        else:
+            seen.setdefault(k, t.id)
+
+
+@rule("TC110", "invalid-tool-entry", "error",
+      "an entry of the tools array is not a tool descriptor object")
+def invalid_tool_entry(ctx, tool) -> Iterator[Hit]:
+    """Every entry of a tools array must be an object describing one tool. A string, number,
+    array or null entry is rejected by clients (often the whole catalog with it). toolcat
+    reports the entry and skips the other rules for it."""
+    return iter(())  # the engine reports invalid entries itself (they reach no other rule)

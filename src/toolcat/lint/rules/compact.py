@@ -1,0 +1,84 @@
+"""Compact-view readiness (RFC 0112): CS201, CS202, CS203, CS205 (CS204 is in openwop.py)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from toolcat.keywords import COMPACT_FORBIDDEN, COMPACT_LOWERED
+from toolcat.lint.registry import Hit, rule
+from toolcat.model import OPENWOP
+
+
+@rule("CS201", "input-type-object", "error",
+      "inputSchema top-level `type` is exactly `\"object\"`")
+def input_type_object(ctx, tool) -> Iterator[Hit]:
+    """RFC 0112's compact structural subset (and MCP's `tools/list`) require the input schema
+    to be an object schema with top-level `type: "object"`, spelled exactly so: not a type
+    array, not left out. A tool without an `inputSchema` is reported too, except in OpenWOP
+    catalogs where it is optional ("opaque arguments"). With the `mcp` profile this is a
+    warning ("not compact-ready"); in an OpenWOP compact catalog, an error."""
+    s = tool.input_schema
+    if s is None:
+        if ctx.catalog.format != OPENWOP:
+            yield Hit("tool has no inputSchema", "")
+        return
+    if not isinstance(s, dict):
+        yield Hit(f"inputSchema is a {type(s).__name__}, not an object schema", "/inputSchema")
+        return
+    if "type" not in s:
+        yield Hit("inputSchema has no top-level type (must be \"object\")", "/inputSchema")
+    elif s["type"] != "object":
+        yield Hit(f"inputSchema top-level type is {s['type']!r}, must be exactly \"object\"",
+                  "/inputSchema/type")
+
+
+@rule("CS202", "input-properties", "error", "inputSchema has a `properties` object")
+def input_properties(ctx, tool) -> Iterator[Hit]:
+    """The compact subset requires an explicit `properties` map at the top of the input
+    schema, even when it is empty (`"properties": {}`): clients and providers build the
+    argument form from it. An object schema without it says nothing about its arguments."""
+    s = tool.input_schema
+    if not isinstance(s, dict):
+        return
+    p = s.get("properties")
+    if p is None:
+        yield Hit("inputSchema has no properties (use \"properties\": {} for no arguments)",
+                  "/inputSchema")
+    elif not isinstance(p, dict):
+        yield Hit(f"inputSchema properties is a {type(p).__name__}, not an object",
+                  "/inputSchema/properties")
+
+
+@rule("CS203", "compact-forbidden-keyword", "error",
+      "no `$ref`, `oneOf`, `allOf`, `anyOf`, `not`, `patternProperties`, `dependentSchemas` in "
+      "any schema position at any depth (properties named so are data; `enum`/`const`/"
+      "`default`/`examples` values are data)", scope="node")
+def forbidden_keyword(ctx, tool, n) -> Iterator[Hit]:
+    """RFC 0112: a compact `inputSchema` must not use `$ref`, `oneOf`, `allOf`, `anyOf`,
+    `not`, `patternProperties` or `dependentSchemas` at any nesting depth. Only schema
+    positions count: a property *named* `oneOf`, or `$ref` keys inside `enum`, `const`,
+    `default` or `examples` values, are data and never reported. `toolcat project` lowers
+    these keywords (inlining references, merging `allOf`, ...) where it can do so without
+    changing what the schema accepts."""
+    node = n.node
+    if not isinstance(node, dict):
+        return
+    for kw in COMPACT_FORBIDDEN:
+        if kw in node:
+            yield Hit(f"`{kw}` is not allowed in a compact inputSchema (RFC 0112)", n.ptr(kw))
+
+
+@rule("CS205", "compact-lowering-needed", "warning",
+      "a `$defs`/`definitions`, `if`/`then`/`else` or `dependencies` that a compact view will "
+      "have to lower", scope="node")
+def lowered_keyword(ctx, tool, n) -> Iterator[Hit]:
+    """`$defs`/`definitions` only serve `$ref` (which the compact subset forbids), and
+    `if`/`then`/`else` and draft-07 `dependencies` are conditional constructs few models
+    follow. RFC 0112 does not forbid them, so this is a warning: a compact projection has to
+    inline, lower or drop them, and may have to report that it widened the schema."""
+    node = n.node
+    if not isinstance(node, dict):
+        return
+    for kw in COMPACT_LOWERED:
+        if kw in node:
+            yield Hit(f"`{kw}` will have to be lowered for a compact view", n.ptr(kw))

@@ -1,0 +1,99 @@
+"""Model readiness: what a model needs to call a tool well (MR401-MR404)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from toolcat import pointer as jp
+from toolcat.lint.registry import Hit, rule
+
+_TYPE_HINTS = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "not", "properties",
+               "items", "format", "$dynamicRef")
+# tokens that open one more level of nesting in the argument value
+_NESTING = frozenset({"properties", "patternProperties", "additionalProperties", "items",
+                      "prefixItems", "additionalItems", "unevaluatedProperties",
+                      "unevaluatedItems", "contains", "dependentSchemas"})
+_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "prefixItems"})
+
+
+def _params(tool):  # noqa: ANN001, ANN202
+    s = tool.input_schema
+    if isinstance(s, dict) and isinstance(s.get("properties"), dict):
+        return s["properties"]
+    return {}
+
+
+@rule("MR401", "parameter-without-description", "warning",
+      "a top-level parameter has no description")
+def parameter_without_description(ctx, tool) -> Iterator[Hit]:
+    """The description of each argument is what a model reads to fill it in: its meaning,
+    units, format and how it relates to the others. A parameter with only a name and a type
+    invites guesses. Parameters that are only a `$ref` are skipped (the referenced schema
+    may carry the description)."""
+    for name, p in _params(tool).items():
+        if not isinstance(p, dict) or "$ref" in p:
+            continue
+        d = p.get("description")
+        if not isinstance(d, str) or not d.strip():
+            yield Hit(f"parameter {name!r} has no description",
+                      "/inputSchema/properties/" + jp.escape(name))
+
+
+@rule("MR402", "single-value-enum", "info", "an `enum` with exactly one value", scope="node")
+def single_value_enum(ctx, tool, n) -> Iterator[Hit]:
+    """An `enum` with one value is a constant: write `const` (clearer to models and to
+    strict-mode providers), or drop the parameter and fill the value in server-side, which
+    also saves the tokens of describing it."""
+    node = n.node
+    if isinstance(node, dict):
+        e = node.get("enum")
+        if isinstance(e, list) and len(e) == 1:
+            yield Hit("enum has a single value (use const, or drop the parameter)",
+                      n.ptr("enum"))
+
+
+def nesting_depth(path: tuple) -> int:
+    """Object/array nesting levels of the value a node describes (from the last `$defs`)."""
+    depth = 0
+    i = 0
+    while i < len(path):
+        tok = path[i]
+        if tok in ("$defs", "definitions"):
+            depth = 0
+            i += 2
+            continue
+        if tok in _NESTING:
+            depth += 1
+            i += 2 if tok in _MAPS else 1
+            continue
+        i += 1
+    return depth
+
+
+@rule("MR403", "deep-nesting", "info",
+      "arguments nested deeper than the configured maximum (default 5 levels)", scope="node")
+def deep_nesting(ctx, tool, n) -> Iterator[Hit]:
+    """Models fill deeply nested arguments poorly, and providers limit nesting (OpenAI strict
+    mode allows 10 levels). A schema node `max-depth` object/array levels below the arguments (default
+    5; config `max-depth`) that nests further is reported, once per such node.
+    Depth restarts inside `$defs` (references are not followed)."""
+    limit = ctx.config.max_depth
+    node = n.node
+    if len(n.path) < limit or not isinstance(node, dict):  # each level adds a path token
+        return
+    if nesting_depth(n.path) != limit:
+        return
+    if any(isinstance(node.get(k), (dict, list)) and node[k] for k in _NESTING):
+        yield Hit(f"arguments nest more than {limit} levels deep here (max-depth {limit})",
+                  n.ptr())
+
+
+@rule("MR404", "parameter-without-type", "info",
+      "a top-level parameter says nothing about its type")
+def parameter_without_type(ctx, tool) -> Iterator[Hit]:
+    """A parameter schema without `type`, `enum`, `const`, a reference or a combinator
+    accepts any JSON value, so a model must guess between a string, a number and an object.
+    Say what the argument is."""
+    for name, p in _params(tool).items():
+        if isinstance(p, dict) and not any(k in p for k in _TYPE_HINTS):
+            yield Hit(f"parameter {name!r} has no type", "/inputSchema/properties/" + jp.escape(name))

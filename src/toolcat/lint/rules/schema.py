@@ -1,0 +1,283 @@
+"""Schema correctness beyond the metaschema: SC303-SC307."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from toolcat.keywords import DIALECTS, DRAFT4, DRAFT6, DRAFT7, KEYWORDS, VALIDATION
+from toolcat.lint.registry import Hit, rule
+
+_LEGACY = (DRAFT4, DRAFT6, DRAFT7)
+_PROSE_TEXT = ("title", "description", "$comment")
+
+
+class _Unknown(Exception):
+    """A branch whose properties cannot be known (an unresolvable reference)."""
+
+
+def _names(node: Any, root: Any, depth: int, seen: set) -> set[str]:
+    """Property names ``node`` declares: its `properties`, and those of its
+    allOf/anyOf/oneOf/then/else branches and local `$ref` targets (a few levels deep)."""
+    if not isinstance(node, dict) or id(node) in seen or depth < 0:
+        return set()
+    seen.add(id(node))
+    names: set[str] = set()
+    props = node.get("properties")
+    if isinstance(props, dict):
+        names.update(props)
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        target = _local(ref, root)
+        if target is None:
+            raise _Unknown(ref)
+        names |= _names(target, root, depth - 1, seen)
+    for key in ("allOf", "anyOf", "oneOf"):
+        lst = node.get(key)
+        if isinstance(lst, list):
+            for sub in lst:
+                names |= _names(sub, root, depth - 1, seen)
+    for key in ("then", "else"):
+        names |= _names(node.get(key), root, depth - 1, seen)
+    return names
+
+
+def _local(ref: str, root: Any) -> Any:
+    if not ref.startswith("#"):
+        return None
+    from toolcat import pointer as jp
+
+    try:
+        return jp.resolve(root, jp.decode_fragment(ref[1:]))
+    except (KeyError, ValueError):
+        return None
+
+
+def _at(root: Any, path: tuple) -> Any:
+    node = root
+    for tok in path:
+        node = node[tok]
+    return node
+
+
+def _declared_names(n, root: Any) -> set[str] | None:  # noqa: ANN001
+    """Names the object at ``n`` declares, with its branches, and, for an `allOf` branch, its
+    parent's and siblings' (None when ``n`` declares no `properties` or they are unknown)."""
+    node = n.node
+    if not isinstance(node.get("properties"), dict):
+        return None
+    try:
+        names = _names(node, root, 3, set())
+        if len(n.path) >= 2 and n.path[-2] == "allOf":
+            parent = _at(root, n.path[:-2])
+            names |= _names(parent, root, 3, set())
+    except _Unknown:
+        return None
+    return names
+
+
+@rule("SC303", "required-not-declared", "warning",
+      "a `required` name that is not among `properties`", scope="node",
+      schemas=("input", "output"))
+def required_not_declared(ctx, tool, n) -> Iterator[Hit]:
+    """A name in `required` that no `properties` entry declares (on the same object, in its
+    `allOf`/`anyOf`/`oneOf`/`then`/`else` branches or local `$ref` targets, or beside it when
+    it is an `allOf` branch) is almost always a typo or a
+    renamed parameter: the model is told the argument is mandatory but not what it is, and
+    if `additionalProperties` is false no call can ever be valid. Objects that declare no
+    `properties` at all are not checked (a `required`-only subschema is a common idiom)."""
+    node = n.node
+    if not isinstance(node, dict):
+        return
+    req = node.get("required")
+    if not isinstance(req, list):
+        return
+    root = tool.input_schema if n.role == "input" else tool.output_schema
+    names = _declared_names(n, root)
+    if names is None:
+        return
+    pats = node.get("patternProperties")
+    for i, name in enumerate(req):
+        if isinstance(name, str) and name not in names:
+            if isinstance(pats, dict) and _matches_any(name, pats):
+                continue
+            yield Hit(f"required property {name!r} is not declared in properties",
+                      n.ptr("required", i))
+
+
+def _matches_any(name: str, pats: dict) -> bool:
+    import re
+
+    for p in pats:
+        try:
+            if re.search(p, name):
+                return True
+        except re.error:
+            continue
+    return False
+
+
+@rule("SC304", "prose-too-long", "info",
+      "a schema node's prose is longer than the configured maximum (default 300 characters)",
+      scope="node", schemas=("input", "output"))
+def prose_too_long(ctx, tool, n) -> Iterator[Hit]:
+    """`description`, `title` and `$comment` inside a schema are sent to the model with the
+    tool on every turn. Text longer than `prose-max` characters (default 300; config or
+    `--prose-max`) is usually documentation that belongs elsewhere; `toolcat project` can
+    trim or drop schema prose in the compact view."""
+    node = n.node
+    if not isinstance(node, dict):
+        return
+    limit = ctx.config.prose_max
+    for key in _PROSE_TEXT:
+        v = node.get(key)
+        if isinstance(v, str) and len(v) > limit:
+            yield Hit(f"{key} is {len(v):,} characters (max {limit:,})", n.ptr(key))
+
+
+@rule("SC305", "ref-siblings-ignored", "warning",
+      "validation keywords next to `$ref` are ignored in draft-04/06/07", scope="node",
+      schemas=("input", "output"))
+def ref_siblings(ctx, tool, n) -> Iterator[Hit]:
+    """Before 2019-09, a schema object with `$ref` is replaced by the referenced schema:
+    every other keyword beside it is ignored. A `type`, `minimum` or `enum` written next to a
+    `$ref` in a draft-07 schema therefore constrains nothing, though models and readers
+    assume it does. Wrap them with the reference in an `allOf`, or move the schema to
+    2020-12."""
+    node = n.node
+    if not isinstance(node, dict) or n.dialect not in _LEGACY or "$ref" not in node:
+        return
+    table = KEYWORDS[n.dialect]
+    ignored = [k for k in node if k != "$ref" and k in table and table[k].role == VALIDATION]
+    if ignored:
+        yield Hit(f"ignored next to $ref in {n.dialect}: {', '.join(ignored)}", n.ptr("$ref"))
+
+
+_KNOWN_EXTRA = frozenset({
+    "nullable", "discriminator", "xml", "externalDocs", "example", "propertyOrdering",
+    "markdownDescription", "errorMessage", "enumDescriptions", "enumNames", "optional",
+})
+_ALL_KEYWORDS = frozenset(k for d in DIALECTS for k in KEYWORDS[d])
+
+
+def _near(a: str, b: str) -> bool:
+    """Edit distance exactly 1 (one insertion, deletion, substitution or transposition)."""
+    if a == b:
+        return False
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1:
+        return False
+    if la == lb:
+        diff = [i for i in range(la) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] \
+            and a[diff[1]] == b[diff[0]]
+    if la > lb:
+        a, b = b, a
+    for i in range(len(b)):
+        if b[:i] + b[i + 1:] == a:
+            return True
+    return False
+
+
+_SUGGEST: dict[str, str | None] = {}
+
+
+def _suggest(key: str) -> str | None:
+    if key in _SUGGEST:
+        return _SUGGEST[key]
+    hit = None
+    if len(key) >= 5 and not key.startswith(("x-", "$")) or key.startswith("$") and len(key) >= 4:
+        low = key.lower()
+        for kw in sorted(_ALL_KEYWORDS):
+            if len(kw) >= 5 and (low == kw.lower() or _near(low, kw.lower())):
+                hit = kw
+                break
+    if len(_SUGGEST) < 10000:
+        _SUGGEST[key] = hit
+    return hit
+
+
+def _allows_null(t: Any) -> bool:
+    return t == "null" or (isinstance(t, list) and "null" in t)
+
+
+@rule("SC306", "keyword-no-effect", "warning",
+      "a keyword that JSON Schema ignores: OpenAPI's `nullable`, or a misspelt keyword",
+      scope="node", schemas=("input", "output"))
+def keyword_no_effect(ctx, tool, n) -> Iterator[Hit]:
+    """Unknown keywords are legal in JSON Schema and silently ignored, which hides two common
+    mistakes: OpenAPI 3.0's `nullable: true` in a JSON Schema (MCP, OpenAI, Anthropic tools),
+    where it does not make `null` valid (write `"type": ["string", "null"]`), and misspelt
+    keywords (`requried`, `descripton`, `minLenght`), which constrain or describe nothing."""
+    node = n.node
+    if not isinstance(node, dict):
+        return
+    table = KEYWORDS[n.dialect]
+    for key in node:
+        if key in table or key.startswith("x-"):
+            continue
+        if key == "nullable":
+            if node[key] is True and not _allows_null(node.get("type")):
+                yield Hit("`nullable` is an OpenAPI 3.0 keyword that JSON Schema ignores: null "
+                          "is not accepted (add \"null\" to `type`)", n.ptr(key))
+            continue
+        if key in _ALL_KEYWORDS or key in _KNOWN_EXTRA:
+            continue
+        s = _suggest(key)
+        if s is not None and s in table:
+            yield Hit(f"unknown keyword {key!r} has no effect (did you mean {s!r}?)", n.ptr(key))
+
+
+def json_type(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "integer"
+    if isinstance(v, float):
+        return "integer" if v.is_integer() else "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    return "object"
+
+
+def _type_ok(v: Any, types: list[str]) -> bool:
+    t = json_type(v)
+    return t in types or (t == "integer" and "number" in types)
+
+
+@rule("SC307", "value-type-mismatch", "warning",
+      "`default`, `const` or an `enum` value does not match the schema's own `type`",
+      scope="node", schemas=("input", "output"))
+def value_type_mismatch(ctx, tool, n) -> Iterator[Hit]:
+    """A `default` of `"10"` on an `integer` parameter, or an `enum` of strings on a
+    `number`, contradicts the schema: a model that copies the default sends an invalid call,
+    and an enum value of the wrong type can never be valid. Only the JSON type is compared
+    (integer values count as numbers)."""
+    node = n.node
+    if not isinstance(node, dict):
+        return
+    t = node.get("type")
+    if isinstance(t, str):
+        types = [t]
+    elif isinstance(t, list) and all(isinstance(x, str) for x in t):
+        types = t
+    else:
+        return
+    if "default" in node and not _type_ok(node["default"], types):
+        yield Hit(f"default is {json_type(node['default'])} but type is {'/'.join(types)}",
+                  n.ptr("default"))
+    if "const" in node and not _type_ok(node["const"], types):
+        yield Hit(f"const is {json_type(node['const'])} but type is {'/'.join(types)}",
+                  n.ptr("const"))
+    enum = node.get("enum")
+    if isinstance(enum, list):
+        for i, v in enumerate(enum):
+            if not _type_ok(v, types):
+                yield Hit(f"enum value {v!r} is {json_type(v)} but type is {'/'.join(types)}",
+                          n.ptr("enum", i))
+                break

@@ -1,0 +1,512 @@
+"""Per rule: a catalog that triggers it (right file, line, tool, pointer) and a near miss."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_lint_support import codes, line_of, mcp, only, run, tool, write
+
+from toolcat.lint.config import Config
+
+GHP = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"   # a GitHub token shape (not a real one)
+
+
+def one(findings, code):
+    got = only(findings, code)
+    assert len(got) == 1, (code, findings)
+    return got[0]
+
+
+def check(f, path, line, tool_id, pointer):
+    assert f.file == str(path)
+    assert f.line == line, (f.line, line, f)
+    assert f.tool == tool_id
+    assert f.pointer == pointer
+
+
+# ----------------------------------------------------------------------------- TC1xx
+
+def test_tc101_duplicate_id(tmp_path):
+    p = write(tmp_path, mcp(tool("a"), tool("b", "Other."), tool("a", "Third.")))
+    f = one(run(p), "TC101")
+    check(f, p, line_of(p, '"name": "a"', 1), "a", "/name")
+    assert f.severity == "error"
+    # near miss: differ only in case -> TC109, not TC101
+    p2 = write(tmp_path, mcp(tool("getUser"), tool("getuser", "Other.")), "case.json")
+    fs = run(p2)
+    assert "TC101" not in codes(fs)
+    one(fs, "TC109")
+
+
+def test_tc102_tool_id_format(tmp_path):
+    p = write(tmp_path, mcp(tool("search web!"), tool("ok_name-1", "Other.")))
+    f = one(run(p), "TC102")
+    check(f, p, line_of(p, "search web!"), "search web!", "/name")
+    # 65 characters is one too many; 64 is fine
+    p2 = write(tmp_path, mcp(tool("x" * 65), tool("y" * 64, "Other.")), "long.json")
+    assert [f.tool for f in only(run(p2), "TC102")] == ["x" * 65]
+    # missing name
+    p3 = write(tmp_path, mcp(tool("named"), {"description": "No name.", "inputSchema": {
+        "type": "object", "properties": {}}}), "noname.json")
+    assert "TC102" in codes(run(p3))
+
+
+def test_tc102_openwop_and_gemini_patterns(tmp_path):
+    desc = {"toolId": "mcp:fs.read", "source": "mcp", "safetyTier": "read",
+            "description": "Read a file.",
+            "inputSchema": {"type": "object", "properties": {}}}
+    p = write(tmp_path, {"tools": [desc]}, "wop.json")
+    assert "TC102" not in codes(run(p))                      # OpenWOP ids have a colon
+    assert "TC102" in codes(run(p, profile="openai-strict"))  # OpenAI names do not
+    p2 = write(tmp_path, mcp(tool("fs.read")), "dots.json")
+    assert "TC102" in codes(run(p2))
+    assert "TC102" not in codes(run(p2, profile="gemini"))    # Gemini allows dots
+
+
+def test_tc102_openapi_missing_operation_id(tmp_path):
+    spec = """openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /pets:
+    get:
+      summary: List pets.
+      responses: {"200": {description: ok}}
+    post:
+      operationId: createPet
+      summary: Create a pet.
+      responses: {"200": {description: ok}}
+"""
+    p = write(tmp_path, spec, "api.yaml")
+    fs = only(run(p), "TC102")
+    assert len(fs) == 1 and "no operationId" in fs[0].message
+    assert fs[0].line == line_of(p, "get:") + 1   # the operation object (its first key)
+
+
+def _wop(**over):
+    d = {"toolId": "x-host-acme-tool", "source": "host-extension", "safetyTier": "read",
+         "description": "Does a thing.", "inputSchema": {"type": "object", "properties": {}}}
+    d.update(over)
+    return {k: v for k, v in d.items() if v is not None}
+
+
+def test_tc103_openwop_schema(tmp_path):
+    p = write(tmp_path, {"tools": [_wop(safetyTier=None), _wop(toolId="ok")]}, "wop.json")
+    f = one(run(p), "TC103")
+    assert "safetyTier" in f.message and f.tool == "x-host-acme-tool"
+    assert f.line == line_of(p, '"toolId": "x-host-acme-tool"') - 1   # the descriptor's "{"
+    p2 = write(tmp_path, {"tools": [_wop(danger=True)]}, "wop2.json")
+    f2 = one(run(p2), "TC103")
+    assert "danger" in f2.message
+    p3 = write(tmp_path, {"tools": [_wop()]}, "ok.json")
+    assert "TC103" not in codes(run(p3))
+
+
+def test_tc104_exec_tier(tmp_path):
+    p = write(tmp_path, {"tools": [_wop(source="node-pack", safetyTier="exec"),
+                                   _wop(toolId="shell", safetyTier="exec")]}, "wop.json")
+    fs = run(p)
+    f = one(fs, "TC104")
+    check(f, p, line_of(p, '"source": "node-pack"'), "x-host-acme-tool", "/source")
+    assert "TC103" not in codes(fs)     # the schema's if/then is left to TC104
+
+
+def test_tc105_secrets(tmp_path):
+    t = tool(token={"type": "string", "description": "API token.", "default": GHP},
+             password={"type": "string", "description": "Password.", "default": "hunter2x"})
+    t["annotations"] = {"apiKey": "Zq8v0LmN4pR2sT6uW1xY3zA5"}
+    p = write(tmp_path, mcp(t))
+    fs = only(run(p), "TC105")
+    by_ptr = {f.pointer: f for f in fs}
+    assert set(by_ptr) == {"/inputSchema/properties/token/default",
+                           "/inputSchema/properties/password/default", "/annotations/apiKey"}
+    assert by_ptr["/inputSchema/properties/token/default"].line == line_of(p, GHP)
+    assert "GitHub token" in by_ptr["/inputSchema/properties/token/default"].message
+    # token shapes anywhere: in a description, in examples
+    t2 = tool(description=f"Uses {GHP} internally.",
+              q={"type": "string", "description": "Query.", "examples": [GHP]})
+    p2 = write(tmp_path, mcp(t2), "shapes.json")
+    assert sorted(f.pointer for f in only(run(p2), "TC105")) == [
+        "/description", "/inputSchema/properties/q/examples/0"]
+
+
+def test_tc105_near_misses(tmp_path):
+    t = tool(token={"type": "string", "description": "Your API token (we never store it)."},
+             password={"type": "string", "description": "Password.", "default": "<password>"},
+             api_key={"type": "string", "description": "Key.", "examples": ["${API_KEY}"]},
+             max_tokens={"type": "integer", "description": "Tokens.", "default": 4096},
+             page_token={"type": "string", "description": "Cursor.", "default": "abcdefgh"},
+             kind={"type": "string", "description": "Kind.", "enum": ["bearer", "basic"]})
+    t["annotations"] = {"secret": "changeme", "token": "your-token-here"}
+    p = write(tmp_path, mcp(t))
+    assert only(run(p), "TC105") == []
+
+
+def test_tc106_tc107_descriptions(tmp_path):
+    p = write(tmp_path, mcp(tool("long", "x" * 1025), tool("edge", "y" * 1024),
+                            tool("none", "")))
+    fs = run(p)
+    f = one(fs, "TC106")
+    check(f, p, line_of(p, "x" * 1025), "long", "/description")
+    assert f.severity == "warning"
+    assert one(fs, "TC107").tool == "none"
+    cfg = Config(description_max=2000)
+    assert "TC106" not in codes(run(p, config=cfg))
+
+
+def test_tc108_duplicate_description(tmp_path):
+    p = write(tmp_path, mcp(tool("a", "Search."), tool("b", "Search."), tool("c", "Other.")))
+    f = one(run(p), "TC108")
+    check(f, p, line_of(p, '"description": "Search."', 1), "b", "/description")
+
+
+def test_tc110_invalid_entry(tmp_path):
+    p = write(tmp_path, {"tools": [tool("a"), "not a tool", 3]})
+    fs = only(run(p), "TC110")
+    assert len(fs) == 2 and all(f.severity == "error" for f in fs)
+
+
+# ----------------------------------------------------------------------------- CS2xx
+
+def test_cs201_cs202(tmp_path):
+    t1 = {"name": "a", "description": "A.", "inputSchema": {"type": ["object"], "properties": {}}}
+    t2 = {"name": "b", "description": "B.", "inputSchema": {"type": "object"}}
+    t3 = {"name": "c", "description": "C."}
+    p = write(tmp_path, mcp(t1, t2, t3))
+    fs = run(p)
+    cs201 = only(fs, "CS201")
+    assert [(f.tool, f.pointer) for f in cs201] == [("a", "/inputSchema/type"), ("c", "")]
+    assert cs201[0].line == line_of(p, '"type": [')
+    cs202 = one(fs, "CS202")
+    check(cs202, p, line_of(p, '"inputSchema"', 1), "b", "/inputSchema")
+    assert all(f.severity == "warning" for f in cs201 + [cs202])        # mcp profile
+    assert {f.severity for f in run(p, profile="openwop-compact") if f.code.startswith("CS20")} \
+        == {"error"}
+
+
+def test_cs203_any_depth(tmp_path):
+    t = tool(q={"type": "object", "description": "Q.", "properties": {
+        "deep": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/n"}]}},
+        "p": {"type": "object", "patternProperties": {"^x": {"type": "string"}}}}})
+    t["inputSchema"]["$defs"] = {"n": {"not": {"type": "null"}}}
+    p = write(tmp_path, mcp(t))
+    fs = only(run(p), "CS203")
+    assert sorted(f.pointer for f in fs) == sorted([
+        "/inputSchema/properties/q/properties/deep/items/anyOf",
+        "/inputSchema/properties/q/properties/deep/items/anyOf/1/$ref",
+        "/inputSchema/properties/q/properties/p/patternProperties",
+        "/inputSchema/$defs/n/not"])
+    f = [f for f in fs if f.pointer.endswith("/anyOf")][0]
+    assert f.line == line_of(p, '"anyOf"') and f.tool == "search"
+
+
+def test_cs203_near_miss_property_names_and_data(tmp_path):
+    t = tool(oneOf={"type": "object", "description": "A property named oneOf.",
+                    "properties": {"$ref": {"type": "string", "description": "Named $ref."},
+                                   "not": {"type": "boolean", "description": "Named not."}}},
+             kind={"type": "object", "description": "Data values.",
+                   "enum": [{"$ref": "#/nowhere", "oneOf": [1]}],
+                   "const": {"allOf": []}, "default": {"anyOf": [], "$ref": "#/x"},
+                   "examples": [{"not": 1, "patternProperties": {}}]})
+    p = write(tmp_path, mcp(t))
+    fs = run(p)
+    assert "CS203" not in codes(fs)
+    assert "SC302" not in codes(fs)       # $ref keys inside data are not references
+
+
+def test_cs204_compact_field_set(tmp_path):
+    d = _wop(auth={"scopes": ["x"]}, danger=True)
+    p = write(tmp_path, {"view": "compact", "tools": [d]}, "cat.json")
+    fs = only(run(p), "CS204")
+    assert sorted((f.pointer, f.severity) for f in fs) == [("/auth", "error"),
+                                                           ("/danger", "error")]
+    assert [f.line for f in fs if f.pointer == "/auth"] == [line_of(p, '"auth"')]
+    # the standard view may carry them
+    p2 = write(tmp_path, {"tools": [_wop(auth={"scopes": ["x"]})]}, "std.json")
+    assert "CS204" not in codes(run(p2))
+
+
+def test_cs205_lowering(tmp_path):
+    t = tool(q={"type": "string", "description": "Q."})
+    t["inputSchema"].update({"$defs": {"a": {"type": "string"}},
+                             "if": {"required": ["q"]}, "then": {"required": ["q"]}})
+    p = write(tmp_path, mcp(t))
+    assert sorted(f.pointer for f in only(run(p), "CS205")) == [
+        "/inputSchema/$defs", "/inputSchema/if", "/inputSchema/then"]
+
+
+# ----------------------------------------------------------------------------- SC3xx
+
+def test_sc301_metaschema(tmp_path):
+    t = tool(q={"type": "strin", "description": "Q.", "minLength": -1},
+             r={"type": "string", "description": "R.", "pattern": "([a-z"},
+             s={"type": "array", "description": "S.", "items": "string"})
+    t["inputSchema"]["required"] = ["q", "q"]
+    p = write(tmp_path, mcp(t))
+    got = {f.pointer: f for f in only(run(p), "SC301")}
+    assert set(got) == {"/inputSchema/properties/q/type", "/inputSchema/properties/q/minLength",
+                        "/inputSchema/properties/r/pattern", "/inputSchema/properties/s/items",
+                        "/inputSchema/required"}
+    assert got["/inputSchema/properties/q/type"].line == line_of(p, '"strin"')
+    ok = tool(q={"type": ["string", "null"], "description": "Q.", "minLength": 0,
+                 "pattern": "^(?<year>[0-9]{4})$"})
+    assert "SC301" not in codes(run(write(tmp_path, mcp(ok), "ok.json")))
+
+
+def test_sc302_local_refs(tmp_path):
+    t = tool(a={"$ref": "#/$defs/present"}, b={"$ref": "#/$defs/missing"},
+             c={"$ref": "#anchor"}, d={"$ref": "https://example.com/schema.json"},
+             e={"$ref": "#/properties/a"})
+    t["inputSchema"]["$defs"] = {"present": {"type": "string"},
+                                 "anch": {"$anchor": "anchor", "type": "integer"}}
+    p = write(tmp_path, mcp(t))
+    got = {f.pointer: f for f in only(run(p), "SC302")}
+    assert set(got) == {"/inputSchema/properties/b/$ref", "/inputSchema/properties/d/$ref"}
+    assert got["/inputSchema/properties/b/$ref"].line == line_of(p, "#/$defs/missing")
+    assert got["/inputSchema/properties/b/$ref"].severity == "error"
+
+
+def test_sc302_from_openapi_loader(tmp_path):
+    spec = """openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /pets:
+    post:
+      operationId: createPet
+      description: Create a pet.
+      requestBody:
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/Missing'
+      responses: {"200": {description: ok}}
+"""
+    p = write(tmp_path, spec, "api.yaml")
+    fs = only(run(p), "SC302")
+    assert len(fs) == 1
+    assert fs[0].file == str(p) and fs[0].line == line_of(p, "#/components/schemas/Missing")
+
+
+def test_sc303_required_not_declared(tmp_path):
+    t = tool(q={"type": "string", "description": "Q."})
+    t["inputSchema"]["required"] = ["q", "qq"]
+    p = write(tmp_path, mcp(t))
+    f = one(run(p), "SC303")
+    check(f, p, line_of(p, '"qq"'), "search", "/inputSchema/required/1")
+    # near miss: declared in an allOf sibling / a required-only branch
+    t2 = tool(q={"type": "string", "description": "Q."})
+    t2["inputSchema"]["allOf"] = [{"properties": {"z": {"type": "string"}}},
+                                  {"required": ["w"]}]
+    t2["inputSchema"]["required"] = ["q", "z"]
+    assert "SC303" not in codes(run(write(tmp_path, mcp(t2), "ok.json")))
+
+
+def test_sc304_prose(tmp_path):
+    p = write(tmp_path, mcp(tool(q={"type": "string", "description": "d" * 301}),
+                            tool("b", "B.", q={"type": "string", "description": "e" * 300})))
+    f = one(run(p), "SC304")
+    check(f, p, line_of(p, "d" * 301), "search", "/inputSchema/properties/q/description")
+    assert f.severity == "info"
+
+
+def test_sc305_ref_siblings(tmp_path):
+    t = tool(q={"$ref": "#/definitions/s", "minLength": 3, "description": "Q."})
+    t["inputSchema"].update({"$schema": "http://json-schema.org/draft-07/schema#",
+                             "definitions": {"s": {"type": "string"}}})
+    p = write(tmp_path, mcp(t))
+    f = one(run(p), "SC305")
+    assert f.pointer == "/inputSchema/properties/q/$ref" and "minLength" in f.message
+    t["inputSchema"]["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    assert "SC305" not in codes(run(write(tmp_path, mcp(t), "ok.json")))
+
+
+def test_sc306_no_effect(tmp_path):
+    p = write(tmp_path, mcp(tool(q={"type": "string", "description": "Q.", "nullable": True,
+                                    "minLenght": 2},
+                                 r={"type": ["string", "null"], "description": "R.",
+                                    "nullable": True, "x-requried": 1})))
+    got = sorted(f.pointer for f in only(run(p), "SC306"))
+    assert got == ["/inputSchema/properties/q/minLenght", "/inputSchema/properties/q/nullable"]
+
+
+def test_sc307_value_type(tmp_path):
+    p = write(tmp_path, mcp(tool(q={"type": "integer", "description": "Q.", "default": "10"},
+                                 r={"type": "number", "description": "R.", "default": 1,
+                                    "enum": [1, 2.5]})))
+    f = one(run(p), "SC307")
+    check(f, p, line_of(p, '"10"'), "search", "/inputSchema/properties/q/default")
+
+
+# ----------------------------------------------------------------------------- MR4xx
+
+def test_mr401_mr404_parameters(tmp_path):
+    p = write(tmp_path, mcp(tool(q={"type": "string"}, r={"description": "R."},
+                                 s={"$ref": "#/$defs/x"})))
+    fs = run(p)
+    f = one(fs, "MR401")
+    check(f, p, line_of(p, '"q"'), "search", "/inputSchema/properties/q")
+    assert one(fs, "MR404").pointer == "/inputSchema/properties/r"
+
+
+def test_mr402_single_enum(tmp_path):
+    p = write(tmp_path, mcp(tool(q={"type": "string", "description": "Q.", "enum": ["only"]},
+                                 r={"type": "string", "description": "R.", "enum": ["a", "b"]})))
+    f = one(run(p), "MR402")
+    check(f, p, line_of(p, '"enum": ['), "search", "/inputSchema/properties/q/enum")
+
+
+def test_mr403_deep_nesting(tmp_path):
+    leaf: dict = {"type": "string", "description": "Leaf."}
+    for i in range(6):
+        leaf = {"type": "object", "description": f"L{i}.", "properties": {f"k{i}": leaf}}
+    p = write(tmp_path, mcp(tool(q=leaf)))
+    fs = only(run(p), "MR403")
+    assert len(fs) == 1
+    assert fs[0].pointer.count("/properties/") == 5
+    assert "MR403" not in codes(run(p, config=Config(max_depth=7)))
+
+
+# ----------------------------------------------------------------------------- PV5xx
+
+def test_pv_openai_strict(tmp_path):
+    t = tool(q={"type": "string", "description": "Q.", "minLength": 1},
+             r={"type": "object", "description": "R.", "properties": {
+                 "s": {"type": "string", "description": "S."}}})
+    t["inputSchema"]["required"] = ["q"]
+    p = write(tmp_path, mcp(t))
+    fs = run(p, profile="openai-strict")
+    assert [f.pointer for f in only(fs, "PV501")] == ["/inputSchema/properties/q/minLength"]
+    assert sorted(f.pointer for f in only(fs, "PV502")) == [
+        "/inputSchema", "/inputSchema/properties/r"]
+    assert sorted(f.pointer for f in only(fs, "PV503")) == [
+        "/inputSchema/properties/r", "/inputSchema/properties/r/properties/s"]
+    assert not [f for f in fs if f.code.startswith("CS")]      # CS rules are off there
+    # the same catalog under the default profile: no PV findings
+    assert not [f for f in run(p) if f.code.startswith("PV")]
+    ok = {"name": "ok", "description": "Ok.", "inputSchema": {
+        "type": "object", "additionalProperties": False, "required": ["q"],
+        "properties": {"q": {"type": ["string", "null"], "description": "Q."}}}}
+    assert not [f for f in run(write(tmp_path, mcp(ok), "ok.json"), profile="openai-strict")
+                if f.code.startswith("PV")]
+
+
+def test_pv_openai_limits(tmp_path):
+    enum = [f"value-{i:04d}" for i in range(1001)]
+    p = write(tmp_path, mcp(tool(q={"type": "string", "description": "Q.", "enum": enum})))
+    assert any("enum values" in f.message for f in only(run(p, profile="openai-strict"),
+                                                         "PV504"))
+    many = {"tools": [tool(f"t{i}", f"Tool {i}.") for i in range(129)]}
+    p2 = write(tmp_path, many, "many.json")
+    assert len(only(run(p2, profile="openai-strict"), "PV506")) == 1
+    assert only(run(p2, profile="anthropic"), "PV506") == []
+
+
+def test_pv_anthropic_root_combinators(tmp_path):
+    t = tool()
+    t["inputSchema"]["anyOf"] = [{"required": ["q"]}]
+    p = write(tmp_path, mcp(t))
+    f = one(run(p, profile="anthropic"), "PV505")
+    assert f.pointer == "/inputSchema/anyOf"
+    t2 = tool(q={"type": "string", "description": "Q.", "anyOf": [{"minLength": 1}]})
+    assert "PV505" not in codes(run(write(tmp_path, mcp(t2), "ok.json"), profile="anthropic"))
+
+
+def test_pv_gemini_closed_schema(tmp_path):
+    t = tool(q={"type": ["string", "null"], "description": "Q.", "enum": ["a", 1]})
+    t["inputSchema"]["$schema"] = "http://json-schema.org/draft-07/schema#"
+    t["inputSchema"]["additionalProperties"] = False
+    p = write(tmp_path, mcp(t))
+    fs = run(p, profile="gemini")
+    assert sorted(f.pointer for f in only(fs, "PV501")) == [
+        "/inputSchema/$schema", "/inputSchema/additionalProperties"]
+    assert sorted(f.pointer for f in only(fs, "PV507")) == [
+        "/inputSchema/properties/q/enum", "/inputSchema/properties/q/type"]
+
+
+# ----------------------------------------------------------------------------- engine
+
+def test_shared_openapi_component_reported_once(tmp_path):
+    spec = """openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /a:
+    post:
+      operationId: opA
+      description: A.
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Body'}
+      responses: {"200": {description: ok}}
+  /b:
+    post:
+      operationId: opB
+      description: B.
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Body'}
+      responses: {"200": {description: ok}}
+components:
+  schemas:
+    Body:
+      type: object
+      properties:
+        pet: {$ref: '#/components/schemas/Pet'}
+    Pet:
+      type: object
+      properties:
+        kind:
+          oneOf:
+            - {type: string}
+            - {type: integer}
+"""
+    p = write(tmp_path, spec, "api.yaml")
+    fs = only(run(p), "CS203")
+    oneofs = [f for f in fs if f.pointer.endswith("/oneOf")]
+    assert len(oneofs) == 1, fs
+    assert oneofs[0].line == line_of(p, "oneOf:") + 1
+    assert oneofs[0].tool in ("opA", "opB")
+
+
+def test_yaml_ignore_comments(tmp_path):
+    text = """tools:
+  - name: a
+    description: A.
+    inputSchema:
+      type: object
+      properties:
+        q:
+          description: Q.
+          anyOf:   # toolcat: ignore[CS203]
+            - {type: string}
+        r:
+          description: R.
+          oneOf: [{type: string}]  # toolcat: ignore
+        s:
+          description: S.
+          allOf: [{type: string}]  # toolcat: ignore[SC301]
+"""
+    p = write(tmp_path, text, "tools.yaml")
+    fs = only(run(p), "CS203")
+    assert [f.pointer for f in fs] == ["/inputSchema/properties/s/allOf"]
+
+
+def test_config_select_ignore_severity_per_file(tmp_path):
+    p = write(tmp_path, mcp(tool(q={"type": "string", "enum": ["x"]})))
+    base = codes(run(p))
+    assert "MR401" in base and "MR402" in base
+    assert codes(run(p, config=Config(select=["MR402"]))) == ["MR402"]
+    assert "MR401" not in codes(run(p, config=Config(ignore=["MR4"])))
+    f = one(run(p, config=Config(severity={"MR402": "error"})), "MR402")
+    assert f.severity == "error"
+    assert "MR402" not in codes(run(p, config=Config(severity={"MR402": "off"})))
+    cfg = Config(root=str(tmp_path), per_file_ignores={"tools.json": ["MR"]})
+    assert not [c for c in codes(run(p, config=cfg)) if c.startswith("MR")]
+
+
+@pytest.mark.parametrize("profile", ["mcp", "openwop-compact", "openai-strict", "anthropic",
+                                     "gemini"])
+def test_every_profile_runs(tmp_path, profile):
+    p = write(tmp_path, json.loads(json.dumps(mcp(tool()))))
+    run(p, profile=profile)
