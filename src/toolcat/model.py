@@ -35,6 +35,10 @@ OPENWOP_SOURCES = ("node-pack", "workflow", "mcp", "connector", "host-extension"
 SAFETY_TIERS = ("pure", "read", "write", "exec")
 OPENWOP_HEAVY_FIELDS = ("outputSchema", "auth", "egress", "approval", "replayPolicy",
                         "costHint", "latencyHint")
+#: An origin source pointer may name another file than the tool's own:
+#: ``FILE_MARK + file + FILE_MARK + pointer`` (OpenAPI `$ref`s into files next to the spec).
+FILE_MARK = "\x01"
+
 OPENWOP_COMPACT_FIELDS = ("toolId", "source", "safetyTier", "title", "description",
                           "inputSchema")
 
@@ -81,9 +85,12 @@ class Tool:
                     and len(prefix) >= len(best_prefix):
                 best_prefix, best_src = prefix, src
         rest = tool_pointer[len(best_prefix):]
+        file = self.file
+        if best_src.startswith(FILE_MARK):  # "\x01<file>\x01<pointer>": defined in another file
+            _, file, best_src = best_src.split(FILE_MARK, 2)
         if best_src.startswith("\0"):  # synthesized node: no source beyond the prefix
-            return self.file, best_src[1:]
-        return self.file, best_src + rest
+            return file, best_src[1:]
+        return file, best_src + rest
 
 
 @dataclass(slots=True)

@@ -140,29 +140,37 @@ def load_file(path: str, syntax: str | None = None) -> tuple[Any, SourceText]:
     """Read and parse ``path`` (``-`` for stdin) into normalized JSON data."""
     data = read_bytes(path)
     text = decode_text(data, path)
-    syn = syntax or guess_syntax(path, text)
-    doc = parse_text(text, path, syn)
-    return doc, SourceText(path, text, syn)
+    doc, used = _parse(text, path, syntax or guess_syntax(path, text))
+    return doc, SourceText(path, text, used)
 
 
 def parse_text(text: str, path: str, syntax: str) -> Any:
+    """Parse ``text`` as ``syntax`` (a JSON-looking file without a .json name may be YAML)."""
+    return _parse(text, path, syntax)[0]
+
+
+def _parse(text: str, path: str, syntax: str) -> tuple[Any, str]:
     if syntax == JSON:
         try:
-            return parse_json(text, path)
+            return parse_json(text, path), JSON
         except InputError:
-            # A .json-less file that starts like JSON may still be YAML (flow style);
+            # A file not named *.json that starts like JSON may still be YAML (flow style);
             # a file named *.json is JSON and nothing else.
-            if path.lower().endswith((".json", ".snap")):
+            if path.lower().endswith((".json", ".snap", ".jsonl")):
                 raise
             try:
-                return parse_yaml(text, path)
+                return parse_yaml(text, path), YAML
             except InputError:
                 pass
             raise
-    return parse_yaml(text, path)
+    return parse_yaml(text, path), YAML
 
 
 # --------------------------------------------------------------------------- JSON
+
+# Deeper than this, the C JSON scanner could exhaust the C stack whatever the depth limit says.
+_MAX_PARSER_DEPTH = 5000
+
 
 class _Duplicate(ValueError):
     pass
@@ -179,6 +187,10 @@ def _pairs_hook(pairs: list) -> dict:
     return d
 
 
+class _NotJSON(ValueError):
+    pass
+
+
 def _parse_float(s: str) -> Any:
     f = float(s)
     if f != f or f in (float("inf"), float("-inf")):
@@ -188,10 +200,6 @@ def _parse_float(s: str) -> Any:
     return f
 
 
-class _NotJSON(ValueError):
-    pass
-
-
 def _reject_constant(s: str) -> Any:
     raise _NotJSON(s)
 
@@ -199,8 +207,8 @@ def _reject_constant(s: str) -> Any:
 def parse_json(text: str, path: str) -> Any:
     old = sys.getrecursionlimit()
     # The C scanner counts its nesting against the recursion limit: bound it to the depth limit.
-    depth_now = _frame_depth()
-    sys.setrecursionlimit(depth_now + Limits.max_depth + 20)
+    depth = min(Limits.max_depth, _MAX_PARSER_DEPTH)
+    sys.setrecursionlimit(_frame_depth() + depth + 20)
     try:
         return json.loads(text, object_pairs_hook=_pairs_hook, parse_float=_parse_float,
                           parse_constant=_reject_constant)
@@ -208,12 +216,22 @@ def parse_json(text: str, path: str) -> Any:
         raise InputError(f"invalid JSON: {e.msg}", path, e.lineno, e.colno) from None
     except _Duplicate as e:
         key = e.args[0]
-        line = _find_duplicate_line(text, key, json_syntax=True)
-        raise InputError(f"duplicate key {key!r} in an object", path, line) from None
+        pos = _duplicate_position(text, JSON, key)
+        raise InputError(f"duplicate key {key!r} in an object", path, *pos) from None
     except _NotJSON as e:
-        raise InputError(f"invalid JSON: {e.args[0]} is not a JSON number", path) from None
+        tok = e.args[0]
+        what = "is not a JSON number" if tok in ("NaN", "Infinity", "-Infinity") else \
+            "is out of the range of a JSON number (a double)"
+        raise InputError(f"invalid JSON: {tok} {what}", path, *_token_position(text, tok)) \
+            from None
     except RecursionError:
-        raise InputError(f"nesting deeper than {Limits.max_depth} levels", path) from None
+        raise InputError(f"nesting deeper than {depth} levels", path,
+                         *_deep_position(text, depth)) from None
+    except ValueError as e:
+        msg = _one_line(e)
+        if "integer string conversion" in msg:
+            msg = "a number with more than 4300 digits"
+        raise InputError(f"invalid JSON: {msg}", path) from None
     finally:
         sys.setrecursionlimit(old)
 
@@ -227,45 +245,166 @@ def _frame_depth() -> int:
     return n
 
 
+def _one_line(e: BaseException) -> str:
+    return " ".join(str(e).split())[:200]
+
+
+def _duplicate_position(text: str, syntax: str, key: Any) -> tuple[int | None, int | None]:
+    from toolcat.positions import find_duplicate_key
+
+    try:
+        k = js_key(key)
+    except TypeError:
+        k = None
+    pos = find_duplicate_key(text, syntax, k)
+    return pos if pos else (None, None)
+
+
+def _token_position(text: str, tok: str) -> tuple[int | None, int | None]:
+    """Where a number token first appears outside strings (for NaN / 1e999 errors)."""
+    masked = re.sub(r'"(?:[^"\\]|\\.)*"', lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
+    m = re.search(r"(?<![\w.+-])" + re.escape(tok) + r"(?![\w.])", masked)
+    if not m:
+        return None, None
+    line = text.count("\n", 0, m.start()) + 1
+    return line, m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+
+
+def _deep_position(text: str, depth: int) -> tuple[int | None, int | None]:
+    """Where JSON nesting first passes ``depth`` (strings ignored)."""
+    level = 0
+    in_str = esc = False
+    for i, ch in enumerate(text):
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            level += 1
+            if level > depth:
+                line = text.count("\n", 0, i) + 1
+                return line, i - (text.rfind("\n", 0, i) + 1) + 1
+        elif ch in "]}":
+            level -= 1
+    return None, None
+
+
 # --------------------------------------------------------------------------- YAML
 
-# A tag can only start a node: at the start of a line (after indentation and "- " / "? "
-# indicators), after ": ", or after a flow indicator.
-_TAG_CANDIDATE = re.compile(r"(?m)(?:^[ \t]*(?:[-?][ \t]+)*|:[ \t]+|[\[{,][ \t]*)!")
-_CORE_TAGS = frozenset(
-    "tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "map", "seq")
-)
+_TAG_TOKEN = re.compile(r"![^ \t\r\n,\[\]{}]*")
+_CORE_TAGS = frozenset(["!", "!!str", "!!int", "!!float", "!!bool", "!!null", "!!map", "!!seq"] + [
+    f"!<tag:yaml.org,2002:{t}>" for t in ("str", "int", "float", "bool", "null", "map", "seq")])
 _YAML_POS = re.compile(r"line (\d+), column (\d+)")
-_DOC_MARKER = re.compile(r"(?m)^---(?=[ \t\r\n]|$)")
+# Block nesting needs indentation (or "- " / "? " / ": " indicators, anchors, tags) on a
+# line: this many leading structural characters means nesting too deep to parse safely
+# (yaml-rs has no depth limit for block collections and overflows the C stack near 15,000).
+_MAX_BLOCK_PREFIX = 1000
+_BLOCK_PREFIX = re.compile(r"(?:[ \t]|[-?:][ \t]|[&!][^ \t\n]*[ \t]){%d}" % _MAX_BLOCK_PREFIX)
+
+
+def _too_deep_line(text: str) -> int | None:
+    """Line number of a line whose block-structure prefix is too long to parse safely."""
+    if len(text) < _MAX_BLOCK_PREFIX:
+        return None
+    lines = text.split("\n")
+    if max(map(len, lines)) < _MAX_BLOCK_PREFIX:
+        return None
+    for n, line in enumerate(lines, 1):
+        if len(line) >= _MAX_BLOCK_PREFIX and _BLOCK_PREFIX.match(line):
+            return n
+    return None
+
+
+def _second_document(text: str) -> int | None:
+    """Offset of a document marker that starts a second YAML document, or None."""
+    markers = []
+    i = 0 if text.startswith("---") else text.find("\n---")
+    while i != -1:
+        at = i if (i == 0 and text.startswith("---")) else i + 1
+        nxt = text[at + 3:at + 4]
+        if nxt in ("", " ", "\t", "\r", "\n"):
+            markers.append(at)
+            if len(markers) > 1:
+                return markers[-1]
+        i = text.find("\n---", at + 3)
+    if markers and text[:markers[0]].strip() and not _only_directives(text[:markers[0]]):
+        return markers[0]
+    return None
+
+
+def _tag_candidates(text: str) -> dict[int, str]:
+    """Offsets of the ``!`` of every place where a non-core tag may start a node.
+
+    Generous (a ``!`` inside a string after ``: `` counts too): _check_tags sorts them out.
+    """
+    out: dict[int, str] = {}
+    i = text.find("!")
+    while i != -1:
+        prev = text[i - 1] if i else "\n"
+        if prev in " \t\n[{,":
+            j = i - 1
+            while j >= 0 and text[j] in " \t":
+                j -= 1
+            before = text[j] if j >= 0 else "\n"
+            ok = before in "\n\r-?:[{,"
+            if not ok and j >= 2 and text[j - 2:j + 1] == "---":
+                ok = True
+            if not ok and j >= 0:  # after an anchor: "&name !tag"
+                k = j
+                while k >= 0 and text[k] not in " \t\n":
+                    k -= 1
+                ok = text[k + 1:k + 2] == "&"
+            if ok:
+                tag = _TAG_TOKEN.match(text, i).group()
+                if tag not in _CORE_TAGS:
+                    out[i] = tag
+        i = text.find("!", i + 1)
+    return out
 
 
 def parse_yaml(text: str, path: str) -> Any:
     import yaml_rs
 
-    if _TAG_CANDIDATE.search(text):
-        _check_tags(text, path)
-    markers = [m.start() for m in _DOC_MARKER.finditer(text)]
-    if len(markers) > 1 or (markers and text[:markers[0]].strip() and not _only_directives(
-            text[:markers[0]])):
-        line = text.count("\n", 0, markers[-1]) + 1
+    deep = _too_deep_line(text)
+    if deep:
+        raise InputError(f"nesting too deep (more than {_MAX_BLOCK_PREFIX} columns of "
+                         "indentation and block indicators on one line)", path, deep, 1)
+    second = _second_document(text)
+    if second is not None:
         raise InputError("more than one YAML document in the file; a catalog is one document",
-                         path, line, 1)
+                         path, text.count("\n", 0, second) + 1, 1)
+    tags = _tag_candidates(text) if "!" in text else None
     try:
-        doc = yaml_rs.loads(
-            text,
-            parse_datetime=False,
-            alias_limits=yaml_rs.AliasLimits(max_total_replayed_events=Limits.max_alias_events),
-            duplicate_key_policy=yaml_rs.DuplicateKeyPolicy.Error,
-        )
+        doc = _yaml_rs_loads(text)
     except yaml_rs.YAMLDecodeError as e:
+        if tags:
+            _check_tags(text, path, tags)
         raise _yaml_error(str(e), text, path) from None
     except RecursionError:
         raise InputError(f"nesting deeper than {Limits.max_depth} levels", path) from None
     except (ValueError, TypeError, OverflowError) as e:
-        raise InputError(f"invalid YAML: {e}", path) from None
+        raise InputError(f"invalid YAML: {_one_line(e)}", path) from None
+    if tags:
+        _check_tags(text, path, tags)
     if doc is None:
         raise InputError("file holds no data (empty YAML document)", path)
-    return normalize(doc, path)
+    return normalize(doc, path, text)
+
+
+def _yaml_rs_loads(text: str) -> Any:
+    import yaml_rs
+
+    return yaml_rs.loads(
+        text,
+        parse_datetime=False,
+        alias_limits=yaml_rs.AliasLimits(max_total_replayed_events=Limits.max_alias_events),
+        duplicate_key_policy=yaml_rs.DuplicateKeyPolicy.Error,
+    )
 
 
 def _only_directives(prefix: str) -> bool:
@@ -279,72 +418,61 @@ def _only_directives(prefix: str) -> bool:
 def _yaml_error(msg: str, text: str, path: str) -> InputError:
     if msg.startswith("duplicate mapping key"):
         m = re.search(r"duplicate mapping key: (.*)$", msg)
-        key = m.group(1) if m else "?"
-        raw = key.strip("'\"")
-        line = _find_duplicate_line(text, raw, json_syntax=False)
-        return InputError(f"duplicate mapping key {key}", path, line)
-    if "alias replay limit" in msg or "alias" in msg and "limit" in msg:
+        shown = m.group(1) if m else "?"
+        try:
+            import ast
+
+            key: Any = ast.literal_eval(shown)
+        except (ValueError, SyntaxError):
+            key = shown.strip("'\"")
+        return InputError(f"duplicate mapping key {shown}", path,
+                          *_duplicate_position(text, YAML, key))
+    if "alias" in msg and "limit" in msg:
         return InputError(
             f"YAML aliases expand past the limit of {Limits.max_alias_events:,} nodes "
             "(an alias bomb?)", path)
     pos = _YAML_POS.search(msg)
-    reason = msg.strip().splitlines()[-1].strip() if msg.strip() else "parse error"
+    lines = [ln.strip() for ln in msg.strip().splitlines() if ln.strip()]
+    reason = lines[-1] if lines else "parse error"
     if reason.startswith("YAML parse error"):
         reason = "parse error"
     if "recursion limit" in reason:
-        reason = f"nesting deeper than the parser's limit ({reason})"
+        reason = "nesting deeper than the YAML parser's limit"
     if pos:
         return InputError(f"invalid YAML: {reason}", path, int(pos.group(1)), int(pos.group(2)))
     return InputError(f"invalid YAML: {reason}", path)
 
 
-def _find_duplicate_line(text: str, key: str, json_syntax: bool) -> int | None:
-    """Best-effort line of the second of two sibling keys named ``key``."""
-    if json_syntax:
-        pat = re.compile(r'"' + re.escape(json.dumps(key)[1:-1]) + r'"\s*:')
-        hits = [text.count("\n", 0, m.start()) + 1 for m in pat.finditer(text)]
-        return hits[1] if len(hits) > 1 else None
-    pat = re.compile(r"^([ \t]*)(?:- )?(['\"]?)" + re.escape(key) + r"\2[ \t]*:(?:[ \t]|$)")
-    lines = text.splitlines()
-    seen: dict[int, int] = {}
-    for i, line in enumerate(lines, 1):
-        stripped = line.lstrip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        indent = len(line) - len(stripped)
-        # a line less indented closes deeper mappings
-        for ind in [k for k in seen if k > indent]:
-            del seen[ind]
-        m = pat.match(line)
-        if m:
-            ind = len(m.group(1))
-            if ind in seen:
-                return i
-            seen[ind] = i
-    return None
+def _check_tags(text: str, path: str, tags: dict[int, str]) -> None:
+    """Reject YAML tags other than the core schema's (they would build objects).
 
+    Every place a tag could start (``tags``) gets its ``!`` replaced by ``@``, which no YAML
+    node may start with: if that text fails to parse right at one of those places, a real
+    tag stood there; inside a string, a block scalar or a comment the ``@`` is harmless.
+    One more parse of the file: linear time, whatever the file holds.
+    """
+    import yaml_rs
 
-def _check_tags(text: str, path: str) -> None:
-    """Reject YAML tags other than the core schema's (they would build objects)."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-
-    y = YAML(typ="safe", pure=True)
+    chars = list(text)
+    for off in tags:
+        chars[off] = "@"
+    starts = tags
     try:
-        for event in y.parse(text):
-            tag = getattr(event, "tag", None)
-            if tag is None:
-                continue
-            t = tag if isinstance(tag, str) else getattr(tag, "value", None) or str(tag)
-            if t in ("!",) or t in _CORE_TAGS:
-                continue
-            mark = event.start_mark
-            shown = t.replace("tag:yaml.org,2002:", "!!")
-            raise InputError(
-                f"YAML tag {shown} is not allowed (only plain JSON data is read; tags could build objects)",
-                path, mark.line + 1, mark.column + 1)
-    except YAMLError:
-        return  # the real parser reports syntax errors with better messages
+        _yaml_rs_loads("".join(chars))
+    except yaml_rs.YAMLDecodeError as e:
+        pos = _YAML_POS.search(str(e))
+        if not pos:
+            return
+        line, col = int(pos.group(1)), int(pos.group(2))
+        for off, tag in starts.items():
+            ln = text.count("\n", 0, off) + 1
+            if ln == line and off - (text.rfind("\n", 0, off) + 1) + 1 == col:
+                shown = tag.replace("tag:yaml.org,2002:", "!!")
+                raise InputError(
+                    f"YAML tag {shown} is not allowed (only plain JSON data is read; "
+                    "tags could build objects)", path, line, col) from None
+    except Exception:  # noqa: BLE001 - the real parse reports anything else
+        return
 
 
 # --------------------------------------------------------------------------- normalize
@@ -367,42 +495,105 @@ def js_key(k: Any) -> str:
     raise TypeError(type(k).__name__)
 
 
-def normalize(doc: Any, path: str) -> Any:
-    """Make YAML data JSON data (in place where possible); enforce the depth limit."""
+class _BadValue(Exception):
+    """A value JSON cannot hold, with where it is (container and key) for the message."""
+
+    def __init__(self, message: str, container: Any = None, key: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.container = container
+        self.key = key
+
+
+def normalize(doc: Any, path: str, text: str | None = None) -> Any:
+    """Make YAML data JSON data (in place where possible); enforce the depth limit.
+
+    With the YAML ``text``, an error says where the offending value is (line and column).
+    """
+    try:
+        return _normalize(doc)
+    except _BadValue as e:
+        ptr = _pointer_to(doc, e.container, e.key)
+        line = col = None
+        if text is not None and ptr is not None:
+            from toolcat.positions import build_index
+
+            pos = build_index(text, YAML).locate(ptr)
+            if pos:
+                line, col = pos
+        where = f" (at {ptr or '/'})" if ptr is not None and line is None else ""
+        raise InputError(e.message + where, path, line, col) from None
+
+
+def _normalize(doc: Any) -> Any:
     max_depth = Limits.max_depth
-    # iterative: (container, depth, pointer-parts-for-errors)
     root = [doc]
-    stack: list[tuple[Any, int, tuple]] = [(root, 0, ())]
+    stack: list[tuple[Any, int]] = [(root, 0)]
     while stack:
-        cont, depth, where = stack.pop()
+        cont, depth = stack.pop()
         if depth > max_depth:
-            raise InputError(f"nesting deeper than {max_depth} levels", path)
+            raise _BadValue(f"nesting deeper than {max_depth} levels", cont)
         if isinstance(cont, dict):
             if "<<" in cont:
-                _apply_merge(cont, path)
+                _apply_merge(cont)
             items = list(cont.items())
             if any(not isinstance(k, str) for k, _ in items):
-                try:
-                    new = {js_key(k): v for k, v in items}
-                except TypeError as e:
-                    raise InputError(f"a mapping key of type {e} cannot be a JSON object key", path) from None
+                new = {}
+                for k, v in items:
+                    try:
+                        new[js_key(k)] = v
+                    except TypeError as e:
+                        raise _BadValue(f"a mapping key of type {e} cannot be a JSON object key",
+                                        cont) from None
                 if len(new) != len(items):
-                    raise InputError("two mapping keys become the same JSON key", path)
+                    raise _BadValue("two mapping keys become the same JSON key "
+                                    "(e.g. 1 and '1')", cont)
                 cont.clear()
                 cont.update(new)
                 items = list(new.items())
             for k, v in items:
                 if isinstance(v, (dict, list)):
-                    stack.append((v, depth + 1, where))
+                    stack.append((v, depth + 1))
                 elif not _scalar_ok(v):
-                    cont[k] = _fix_scalar(v, path)
+                    cont[k] = _fix_scalar(v, cont, k)
         else:
             for i, v in enumerate(cont):
                 if isinstance(v, (dict, list)):
-                    stack.append((v, depth + 1, where))
+                    stack.append((v, depth + 1))
                 elif not _scalar_ok(v):
-                    cont[i] = _fix_scalar(v, path)
+                    cont[i] = _fix_scalar(v, cont, i)
     return root[0]
+
+
+def _pointer_to(doc: Any, target: Any, key: Any) -> str | None:
+    """JSON pointer of ``target[key]`` (or of ``target``) in ``doc``, by identity."""
+    from toolcat.pointer import escape
+
+    if target is None:
+        return None
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    seen: set[int] = set()
+    while stack:
+        node, ptr = stack.pop()
+        if node is target:
+            if key is None:
+                return ptr
+            return ptr + "/" + escape(key if isinstance(key, (str, int)) else js_key(key))
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if isinstance(v, (dict, list)):
+                    try:
+                        stack.append((v, ptr + "/" + escape(js_key(k))))
+                    except TypeError:
+                        continue
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                if isinstance(v, (dict, list)):
+                    stack.append((v, f"{ptr}/{i}"))
+    return None
 
 
 def _scalar_ok(v: Any) -> bool:
@@ -410,29 +601,35 @@ def _scalar_ok(v: Any) -> bool:
     return t is str or t is int or t is bool or v is None
 
 
-def _fix_scalar(v: Any, path: str) -> Any:
+def _fix_scalar(v: Any, cont: Any, key: Any) -> Any:
     if type(v) is float:
         if v != v or v in (float("inf"), float("-inf")):
-            raise InputError(f"the value {v} cannot be represented in JSON", path)
+            shown = ".nan" if v != v else (".inf" if v > 0 else "-.inf")
+            raise _BadValue(f"the value {shown} cannot be represented in JSON", cont, key)
         if v.is_integer() and abs(v) < 2**53:
             return int(v)
         return v
     if isinstance(v, (bytes, bytearray)):
-        raise InputError("a binary (!!binary) scalar cannot be represented in JSON", path)
+        raise _BadValue("a binary (!!binary) scalar cannot be represented in JSON", cont, key)
+    if isinstance(v, bool):
+        return bool(v)
     if isinstance(v, int):  # int subclasses
         return int(v)
+    if isinstance(v, float):
+        return _fix_scalar(float(v), cont, key)
     if isinstance(v, str):
         return str(v)
-    raise InputError(f"a YAML value of type {type(v).__name__} cannot be represented in JSON", path)
+    raise _BadValue(f"a YAML value of type {type(v).__name__} cannot be represented in JSON",
+                    cont, key)
 
 
-def _apply_merge(d: dict, path: str) -> None:
+def _apply_merge(d: dict) -> None:
     src = d.pop("<<")
     sources = src if isinstance(src, list) else [src]
     merged: dict = {}
     for s in reversed(sources):  # earlier sources win
         if not isinstance(s, dict):
-            raise InputError("a YAML merge key (<<) must hold a mapping or a list of mappings", path)
+            raise _BadValue("a YAML merge key (<<) must hold a mapping or a list of mappings", d)
         merged.update(s)
     for k, v in merged.items():
         if k not in d:

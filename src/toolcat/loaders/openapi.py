@@ -1,0 +1,506 @@
+"""OpenAPI 3.x and Swagger 2.0 documents into tools: one tool per operation.
+
+The standard view built here is *lossless*: a request the operation accepts (parameters plus
+body) validates against the tool's ``inputSchema`` and one it rejects does not.
+
+* ``inputSchema`` is an object whose properties are the path, query, header (and, with
+  ``--cookies``, cookie) parameters, then the request body: an object body whose keywords are
+  only ``type/properties/required/additionalProperties`` (plus prose) is merged in when its
+  names collide with no parameter and merging keeps "body absent" valid; any other body goes
+  whole under ``body`` (``requestBody``... when that name is taken).
+* ``outputSchema`` is the schema of the first 2xx response with a JSON media type.
+* Schemas are converted to JSON Schema 2020-12 (:mod:`toolcat.loaders.oaschema`) and bundled
+  per tool as ``$defs`` (:mod:`toolcat.loaders.refs`). Unresolvable references become
+  :class:`~toolcat.model.Problem` entries (code SC302), never exceptions.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from toolcat import pointer as jp
+from toolcat.keywords import ANNOTATION, DRAFT2020, KEYWORDS, is_prose_key
+from toolcat.model import OPENAPI3, SWAGGER2, Catalog, Tool
+from toolcat.parse import SourceText
+from toolcat.loaders.refs import METHODS, Bundler, Def, Doc, Resolver, Target, file_pointer
+
+_METHODS = frozenset(METHODS)
+_LOC_RANK = {"path": 0, "query": 1, "header": 2, "cookie": 3}
+_IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+_ID_BAD = re.compile(r"[^A-Za-z0-9_-]+")
+_UNDERSCORES = re.compile(r"_+")
+_2XX = re.compile(r"2(?:\d\d|XX|xx)")
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+# Swagger 2.0 parameter keywords that describe the value (the rest is serialization or prose)
+_SW_VALUE_KEYS = ("type", "format", "items", "enum", "default", "maximum", "exclusiveMaximum",
+                  "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems",
+                  "minItems", "uniqueItems", "multipleOf", "x-nullable")
+
+_KW = KEYWORDS[DRAFT2020]
+_MERGE_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "xml",
+                         "externalDocs"})
+
+
+def fallback_id(method: str, where: str) -> str:
+    """``get /pets/{id}`` -> ``get_pets_id``."""
+    s = _ID_BAD.sub("_", f"{method} {where}")
+    return _UNDERSCORES.sub("_", s).strip("_") or method
+
+
+def _media_base(mt: str) -> str:
+    return mt.split(";", 1)[0].strip().lower()
+
+
+def is_json_media(mt: str) -> bool:
+    b = _media_base(mt)
+    return b == "application/json" or b.endswith("+json") or b == "text/json"
+
+
+def _mergeable_keys(schema: dict) -> bool:
+    for k in schema:
+        if k in _MERGE_KEYS or is_prose_key(k):
+            continue
+        kw = _KW.get(k)
+        if kw is not None and kw.role == ANNOTATION and k != "format":
+            continue
+        return False
+    return True
+
+
+def _is_object_type(t: Any) -> bool:
+    return t == "object" or t == ["object"]
+
+
+class _Loader:
+    def __init__(self, doc: dict, src: SourceText, path: str, opts: Any, cat: Catalog) -> None:
+        self.opts = opts
+        self.cat = cat
+        self.swagger = "openapi" not in doc
+        version = cat.version or ""
+        index_ids = not self.swagger and not version.startswith("3.0")
+        self.r = Resolver(doc, src, path, cat, index_ids)
+        self.b = Bundler(self.r, self.swagger,
+                         legacy_items=self.swagger or version.startswith("3.0"))
+        self.root = self.r.root
+
+    # ---------------------------------------------------------------- helpers
+    def _tool_src(self, tool: Tool, doc: Doc, ptr: str) -> str:
+        return ptr if doc.path == tool.file else file_pointer(doc.path, ptr)
+
+    # ---------------------------------------------------------------- traversal
+    def run(self) -> None:
+        data = self.root.data
+        paths = data.get("paths")
+        if isinstance(paths, dict):
+            for p, item in paths.items():
+                self.path_item(item, self.root, "/paths/" + jp.escape(p), p, None)
+        if self.opts is not None and getattr(self.opts, "webhooks", False) and not self.swagger:
+            hooks = data.get("webhooks")
+            if isinstance(hooks, dict):
+                for name, item in hooks.items():
+                    self.path_item(item, self.root, "/webhooks/" + jp.escape(name), None, name)
+
+    def path_item(self, item: Any, doc: Doc, ptr: str, http_path: str | None,
+                  webhook: str | None) -> None:
+        t = self.r.follow(item, doc, ptr, None)
+        if t is None or not isinstance(t.node, dict):
+            return
+        item, doc, ptr = t.node, t.doc, t.pointer
+        shared = item.get("parameters")
+        for m, op in item.items():
+            if m in _METHODS:
+                self.operation(op, doc, f"{ptr}/{m}", m, http_path, webhook,
+                               shared if isinstance(shared, list) else None, ptr)
+
+    # ---------------------------------------------------------------- one operation
+    def operation(self, op: Any, doc: Doc, op_ptr: str, method: str, http_path: str | None,
+                  webhook: str | None, shared: list | None, item_ptr: str) -> None:
+        if not isinstance(op, dict):
+            op = {}
+        oid = op.get("operationId")
+        tid = oid if isinstance(oid, str) and oid else fallback_id(
+            method, http_path if http_path is not None else webhook or "")
+        self.b.tool = tid
+        summary = op.get("summary") if isinstance(op.get("summary"), str) else None
+        description = op.get("description") if isinstance(op.get("description"), str) else None
+        tool = Tool(id=tid, title=summary, description=description or summary,
+                    raw=op, file=doc.path, pointer=op_ptr, http_method=method,
+                    http_path=http_path)
+        origin = tool.origin
+        origin.append(("", op_ptr))
+        if summary is not None:
+            origin.append(("/title", op_ptr + "/summary"))
+        if description:
+            origin.append(("/description", op_ptr + "/description"))
+        elif summary is not None:
+            origin.append(("/description", op_ptr + "/summary"))
+        for key in ("x-annotations", "x-mcp-annotations"):
+            if isinstance(op.get(key), dict):
+                tool.annotations = op[key]
+                origin.append(("/annotations", f"{op_ptr}/{key}"))
+                break
+        extra: dict = {}
+        for k, v in op.items():
+            if k in ("tags", "deprecated") or (k.startswith("x-") and k not in (
+                    "x-annotations", "x-mcp-annotations")):
+                extra[k] = v
+        if webhook is not None:
+            extra["webhook"] = webhook
+        tool.extra = extra
+
+        params = self._parameters(shared, doc, item_ptr, op, op_ptr, tid)
+        tool.input_schema = self._input(tool, op, doc, op_ptr, params)
+        tool.output_schema = self._output(tool, op, doc, op_ptr)
+        self.cat.tools.append(tool)
+
+    def _parameters(self, shared: list | None, doc: Doc, item_ptr: str, op: dict, op_ptr: str,
+                    tid: str) -> list[Target]:
+        found: dict[tuple[str, str], Target] = {}
+        for lst, base in ((shared, item_ptr), (op.get("parameters"), op_ptr)):
+            if not isinstance(lst, list):
+                continue
+            for i, p in enumerate(lst):
+                t = self.r.follow(p, doc, f"{base}/parameters/{i}", tid)
+                if t is None or not isinstance(t.node, dict):
+                    continue
+                name, loc = t.node.get("name"), t.node.get("in")
+                if not isinstance(name, str) or not isinstance(loc, str):
+                    continue
+                found[(name, loc)] = t   # operation level replaces path level, in place
+        return list(found.values())
+
+    # ---------------------------------------------------------------- schemas
+    def _param_schema(self, t: Target) -> tuple[Any, frozenset[str], Doc, str]:
+        node = t.node
+        if self.swagger:
+            built = _swagger_value_schema(node)
+            schema, refs = self.b.convert(built, t.doc, t.pointer)
+            sdoc, sptr = t.doc, t.pointer
+        else:
+            raw, sptr = None, t.pointer
+            if "schema" in node:
+                raw, sptr = node["schema"], t.pointer + "/schema"
+            elif isinstance(node.get("content"), dict) and node["content"]:
+                mt, media = next(iter(node["content"].items()))
+                if isinstance(media, dict) and "schema" in media:
+                    raw = media["schema"]
+                    sptr = f"{t.pointer}/content/{jp.escape(mt)}/schema"
+            if raw is None:
+                schema, refs = {}, frozenset()
+            else:
+                schema, refs = self.b.convert(raw, t.doc, sptr)
+            sdoc = t.doc
+        deco: dict = {}
+        if isinstance(node.get("description"), str):
+            deco["description"] = node["description"]
+        if not self.swagger:
+            if "example" in node:
+                deco["examples"] = [node["example"]]
+            elif isinstance(node.get("examples"), dict):
+                vals = [ex["value"] for ex in node["examples"].values()
+                        if isinstance(ex, dict) and "value" in ex]
+                if vals:
+                    deco["examples"] = vals
+        if node.get("deprecated") is True:
+            deco["deprecated"] = True
+        if deco:
+            schema = _decorate(schema, deco)
+        return schema, refs, sdoc, sptr
+
+    def _input(self, tool: Tool, op: dict, doc: Doc, op_ptr: str,
+               params: list[Target]) -> dict:
+        origin = tool.origin
+        props: dict = {}
+        required: list[str] = []
+        refs: set[str] = set()
+        top_extra: dict = {}
+        origin.append(("/inputSchema", "\0" + op_ptr))
+
+        body_param: Target | None = None
+        form: list[Target] = []
+        plain: list[tuple[int, int, Target]] = []
+        for i, t in enumerate(params):
+            loc = t.node["in"]
+            if loc == "body" and self.swagger:
+                body_param = body_param or t
+            elif loc == "formData" and self.swagger:
+                form.append(t)
+            elif loc in _LOC_RANK:
+                if loc == "cookie" and not getattr(self.opts, "cookies", False):
+                    continue
+                if loc == "header" and not self.swagger \
+                        and t.node["name"].lower() in _IGNORED_HEADERS:
+                    continue
+                plain.append((_LOC_RANK[loc], i, t))
+        plain.sort(key=lambda x: (x[0], x[1]))
+
+        for _rank, _i, t in plain:
+            name, loc = t.node["name"], t.node["in"]
+            prop = name
+            if prop in props:
+                prop = base = f"{loc}_{name}"
+                n = 1
+                while prop in props:
+                    n += 1
+                    prop = f"{base}_{n}"
+            schema, srefs, sdoc, sptr = self._param_schema(t)
+            props[prop] = schema
+            refs |= srefs
+            if loc == "path" or t.node.get("required") is True:
+                required.append(prop)
+            pp = "/inputSchema/properties/" + jp.escape(prop)
+            origin.append((pp, self._tool_src(tool, sdoc, sptr)))
+            if "description" in t.node:
+                origin.append((pp + "/description",
+                               self._tool_src(tool, t.doc, t.pointer + "/description")))
+
+        # ---- the body
+        if self.swagger:
+            if body_param is not None:
+                bp = body_param.node
+                if "schema" in bp:
+                    self._body(tool, props, required, refs, top_extra, bp["schema"],
+                               body_param.doc, body_param.pointer + "/schema",
+                               bp.get("required") is True, bp.get("description"), "json")
+            elif form:
+                self._form_body(tool, props, required, refs, form)
+        else:
+            rb_t = None
+            if "requestBody" in op:
+                rb_t = self.r.follow(op["requestBody"], doc, op_ptr + "/requestBody", tool.id)
+            if rb_t is not None and isinstance(rb_t.node, dict):
+                rb = rb_t.node
+                picked = _pick_body_media(rb.get("content"))
+                if picked is not None:
+                    mt, media, kind = picked
+                    mptr = f"{rb_t.pointer}/content/{jp.escape(mt)}"
+                    if isinstance(media, dict) and "schema" in media:
+                        snode, sptr = media["schema"], mptr + "/schema"
+                    else:
+                        snode, sptr = {}, mptr
+                    self._body(tool, props, required, refs, top_extra, snode, rb_t.doc, sptr,
+                               rb.get("required") is True, rb.get("description"), kind)
+
+        schema: dict = {"type": "object", "properties": props}
+        if required:
+            schema["required"] = required
+        schema.update(top_extra)
+        defs = self.b.closure(refs) if refs else []
+        if defs:
+            schema["$defs"] = {d.name: d.schema for d in defs}
+            self._def_origins(tool, "/inputSchema", defs)
+        return schema
+
+    def _def_origins(self, tool: Tool, prefix: str, defs: list[Def]) -> None:
+        base = prefix + "/$defs/"
+        file = tool.file
+        tool.origin.extend(
+            (base + d.key, d.pointer if d.doc.path == file else file_pointer(d.doc.path, d.pointer))
+            for d in defs)
+
+    def _body(self, tool: Tool, props: dict, required: list, refs: set, top_extra: dict,
+              snode: Any, sdoc: Doc, sptr: str, body_required: bool, desc: Any,
+              kind: str) -> None:
+        conv, crefs = self.b.convert(snode, sdoc, sptr)
+        cand, cand_refs, cdoc, cptr = conv, crefs, sdoc, sptr
+        d = self.b.resolve_def_root(conv)
+        if d is not None:
+            cand, cand_refs, cdoc, cptr = d.schema, d.refs, d.doc, d.pointer
+        if kind != "other" and self._mergeable(cand, props, body_required, kind):
+            bprops = cand.get("properties") or {}
+            for name, s in bprops.items():
+                props[name] = s
+                tool.origin.append(("/inputSchema/properties/" + jp.escape(name),
+                                    self._tool_src(tool, cdoc,
+                                                   f"{cptr}/properties/{jp.escape(name)}")))
+            for name in cand.get("required") or ():
+                if name not in required:
+                    required.append(name)
+            if "additionalProperties" in cand:
+                top_extra["additionalProperties"] = cand["additionalProperties"]
+                tool.origin.append(("/inputSchema/additionalProperties",
+                                    self._tool_src(tool, cdoc, cptr + "/additionalProperties")))
+            refs |= cand_refs
+            return
+        name = "body"
+        if name in props:
+            name = "requestBody"
+            n = 1
+            while name in props:
+                n += 1
+                name = f"requestBody_{n}"
+        if isinstance(desc, str) and isinstance(conv, dict) and "description" not in conv:
+            conv = _decorate(conv, {"description": desc})
+        elif isinstance(desc, str) and conv is True:
+            conv = {"description": desc}
+        props[name] = conv
+        refs |= crefs
+        if body_required:
+            required.append(name)
+        tool.origin.append(("/inputSchema/properties/" + name,
+                            self._tool_src(tool, sdoc, sptr)))
+
+    def _mergeable(self, cand: Any, props: dict, body_required: bool, kind: str) -> bool:
+        if not isinstance(cand, dict) or not _mergeable_keys(cand):
+            return False
+        t = cand.get("type")
+        if not _is_object_type(t) and not (t is None and kind == "form"):
+            return False
+        bprops = cand.get("properties", {})
+        req = cand.get("required", [])
+        if not isinstance(bprops, dict) or not isinstance(req, list) \
+                or not all(isinstance(x, str) for x in req):
+            return False
+        if any(n in props for n in bprops) or any(n in props for n in req):
+            return False
+        if req and not body_required:
+            return False
+        return True
+
+    def _form_body(self, tool: Tool, props: dict, required: list, refs: set,
+                   form: list[Target]) -> None:
+        fprops: dict = {}
+        freq: list[str] = []
+        fsrc: dict[str, tuple[Doc, str]] = {}
+        frefs: set[str] = set()
+        for t in form:
+            name = t.node["name"]
+            if name in fprops:
+                continue
+            schema, srefs, sdoc, sptr = self._param_schema(t)
+            fprops[name] = schema
+            fsrc[name] = (sdoc, sptr)
+            frefs |= srefs
+            if t.node.get("required") is True:
+                freq.append(name)
+        if not any(n in props for n in fprops):
+            for name, s in fprops.items():
+                props[name] = s
+                sdoc, sptr = fsrc[name]
+                tool.origin.append(("/inputSchema/properties/" + jp.escape(name),
+                                    self._tool_src(tool, sdoc, sptr)))
+            required.extend(freq)
+            refs |= frefs
+            return
+        name = "body"
+        if name in props:
+            name = "requestBody"
+            n = 1
+            while name in props:
+                n += 1
+                name = f"requestBody_{n}"
+        body: dict = {"type": "object", "properties": fprops}
+        if freq:
+            body["required"] = freq
+            required.append(name)
+        props[name] = body
+        refs |= frefs
+        tool.origin.append(("/inputSchema/properties/" + name, "\0" + tool.pointer))
+        for fname in fprops:
+            sdoc, sptr = fsrc[fname]
+            tool.origin.append((f"/inputSchema/properties/{name}/properties/{jp.escape(fname)}",
+                                self._tool_src(tool, sdoc, sptr)))
+
+    def _output(self, tool: Tool, op: dict, doc: Doc, op_ptr: str) -> Any:
+        responses = op.get("responses")
+        if not isinstance(responses, dict):
+            return None
+        for code, resp in responses.items():
+            if not _2XX.fullmatch(str(code)):
+                continue
+            t = self.r.follow(resp, doc, f"{op_ptr}/responses/{jp.escape(code)}", tool.id)
+            if t is None or not isinstance(t.node, dict):
+                continue
+            found: tuple[Any, str] | None = None
+            if self.swagger:
+                if "schema" in t.node:
+                    found = (t.node["schema"], t.pointer + "/schema")
+            else:
+                content = t.node.get("content")
+                if isinstance(content, dict):
+                    for mt, media in content.items():
+                        if is_json_media(mt) and isinstance(media, dict) and "schema" in media:
+                            found = (media["schema"],
+                                     f"{t.pointer}/content/{jp.escape(mt)}/schema")
+                            break
+            if found is None:
+                continue
+            schema, refs = self.b.convert(found[0], t.doc, found[1])
+            tool.origin.append(("/outputSchema", self._tool_src(tool, t.doc, found[1])))
+            defs = self.b.closure(refs) if refs else []
+            if defs:
+                schema = _attach_defs(schema, {d.name: d.schema for d in defs})
+                self._def_origins(tool, "/outputSchema", defs)
+            return schema
+        return None
+
+
+def _decorate(schema: Any, deco: dict) -> Any:
+    """A copy of ``schema`` with parameter-level prose first (the schema is shared)."""
+    if schema is True:
+        return dict(deco)
+    if not isinstance(schema, dict):
+        return schema
+    out = dict(deco)
+    for k, v in schema.items():
+        if k not in out:
+            out[k] = v
+    return out
+
+
+def _attach_defs(schema: Any, defs: dict) -> Any:
+    if isinstance(schema, bool):
+        schema = {} if schema else {"not": {}}
+    if not isinstance(schema, dict):
+        return schema
+    old = schema.get("$defs")
+    if isinstance(old, dict) and old:
+        merged = dict(defs)
+        for k, v in old.items():
+            name = k
+            while name in merged:
+                name += "_inline"   # nothing refers to it by pointer: refs were rewritten
+            merged[name] = v
+        defs = merged
+    return {**schema, "$defs": defs}
+
+
+def _swagger_value_schema(param: dict) -> dict:
+    """A JSON Schema from a Swagger 2.0 non-body parameter's own keywords (or an Items object)."""
+    out: dict = {}
+    for k in _SW_VALUE_KEYS:
+        if k in param:
+            v = param[k]
+            if k == "items" and isinstance(v, dict):
+                v = _swagger_value_schema(v) if "$ref" not in v else v
+            out[k] = v
+    return out
+
+
+def _pick_body_media(content: Any) -> tuple[str, Any, str] | None:
+    if not isinstance(content, dict) or not content:
+        return None
+    for mt, media in content.items():
+        if _media_base(mt) == "application/json":
+            return mt, media, "json"
+    for mt, media in content.items():
+        if is_json_media(mt):
+            return mt, media, "json"
+    for mt, media in content.items():
+        if _media_base(mt) in _FORM_TYPES:
+            return mt, media, "form"
+    mt, media = next(iter(content.items()))
+    return mt, media, "other"
+
+
+def load_openapi(doc: dict, src: SourceText, path: str, opts: Any) -> Catalog:
+    """Load an OpenAPI 3.x / Swagger 2.0 document: one tool per operation."""
+    swagger = "openapi" not in doc
+    version = doc.get("swagger") if swagger else doc.get("openapi")
+    cat = Catalog(file=path, format=SWAGGER2 if swagger else OPENAPI3,
+                  version=str(version) if version is not None else None, document=doc)
+    cat.sources[path] = src
+    _Loader(doc, src, path, opts, cat).run()
+    return cat
