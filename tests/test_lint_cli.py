@@ -1,0 +1,176 @@
+"""`toolcat lint` and `toolcat rule` on the command line: exit codes, config, baseline, inputs."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from conftest import run_toolcat
+from test_lint_support import mcp, tool, write
+
+from toolcat.cli import run as cli_run
+from toolcat.lint.config import load_config
+from toolcat.lint.registry import all_rules, rules_markdown
+
+
+def lint_json(capfd, *args) -> tuple[int, dict | None, str]:
+    code = cli_run(["lint", "--format", "json", *map(str, args)])
+    out, err = capfd.readouterr()
+    return code, (json.loads(out) if out.strip() else None), err
+
+
+def warn_only(tmp_path, name="tools.json"):
+    return write(tmp_path, mcp(tool(q={"type": "string"})), name)     # MR401 warning only
+
+
+def test_exit_codes_and_fail_on(capfd, tmp_path):
+    p = warn_only(tmp_path)
+    assert lint_json(capfd, p)[0] == 0
+    assert lint_json(capfd, p, "--fail-on", "warning")[0] == 1
+    assert lint_json(capfd, p, "--fail-on", "info")[0] == 1
+    bad = write(tmp_path, mcp(tool("bad name")), "bad.json")
+    assert lint_json(capfd, bad)[0] == 1
+    assert lint_json(capfd, bad, "--fail-on", "never")[0] == 0
+
+
+def test_usage_and_input_errors_exit_2(capfd, tmp_path):
+    p = warn_only(tmp_path)
+    for args in (["--format", "xml"], ["--profile", "nope"], ["--fail-on", "sometimes"],
+                 ["--select", "ZZ9"], ["--baseline", str(tmp_path / "none.json")]):
+        code, _, err = lint_json(capfd, p, *args)
+        assert code == 2, args
+        assert err.startswith("toolcat: error:") and "Traceback" not in err
+    code, _, err = lint_json(capfd, tmp_path / "missing.json")
+    assert code == 2 and "no such file" in err
+    broken = write(tmp_path, '{"tools": [', "broken.json")
+    code, _, err = lint_json(capfd, broken)
+    assert code == 2 and f"{broken}:1:" in err
+
+
+def test_several_files_folders_and_stdin(capfd, tmp_path):
+    a = warn_only(tmp_path, "a.json")
+    sub = tmp_path / "more"
+    sub.mkdir()
+    write(sub, mcp(tool("x"), tool("y", "Other.")), "b.json")
+    code, data, _ = lint_json(capfd, a, sub)
+    assert code == 0
+    assert data["summary"]["files"] == 2 and data["summary"]["tools"] == 3
+    r = run_toolcat("lint", "-", "--format", "json", input=a.read_bytes())
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["findings"][0]["file"] == "-" and d["findings"][0]["code"] == "MR401"
+    assert d["findings"][0]["line"] is not None
+
+
+def test_output_file(capfd, tmp_path):
+    p = warn_only(tmp_path)
+    out = tmp_path / "report.json"
+    code = cli_run(["lint", str(p), "--format", "json", "--output-file", str(out)])
+    assert code == 0 and capfd.readouterr()[0] == ""
+    assert json.loads(out.read_text())["summary"]["tools"] == 1
+    assert not [f for f in os.listdir(tmp_path) if f.startswith(".toolcat-")]
+
+
+def test_baseline_hides_recorded_and_reports_new(capfd, tmp_path):
+    t1 = tool("a", q={"type": "string"})
+    p = write(tmp_path, mcp(t1))
+    bl = tmp_path / "baseline.json"
+    assert cli_run(["lint", str(p), "--write-baseline", str(bl)]) == 0
+    capfd.readouterr()
+    entries = json.loads(bl.read_text())["findings"]
+    assert entries == [{"file": "tools.json", "code": "MR401", "tool": "a",
+                        "pointer": "/inputSchema/properties/q", "count": 1}]
+    code, data, _ = lint_json(capfd, p, "--baseline", bl, "--fail-on", "warning")
+    assert code == 0 and data["findings"] == []
+    # edits elsewhere (lines shift) keep the baseline valid; a new finding is reported
+    t0 = tool("z", "First tool now.")
+    t2 = tool("b", "Other.", r={"type": "string"})
+    write(tmp_path, mcp(t0, t1, t2))
+    code, data, _ = lint_json(capfd, p, "--baseline", bl, "--fail-on", "warning")
+    assert code == 1
+    assert [(f["tool"], f["pointer"]) for f in data["findings"]] == [
+        ("b", "/inputSchema/properties/r")]
+    # from another working directory
+    cwd = os.getcwd()
+    try:
+        os.chdir(tmp_path / "..")
+        code, data, _ = lint_json(capfd, p, "--baseline", bl)
+        assert [f["tool"] for f in data["findings"]] == ["b"]
+    finally:
+        os.chdir(cwd)
+
+
+def test_config_found_upwards(capfd, tmp_path, monkeypatch):
+    proj = tmp_path / "proj"
+    (proj / "sub").mkdir(parents=True)
+    (proj / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.toolcat]\nfail-on = "warning"\nignore = ["MR402"]\n'
+        '[tool.toolcat.severity]\nSC307 = "error"\n'
+        '[tool.toolcat.budgets]\nmax-tokens = 5000\ngate = "before"\n')
+    p = write(proj / "sub", mcp(tool(q={"type": "integer", "description": "Q.",
+                                        "default": "x", "enum": [1]})))
+    monkeypatch.chdir(proj / "sub")
+    cfg = load_config()
+    assert cfg.path == str(proj / "pyproject.toml")
+    assert cfg.budgets == {"max-tokens": 5000, "gate": "before"}
+    code, data, _ = lint_json(capfd, p)
+    assert code == 1
+    assert {f["code"]: f["severity"] for f in data["findings"]} == {"SC307": "error"}
+    # toolcat.toml in the same folder wins; --config overrides both
+    (proj / "toolcat.toml").write_text('select = ["MR402"]\n')
+    code, data, _ = lint_json(capfd, p)
+    assert code == 0 and [f["code"] for f in data["findings"]] == ["MR402"]
+    other = tmp_path / "other.toml"
+    other.write_text('[tool.toolcat]\nprofile = "openai-strict"\nselect = ["PV502"]\n')
+    code, data, _ = lint_json(capfd, p, "--config", other)
+    assert code == 1 and {f["code"] for f in data["findings"]} == {"PV502"}
+
+
+def test_config_per_file_ignores_and_errors(capfd, tmp_path, monkeypatch):
+    (tmp_path / "gen").mkdir()
+    p = warn_only(tmp_path / "gen")
+    (tmp_path / "toolcat.toml").write_text('[per-file-ignores]\n"gen/*.json" = ["MR401"]\n')
+    monkeypatch.chdir(tmp_path)
+    code, data, _ = lint_json(capfd, p)
+    assert data["findings"] == []
+    (tmp_path / "toolcat.toml").write_text('selct = ["TC"]\n')
+    code, _, err = lint_json(capfd, p)
+    assert code == 2 and "selct" in err and "toolcat.toml" in err
+    (tmp_path / "toolcat.toml").write_text('description-max = "long"\n')
+    assert lint_json(capfd, p)[0] == 2
+
+
+def test_description_max_option(capfd, tmp_path):
+    p = write(tmp_path, mcp(tool(description="d" * 50)))
+    code, data, _ = lint_json(capfd, p, "--description-max", "40")
+    assert [f["code"] for f in data["findings"]] == ["TC106"]
+
+
+def test_rule_command(capfd):
+    assert cli_run(["rule", "cs203"]) == 0
+    out = capfd.readouterr()[0]
+    assert out.startswith("CS203 compact-forbidden-keyword\n")
+    assert "Default severity: error" in out and "mcp: warning" in out and "RFC 0112" in out
+    assert cli_run(["rule", "--all"]) == 0
+    out = capfd.readouterr()[0]
+    for r in all_rules():
+        assert f"\n{r.code} " in out
+    assert cli_run(["rule", "ZZ999"]) == 2
+    assert "unknown rule" in capfd.readouterr()[1]
+    assert cli_run(["rule"]) == 2
+
+
+def test_rules_markdown_table():
+    md = rules_markdown().splitlines()
+    assert md[0] == "| code | name | severity | what it checks |"
+    rows = [ln.split(" | ")[0].strip("| ") for ln in md[2:]]
+    assert rows == [r.code for r in all_rules()]
+    fixed = {"TC101", "TC102", "TC103", "TC104", "TC105", "TC106", "TC107", "CS201", "CS202",
+             "CS203", "CS204", "CS205", "SC301", "SC302", "SC303", "SC304"}
+    assert fixed <= set(rows)
+    sev = {r.code: r.severity for r in all_rules()}
+    assert {c: sev[c] for c in ("TC106", "TC107", "CS205", "SC301", "SC303", "SC304")} == {
+        "TC106": "warning", "TC107": "warning", "CS205": "warning", "SC301": "warning",
+        "SC303": "warning", "SC304": "info"}
+    assert all(sev[c] == "error" for c in fixed - {"TC106", "TC107", "CS205", "SC301", "SC303",
+                                                    "SC304"})
