@@ -304,16 +304,21 @@ _YAML_POS = re.compile(r"line (\d+), column (\d+)")
 # line: this many leading structural characters means nesting too deep to parse safely
 # (yaml-rs has no depth limit for block collections and overflows the C stack near 15,000).
 _MAX_BLOCK_PREFIX = 1000
-_BLOCK_PREFIX = re.compile(r"(?:[ \t]|[-?:][ \t]|[&!][^ \t\n]*[ \t]){%d}" % _MAX_BLOCK_PREFIX)
+_BLOCK_PREFIX = re.compile(r"(?:[ \t]|[-?:](?=[ \t])){%d}" % _MAX_BLOCK_PREFIX)
+
+
+_PREFIX_CHARS = bytes(ord("a") if c in b" \t-?:" else ord("b") for c in range(256))
 
 
 def _too_deep_line(text: str) -> int | None:
     """Line number of a line whose block-structure prefix is too long to parse safely."""
     if len(text) < _MAX_BLOCK_PREFIX:
         return None
-    lines = text.split("\n")
-    if max(map(len, lines)) < _MAX_BLOCK_PREFIX:
+    # fast: is there any run of that many indentation/indicator characters at all?
+    flags = text.encode("utf-8", "surrogatepass").translate(_PREFIX_CHARS)
+    if flags.find(b"a" * _MAX_BLOCK_PREFIX) == -1:
         return None
+    lines = text.split("\n")
     for n, line in enumerate(lines, 1):
         if len(line) >= _MAX_BLOCK_PREFIX and _BLOCK_PREFIX.match(line):
             return n
