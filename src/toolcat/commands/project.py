@@ -1,13 +1,159 @@
-"""`toolcat project` (in progress)."""
+"""`toolcat project`: write a catalog's compact (or standard) view in a target's envelope."""
 
 from __future__ import annotations
 
+from typing import Annotated, Optional
+
 import typer
+
+from toolcat.commands.common import (
+    Cookies,
+    FromFormat,
+    MaxFileSize,
+    Merge,
+    NoColor,
+    Paths,
+    Quiet,
+    Webhooks,
+    apply_ui,
+    load_options,
+)
+
+HELP = "Write the compact (or lossless standard) view of catalogs in a target's tool envelope."
+
+EPILOG = """The compact view keeps each target's model-facing fields, cuts descriptions,
+strips prose from schema positions (description, title, examples, $comment, x-*) and lowers
+input schemas to the RFC 0112 compact subset where that is exactly equivalent. With --to
+openwop (or --subset) what cannot be lowered exactly follows --unlowerable. Every change is
+in --report; everything removed is in --handbook. Output is canonical JSON, byte-stable.
+Exit codes: 0 written (or current with --check), 1 --check found OUT out of date or
+--unlowerable fail met an unlowerable construct, 2 usage or input error.
+
+Examples:
+
+\b
+  toolcat project openapi.yaml -o tools.compact.json --handbook handbook.json
+  toolcat project tools.json --to openwop -o compact.json --check
+"""
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("project", help="(not built yet)")
-    def _cmd() -> int:
-        from toolcat.errors import UsageError
+    app.command("project", epilog=EPILOG, help=HELP)(project)
 
-        raise UsageError("toolcat project is not built yet")
+
+def project(
+    paths: Paths,
+    output: Annotated[Optional[str], typer.Option(
+        "--output", "-o", help="Write here (atomically) [default: stdout].",
+        show_default=False)] = None,
+    view: Annotated[str, typer.Option("--view", help="compact or standard.")] = "compact",
+    to: Annotated[Optional[str], typer.Option(
+        "--to", help="Target envelope: mcp, openwop, openai, anthropic "
+        "[default: openwop for OpenWOP input, else mcp].", show_default=False)] = None,
+    handbook: Annotated[Optional[str], typer.Option(
+        "--handbook", help="Also write {\"tools\": {id: standard descriptor}} here.",
+        show_default=False)] = None,
+    report: Annotated[Optional[str], typer.Option(
+        "--report", help="Also write the change report (JSON) here.", show_default=False)] = None,
+    description_max: Annotated[int, typer.Option(
+        "--description-max", help="Longest tool description, in characters.")] = 120,
+    unlowerable: Annotated[Optional[str], typer.Option(
+        "--unlowerable", help="What cannot be lowered exactly to the compact subset: widen, "
+        "omit, keep or fail [default: widen]. Given with a target other than openwop, it "
+        "implies --subset.", show_default=False)] = None,
+    subset: Annotated[Optional[bool], typer.Option(
+        "--subset/--no-subset", help="Lower input schemas to the RFC 0112 compact subset "
+        "[default: only with --to openwop].", show_default=False)] = None,
+    check: Annotated[bool, typer.Option(
+        "--check", help="Write nothing; exit 1 when OUT (and --handbook/--report files) "
+        "differ from what would be written.")] = False,
+    indent: Annotated[Optional[int], typer.Option(
+        "--indent", help="Pretty-print with N spaces [default: minified].",
+        show_default=False)] = None,
+    sort: Annotated[bool, typer.Option("--sort", help="Sort tools by id.")] = False,
+    no_output_schema: Annotated[bool, typer.Option(
+        "--no-output-schema", help="MCP target: leave outputSchema out of the compact view.")] = False,
+    source: Annotated[Optional[str], typer.Option(
+        "--source", help="OpenWOP source for every tool (node-pack, workflow, mcp, connector, "
+        "host-extension) [default: derived].", show_default=False)] = None,
+    safety_tier: Annotated[Optional[str], typer.Option(
+        "--safety-tier", help="OpenWOP safetyTier for every tool (pure, read, write, exec) "
+        "[default: derived].", show_default=False)] = None,
+    from_format: FromFormat = None,
+    webhooks: Webhooks = False,
+    cookies: Cookies = False,
+    merge: Merge = False,
+    max_file_size: MaxFileSize = None,
+    no_color: NoColor = False,
+    quiet: Quiet = False,
+) -> None:
+    """Write the compact (or standard) view of catalogs in a target envelope."""
+    from toolcat.errors import UsageError
+
+    apply_ui(no_color, quiet)
+    if check and not output:
+        raise UsageError("--check needs -o/--output (the file to compare)")
+    if output == "-" and check:
+        raise UsageError("--check cannot compare stdout")
+    from toolcat.project import ProjectOptions, project_catalogs
+
+    opts = ProjectOptions(
+        view=view, to=to, description_max=description_max,
+        unlowerable=unlowerable or "widen", output_schema=not no_output_schema, sort=sort,
+        source=source, safety_tier=safety_tier, indent=indent,
+        subset=subset if subset is not None else (True if unlowerable is not None else None),
+    )
+    opts.check()
+    from toolcat.loaders import load_catalogs
+
+    cats = load_catalogs(paths, load_options(from_format, webhooks, cookies, merge,
+                                             strict=True, max_file_size=max_file_size))
+    proj = project_catalogs(cats, opts)
+    data = proj.output_bytes()
+    files: list[tuple[str, bytes]] = []
+    if output and output != "-":
+        files.append((output, data))
+    if handbook:
+        files.append((handbook, proj.handbook_bytes()))
+    if report:
+        files.append((report, proj.report_bytes()))
+    code = proj.exit_code()
+    if check:
+        raise typer.Exit(_check(files))
+    if code:
+        # --unlowerable fail: nothing is written but the report (to say what failed)
+        files = [(p, d) for p, d in files if p == report]
+    from toolcat import ui
+
+    for path, blob in files:
+        ui.write_atomic(path, blob)
+    if code == 0 and (not output or output == "-"):
+        ui.write_stdout(data)
+    if not ui.state.quiet:
+        from toolcat.project.report import print_summary
+
+        print_summary(proj, output if output and output != "-" else "stdout")
+    raise typer.Exit(code)
+
+
+def _check(files: list[tuple[str, bytes]]) -> int:
+    from toolcat import ui
+
+    stale = []
+    for path, blob in files:
+        try:
+            with open(path, "rb") as f:
+                current = f.read()
+        except OSError:
+            current = None
+        if current != blob:
+            stale.append((path, "missing" if current is None else "out of date"))
+    con = ui.err()
+    if stale:
+        if not ui.state.quiet:
+            for path, why in stale:
+                con.print(f"{path}: {why} (run toolcat project without --check to update)")
+        return 1
+    if not ui.state.quiet:
+        con.print("up to date: " + ", ".join(p for p, _ in files))
+    return 0

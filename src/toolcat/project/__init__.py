@@ -1,0 +1,335 @@
+"""`toolcat project`: a catalog's compact (or lossless standard) view in a target's envelope.
+
+The API that ``project``, ``measure`` and ``diff-toolids`` share::
+
+    from toolcat.project import ProjectOptions, project_catalogs, standard_array
+
+    proj = project_catalogs(catalogs, ProjectOptions(to="openwop"))
+    proj.output_bytes()    # the file `project` writes
+    proj.array_bytes()     # the tools array alone, canonical bytes (what `measure` counts)
+    proj.handbook()        # {"tools": {id: standard descriptor}}: everything removed
+    proj.report()          # {"digest", "tools": [{"id", "changes": [...]}]}
+
+What the compact view does to one tool, in order: keep the target's compact fields
+(:mod:`.envelopes`); collapse and cut the description (:mod:`.describe`); strip prose from
+schema positions and lower the input schema to the RFC 0112 compact subset where that is
+exact, widening (or omitting, keeping, failing) where it is not (:mod:`.lower`). Output is
+canonical JSON (:mod:`toolcat.canonical`), byte-stable, tools in input order unless sorted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolcat.canonical import dumps, sha256
+from toolcat.errors import InputError, UsageError
+from toolcat.model import OPENWOP_SOURCES, SAFETY_TIERS, Catalog, Tool
+from toolcat.project import describe
+from toolcat.project.envelopes import (
+    ENVELOPED,
+    MCP_HINT_DEFAULTS,
+    NATIVE,
+    TARGETS,
+    default_target,
+    derive_safety_tier,
+    derive_source,
+    display_title,
+    shape,
+    standard_descriptor,
+    tool_id,
+)
+from toolcat.project.lower import (
+    EXACT,
+    KEPT,
+    KINDS,
+    OMITTED,
+    WIDENED,
+    Change,
+    SchemaResult,
+    lower_schema,
+    subset_violations,
+)
+
+VIEWS = ("compact", "standard")
+UNLOWERABLE = ("widen", "omit", "keep", "fail")
+
+__all__ = [
+    "ProjectOptions", "Projection", "ProjectedTool", "Change", "SchemaResult", "project_catalogs",
+    "project_tool", "standard_array", "lower_schema", "subset_violations", "TARGETS", "VIEWS",
+    "UNLOWERABLE", "KINDS", "EXACT", "WIDENED", "OMITTED", "KEPT",
+]
+
+
+@dataclass
+class ProjectOptions:
+    view: str = "compact"            # "compact" | "standard"
+    to: str | None = None            # "mcp" | "openwop" | "openai" | "anthropic"; None: by input
+    description_max: int = 120
+    unlowerable: str = "widen"       # "widen" | "omit" | "keep" | "fail"
+    output_schema: bool = True       # MCP target: keep outputSchema (prose stripped)
+    sort: bool = False
+    source: str | None = None        # override the OpenWOP source
+    safety_tier: str | None = None   # override the OpenWOP safetyTier
+    indent: int | None = None
+    # Lower every inputSchema to the RFC 0112 compact subset (following `unlowerable`).
+    # None: only for the openwop target (the subset is its rule); other targets then get
+    # exact rewrites only.
+    subset: bool | None = None
+
+    def check(self) -> None:
+        if self.view not in VIEWS:
+            raise UsageError(f"--view must be one of {', '.join(VIEWS)} (got {self.view!r})")
+        if self.to is not None and self.to not in TARGETS:
+            raise UsageError(f"--to must be one of {', '.join(TARGETS)} (got {self.to!r})")
+        if self.unlowerable not in UNLOWERABLE:
+            raise UsageError(f"--unlowerable must be one of {', '.join(UNLOWERABLE)} "
+                             f"(got {self.unlowerable!r})")
+        if not isinstance(self.description_max, int) or self.description_max < 0:
+            raise UsageError("--description-max must be a number >= 0")
+        if self.source is not None and self.source not in OPENWOP_SOURCES:
+            raise UsageError(f"--source must be one of {', '.join(OPENWOP_SOURCES)} "
+                             f"(got {self.source!r})")
+        if self.safety_tier is not None and self.safety_tier not in SAFETY_TIERS:
+            raise UsageError(f"--safety-tier must be one of {', '.join(SAFETY_TIERS)} "
+                             f"(got {self.safety_tier!r})")
+        if self.indent is not None and (self.indent < 0 or self.indent > 16):
+            raise UsageError("--indent must be between 0 and 16")
+
+
+@dataclass
+class ProjectedTool:
+    id: str
+    descriptor: Any                  # what is written
+    standard: Any                    # the lossless standard view, target shape
+    changes: list[Change] = field(default_factory=list)
+    conformant: bool = True          # inputSchema within the compact subset (when asked)
+    failed: bool = False             # --unlowerable fail met an unlowerable construct
+    file: str = ""
+
+    def lossy(self) -> list[Change]:
+        """Changes that alter what a schema accepts (or leave it outside the subset)."""
+        return [c for c in self.changes if c.kind != EXACT
+                and (c.pointer.startswith("/inputSchema") or c.pointer.startswith("/outputSchema"))
+                and not (c.kind == OMITTED and c.pointer == "/outputSchema")]
+
+
+@dataclass
+class Projection:
+    target: str
+    view: str
+    tools: list[ProjectedTool]
+    options: ProjectOptions
+    subset: bool = False
+
+    def array(self) -> list:
+        return [t.descriptor for t in self.tools]
+
+    def array_bytes(self) -> bytes:
+        return dumps(self.array())
+
+    def output_bytes(self) -> bytes:
+        indent = self.options.indent or None
+        if self.target in ENVELOPED:
+            if indent:
+                return dumps({"tools": self.array()}, indent=indent) + b"\n"
+            return b'{"tools":' + self.array_bytes() + b"}"
+        if indent:
+            return dumps(self.array(), indent=indent) + b"\n"
+        return self.array_bytes()
+
+    def standard_bytes(self) -> bytes:
+        return dumps([t.standard for t in self.tools])
+
+    def digest(self) -> str:
+        return "sha256:" + sha256(self.output_bytes())
+
+    def handbook(self) -> dict:
+        from toolcat.project.handbook import build_handbook
+
+        return build_handbook(self)
+
+    def handbook_bytes(self) -> bytes:
+        return dumps(self.handbook(), indent=self.options.indent or None) + (
+            b"\n" if self.options.indent else b"")
+
+    def report(self) -> dict:
+        from toolcat.project.report import build_report
+
+        return build_report(self)
+
+    def report_bytes(self) -> bytes:
+        return dumps(self.report(), indent=2) + b"\n"
+
+    def exit_code(self) -> int:
+        return 1 if any(t.failed for t in self.tools) else 0
+
+    def lossy_count(self) -> int:
+        return sum(len(t.lossy()) for t in self.tools)
+
+
+# ----------------------------------------------------------------------------- one tool
+
+def _check_tool(tool: Tool, cat: Catalog) -> None:
+    bad = tool.extra.get("_invalid") if isinstance(tool.extra, dict) else None
+    if bad or not tool.id:
+        file, line, col = cat.tool_position(tool)
+        where = tool.pointer or "/"
+        what = bad or "tool has no name/toolId"
+        raise InputError(f"{where}: {what}", file, line, col)
+
+
+def _compact_annotations(ann: dict, title: str | None, changes: list[Change]) -> dict | None:
+    out: dict = {}
+    for k, v in ann.items():
+        if k in MCP_HINT_DEFAULTS and v is MCP_HINT_DEFAULTS[k]:
+            changes.append(Change(f"/annotations/{k}", EXACT,
+                                  f"{k}: {str(v).lower()} is the MCP default"))
+            continue
+        if k == "title" and title is not None and v == title:
+            changes.append(Change("/annotations/title", EXACT, "repeats the tool's title"))
+            continue
+        out[k] = v
+    return out or None
+
+
+def project_tool(tool: Tool, fmt: str, target: str, opts: ProjectOptions,
+                 subset: bool, cat: Catalog | None = None) -> ProjectedTool:
+    """Project one tool (the standard view always; the compact one when asked)."""
+    source = derive_source(tool, fmt, opts.source)
+    tier = derive_safety_tier(tool, fmt, opts.safety_tier)
+    if target == "openwop" and tier == "exec" and source != "host-extension":
+        raise UsageError(f"tool {tool.id}: safetyTier exec needs source host-extension "
+                         "(RFC 0069); use --source host-extension")
+    tid = tool_id(tool, fmt, target, source)
+    standard = standard_descriptor(tool, fmt, target, opts.source, opts.safety_tier)
+    if opts.view == "standard":
+        return ProjectedTool(tid, standard, standard, file=tool.file)
+    changes: list[Change] = []
+    # title
+    if target == "mcp":
+        title = tool.title
+    elif target == "openwop":
+        title = display_title(tool)
+    else:
+        title = None
+    # description
+    description = None
+    if tool.description is not None:
+        shown_titles = [title]
+        if target == "mcp" and isinstance(tool.annotations, dict):
+            shown_titles.append(tool.annotations.get("title"))
+        cut = describe.truncate(tool.description, opts.description_max)
+        if target in ("mcp", "openwop") and (describe.repeats(tool.description, *shown_titles)
+                                             or describe.repeats(cut, *shown_titles)):
+            changes.append(Change("/description", OMITTED, "only repeats the title"))
+        else:
+            description = cut
+            full = describe.collapse(tool.description)
+            if description != full:
+                changes.append(Change(
+                    "/description", OMITTED,
+                    f"cut from {describe.length(full)} to {describe.length(description)} "
+                    "characters (full text in the handbook)"))
+            if description == "":
+                description = None
+    # input schema
+    conformant = True
+    failed = False
+    in_schema = tool.input_schema
+    if in_schema is not None:
+        res = lower_schema(in_schema, tool.dialect,
+                           subset=subset, unlowerable=opts.unlowerable, pointer="/inputSchema")
+        changes.extend(res.changes)
+        in_schema = res.schema
+        conformant = res.conformant
+        if subset and opts.unlowerable == "fail" and not res.conformant:
+            failed = True
+        if res.omitted:
+            in_schema = None
+    # output schema
+    out_schema = None
+    if target == "mcp" and tool.output_schema is not None:
+        if opts.output_schema:
+            res = lower_schema(tool.output_schema, tool.dialect, subset=False,
+                               pointer="/outputSchema")
+            changes.extend(res.changes)
+            out_schema = res.schema
+        else:
+            changes.append(Change("/outputSchema", OMITTED, "dropped (--no-output-schema; "
+                                  "in the handbook)"))
+    elif tool.output_schema is not None:
+        changes.append(Change("/outputSchema", OMITTED,
+                              f"not carried by the {target} compact view (in the handbook)"))
+    # annotations
+    ann = None
+    if target == "mcp" and isinstance(tool.annotations, dict):
+        ann = _compact_annotations(tool.annotations, title, changes)
+    # fields the compact view leaves out
+    for k in _dropped_fields(tool, fmt, target):
+        changes.append(Change("/" + k.replace("~", "~0").replace("/", "~1"), OMITTED,
+                              f"not carried by the {target} compact view (in the handbook)"))
+    descriptor = shape(
+        target, id=tid, title=title, description=description, input_schema=in_schema,
+        output_schema=out_schema, annotations=ann,
+        source=source if target == "openwop" else None,
+        safety_tier=tier if target == "openwop" else None,
+        input_required=True,
+    )
+    if target == "openai" and in_schema is None and "parameters" in descriptor["function"]:
+        del descriptor["function"]["parameters"]
+    return ProjectedTool(tid, descriptor, standard, changes, conformant, failed, tool.file)
+
+
+def _dropped_fields(tool: Tool, fmt: str, target: str) -> list[str]:
+    if NATIVE.get(fmt) != target:
+        return []
+    keep = {
+        "mcp": ("name", "title", "description", "inputSchema", "outputSchema", "annotations"),
+        "openwop": ("toolId", "source", "safetyTier", "title", "description", "inputSchema",
+                    "outputSchema"),
+        "openai": ("type", "function", "name", "description", "parameters"),
+        "anthropic": ("name", "description", "input_schema"),
+    }[target]
+    raw = tool.raw if isinstance(tool.raw, dict) else {}
+    out = [k for k in raw if k not in keep]
+    if target == "openai" and isinstance(raw.get("function"), dict):
+        out += ["function/" + k for k in raw["function"]
+                if k not in ("name", "description", "parameters")]
+    return out
+
+
+# ----------------------------------------------------------------------------- catalogs
+
+def resolve_target(cats: list[Catalog], opts: ProjectOptions) -> str:
+    return opts.to or default_target([c.format for c in cats])
+
+
+def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None) -> Projection:
+    """One projection of all ``cats`` (tools concatenated in input order unless sorted)."""
+    opts = opts or ProjectOptions()
+    opts.check()
+    target = resolve_target(cats, opts)
+    subset = opts.subset if opts.subset is not None else target == "openwop"
+    tools: list[ProjectedTool] = []
+    for cat in cats:
+        for tool in cat.tools:
+            _check_tool(tool, cat)
+            tools.append(project_tool(tool, cat.format, target, opts, subset, cat))
+    if opts.sort:
+        tools.sort(key=lambda t: t.id)
+    return Projection(target, opts.view, tools, opts, subset)
+
+
+def standard_array(cats: list[Catalog], target: str | None = None) -> list:
+    """The lossless standard view of ``cats`` in ``target``'s shape (input order).
+
+    For MCP input and the ``mcp`` target these are the tool objects exactly as served
+    (``Tool.raw``), so their canonical bytes are the ones mcp-context-cost hashes.
+    """
+    target = target or default_target([c.format for c in cats])
+    out = []
+    for cat in cats:
+        for tool in cat.tools:
+            out.append(standard_descriptor(tool, cat.format, target))
+    return out

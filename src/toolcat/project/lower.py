@@ -1,0 +1,681 @@
+"""Strip prose and lower a schema to the RFC 0112 compact subset, reporting every change.
+
+:func:`lower_schema` is the one entry point. It runs :func:`toolcat.walker.transform` over
+the schema with one hook that, at each schema node (children first):
+
+1. removes prose keys (keeping any key a remaining ``$ref`` points into);
+2. inlines a local ``$ref`` (merging the keys beside it: ANDed in 2019-09+, ignored in
+   draft-07), unless it is recursive, remote or (outside the subset) would grow the schema;
+3. lowers combinators where the result is exactly equivalent: ``allOf`` of compatible
+   schemas into one, ``anyOf``/``oneOf`` of value lists into one ``enum``, of disjoint types
+   (``X`` or ``{"type": "null"}``) into a type union, ``not`` of a type into the other types;
+4. in *widen* mode (the subset is required and ``--unlowerable widen``), replaces what could
+   not be lowered by a schema that accepts a superset (union of branch properties, recursive
+   ``$ref`` -> the target's ``type``...).
+
+Definitions no remaining ``$ref`` uses are dropped before the walk. Every change is a
+:class:`Change` with a JSON pointer into the original schema and a kind: ``exact`` (accepts
+the same instances), ``widened`` (accepts a superset), ``omitted``, ``kept``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolcat.canonical import dumps
+from toolcat.keywords import COMPACT_FORBIDDEN, DRAFT2020
+from toolcat.pointer import encode
+from toolcat.project import merge as M
+from toolcat.project.refs import RefIndex
+from toolcat.project.strip import strip_node, strip_prose
+from toolcat.walker import count_values, iter_schemas, transform
+
+EXACT = "exact"
+WIDENED = "widened"
+OMITTED = "omitted"
+KEPT = "kept"
+KINDS = (EXACT, WIDENED, OMITTED, KEPT)
+
+_LEGACY = ("draft4", "draft6", "draft7")
+_DEFS = ("$defs", "definitions")
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    pointer: str
+    kind: str
+    what: str
+
+    def as_dict(self) -> dict:
+        return {"pointer": self.pointer, "kind": self.kind, "what": self.what}
+
+
+@dataclass
+class SchemaResult:
+    schema: Any
+    changes: list[Change] = field(default_factory=list)
+    conformant: bool = True          # satisfies the compact subset (when it was asked for)
+    unlowerable: bool = False        # a construct could not be lowered exactly
+    omitted: bool = False            # the schema was dropped (--unlowerable omit)
+    prose_removed: int = 0
+
+
+class _Restart(Exception):
+    pass
+
+
+class _Lowerer:
+    def __init__(self, root: Any, dialect: str, *, widen: bool, inline: str, pointer: str,
+                 budget: int | None = None) -> None:
+        self.root = root
+        self.dialect = dialect
+        self.widen = widen
+        self.inline_policy = inline          # "all" | "smaller"
+        self.pointer = pointer
+        self.idx = RefIndex(root, dialect)
+        self.changes: list[Change] = []
+        self.prose_removed = 0
+        self.widened = False
+        self.stack: list[tuple] = []
+        self.memo: dict[tuple, Any] = {}
+        size = count_values(root)
+        self.budget = budget if budget is not None else max(200_000, 50 * size)
+        self.spent = 0
+        idx = self.idx
+        # exact mode cannot move anything when dynamic references are about
+        self.prose_only = idx.dynamic and not widen
+        self.annotations = _has_unevaluated(root, dialect)
+        unresolved = any(i.target is None for i in idx.refs.values())
+        self.may_drop_defs = not self.prose_only and (widen or not unresolved)
+        self.decisions: dict[tuple, str] = {}
+        for path, info in idx.refs.items():
+            self.decisions[path] = self._decide(info)
+        self._set_pins()
+
+    # -- decisions and pins
+
+    def _decide(self, info: Any) -> str:
+        idx = self.idx
+        if info.target is None:
+            return "widen" if self.widen else "keep"
+        if idx.dialect_at(info.target) != idx.dialect_at(info.path):
+            if self.widen:
+                info.reason = "its target is in another dialect"
+                return "widen"
+            return "keep"
+        if self.widen:
+            return "inline"
+        if self.prose_only or idx.embedded_ids:
+            return "keep"
+        t = info.target
+        if t in idx.cyclic:
+            return "keep"
+        if idx.has_identifiers_below(t):
+            return "keep"
+        if self.inline_policy == "smaller" and not self._smaller(info):
+            return "keep"
+        return "inline"
+
+    def _smaller(self, info: Any) -> bool:
+        t = info.target
+        n = self.idx.ref_count.get(t, 1)
+        try:
+            size_t = len(dumps(strip_prose(self.idx.node(t), self.idx.dialect_at(t))))
+        except (TypeError, ValueError):
+            return False
+        ref_size = len(dumps({"$ref": info.ref}))
+        in_defs = len(t) >= 2 and t[-2] in _DEFS
+        if not in_defs:
+            return size_t <= ref_size
+        entry = len(dumps(str(t[-1]))) + 2 + size_t
+        return n * size_t <= n * ref_size + entry
+
+    def _set_pins(self) -> None:
+        pins = set()
+        for path, d in self.decisions.items():
+            if d == "keep":
+                info = self.idx.refs[path]
+                if info.target is not None:
+                    pins.add(info.target)
+        self.pins = pins
+        below: set = set()
+        for p in pins:
+            for i in range(len(p)):
+                below.add(p[:i])
+        self.pinned_below = below           # strict ancestors of a pinned path
+        self.pinned_any = pins | below
+
+    def _flip(self, path: tuple) -> None:
+        if self.decisions.get(path) != "keep":
+            self.decisions[path] = "keep"
+            raise _Restart
+
+    # -- reporting
+
+    def _note(self, path: tuple, kind: str, what: str) -> None:
+        if kind == WIDENED:
+            self.widened = True
+        self.changes.append(Change(self.pointer + encode(path), kind, what))
+
+    # -- running
+
+    def run(self) -> Any:
+        for _ in range(len(self.decisions) + 2):
+            self.changes = []
+            self.prose_removed = 0
+            self.widened = False
+            self.memo = {}
+            self.stack = []
+            self.spent = 0
+            try:
+                out = self._process(self.root, (), self.dialect)
+            except _Restart:
+                self._set_pins()
+                continue
+            return self._finish(out)
+        raise RuntimeError("lowering did not settle")  # pragma: no cover
+
+    def _process(self, node: Any, path: tuple, dialect: str) -> Any:
+        if self.may_drop_defs:
+            node = transform(node, self._drop_defs_hook, dialect, path)
+        return transform(node, self._hook, dialect, path)
+
+    def _drop_defs_hook(self, n: Any, path: tuple, _d: str) -> Any:
+        if not isinstance(n, dict) or not any(k in n for k in _DEFS):
+            return n
+        out = dict(n)
+        for key in _DEFS:
+            defs = n.get(key)
+            if not isinstance(defs, dict):
+                continue
+            keep = {name: s for name, s in defs.items() if path + (key, name) in self.pinned_any}
+            if len(keep) == len(defs):
+                continue
+            for name in defs:
+                if name not in keep:
+                    self._note(path + (key, name), EXACT, "unused definition dropped")
+            if keep:
+                out[key] = keep
+            else:
+                del out[key]
+        return out
+
+    def _finish(self, out: Any) -> Any:
+        if self.widen and self.widened and _has_unevaluated(out, self.dialect):
+            out = transform(out, self._drop_unevaluated_hook, self.dialect)
+        if self.widen and isinstance(out, (dict, bool)):
+            out = transform(out, self._drop_identifiers_hook, self.dialect)
+        return out
+
+    def _drop_unevaluated_hook(self, n: Any, path: tuple, _d: str) -> Any:
+        if isinstance(n, dict) and any(k in n for k in M.UNEVALUATED):
+            for k in M.UNEVALUATED:
+                if k in n:
+                    self._note(path + (k,), WIDENED,
+                               f"{k} dropped: a construct it depends on was widened")
+            return {k: v for k, v in n.items() if k not in M.UNEVALUATED}
+        return n
+
+    def _drop_identifiers_hook(self, n: Any, path: tuple, _d: str) -> Any:
+        # no reference is left: anchors and nested ids identify nothing any more
+        if not isinstance(n, dict) or path == ():
+            return n
+        drop = [k for k in ("$anchor", "$dynamicAnchor", "$recursiveAnchor") if k in n]
+        if "$id" in n and "$schema" not in n:
+            drop.append("$id")
+        if not drop:
+            return n
+        return {k: v for k, v in n.items() if k not in drop}
+
+    # -- the hook
+
+    def _hook(self, n: Any, path: tuple, d: str) -> Any:
+        if not isinstance(n, dict):
+            return n
+        pinned = self.pinned_any
+        if pinned:
+            n, removed = strip_node(n, lambda k: path + (k,) in pinned)
+        else:
+            n, removed = strip_node(n)
+        self.prose_removed += len(removed)
+        if self.prose_only:
+            return n
+        if isinstance(n.get("$ref"), str):
+            n = self._ref(n, path, d)
+            if not isinstance(n, dict):
+                return n
+        if self.widen:
+            for k in ("$dynamicRef", "$recursiveRef"):
+                if k in n and M.validates(k, d):
+                    self._note(path + (k,), WIDENED, f"{k} dropped (dynamic reference)")
+                    n = {x: v for x, v in n.items() if x != k}
+        if path in self.pinned_below:
+            return n
+        n = self._lower(n, path, d)
+        if self.widen:
+            n = self._widen(n, path, d)
+        return n
+
+    # -- $ref
+
+    def _ref(self, n: dict, path: tuple, d: str) -> Any:
+        info = self.idx.refs.get(path)
+        decision = self.decisions.get(path, "keep" if not self.widen else "widen")
+        if info is None or info.ref != n["$ref"]:
+            decision = "keep" if not self.widen else "widen"
+        legacy = d in _LEGACY
+        siblings = {k: v for k, v in n.items() if k != "$ref"}
+        if decision == "keep":
+            return n
+        if decision == "widen":
+            why = info.reason if info is not None else "reference not resolved"
+            self._note(path + ("$ref",), WIDENED, f"$ref {n['$ref']!r} dropped: {why}")
+            return {} if legacy else siblings
+        t = info.target
+        if not self.widen and path in self.pinned_below:
+            self._flip(path)
+        target_node = self.idx.node(t)
+        if t in self.stack:
+            # recursive: the target's type stands in for it
+            widened: Any = {}
+            if target_node is False:
+                widened = False
+            elif isinstance(target_node, dict) and M.type_atoms(target_node.get("type")) is not None:
+                widened = {"type": target_node["type"]}
+            self._note(path + ("$ref",), WIDENED,
+                       f"recursive $ref {n['$ref']!r} replaced by {dumps(widened).decode()}")
+            expanded = widened
+        else:
+            expanded = self._expand(t, path)
+            if expanded is None:  # over budget
+                if not self.widen:
+                    self._flip(path)
+                widened = {}
+                if isinstance(target_node, dict) and M.type_atoms(target_node.get("type")) is not None:
+                    widened = {"type": target_node["type"]}
+                self._note(path + ("$ref",), WIDENED,
+                           f"$ref {n['$ref']!r} not inlined (size budget); replaced by "
+                           f"{dumps(widened).decode()}")
+                expanded = widened
+        if legacy:
+            ignored = [k for k in siblings if M.validates(k, d)]
+            if ignored:
+                self._note(path, EXACT, "keywords beside $ref are ignored in this dialect: "
+                           + ", ".join(ignored) + " dropped")
+            self._note(path + ("$ref",), EXACT, f"inlined $ref {n['$ref']!r}")
+            return dict(expanded) if isinstance(expanded, dict) else expanded
+        merged = M.merge_and(siblings, expanded, d)
+        if merged is not None:
+            self._note(path + ("$ref",), EXACT, f"inlined $ref {n['$ref']!r}")
+            return merged
+        if not self.widen:
+            self._flip(path)
+        merged, dropped = M.merge_and_widen(siblings, expanded, d)
+        self._note(path + ("$ref",), WIDENED,
+                   f"inlined $ref {n['$ref']!r}; target keywords that conflict with the ones "
+                   f"beside it dropped: {', '.join(dropped)}")
+        return merged
+
+    def _expand(self, t: tuple, at: tuple) -> Any:
+        idx = self.idx
+        memo_ok = t not in idx.reaches_cycle
+        if memo_ok and t in self.memo:
+            out = self.memo[t]
+        else:
+            self.stack.append(t)
+            try:
+                out = self._process(idx.node(t), t, idx.dialect_at(t))
+            finally:
+                self.stack.pop()
+            if memo_ok:
+                self.memo[t] = out
+        self.spent += count_values(out)
+        if self.spent > self.budget:
+            return None
+        return out
+
+    # -- exact lowering
+
+    def _lower(self, n: dict, path: tuple, d: str) -> dict | bool:
+        if isinstance(n.get("allOf"), list) and M.validates("allOf", d):
+            rest = {k: v for k, v in n.items() if k != "allOf"}
+            acc: Any = rest
+            for b in n["allOf"]:
+                acc = M.merge_and(acc, b, d)
+                if acc is None:
+                    break
+            if acc is not None:
+                self._note(path + ("allOf",), EXACT, "allOf merged into one schema")
+                n = acc
+                if not isinstance(n, dict):
+                    return n
+        if "not" in n and M.validates("not", d):
+            x = M.not_exact(n["not"], d)
+            if x is not None:
+                rest = {k: v for k, v in n.items() if k != "not"}
+                m = M.merge_and(rest, x, d)
+                if m is not None:
+                    self._note(path + ("not",), EXACT, "not lowered to " + _short(x))
+                    n = m
+                    if not isinstance(n, dict):
+                        return n
+        for key in ("anyOf", "oneOf"):
+            if not isinstance(n, dict) or not isinstance(n.get(key), list) or not M.validates(key, d):
+                continue
+            u = M.union_exact(n[key], d, one_of=(key == "oneOf"), annotations=self.annotations)
+            if u is None:
+                continue
+            rest = {k: v for k, v in n.items() if k != key}
+            m = M.merge_and(rest, u, d)
+            if m is None:
+                continue
+            self._note(path + (key,), EXACT, f"{key} lowered to " + _short(u))
+            n = m
+        return n
+
+    # -- widening (the subset is required)
+
+    def _widen(self, n: Any, path: tuple, d: str) -> Any:
+        for _ in range(8):
+            if not isinstance(n, dict):
+                return n
+            present = [k for k in n if k in _WIDEN_KEYS and M.validates(k, d)
+                       and not (k == "dependencies" and not _schema_deps(n[k]))]
+            if not present:
+                return n
+            k = present[0]
+            rest = {x: v for x, v in n.items() if x != k}
+            v = n[k]
+            if k == "allOf" and isinstance(v, list):
+                acc: Any = rest
+                lost: list[str] = []
+                for b in v:
+                    acc, dropped = M.merge_and_widen(acc, b, d)
+                    lost.extend(dropped)
+                self._note(path + (k,), WIDENED,
+                           "allOf merged; conflicting keywords dropped: " + ", ".join(dict.fromkeys(lost)))
+                n = acc
+            elif k in ("anyOf", "oneOf") and isinstance(v, list):
+                j = M.join(v, d)
+                n, dropped = M.merge_and_widen(rest, j, d)
+                self._note(path + (k,), WIDENED,
+                           f"{k} replaced by a schema accepting every branch: {_short(j)}")
+            elif k == "not":
+                self._note(path + (k,), WIDENED, "not dropped")
+                n = rest
+            elif k == "patternProperties":
+                add = n.get("additionalProperties", True)
+                if M.is_trivial(add, d) or not isinstance(v, dict):
+                    n = rest
+                    self._note(path + (k,), WIDENED, "patternProperties dropped")
+                else:
+                    rest["additionalProperties"] = M.join([add, *v.values()], d)
+                    n = rest
+                    self._note(path + (k,), WIDENED,
+                               "patternProperties folded into additionalProperties")
+            elif k == "dependentSchemas":
+                self._note(path + (k,), WIDENED, "dependentSchemas dropped")
+                n = rest
+            elif k == "dependencies":
+                deps = {}
+                for name, dep in v.items():
+                    if isinstance(dep, list):
+                        deps[name] = dep
+                    elif isinstance(dep, dict) and set(dep) == {"required"} and isinstance(dep["required"], list):
+                        deps[name] = dep["required"]
+                        self._note(path + (k, name), EXACT, "schema dependency lowered to names")
+                    elif dep is True or (isinstance(dep, dict) and M.is_trivial(dep, d)):
+                        self._note(path + (k, name), EXACT, "empty schema dependency dropped")
+                    else:
+                        self._note(path + (k, name), WIDENED, "schema dependency dropped")
+                if deps:
+                    rest["dependencies"] = deps
+                n = rest
+            else:  # a malformed value: the keyword cannot hold subschemas as written
+                self._note(path + (k,), WIDENED, f"malformed {k} dropped")
+                n = rest
+        return n
+
+
+_WIDEN_KEYS = ("allOf", "anyOf", "oneOf", "not", "patternProperties", "dependentSchemas",
+               "dependencies", "$ref")
+
+
+def _schema_deps(v: Any) -> bool:
+    return isinstance(v, dict) and any(not isinstance(x, list) for x in v.values())
+
+
+def _short(s: Any, limit: int = 80) -> str:
+    text = dumps(s).decode("utf-8", "replace")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _has_unevaluated(s: Any, dialect: str) -> bool:
+    for _p, node, _d in iter_schemas(s, dialect):
+        if isinstance(node, dict) and any(k in node for k in M.UNEVALUATED):
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- subset checks
+
+def subset_violations(schema: Any, dialect: str = DRAFT2020, *, floor: bool = True) -> list[tuple[str, str]]:
+    """RFC 0112 compact-subset violations as (pointer, what); empty when conformant."""
+    out: list[tuple[str, str]] = []
+    if floor:
+        if not isinstance(schema, dict):
+            out.append(("", "top level is not an object schema"))
+        else:
+            if schema.get("type") != "object":
+                out.append(("/type", 'top-level type is not "object"'))
+            if not isinstance(schema.get("properties"), dict):
+                out.append(("/properties", "no top-level properties"))
+    for path, node, _d in iter_schemas(schema, dialect):
+        if isinstance(node, dict):
+            for k in COMPACT_FORBIDDEN:
+                if k in node:
+                    out.append((encode(path + (k,)), f"{k} is outside the compact subset"))
+    return out
+
+
+def _with_type(base: dict) -> dict:
+    out: dict = {}
+    for k in ("$schema", "$id"):
+        if k in base:
+            out[k] = base[k]
+    out["type"] = "object"
+    out.update((k, v) for k, v in base.items() if k not in out)
+    return out
+
+
+def _floor(schema: Any, dialect: str, pointer: str, widen: bool) -> tuple[Any, list[Change], bool]:
+    """Give an inputSchema the top-level floor: ``type: "object"`` with ``properties``.
+
+    Tool arguments are always a JSON object, so restricting the top level to objects changes
+    nothing a tool can receive (``exact``). A top level that accepts no object at all can only
+    be replaced (``widened``). Returns (schema, changes, ok).
+    """
+    changes: list[Change] = []
+    if schema is True or (isinstance(schema, dict) and "type" not in schema):
+        base = {} if schema is True else dict(schema)
+        if schema is True or not base:
+            out = {"type": "object", "properties": {}}
+        else:
+            out = _with_type(base)
+            atoms = M.schema_atoms(base, dialect)
+            if "object" not in atoms:
+                if not widen:
+                    return schema, [], False
+                changes.append(Change(pointer, WIDENED, "accepts no object; replaced by an empty object schema"))
+                out = {"type": "object", "properties": {}}
+            else:
+                changes.append(Change(pointer + "/type", EXACT,
+                                      'added type "object" (tool arguments are always an object)'))
+        if "properties" not in out:
+            out["properties"] = {}
+            changes.append(Change(pointer + "/properties", EXACT, "added empty properties"))
+        return out, changes, True
+    if not isinstance(schema, dict):
+        if not widen:
+            return schema, [], False
+        changes.append(Change(pointer, WIDENED, "not an object schema; replaced by an empty object schema"))
+        return {"type": "object", "properties": {}}, changes, True
+    out = dict(schema)
+    t = M.type_atoms(out.get("type"))
+    if out.get("type") != "object":
+        if t is not None and "object" in t:
+            out["type"] = "object"
+            changes.append(Change(pointer + "/type", EXACT,
+                                  'type narrowed to "object" (tool arguments are always an object)'))
+        else:
+            if not widen:
+                return schema, [], False
+            changes.append(Change(pointer, WIDENED, "accepts no object; replaced by an empty object schema"))
+            keep = {k: v for k, v in out.items() if not M.validates(k, dialect) and k != "type"}
+            out = {"type": "object", "properties": {}, **{k: v for k, v in keep.items()
+                                                          if k in ("$schema", "$id")}}
+            return out, changes, True
+    if not isinstance(out.get("properties"), dict):
+        if "properties" in out:
+            if not widen:
+                return schema, [], False
+            changes.append(Change(pointer + "/properties", WIDENED, "malformed properties replaced"))
+        else:
+            changes.append(Change(pointer + "/properties", EXACT, "added empty properties"))
+        # keep key order: properties right after type
+        new: dict = {}
+        for k, v in out.items():
+            if k == "properties":
+                continue
+            new[k] = v
+            if k == "type":
+                new["properties"] = {}
+        out = new
+    return out, changes, True
+
+
+# ----------------------------------------------------------------------------- entry point
+
+def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
+                 unlowerable: str = "widen", floor: bool | None = None, pointer: str = "",
+                 inline: str | None = None, budget: int | None = None,
+                 drop_schema: bool = True) -> SchemaResult:
+    """Strip prose and lower ``schema``; see the module docstring.
+
+    ``subset``: the result must satisfy the RFC 0112 compact subset; what cannot be lowered
+    exactly follows ``unlowerable`` (widen | omit | keep | fail). Without ``subset`` only
+    exact rewrites are made and ``$ref`` is inlined only where that does not grow the schema.
+    ``floor``: also give the top level ``type: "object"`` and ``properties`` (default: with
+    ``subset``). ``pointer`` prefixes the change pointers (e.g. ``/inputSchema``).
+    ``drop_schema``: leave out a root ``$schema`` (draft-07 or 2020-12) when nothing in the
+    schema means something else under the other one (:func:`dialect_neutral`).
+    """
+    if unlowerable not in ("widen", "omit", "keep", "fail"):
+        raise ValueError(f"unknown unlowerable policy {unlowerable!r}")
+    if floor is None:
+        floor = subset
+    widen = subset and unlowerable == "widen"
+    if inline is None:
+        inline = "all" if subset else "smaller"
+    if not isinstance(schema, (dict, bool)):
+        res = SchemaResult(schema)
+        if subset:
+            if floor and widen:
+                out, ch, _ok = _floor(schema, dialect, pointer, True)
+                return SchemaResult(out, ch, True, True)
+            return _policy(res, dialect, pointer, unlowerable, floor)
+        return res
+    low = _Lowerer(schema, dialect, widen=widen, inline=inline, pointer=pointer, budget=budget)
+    out = low.run()
+    res = SchemaResult(out, _dedupe(low.changes), prose_removed=low.prose_removed)
+    if low.prose_removed:
+        res.changes.insert(0, Change(pointer, EXACT,
+                                     f"{low.prose_removed} prose keys removed (description, "
+                                     "title, examples, $comment, x-*)"))
+    if drop_schema and isinstance(res.schema, dict) and "$schema" in res.schema \
+            and dialect_neutral(res.schema):
+        res.schema = {k: v for k, v in res.schema.items() if k != "$schema"}
+        res.changes.append(Change(pointer + "/$schema", EXACT,
+                                  "$schema dropped: the schema means the same under draft-07 "
+                                  "and 2020-12"))
+    if subset and floor:
+        fl, ch, ok = _floor(res.schema, dialect, pointer, widen)
+        if ok:
+            res.schema = fl
+            res.changes.extend(ch)
+    res.unlowerable = any(c.kind == WIDENED for c in res.changes)
+    if subset:
+        return _policy(res, dialect, pointer, unlowerable, floor)
+    return res
+
+
+def _policy(res: SchemaResult, dialect: str, pointer: str, unlowerable: str,
+            floor: bool) -> SchemaResult:
+    v = subset_violations(res.schema, dialect, floor=floor)
+    if not v:
+        res.conformant = True
+        return res
+    res.conformant = False
+    res.unlowerable = True
+    if unlowerable == "omit":
+        res.changes.append(Change(pointer, OMITTED, "dropped: " + "; ".join(
+            f"{pointer}{p} {w}" for p, w in v[:5]) + ("; ..." if len(v) > 5 else "")))
+        res.schema = None
+        res.omitted = True
+        res.conformant = True
+        return res
+    for p, w in v:
+        res.changes.append(Change(pointer + p, KEPT, w))
+    return res
+
+
+# keywords whose meaning differs between draft-07 and 2020-12 (or that only one defines)
+_DIALECT_SENSITIVE = frozenset((
+    "prefixItems", "additionalItems", "dependentRequired", "dependentSchemas", "dependencies",
+    "unevaluatedProperties", "unevaluatedItems", "minContains", "maxContains", "$anchor",
+    "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary",
+    "$schema", "id",
+))
+_NEW_FORMATS = ("uuid", "duration")
+
+
+def dialect_neutral(schema: Any) -> bool:
+    """True when ``schema`` (declared draft-07 or 2020-12) accepts the same instances under
+    either dialect: no keyword only one of them defines, no tuple ``items``, no ``$ref`` with
+    keywords beside it, no nested ``$id``, no format that only 2019-09+ defines."""
+    if not isinstance(schema, dict):
+        return False
+    from toolcat.keywords import dialect_from_uri
+
+    declared = dialect_from_uri(schema.get("$schema"), "")
+    if declared not in ("draft7", DRAFT2020):
+        return False
+    rid = schema.get("$id")
+    if rid is not None and (not isinstance(rid, str) or "#" in rid):
+        return False
+    for d in ("draft7", DRAFT2020):
+        for path, node, _d in iter_schemas(schema, d):
+            if not isinstance(node, dict):
+                continue
+            for k in node:
+                if k in _DIALECT_SENSITIVE and not (k == "$schema" and path == ()):
+                    return False
+            if path != () and "$id" in node:
+                return False
+            if isinstance(node.get("items"), list):
+                return False
+            if "$ref" in node:
+                ref = node["$ref"]
+                if not isinstance(ref, str) or not ref.startswith("#"):
+                    return False  # what a remote target means may depend on the default
+                if any(k not in ("$ref", "$defs", "definitions") for k in node
+                       if not (path == () and k == "$schema")):
+                    return False
+            if node.get("format") in _NEW_FORMATS:
+                return False
+    return True
+
+
+def _dedupe(changes: list[Change]) -> list[Change]:
+    return list(dict.fromkeys(changes))

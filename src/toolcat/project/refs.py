@@ -1,0 +1,287 @@
+"""Where every ``$ref`` of one schema points, for lowering.
+
+:class:`RefIndex` visits a schema once through the walker and records, for every schema
+node, its path, dialect and base URI (``$id`` resolution), every ``$anchor`` (and draft-07
+``$id: "#name"``), and every ``$ref`` with the path of its target inside the same schema
+(or why it has none: a remote or missing target). Targets that sit in data positions (a
+``$ref`` into an unknown keyword) are indexed as schemas too. It then finds the targets that
+are recursive (on a cycle of references), so lowering can inline the others.
+
+Paths are tuples of tokens (property names are strings, list indices ints), relative to the
+schema root; nothing here fetches anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin
+
+from toolcat.walker import iter_schemas
+
+_DUMMY_BASE = "https://toolcat.invalid/schema.json"
+_LEGACY = ("draft4", "draft6", "draft7")
+
+
+class RefInfo:
+    __slots__ = ("path", "ref", "target", "reason")
+
+    def __init__(self, path: tuple, ref: str, target: tuple | None, reason: str = "") -> None:
+        self.path = path
+        self.ref = ref
+        self.target = target
+        self.reason = reason
+
+
+def walk_pointer(doc: Any, tokens: list[str]) -> tuple[tuple, Any] | None:
+    """Follow pointer tokens; return (normalized path, node) or None when absent."""
+    node = doc
+    path: list = []
+    for tok in tokens:
+        if isinstance(node, dict):
+            if tok not in node:
+                return None
+            node = node[tok]
+            path.append(tok)
+        elif isinstance(node, list):
+            if not tok.isdigit() or (tok != "0" and tok.startswith("0")) or int(tok) >= len(node):
+                return None
+            node = node[int(tok)]
+            path.append(int(tok))
+        else:
+            return None
+    return tuple(path), node
+
+
+def node_at(doc: Any, path: tuple) -> Any:
+    node = doc
+    for tok in path:
+        node = node[tok]
+    return node
+
+
+class RefIndex:
+    def __init__(self, root: Any, dialect: str) -> None:
+        self.root = root
+        self.dialect = dialect
+        self.nodes: dict[tuple, tuple[Any, str]] = {}     # path -> (node, dialect)
+        self.base: dict[tuple, str] = {}                  # path -> base URI
+        self.resources: dict[str, tuple] = {}             # URI (no fragment) -> path
+        self.anchors: dict[tuple[str, str], tuple] = {}   # (resource URI, name) -> path
+        self.refs: dict[tuple, RefInfo] = {}              # $ref node path -> info
+        self.embedded_ids = False      # a $id below the root changes the base URI
+        self.identifiers_at: set[tuple] = set()   # paths of nodes carrying $id/$anchor...
+        self.dynamic = False           # $dynamicRef/$recursiveRef/$dynamicAnchor... present
+        self.cyclic: set[tuple] = set()        # targets on a cycle of references
+        self.reaches_cycle: set[tuple] = set()  # targets whose expansion meets a cycle
+        self.ref_count: dict[tuple, int] = {}   # target -> number of $refs to it
+        root_base = _DUMMY_BASE
+        if isinstance(root, dict):
+            rid = root.get("$id") if dialect != "draft4" else root.get("id")
+            if isinstance(rid, str) and not rid.startswith("#") and \
+                    not (dialect in _LEGACY and "$ref" in root):
+                root_base = urljoin(_DUMMY_BASE, rid)
+        self.root_base = urldefrag(root_base)[0]
+        self.resources[self.root_base] = ()
+        self._raw_refs: list[tuple[tuple, str, str]] = []
+        self._index(root, dialect, (), self.root_base)
+        self._resolve_pending()
+        # targets in data positions: index them as schemas (to a fixpoint)
+        seen_targets: set = set()
+        while True:
+            new = [i.target for i in self.refs.values()
+                   if i.target is not None and i.target not in seen_targets]
+            if not new:
+                break
+            for t in new:
+                seen_targets.add(t)
+                if t in self.nodes:
+                    continue
+                found = walk_pointer(root, [str(x) for x in t])
+                if found is None:
+                    continue
+                d, base = self._context(t)
+                self._index(found[1], d, t, base)
+            self._resolve_pending()
+        self._cycles()
+
+    def _resolve_pending(self) -> None:
+        # every identifier is known before any reference is resolved
+        for path, ref, base in self._raw_refs:
+            target, reason = self.resolve(ref, base)
+            self.refs[path] = RefInfo(path, ref, target, reason)
+        self._raw_refs = []
+
+    # -- indexing
+
+    def _context(self, path: tuple) -> tuple[str, str]:
+        """Dialect and base URI at ``path`` (its nearest indexed ancestor's)."""
+        p = path
+        while p:
+            if p in self.nodes:
+                return self.nodes[p][1], self.base[p]
+            p = p[:-1]
+        return self.dialect, self.root_base
+
+    def _parent_base(self, path: tuple, start_base: str, start: tuple) -> str:
+        for cut in (1, 2):
+            p = path[:-cut] if len(path) >= cut else None
+            if p is not None and p in self.base and len(p) >= len(start):
+                return self.base[p]
+        return start_base
+
+    def _index(self, schema: Any, dialect: str, start: tuple, start_base: str) -> None:
+        for path, node, d in iter_schemas(schema, dialect, start):
+            if path in self.nodes and path != start:
+                continue
+            base = start_base if path == start else self._parent_base(path, start_base, start)
+            self.nodes[path] = (node, d)
+            if not isinstance(node, dict):
+                self.base[path] = base
+                continue
+            legacy = d in _LEGACY
+            has_ref = "$ref" in node
+            id_key = "id" if d == "draft4" else "$id"
+            nid = node.get(id_key)
+            if isinstance(nid, str) and not (legacy and has_ref):
+                uri, frag = urldefrag(urljoin(base, nid))
+                if nid.startswith("#"):
+                    if legacy and frag:
+                        self.anchors.setdefault((urldefrag(base)[0], frag), path)
+                        self.identifiers_at.add(path)
+                else:
+                    if path != ():
+                        self.embedded_ids = True
+                        self.identifiers_at.add(path)
+                    base = uri
+                    self.resources.setdefault(uri, path)
+                    if legacy and frag:
+                        self.anchors.setdefault((uri, frag), path)
+            for ak in ("$anchor", "$dynamicAnchor"):
+                a = node.get(ak)
+                if isinstance(a, str) and not legacy:
+                    self.anchors.setdefault((urldefrag(base)[0], a), path)
+                    self.identifiers_at.add(path)
+            if any(k in node for k in ("$dynamicRef", "$recursiveRef", "$dynamicAnchor",
+                                       "$recursiveAnchor")):
+                self.dynamic = True
+            self.base[path] = base
+            ref = node.get("$ref")
+            if isinstance(ref, str) and path not in self.refs:
+                self._raw_refs.append((path, ref, base))
+
+    def resolve(self, ref: str, base: str) -> tuple[tuple | None, str]:
+        try:
+            full = urljoin(base, ref)
+        except ValueError:
+            return None, "malformed reference"
+        uri, frag = urldefrag(full)
+        if ref.startswith("#"):
+            uri = urldefrag(base)[0]
+            frag = ref[1:]
+        res = self.resources.get(uri)
+        if res is None:
+            return None, "remote reference (toolcat never fetches)"
+        frag = unquote(frag)
+        if frag == "":
+            return res, ""
+        if frag.startswith("/"):
+            tokens = [t.replace("~1", "/").replace("~0", "~") for t in frag[1:].split("/")]
+            resource = node_at(self.root, res)
+            found = walk_pointer(resource, tokens)
+            if found is None:
+                return None, "target not found"
+            return res + found[0], ""
+        t = self.anchors.get((uri, frag))
+        if t is None:
+            return None, "anchor not found"
+        return t, ""
+
+    # -- cycles
+
+    def _cycles(self) -> None:
+        targets = sorted({i.target for i in self.refs.values() if i.target is not None},
+                         key=lambda p: (len(p), [str(x) for x in p]))
+        for i in self.refs.values():
+            if i.target is not None:
+                self.ref_count[i.target] = self.ref_count.get(i.target, 0) + 1
+        edges: dict[tuple, list[tuple]] = {t: [] for t in targets}
+        for t in targets:
+            n = len(t)
+            for p, info in self.refs.items():
+                if info.target is not None and p[:n] == t:
+                    edges[t].append(info.target)
+        # Tarjan's SCC, iterative
+        index: dict = {}
+        low: dict = {}
+        on: set = set()
+        stack: list = []
+        counter = 0
+        for v0 in targets:
+            if v0 in index:
+                continue
+            work = [(v0, 0)]
+            while work:
+                v, i = work.pop()
+                if i == 0:
+                    index[v] = low[v] = counter
+                    counter += 1
+                    stack.append(v)
+                    on.add(v)
+                recurse = False
+                succ = edges.get(v, [])
+                while i < len(succ):
+                    w = succ[i]
+                    i += 1
+                    if w not in index:
+                        work.append((v, i))
+                        work.append((w, 0))
+                        recurse = True
+                        break
+                    if w in on:
+                        low[v] = min(low[v], index[w])
+                if recurse:
+                    continue
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    if len(comp) > 1 or v in edges.get(v, []):
+                        self.cyclic.update(comp)
+                if work:
+                    u = work[-1][0]
+                    low[u] = min(low[u], low[v])
+        # which targets reach a cycle
+        memo: dict = {}
+        for t in targets:
+            stack2 = [t]
+            seen = {t}
+            hit = False
+            while stack2:
+                x = stack2.pop()
+                if x in self.cyclic:
+                    hit = True
+                    break
+                for y in edges.get(x, []):
+                    if y not in seen:
+                        seen.add(y)
+                        stack2.append(y)
+            memo[t] = hit
+        self.reaches_cycle = {t for t, h in memo.items() if h}
+
+    # -- queries
+
+    def dialect_at(self, path: tuple) -> str:
+        return self._context(path)[0] if path not in self.nodes else self.nodes[path][1]
+
+    def node(self, path: tuple) -> Any:
+        if path in self.nodes:
+            return self.nodes[path][0]
+        return node_at(self.root, path)
+
+    def has_identifiers_below(self, path: tuple) -> bool:
+        n = len(path)
+        return any(p[:n] == path for p in self.identifiers_at)

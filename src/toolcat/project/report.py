@@ -1,0 +1,83 @@
+"""The projection report (``--report FILE``) and the summary printed on stderr."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.project import Projection
+
+
+def build_report(proj: "Projection") -> dict:
+    """``{"digest": "sha256:<hex of the output bytes>", "target", "view", "tools": [{"id",
+    "changes": [{"pointer", "kind", "what"}]}]}``; with the compact subset required, each
+    tool also says whether its inputSchema is ``conformant``."""
+    tools = []
+    for t in proj.tools:
+        entry: dict[str, Any] = {"id": t.id, "changes": [c.as_dict() for c in t.changes]}
+        if proj.subset and proj.view == "compact":
+            entry["conformant"] = t.conformant
+        tools.append(entry)
+    return {"digest": proj.digest(), "target": proj.target, "view": proj.view, "tools": tools}
+
+
+def summary_figures(proj: "Projection", tokenizer: str = "o200k_base") -> dict:
+    from toolcat import tokens
+
+    before = proj.standard_bytes()
+    after = proj.array_bytes()
+    kinds: dict[str, int] = {}
+    for t in proj.tools:
+        for c in t.lossy():
+            kinds[c.kind] = kinds.get(c.kind, 0) + 1
+    return {
+        "tools": len(proj.tools),
+        "bytes_before": len(before),
+        "bytes_after": len(after),
+        "tokens_before": tokens.count(before, tokenizer),
+        "tokens_after": tokens.count(after, tokenizer),
+        "lossy": kinds,
+        "nonconformant": sum(1 for t in proj.tools if not t.conformant) if proj.subset else 0,
+        "failed": [t.id for t in proj.tools if t.failed],
+        "digest": proj.digest(),
+    }
+
+
+def print_summary(proj: "Projection", out_label: str) -> None:
+    """A short Rich summary on stderr."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from toolcat import ui
+
+    f = summary_figures(proj)
+    con = ui.err()
+
+    def pct(a: int, b: int) -> str:
+        return f"{(100.0 * a / b):.1f}%" if b else "-"
+
+    head = Text.assemble(("toolcat project", "bold"), f"  {proj.view} view, target {proj.target}"
+                         f", {f['tools']} tool{'s' if f['tools'] != 1 else ''} -> {out_label}")
+    con.print(head)
+    table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
+    table.add_column("")
+    table.add_column("standard", justify="right")
+    table.add_column(proj.view, justify="right")
+    table.add_column("ratio", justify="right")
+    table.add_row("bytes", f"{f['bytes_before']:,}", f"{f['bytes_after']:,}",
+                  pct(f["bytes_after"], f["bytes_before"]))
+    table.add_row("tokens (o200k)", f"{f['tokens_before']:,}", f"{f['tokens_after']:,}",
+                  pct(f["tokens_after"], f["tokens_before"]))
+    con.print(table)
+    lossy = f["lossy"]
+    if lossy:
+        parts = ", ".join(f"{n} {k}" for k, n in sorted(lossy.items()))
+        con.print(f"schema changes that are not exact: {parts} (see --report)")
+    else:
+        con.print("schema changes that are not exact: none")
+    if f["nonconformant"]:
+        con.print(f"tools outside the compact subset: {f['nonconformant']}")
+    if f["failed"]:
+        con.print(Text(f"unlowerable (--unlowerable fail): {', '.join(f['failed'][:10])}"
+                       + (" ..." if len(f["failed"]) > 10 else ""), style="red"))
+    con.print(f"digest {f['digest']}")
