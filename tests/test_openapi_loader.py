@@ -740,3 +740,21 @@ def test_bad_ref_cli_line_names_position(tmp_path):
     r = run_toolcat("tools", spec)
     assert r.returncode == 2
     assert re.match(r"toolcat: error: .*spec\.json(:\d+:\d+)?: ", r.stderr.decode())
+
+
+def test_swagger_consumes_decides_json_or_not(tmp_path):
+    def spec(consumes):
+        op = {"operationId": "b", "parameters": [
+            {"name": "payload", "in": "body", "required": True,
+             "schema": {"type": "object", "properties": {"a": {"type": "string"}}}}],
+            "responses": {"200": {"description": "ok"}}}
+        if consumes is not None:
+            op["consumes"] = consumes
+        return {"swagger": "2.0", "info": {"title": "t", "version": "1"},
+                "consumes": ["application/json"], "paths": {"/b": {"post": op}}}
+
+    for consumes, merged in ((None, True), (["application/json; charset=utf-8"], True),
+                             (["application/xml"], False), (["text/plain", "application/json"], True)):
+        _cat, t = one_tool(tmp_path / str(len(str(consumes))) / str(merged), spec(consumes))
+        assert ("a" in t.input_schema["properties"]) is merged, consumes
+        assert ("body" in t.input_schema["properties"]) is not merged, consumes

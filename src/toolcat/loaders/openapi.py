@@ -199,8 +199,12 @@ class _Loader:
             if "example" in node:
                 deco["examples"] = [node["example"]]
             elif isinstance(node.get("examples"), dict):
-                vals = [ex["value"] for ex in node["examples"].values()
-                        if isinstance(ex, dict) and "value" in ex]
+                vals: list = []
+                for ex in node["examples"].values():
+                    # the same value under several example names is listed once
+                    if isinstance(ex, dict) and "value" in ex and not any(
+                            v == ex["value"] and type(v) is type(ex["value"]) for v in vals):
+                        vals.append(ex["value"])
                 if vals:
                     deco["examples"] = vals
         if node.get("deprecated") is True:
@@ -263,7 +267,8 @@ class _Loader:
                 if "schema" in bp:
                     self._body(tool, props, required, refs, top_extra, bp["schema"],
                                body_param.doc, body_param.pointer + "/schema",
-                               bp.get("required") is True, bp.get("description"), "json")
+                               bp.get("required") is True, bp.get("description"),
+                               self._swagger_body_kind(op))
             elif form:
                 self._form_body(tool, props, required, refs, form)
         else:
@@ -341,6 +346,20 @@ class _Loader:
             required.append(name)
         tool.origin.append(("/inputSchema/properties/" + name,
                             self._tool_src(tool, sdoc, sptr)))
+
+    def _swagger_body_kind(self, op: dict) -> str:
+        """Swagger 2.0: `consumes` (operation, else document) says whether the body is JSON."""
+        consumes = op.get("consumes")
+        if not isinstance(consumes, list):
+            consumes = self.root.data.get("consumes")
+        if not isinstance(consumes, list) or not consumes:
+            return "json"
+        types = [c for c in consumes if isinstance(c, str)]
+        if any(is_json_media(c) for c in types):
+            return "json"
+        if any(_media_base(c) in _FORM_TYPES for c in types):
+            return "form"
+        return "other"
 
     def _mergeable(self, cand: Any, props: dict, body_required: bool, kind: str) -> bool:
         if not isinstance(cand, dict) or not _mergeable_keys(cand):

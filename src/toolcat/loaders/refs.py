@@ -20,7 +20,7 @@ from urllib.parse import quote, unquote, urldefrag, urljoin, urlparse
 from toolcat import pointer as jp
 from toolcat.errors import InputError
 from toolcat.keywords import DRAFT2020, is_prose_key
-from toolcat.loaders.oaschema import convert_node, needs_conversion
+from toolcat.loaders.oaschema import TRIGGERS, convert_node, needs_conversion
 from toolcat.model import FILE_MARK, Catalog, Problem
 from toolcat.parse import SourceText, load_file
 from toolcat.walker import iter_schemas, transform
@@ -177,6 +177,7 @@ class Resolver:
         self.given_dir = os.path.dirname(path) if path != "-" else ""
         self.docs_by_uri: dict[str, Doc] = {uri: self.root}
         self.failed: dict[str, str] = {}
+        self.reported: set[tuple[str, str, str]] = set()
         self.id_index: dict[str, tuple[Doc, str]] = {}
         self.anchors: dict[tuple[str, str], tuple[Doc, str]] = {}
         if index_ids and ("$id" in src.text or "$anchor" in src.text):
@@ -285,9 +286,10 @@ class Resolver:
         return Target(adoc, aptr, jp.resolve(adoc.data, jp.decode(aptr)))
 
     def problem(self, message: str, doc: Doc, pointer: str, tool: str | None) -> None:
-        for p in self.catalog.problems:
-            if p.pointer == pointer and p.file == doc.path and p.message == message:
-                return
+        key = (doc.path, pointer, message)
+        if key in self.reported:
+            return
+        self.reported.add(key)
         self.catalog.problems.append(Problem(code=PROBLEM_CODE, message=message, file=doc.path,
                                              pointer=pointer, tool=tool))
 
@@ -360,6 +362,9 @@ class Bundler:
         self.swagger = swagger
         # Swagger 2.0 / OpenAPI 3.0 schemas come from draft 4: `items: [...]` is a tuple
         self.legacy_items = legacy_items
+        # keys that make a schema node need the hook (anything else is kept as built)
+        self._hook_keys = TRIGGERS | {"$ref", "discriminator"} \
+            | ({"items"} if legacy_items else set()) | ({"type"} if swagger else set())
         self.comp_tokens = ("definitions",) if swagger else ("components", "schemas")
         self.defs: dict[tuple[int, str], Def] = {}
         self.by_name: dict[str, Def] = {}
@@ -467,9 +472,10 @@ class Bundler:
         swagger = self.swagger
         tuples = self.legacy_items
         encode = jp.encode
+        wanted = self._hook_keys
 
         def hook(n: Any, path: tuple, _dialect: str) -> Any:
-            if not isinstance(n, dict):
+            if n.__class__ is not dict or wanted.isdisjoint(n):
                 return n
             if tuples and isinstance(n.get("items"), list):
                 n = _tuple_items(n, path, hook)
