@@ -510,3 +510,45 @@ def test_config_select_ignore_severity_per_file(tmp_path):
 def test_every_profile_runs(tmp_path, profile):
     p = write(tmp_path, json.loads(json.dumps(mcp(tool()))))
     run(p, profile=profile)
+
+
+SAMPLE_TOKENS = {
+    "an AWS access key id": "AKIA" + "Q" * 16,
+    "a Google API key": "AIza" + "b" * 35,
+    "a GitHub token": GHP,
+    "a GitHub fine-grained token": "github_pat_" + "a1" * 30,
+    "a GitLab token": "glpat-" + "x9" * 10,
+    "a Slack token": "xoxb-123456789012-abcdefghijkl",
+    "a Slack webhook URL": "https://hooks.slack.com/services/T0123456/B0123456/" + "a" * 24,
+    "a private key": "-----BEGIN RSA PRIVATE KEY-----",
+    "a JSON Web Token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0." + "s" * 20,
+    "an Anthropic API key": "sk-ant-api03-" + "k" * 50,
+    "an OpenAI API key": "sk-" + "a" * 20 + "T3BlbkFJ" + "b" * 20,
+    "an OpenAI project key": "sk-proj-" + "c" * 48,
+    "a Stripe live key": "sk_live_" + "d" * 24,
+    "a SendGrid API key": "SG." + "e" * 22 + "." + "f" * 43,
+    "an npm token": "npm_" + "g" * 36,
+    "a Hugging Face token": "hf_" + "h" * 34,
+    "an Azure storage account key": "AccountKey=" + "i" * 80,
+}
+
+
+def test_tc105_every_shape_and_the_text_prefilter():
+    from toolcat.lint.rules.secrets import _SHAPES, shape, shape_hints
+
+    assert {n for n, _l, _r in _SHAPES} == set(SAMPLE_TOKENS)
+    for what, token in SAMPLE_TOKENS.items():
+        assert shape(f"see {token} here") is not None, what
+        text = json.dumps({"tools": [{"description": f"x {token} y"}]})
+        hints = shape_hints(text)
+        assert hints is not None and any(h in f"x {token} y" for h in hints), what
+    assert shape_hints('{"a": "nothing to see"}') == frozenset()
+
+
+def test_tc105_token_hidden_by_json_escapes(tmp_path):
+    t = tool(q={"type": "string", "description": "Q.", "default": "PLACEHOLDER"})
+    text = json.dumps(mcp(t), indent=2).replace("PLACEHOLDER", "\\u0067" + GHP[1:])
+    p = write(tmp_path, text)
+    assert json.loads(p.read_text())["tools"][0]["inputSchema"]["properties"]["q"]["default"] \
+        == GHP
+    assert [f.pointer for f in only(run(p), "TC105")] == ["/inputSchema/properties/q/default"]

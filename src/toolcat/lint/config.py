@@ -36,7 +36,6 @@ Unknown keys are an error (a misspelt key would otherwise be ignored silently).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Any
 
 from toolcat.errors import UsageError
@@ -57,22 +56,30 @@ _KEYS = {"profile", "select", "extend-select", "ignore", "fail-on", "description
          "prose-max", "max-depth", "format", "severity", "per-file-ignores", "budgets"}
 
 
-@dataclass
 class Config:
-    path: str | None = None            # the file read (None: defaults)
-    root: str = "."                    # folder per-file-ignores globs are relative to
-    profile: str | None = None
-    select: list[str] | None = None
-    extend_select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
-    fail_on: str | None = None
-    description_max: int = 1024
-    prose_max: int = 300
-    max_depth: int = 5
-    format: str | None = None
-    severity: dict[str, str] = field(default_factory=dict)
-    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
-    budgets: dict[str, Any] = field(default_factory=dict)
+    """The settings lint (and measure's budgets) read; defaults when no file is found."""
+
+    def __init__(self, path: str | None = None, root: str = ".", profile: str | None = None,
+                 select: list[str] | None = None, extend_select: list[str] | None = None,
+                 ignore: list[str] | None = None, fail_on: str | None = None,
+                 description_max: int = 1024, prose_max: int = 300, max_depth: int = 5,
+                 format: str | None = None, severity: dict[str, str] | None = None,
+                 per_file_ignores: dict[str, list[str]] | None = None,
+                 budgets: dict[str, Any] | None = None) -> None:
+        self.path = path                    # the file read (None: defaults)
+        self.root = root                    # folder per-file-ignores globs are relative to
+        self.profile = profile
+        self.select = select                # None: the profile's rules
+        self.extend_select = extend_select or []
+        self.ignore = ignore or []
+        self.fail_on = fail_on
+        self.description_max = description_max
+        self.prose_max = prose_max
+        self.max_depth = max_depth
+        self.format = format
+        self.severity = severity or {}      # code -> error|warning|info|off
+        self.per_file_ignores = per_file_ignores or {}
+        self.budgets = budgets or {}        # see BUDGET_KEYS
 
     def ignored_for(self, file: str) -> list[str]:
         """Codes/prefixes per-file-ignores switch off for ``file``."""
@@ -100,6 +107,8 @@ def _find(start: str) -> tuple[str, dict] | None:
         for name in ("toolcat.toml", "pyproject.toml"):
             p = os.path.join(d, name)
             if os.path.isfile(p):
+                if name == "pyproject.toml" and not _mentions_toolcat(p):
+                    continue  # most pyproject.toml files have no [tool.toolcat]: skip parsing
                 data = _read_toml(p)
                 if name == "toolcat.toml":
                     return p, _table(data, toolcat_toml=True)
@@ -110,6 +119,15 @@ def _find(start: str) -> tuple[str, dict] | None:
         if parent == d:
             return None
         d = parent
+
+
+def _mentions_toolcat(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return True  # let _read_toml report it
+    return b"tool.toolcat" in data or (b"[tool]" in data and b"toolcat" in data)
 
 
 def _read_toml(path: str) -> dict:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from toolcat import pointer as jp
@@ -50,16 +49,17 @@ class Node:
         return not self.path
 
 
-@dataclass
 class Context:
     """What the rules of one catalog run can see."""
 
-    catalog: Catalog
-    config: Config
-    profile: Profile
-    severities: dict[str, str]            # enabled rule code -> severity
-    provider: Provider | None = None
-    cache: dict = field(default_factory=dict)  # per-catalog scratch space for rules
+    def __init__(self, catalog: Catalog, config: Config, profile: Profile,
+                 severities: dict[str, str], provider: Provider | None = None) -> None:
+        self.catalog = catalog
+        self.config = config
+        self.profile = profile
+        self.severities = severities       # enabled rule code -> severity
+        self.provider = provider
+        self.cache: dict = {}              # per-catalog scratch space for rules
 
     @property
     def is_openapi(self) -> bool:
@@ -93,11 +93,11 @@ def enabled_rules(config: Config, profile: Profile) -> dict[str, tuple[Rule, str
     return out
 
 
-@dataclass
 class LintResult:
-    findings: list[Finding]
-    files: int
-    tools: int
+    def __init__(self, findings: list[Finding], files: int, tools: int) -> None:
+        self.findings = findings
+        self.files = files
+        self.tools = tools
 
 
 def lint(catalogs: list[Catalog], config: Config, profile_name: str | None = None) -> LintResult:

@@ -26,38 +26,55 @@ Whatever the profile, an OpenWOP *compact* catalog gets CS201-CS204 as errors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 #: Tool-name pattern of MCP, OpenAI and Anthropic targets (issue 4, TC102).
 NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
 
 
-@dataclass(frozen=True)
 class Provider:
-    """What one model provider accepts in a tool definition (one row of the table)."""
+    """What one model provider accepts in a tool definition (one row of the table).
 
-    key: str
-    title: str
-    sources: tuple[str, ...]
-    name_pattern: str = NAME_PATTERN
-    max_tools: int | None = None
-    # keywords rejected in any schema position (when `allowed` is None)
-    unsupported: frozenset[str] = frozenset()
-    # when set: the only keys a schema object may carry (a closed, proto-like Schema object)
-    allowed: frozenset[str] | None = None
-    root_must_be_object: bool = True
-    root_forbidden: frozenset[str] = frozenset()     # keywords rejected at the top level only
-    strict_objects: bool = False       # every object: additionalProperties false, all required
-    type_arrays: bool = True           # `type: [a, b]` accepted
-    enum_strings_only: bool = False    # enum members must be strings
-    max_properties: int | None = None  # total object properties in one schema
-    max_depth: int | None = None       # object nesting levels
-    max_enum_values: int | None = None  # enum values in one schema, all enums together
-    max_string_chars: int | None = None  # property names + definition names + enum/const values
-    large_enum_values: int | None = None  # a string enum with more values than this ...
-    large_enum_chars: int | None = None   # ... may hold at most this many characters
-    strict_subset_unsupported: frozenset[str] = frozenset()  # only for strict mode (info)
-    notes: str = ""
+    ``unsupported``: keywords rejected in any schema position (when ``allowed`` is None);
+    ``allowed``: when set, the only keys a schema object may carry (a closed, proto-like Schema
+    object); ``root_forbidden``: keywords rejected at the top level only; ``strict_objects``:
+    every object needs additionalProperties false and all properties required;
+    ``max_properties``/``max_depth``/``max_enum_values``: totals in one schema;
+    ``max_string_chars``: property names + definition names + enum/const values;
+    ``large_enum_values``/``large_enum_chars``: a string enum with more values than the first
+    may hold at most the second many characters; ``strict_subset_unsupported``: keywords only
+    strict mode rejects (reported as info).
+    """
+
+    def __init__(self, key: str, title: str, sources: tuple[str, ...],
+                 name_pattern: str = NAME_PATTERN, max_tools: int | None = None,
+                 unsupported: frozenset[str] = frozenset(),
+                 allowed: frozenset[str] | None = None, root_must_be_object: bool = True,
+                 root_forbidden: frozenset[str] = frozenset(), strict_objects: bool = False,
+                 type_arrays: bool = True, enum_strings_only: bool = False,
+                 max_properties: int | None = None, max_depth: int | None = None,
+                 max_enum_values: int | None = None, max_string_chars: int | None = None,
+                 large_enum_values: int | None = None, large_enum_chars: int | None = None,
+                 strict_subset_unsupported: frozenset[str] = frozenset(),
+                 notes: str = "") -> None:
+        self.key = key
+        self.title = title
+        self.sources = sources
+        self.name_pattern = name_pattern
+        self.max_tools = max_tools
+        self.unsupported = unsupported
+        self.allowed = allowed
+        self.root_must_be_object = root_must_be_object
+        self.root_forbidden = root_forbidden
+        self.strict_objects = strict_objects
+        self.type_arrays = type_arrays
+        self.enum_strings_only = enum_strings_only
+        self.max_properties = max_properties
+        self.max_depth = max_depth
+        self.max_enum_values = max_enum_values
+        self.max_string_chars = max_string_chars
+        self.large_enum_values = large_enum_values
+        self.large_enum_chars = large_enum_chars
+        self.strict_subset_unsupported = strict_subset_unsupported
+        self.notes = notes
 
 
 PROVIDERS: dict[str, Provider] = {
@@ -141,14 +158,16 @@ PROVIDERS: dict[str, Provider] = {
 }
 
 
-@dataclass(frozen=True)
 class Profile:
-    name: str
-    summary: str
-    categories: tuple[str, ...]
-    severities: dict[str, str] = field(default_factory=dict)
-    provider: str | None = None
-    name_pattern: str | None = NAME_PATTERN   # TC102 (None: only non-empty)
+    def __init__(self, name: str, summary: str, categories: tuple[str, ...],
+                 severities: dict[str, str] | None = None, provider: str | None = None,
+                 name_pattern: str | None = NAME_PATTERN) -> None:
+        self.name = name
+        self.summary = summary
+        self.categories = categories
+        self.severities = severities or {}
+        self.provider = provider
+        self.name_pattern = name_pattern   # TC102 (None: only non-empty)
 
 
 _CS_WARN = {"CS201": "warning", "CS202": "warning", "CS203": "warning", "CS204": "warning"}

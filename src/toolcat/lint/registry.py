@@ -27,7 +27,6 @@ the README.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple
 
 SEVERITY_ORDER = {"info": 0, "warning": 1, "error": 2}
@@ -56,22 +55,33 @@ class Hit(NamedTuple):
     severity: str | None = None  # a per-hit severity (rare: e.g. an error inside a warning rule)
 
 
-@dataclass(frozen=True)
 class Rule:
-    code: str
-    name: str
-    severity: str
-    summary: str
-    doc: str
-    scope: str
-    check: Callable[..., Iterable[Hit]] = field(repr=False, compare=False)
-    schemas: tuple[str, ...] = ("input",)   # node rules: "input" and/or "output" schemas
-    formats: tuple[str, ...] | None = None  # only for catalogs of these formats
-    after: Callable[..., Iterable[Hit]] | None = field(default=None, repr=False, compare=False)
+    """One registered rule (see :func:`rule`)."""
+
+    __slots__ = ("code", "name", "severity", "summary", "doc", "scope", "check", "schemas",
+                 "formats", "after")
+
+    def __init__(self, code: str, name: str, severity: str, summary: str, doc: str,
+                 scope: str, check: Callable[..., Iterable[Hit]],
+                 schemas: tuple[str, ...] = ("input",), formats: tuple[str, ...] | None = None,
+                 after: Callable[..., Iterable[Hit]] | None = None) -> None:
+        self.code = code
+        self.name = name
+        self.severity = severity
+        self.summary = summary
+        self.doc = doc
+        self.scope = scope
+        self.check = check
+        self.schemas = schemas          # node rules: "input" and/or "output" schemas
+        self.formats = formats          # only for catalogs of these formats
+        self.after = after              # after(ctx): once per catalog, after the tools
 
     @property
     def category(self) -> str:
         return CATEGORIES.get(self.code[:2], "")
+
+    def __repr__(self) -> str:  # pragma: no cover
+        return f"Rule({self.code} {self.name})"
 
 
 _RULES: dict[str, Rule] = {}

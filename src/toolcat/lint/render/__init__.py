@@ -7,7 +7,6 @@ output on a terminal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from toolcat.model import Finding
@@ -15,16 +14,18 @@ from toolcat.model import Finding
 FORMATS = ("text", "json", "sarif", "github", "junit")
 
 
-@dataclass
 class Report:
-    findings: list[Finding]
-    files: int
-    tools: int
-    fail_on: str = "error"
-    profile: str = "mcp"
-    hidden: int = 0                              # findings hidden by --baseline
-    sources: dict[str, Any] = field(default_factory=dict)   # file -> SourceText
-    rules: list[Any] = field(default_factory=list)          # registry.Rule, for SARIF
+    def __init__(self, findings: list[Finding], files: int, tools: int, fail_on: str = "error",
+                 profile: str = "mcp", hidden: int = 0, sources: dict[str, Any] | None = None,
+                 rules: list[Any] | None = None) -> None:
+        self.findings = findings
+        self.files = files
+        self.tools = tools
+        self.fail_on = fail_on
+        self.profile = profile
+        self.hidden = hidden                    # findings hidden by --baseline
+        self.sources = sources or {}            # file -> SourceText
+        self.rules = rules or []                # registry.Rule, for SARIF
 
     def counts(self) -> dict[str, int]:
         out = {"error": 0, "warning": 0, "info": 0}
