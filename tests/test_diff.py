@@ -150,3 +150,60 @@ def test_compares_real_captures(tmp_path):
     assert code == 1
     assert data["only_in_a"] == [names[0]] and data["only_in_b"] == []
     assert data["common"] == len(set(names)) - 1
+
+
+# --------------------------------------------------------------------------- one catalog
+
+
+def _some_captures(n=4):
+    folder = corpus("mcp-context-cost")
+    out = []
+    for p in sorted(folder.glob("*.json")):
+        doc = json.loads(p.read_bytes())
+        if isinstance(doc.get("rawToolsCapture"), list) and doc["rawToolsCapture"]:
+            out.append((p, doc))
+        if len(out) == n:
+            break
+    return out
+
+
+@pytest.mark.parametrize("to", [None, "openwop", "openai"])
+def test_single_catalog_projection_is_complete(to):
+    for p, doc in _some_captures(3):
+        args = ["-f", "json", str(p)] + (["--to", to] if to else [])
+        code, data = diff_json(*args)
+        assert code == 0, (p.name, data)
+        assert data["common"] == len({t["name"] for t in doc["rawToolsCapture"]})
+        assert data["only_in_a"] == data["only_in_b"] == data["changed"] == []
+
+
+def test_single_openwop_catalog_keeps_source_and_tier(tmp_path):
+    a = write(tmp_path, "cat.json", {"tools": [
+        {"toolId": "mcp:fs.read", "source": "mcp", "safetyTier": "read", "title": "Read file",
+         "description": "Read a file. " * 30,
+         "inputSchema": {"type": "object", "properties": {"path": {"type": "string",
+                                                                   "description": "p"}}},
+         "outputSchema": {"type": "string"}, "egress": "none", "approval": "never"},
+        {"toolId": "x-host-acme-shell", "source": "host-extension", "safetyTier": "exec"},
+    ]})
+    r = run_toolcat("diff-toolids", a)
+    assert r.returncode == 0, r.stdout.decode() + r.stderr.decode()
+    assert b"(standard view, openwop)" in r.stdout and b"common: 2" in r.stdout
+
+
+def test_mcp_catalog_against_its_openwop_projection_shows_renames(tmp_path):
+    from toolcat.loaders import load_catalogs
+    from toolcat.project import ProjectOptions, project_catalogs
+
+    p, doc = _some_captures(1)[0]
+    proj = project_catalogs(load_catalogs([str(p)]), ProjectOptions(to="openwop"))
+    out = tmp_path / "compact.json"
+    out.write_bytes(proj.output_bytes())
+    code, data = diff_json(str(p), str(out))
+    names = sorted({t["name"] for t in doc["rawToolsCapture"]})
+    assert code == 1
+    assert data["common"] == 0 and data["only_in_a"] == names
+    assert {(x["a"], x["b"]) for x in data["likely_renames"]} == {(n, "mcp:" + n) for n in names}
+    # compared within the same target, the ids agree
+    code, data = diff_json(str(out), str(out))
+    assert code == 0

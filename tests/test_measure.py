@@ -30,8 +30,43 @@ def published(p: Path) -> dict:
     return json.loads(p.read_bytes())
 
 
+class Result:
+    def __init__(self, code: int, out: bytes, err: bytes) -> None:
+        self.returncode, self.stdout, self.stderr = code, out, err
+
+
+def tc(*args, cwd=None) -> Result:
+    """Run the CLI in this process (same code path as `toolcat`, without the start-up cost)."""
+    import os
+    import sys
+
+    from toolcat import ui
+    from toolcat.cli import run
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+    saved = sys.stdout, sys.stderr, os.getcwd(), dict(os.environ)
+    os.environ["NO_COLOR"] = "1"
+    os.environ.pop("FORCE_COLOR", None)
+    ui.state.quiet = ui.state.no_color = False
+    ui.state._out = ui.state._err = None
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        sys.stdout, sys.stderr = out, err
+        code = run([str(a) for a in args])
+    finally:
+        sys.stdout, sys.stderr = saved[0], saved[1]
+        os.chdir(saved[2])
+        os.environ.clear()
+        os.environ.update(saved[3])
+        ui.state.quiet = ui.state.no_color = False
+        ui.state._out = ui.state._err = None
+    return Result(code, out.buffer.getvalue(), err.buffer.getvalue())
+
+
 def measure_json(*args: str) -> dict:
-    r = run_toolcat("measure", "-f", "json", *args)
+    r = tc("measure", "-f", "json", *args)
     assert r.returncode == 0, r.stderr.decode()
     return json.loads(r.stdout)
 
@@ -103,10 +138,10 @@ def test_top_tools_match_published_per_tool_tokens(all_captures):
         assert t["bytes_after"] <= t["bytes_before"]
 
 
-def test_cl100k_counts_differ():
-    with_tools, _ = captures()
+def test_cl100k_counts_differ(all_captures):
+    with_tools, _without, r = all_captures
+    o200k = {c["file"]: c for c in json.loads(r.stdout)["catalogs"]}
     files = list(map(str, with_tools))
-    o200k = {c["file"]: c for c in measure_json(*files)["catalogs"]}
     cl = measure_json("--tokenizer", "cl100k_base", *files)
     assert cl["tokenizer"] == "cl100k_base"
     differ = 0
@@ -224,7 +259,7 @@ def _num(cell: str) -> int:
 def test_markdown_is_a_valid_github_table():
     files = small_set()
     ref = measure_json(*files)
-    r = run_toolcat("measure", "-f", "markdown", "--top", "2", *files)
+    r = tc("measure", "-f", "markdown", "--top", "2", *files)
     assert r.returncode == 0, r.stderr.decode()
     text = r.stdout.decode()
     assert "o200k_base" in text
@@ -259,7 +294,7 @@ def test_markdown_is_a_valid_github_table():
 def test_markdown_escapes_pipes_in_names(tmp_path):
     f = tmp_path / "a|b.json"
     f.write_text(json.dumps({"tools": [{"name": "x|y", "inputSchema": {"type": "object"}}]}))
-    r = run_toolcat("measure", "-f", "markdown", "--top", "1", str(f))
+    r = tc("measure", "-f", "markdown", "--top", "1", str(f))
     assert r.returncode == 0, r.stderr.decode()
     tables = _md_tables(r.stdout.decode())
     assert tables[0][2][0].strip("`") == str(f)
@@ -270,7 +305,7 @@ def test_markdown_escapes_pipes_in_names(tmp_path):
 def test_csv_matches_json():
     files = small_set()
     ref = measure_json(*files)
-    r = run_toolcat("measure", "-f", "csv", *files)
+    r = tc("measure", "-f", "csv", *files)
     assert r.returncode == 0
     rows = list(csv.DictReader(io.StringIO(r.stdout.decode())))
     assert len(rows) == len(files) + 1
@@ -289,7 +324,7 @@ def test_csv_matches_json():
 def test_table_output():
     files = small_set()
     ref = measure_json(*files)
-    r = run_toolcat("measure", *files)
+    r = tc("measure", *files)
     assert r.returncode == 0
     out = r.stdout.decode()
     assert "\x1b[" not in out
@@ -334,7 +369,7 @@ def test_limits_under_at_over(one, figure, side):
     value = c[f"{figure}_{side}"]
     gate = [] if side == "after" else ["--gate", "before"]
     for limit, code in ((value + 1, 0), (value, 0), (value - 1, 1)):
-        r = run_toolcat("measure", "-f", "json", f"--max-{figure}", str(limit), *gate, f)
+        r = tc("measure", "-f", "json", f"--max-{figure}", str(limit), *gate, f)
         assert r.returncode == code, (limit, r.stderr.decode())
         assert json.loads(r.stdout)["catalogs"][0][f"{figure}_{side}"] == value
         err = r.stderr.decode()
@@ -350,7 +385,7 @@ def test_limit_names_only_the_failing_catalog():
     ref = measure_json(*files)["catalogs"]
     biggest = max(ref, key=lambda c: c["tokens_after"])
     limit = max(c["tokens_after"] for c in ref if c is not biggest)
-    r = run_toolcat("measure", "-f", "csv", "--max-tokens", str(limit), *files)
+    r = tc("measure", "-f", "csv", "--max-tokens", str(limit), *files)
     assert r.returncode == 1
     lines = [x for x in r.stderr.decode().splitlines() if "budget exceeded" in x]
     assert len(lines) == 1 and biggest["file"] in lines[0]
@@ -361,7 +396,7 @@ def test_baseline_roundtrip_and_growth(tmp_path, one):
     work = tmp_path / "airbnb.json"
     shutil.copy(f, work)
     base = tmp_path / "base.json"
-    r = run_toolcat("measure", "-q", "-f", "json", "--write-baseline", str(base), str(work))
+    r = tc("measure", "-q", "-f", "json", "--write-baseline", str(base), str(work))
     assert r.returncode == 0, r.stderr.decode()
     doc = json.loads(base.read_text())
     entry = doc["catalogs"][str(work)]
@@ -370,7 +405,7 @@ def test_baseline_roundtrip_and_growth(tmp_path, one):
     assert not list(tmp_path.glob(".toolcat-*"))  # atomic write left no temp file
 
     # unchanged: passes with no increase allowed
-    r = run_toolcat("measure", "--baseline", str(base), str(work))
+    r = tc("measure", "--baseline", str(base), str(work))
     assert r.returncode == 0, r.stderr.decode()
 
     # grow the catalog: a longer description of the first tool's first property
@@ -383,12 +418,12 @@ def test_baseline_roundtrip_and_growth(tmp_path, one):
     assert grown["bytes_after"] > c["bytes_after"]
     growth = (grown["bytes_after"] - c["bytes_after"]) * 100 / c["bytes_after"]
 
-    r = run_toolcat("measure", "--baseline", str(base), "--max-increase", "0", str(work))
+    r = tc("measure", "--baseline", str(base), "--max-increase", "0", str(work))
     assert r.returncode == 1
     err = r.stderr.decode()
     assert str(work) in err and "bytes_after" in err
     assert f"{c['bytes_after']:,}" in err and f"{grown['bytes_after']:,}" in err
-    r = run_toolcat("measure", "--baseline", str(base), "--max-increase",
+    r = tc("measure", "--baseline", str(base), "--max-increase",
                     f"{growth * 1.5 + 1:.3f}", str(work))
     assert r.returncode == 0, r.stderr.decode()
 
@@ -404,14 +439,14 @@ def test_baseline_growth_at_the_limit(tmp_path, one):
     base = tmp_path / "base.json"
     base.write_text(json.dumps(doc))
     pct = v - 100
-    at = run_toolcat("measure", "--baseline", str(base), "--max-increase", str(pct), f)
+    at = tc("measure", "--baseline", str(base), "--max-increase", str(pct), f)
     assert at.returncode == 0, at.stderr.decode()
-    over = run_toolcat("measure", "--baseline", str(base), "--max-increase", f"{pct - 0.01}", f)
+    over = tc("measure", "--baseline", str(base), "--max-increase", f"{pct - 0.01}", f)
     assert over.returncode == 1
     err = over.stderr.decode()
     assert f in err and "bytes_after" in err and "tokens_after" not in err
     assert f"{v:,}" in err and "100" in err
-    under = run_toolcat("measure", "--baseline", str(base), "--max-increase", f"{pct + 0.01}", f)
+    under = tc("measure", "--baseline", str(base), "--max-increase", f"{pct + 0.01}", f)
     assert under.returncode == 0
 
 
@@ -423,10 +458,10 @@ def test_baseline_gate_before(tmp_path, one):
                             "bytes_after": 1, "tokens_after": 1}}}
     base = tmp_path / "b.json"
     base.write_text(json.dumps(doc))
-    r = run_toolcat("measure", "--gate", "before", "--baseline", str(base), f)
+    r = tc("measure", "--gate", "before", "--baseline", str(base), f)
     assert r.returncode == 1 and "bytes_before" in r.stderr.decode()
     assert "tokens_before" not in r.stderr.decode()
-    r = run_toolcat("measure", "--gate", "before", "--baseline", str(base),
+    r = tc("measure", "--gate", "before", "--baseline", str(base),
                     "--max-increase", "1", f)
     assert r.returncode == 0
 
@@ -441,7 +476,7 @@ def test_bad_baseline_and_options_are_input_errors(tmp_path, one):
     for args in (["--baseline", str(bad)], ["--baseline", str(tmp_path / "missing.json")],
                  ["--baseline", str(other)], ["--max-increase", "5"], ["--format", "xml"],
                  ["--tokenizer", "p50k"], ["--gate", "middle"], ["--to", "soap"]):
-        r = run_toolcat("measure", *args, f)
+        r = tc("measure", *args, f)
         assert r.returncode == 2, (args, r.stderr.decode())
         err = r.stderr.decode().strip()
         assert "Traceback" not in err and err, args
@@ -449,7 +484,7 @@ def test_bad_baseline_and_options_are_input_errors(tmp_path, one):
 
 def test_write_baseline_to_unwritable_place_is_an_input_error(tmp_path, one):
     f, _c = one
-    r = run_toolcat("measure", "--write-baseline", str(tmp_path / "no" / "such" / "b.json"), f)
+    r = tc("measure", "--write-baseline", str(tmp_path / "no" / "such" / "b.json"), f)
     assert r.returncode == 2
     assert r.stderr.decode().startswith("toolcat: error: ")
 
@@ -479,3 +514,87 @@ def test_delayed_progress_stays_hidden_for_quick_runs():
     p.update("x", advance=1)
     p.stop()
     assert not p._started
+
+
+# --------------------------------------------------------------------------- config budgets
+
+
+def test_budgets_from_pyproject(tmp_path, one):
+    pytest.importorskip("toolcat.lint.config")
+    f, c = one
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.toolcat.budgets]\n"
+        f"max-tokens = {c['tokens_before'] - 1}\n"
+        'gate = "before"\n')
+    r = tc("measure", f, cwd=tmp_path)
+    assert r.returncode == 1
+    err = r.stderr.decode()
+    assert f in err and "tokens_before" in err and f"{c['tokens_before'] - 1:,}" in err
+    # the command line wins over the config
+    r = tc("measure", "--max-tokens", str(c["tokens_before"]), f, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr.decode()
+    r = tc("measure", "--gate", "after", f, cwd=tmp_path)
+    assert r.returncode == (1 if c["tokens_after"] > c["tokens_before"] - 1 else 0)
+
+
+def test_budgets_from_toolcat_toml_and_config_option(tmp_path, one):
+    pytest.importorskip("toolcat.lint.config")
+    f, c = one
+    cfg = tmp_path / "sub" / "toolcat.toml"
+    cfg.parent.mkdir()
+    cfg.write_text(f"[budgets]\nmax-bytes = {c['bytes_after'] - 1}\n"
+                   'tokenizer = "cl100k_base"\n')
+    r = tc("measure", "-f", "json", "--config", str(cfg), f)
+    assert r.returncode == 1
+    assert json.loads(r.stdout)["tokenizer"] == "cl100k_base"
+    assert "bytes_after" in r.stderr.decode()
+    (tmp_path / "sub" / "bad.toml").write_text("[budgets]\nmax-bytes = -3\n")
+    r = tc("measure", "--config", str(tmp_path / "sub" / "bad.toml"), f)
+    assert r.returncode == 2 and "max-bytes" in r.stderr.decode()
+
+
+# --------------------------------------------------------------------------- after == project
+
+
+def _project_built() -> bool:
+    r = tc("project", "--help")
+    return r.returncode == 0 and b"not built yet" not in r.stdout + r.stderr
+
+
+def _tools_array_bytes(out: bytes) -> bytes:
+    """The tools array inside `toolcat project` output, as it appears there (byte-exact)."""
+    doc = json.loads(out)
+    arr = doc["tools"] if isinstance(doc, dict) else doc
+    from toolcat.canonical import dumps
+
+    raw = dumps(arr)
+    assert raw in out, "the output holds the array's canonical bytes verbatim"
+    return raw
+
+
+@pytest.mark.parametrize("opts", [
+    [],
+    ["--to", "openwop"],
+    ["--to", "openai", "--description-max", "60"],
+    ["--to", "anthropic", "--unlowerable", "omit"],
+    ["--to", "openai", "--subset"],
+    ["--no-output-schema", "--description-max", "0"],
+    ["--to", "openwop", "--source", "connector", "--safety-tier", "read"],
+])
+def test_after_is_exactly_what_project_writes(tmp_path, opts):
+    if not _project_built():
+        pytest.skip("toolcat project is not built yet")
+    with_tools, _ = captures()
+    # outputSchema, annotations, $ref and anyOf in one capture; an OpenAPI spec
+    files = [str(p) for p in with_tools if p.name == "xcodebuildmcp.json"]
+    files.append(str(corpus("openapi", "oai-petstore.openapi.yaml")))
+    got = {c["file"]: c for c in measure_json(*opts, *files)["catalogs"]}
+    for f in files:
+        out = tmp_path / "out.json"
+        r = tc("project", f, "-o", str(out), *opts)
+        assert r.returncode == 0, (f, opts, r.stderr.decode())
+        arr = _tools_array_bytes(out.read_bytes())
+        assert got[f]["bytes_after"] == len(arr), (f, opts)
+        from toolcat.tokens import count
+
+        assert got[f]["tokens_after"] == count(arr), (f, opts)

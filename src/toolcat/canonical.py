@@ -137,6 +137,46 @@ def _slow(value: Any, indent: int | None) -> bytes:
 _ODD_FLOAT = re.compile(rb"[0-9]e(?:-6|\+1[5-9]|\+20)(?![0-9])|[0-9]\.0(?=[,\]}]|$)")
 
 
+_U64 = 2**64
+_I64 = -(2**63)
+
+
+def _floats_agree(value: Any) -> bool:
+    """True when orjson writes every float in ``value`` as JavaScript does.
+
+    Used when :data:`_ODD_FLOAT` matched, which it also does inside strings ("TLS 1.0,"):
+    orjson and JavaScript differ only in how they format floats, so if each float agrees,
+    orjson's bytes are the canonical ones.
+    """
+    import orjson
+
+    stack = [value]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        v = pop()
+        if isinstance(v, float):
+            if orjson.dumps(v) != js_number(v).encode("ascii"):
+                return False
+        elif isinstance(v, dict):
+            push(v.values())
+        elif isinstance(v, (list, tuple)):
+            push(v)
+    return True
+
+
+def _big_ints_as_fragments(value: Any) -> Any:
+    """A copy of ``value`` with integers orjson cannot hold as pre-formatted fragments."""
+    import orjson
+
+    if isinstance(value, int) and not isinstance(value, bool):
+        return orjson.Fragment(str(value).encode("ascii")) if not _I64 <= value < _U64 else value
+    if isinstance(value, dict):
+        return {k: _big_ints_as_fragments(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_big_ints_as_fragments(v) for v in value]
+    return value
+
+
 def dumps(value: Any, indent: int | None = None) -> bytes:
     """Canonical JSON bytes of ``value`` (``indent`` > 0 pretty-prints, same number format)."""
     if indent:
@@ -146,8 +186,12 @@ def dumps(value: Any, indent: int | None = None) -> bytes:
     try:
         out = orjson.dumps(value)
     except (TypeError, orjson.JSONEncodeError):
-        return _slow(value, None)
-    if _ODD_FLOAT.search(out):
+        # integers beyond 64 bits (huge OpenAPI bounds): orjson writes them as fragments
+        try:
+            out = orjson.dumps(_big_ints_as_fragments(value))
+        except (TypeError, orjson.JSONEncodeError, RecursionError, AttributeError):
+            return _slow(value, None)
+    if _ODD_FLOAT.search(out) and not _floats_agree(value):
         return _slow(value, None)
     return out
 

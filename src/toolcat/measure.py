@@ -36,7 +36,7 @@ import orjson
 from toolcat import canonical
 from toolcat.errors import InputError, UsageError
 from toolcat.keywords import DRAFT2020, is_prose_key
-from toolcat.model import MCP, MCP_CAPTURE, OPENWOP, Catalog
+from toolcat.model import MCP_CAPTURE, Catalog
 from toolcat.walker import iter_schemas
 
 BREAKDOWN_KEYS = ("descriptions", "schema_prose", "schema_shape", "other")
@@ -94,6 +94,7 @@ class CatalogFigures:
     sha256_before: str
     breakdown: dict[str, int]
     tool_figures: list[ToolFigures] = field(default_factory=list)
+    unlowerable: list[str] = field(default_factory=list)  # ids --unlowerable fail stopped at
 
     def get(self, figure: str, side: str) -> int:
         return getattr(self, f"{figure}_{side}")
@@ -217,35 +218,21 @@ def breakdown(items: list, target: str, dialects: list[str] | None = None,
 
 
 def default_target(cat: Catalog) -> str:
-    return "openwop" if cat.format == OPENWOP else "mcp"
+    from toolcat.project.envelopes import default_target as _default
 
-
-class _FallbackProjection:  # TEMPORARY until toolcat.project lands
-    def __init__(self, cat: Catalog, target: str) -> None:
-        self.target = target
-        self._items = [t.raw for t in cat.tools]
-
-    def array(self) -> list:
-        return self._items
-
-    def array_bytes(self) -> bytes:
-        return canonical.dumps(self._items)
+    return _default([cat.format])
 
 
 def project_one(cat: Catalog, popts: Any) -> Any:
-    try:
-        from toolcat.project import project_catalogs
-    except ImportError:  # TEMPORARY
-        return _FallbackProjection(cat, getattr(popts, "to", None) or default_target(cat))
+    from toolcat.project import project_catalogs
+
     return project_catalogs([cat], popts)
 
 
 def standard_items(cat: Catalog, target: str) -> list:
     """The standard view of ``cat`` in ``target`` (for MCP input: the raw tools verbatim)."""
-    try:
-        from toolcat.project import standard_array
-    except ImportError:  # TEMPORARY
-        return [t.raw for t in cat.tools]
+    from toolcat.project import standard_array
+
     return standard_array([cat], target)
 
 
@@ -256,7 +243,9 @@ def measure_catalog(cat: Catalog, popts: Any, tokenizer: str = "o200k_base",
 
     proj = project_one(cat, popts)
     target = proj.target
-    before_items = standard_items(cat, target)
+    # the standard view as the projection built it: standard_array([cat], target), with
+    # --source/--safety-tier applied where the target is not the input's own format
+    before_items = [t.standard for t in proj.tools]
     before = canonical.dumps(before_items)
     after = proj.array_bytes()
     dialects = [t.dialect for t in cat.tools] if len(cat.tools) == len(before_items) else None
@@ -271,6 +260,7 @@ def measure_catalog(cat: Catalog, popts: Any, tokenizer: str = "o200k_base",
         tokens_after=tokens.count(after, tokenizer),
         sha256_before=canonical.sha256(before),
         breakdown=breakdown(before_items, target, dialects, before),
+        unlowerable=[t.id for t in proj.tools if getattr(t, "failed", False)],
     )
     if per_tool:
         after_items = proj.array()
@@ -324,10 +314,12 @@ def load_for_measure(paths: list[str], opts: Any, on_file: Any = None
     ``timeout``...): they hold nothing to measure, so they are skipped with a note instead of
     failing the whole run. When nothing else is left, the first such file is an input error.
     """
-    from toolcat.loaders import LoadOptions, load_catalogs, merge_catalogs
+    import dataclasses
+
+    from toolcat.loaders import load_catalogs, merge_catalogs
 
     merge = bool(getattr(opts, "merge", False))
-    one = LoadOptions(**{**opts.__dict__, "merge": False}) if merge else opts
+    one = dataclasses.replace(opts, merge=False) if merge else opts
     cats: list[Catalog] = []
     skipped: list[tuple[str, str]] = []
     first_err: InputError | None = None
@@ -504,5 +496,5 @@ __all__ = [
     "BREAKDOWN_KEYS", "Budget", "CatalogFigures", "GateFailure", "ToolFigures", "baseline_doc",
     "breakdown", "check_gates", "default_target", "item_id", "load_for_measure",
     "measure_catalog", "read_baseline", "schema_prose_bytes", "top_tools", "total",
-    "write_baseline", "MCP",
+    "write_baseline",
 ]

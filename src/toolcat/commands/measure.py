@@ -99,22 +99,19 @@ def want_progress(fmt: str, quiet: bool, stream: Any = None) -> bool:
         return False
 
 
-def config_budget() -> dict:
-    """Budgets from ``[tool.toolcat.budget]`` of the project configuration (if any)."""
+def config_budget(path: str | None = None) -> dict:
+    """Budgets from ``[tool.toolcat.budgets]`` of the configuration (``--config`` or the
+    nearest ``toolcat.toml`` / ``pyproject.toml`` upwards from the current folder)."""
     try:
-        from toolcat.lint.config import load_config  # written by the lint helper
-    except ImportError:
+        from toolcat.lint.config import load_config  # the lint command owns the config file
+    except ImportError:  # pragma: no cover - lint not installed
+        if path is not None:
+            from toolcat.errors import UsageError
+
+            raise UsageError("--config needs toolcat's lint configuration support") from None
         return {}
-    try:
-        cfg = load_config()
-    except TypeError:  # pragma: no cover - signature differs
-        return {}
-    budget = None
-    if isinstance(cfg, dict):
-        budget = cfg.get("budget")
-    else:
-        budget = getattr(cfg, "budget", None)
-    return budget if isinstance(budget, dict) else {}
+    budgets = getattr(load_config(path), "budgets", None)
+    return dict(budgets) if isinstance(budgets, dict) else {}
 
 
 def _int_budget(cfg: dict, key: str) -> int | None:
@@ -124,36 +121,41 @@ def _int_budget(cfg: dict, key: str) -> int | None:
     if v is None:
         return None
     if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-        raise UsageError(f"[tool.toolcat.budget] {key} must be a non-negative integer (got {v!r})")
+        raise UsageError(f"[tool.toolcat.budgets] {key} must be a non-negative integer "
+                         f"(got {v!r})")
     return v
 
 
 def measure(
     paths: Paths,
-    tokenizer: Annotated[str, typer.Option("--tokenizer", "-t",
-                                           help="BPE encoding: o200k_base or cl100k_base.")
-                         ] = "o200k_base",
+    tokenizer: Annotated[Optional[str], typer.Option(
+        "--tokenizer", "-t", help="BPE encoding: o200k_base or cl100k_base [default: "
+        "o200k_base, or tokenizer of [tool.toolcat.budgets]].", show_default=False)] = None,
     fmt: Annotated[str, typer.Option("--format", "-f",
                                      help="Output: table, json, markdown or csv.")] = "table",
     top: Annotated[int, typer.Option("--top", help="Also list the N heaviest tools "
                                      "(table, json, markdown).", min=0)] = 0,
     max_bytes: Annotated[Optional[int], typer.Option(
         "--max-bytes", help="Fail (exit 1) when a catalog's gated side has more bytes "
-        "[default: none, or max-bytes of [tool.toolcat.budget]].", show_default=False, min=0)
+        "[default: none, or max-bytes of [tool.toolcat.budgets]].", show_default=False, min=0)
     ] = None,
     max_tokens: Annotated[Optional[int], typer.Option(
         "--max-tokens", help="Fail (exit 1) when a catalog's gated side has more tokens "
-        "[default: none, or max-tokens of [tool.toolcat.budget]].", show_default=False, min=0)
+        "[default: none, or max-tokens of [tool.toolcat.budgets]].", show_default=False, min=0)
     ] = None,
-    gate: Annotated[str, typer.Option("--gate", help="Side the limits and the baseline "
-                                      "apply to: after (compact) or before (standard).")
-                    ] = "after",
+    gate: Annotated[Optional[str], typer.Option(
+        "--gate", help="Side the limits and the baseline apply to: after (compact view) or "
+        "before (standard view) [default: after, or gate of [tool.toolcat.budgets]].",
+        show_default=False)] = None,
+    config: Annotated[Optional[str], typer.Option(
+        "--config", help="Read budgets from this toolcat.toml or pyproject.toml [default: the "
+        "nearest one upwards from the current folder].", show_default=False)] = None,
     baseline: Annotated[Optional[str], typer.Option(
         "--baseline", help="Compare with the figures of a file written by --write-baseline.",
         show_default=False)] = None,
     max_increase: Annotated[Optional[float], typer.Option(
         "--max-increase", help="With --baseline: allowed growth of bytes and tokens per "
-        "catalog, in percent [default: 0, or max-increase of [tool.toolcat.budget]].",
+        "catalog, in percent [default: 0, or max-increase of [tool.toolcat.budgets]].",
         show_default=False)] = None,
     write_baseline: Annotated[Optional[str], typer.Option(
         "--write-baseline", help="Record each catalog's figures to FILE (atomic).",
@@ -163,9 +165,13 @@ def measure(
         "[default: openwop for OpenWOP input, else mcp].", show_default=False)] = None,
     description_max: Annotated[int, typer.Option(
         "--description-max", help="Longest compact description, in characters.", min=0)] = 120,
-    unlowerable: Annotated[str, typer.Option(
-        "--unlowerable", help="Constructs the compact subset cannot express exactly: "
-        "widen, omit, keep or fail.")] = "widen",
+    unlowerable: Annotated[Optional[str], typer.Option(
+        "--unlowerable", help="What cannot be lowered exactly to the compact subset: widen, "
+        "omit, keep or fail [default: widen]. Given with a target other than openwop, it "
+        "implies --subset (as in `toolcat project`).", show_default=False)] = None,
+    subset: Annotated[Optional[bool], typer.Option(
+        "--subset/--no-subset", help="Lower input schemas to the RFC 0112 compact subset "
+        "[default: only with --to openwop].", show_default=False)] = None,
     no_output_schema: Annotated[bool, typer.Option(
         "--no-output-schema", help="Drop outputSchema from the compact view.")] = False,
     source: Annotated[Optional[str], typer.Option(
@@ -183,7 +189,6 @@ def measure(
     quiet: Quiet = False,
 ) -> int:
     """Measure bytes and tokens of each catalog's standard view against its compact view."""
-    from toolcat import ui
     from toolcat.errors import UsageError
     from toolcat.measure import (
         Budget,
@@ -199,16 +204,20 @@ def measure(
     apply_ui(no_color, quiet)
     if fmt not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
+    cfg = config_budget(config)
+    if gate is None:
+        gate = cfg.get("gate", "after")
+    if tokenizer is None:
+        tokenizer = cfg.get("tokenizer", "o200k_base")
     if gate not in ("after", "before"):
         raise UsageError(f"--gate must be after or before (got {gate!r})")
     if to is not None and to not in TARGETS:
         raise UsageError(f"--to must be one of {', '.join(TARGETS)} (got {to!r})")
-    if unlowerable not in UNLOWERABLE:
+    if unlowerable is not None and unlowerable not in UNLOWERABLE:
         raise UsageError(f"--unlowerable must be one of {', '.join(UNLOWERABLE)} "
                          f"(got {unlowerable!r})")
     tok = tokenizer_name(tokenizer)
 
-    cfg = config_budget()
     if max_increase is not None and baseline is None:
         raise UsageError("--max-increase needs --baseline FILE")
     budget = Budget(
@@ -223,8 +232,8 @@ def measure(
         budget.max_increase = pct_fraction(inc if inc is not None else 0)
 
     lopts = load_options(from_format, webhooks, cookies, merge, max_file_size=max_file_size)
-    popts = _project_options(to, description_max, unlowerable, not no_output_schema, source,
-                             safety_tier)
+    popts = project_options(to, description_max, unlowerable, subset, not no_output_schema,
+                            source, safety_tier)
 
     progress = DelayedProgress(want_progress(fmt, quiet), total=len(paths) * 2)
     try:
@@ -259,26 +268,32 @@ def measure(
             sys.stderr.write(f"toolcat: note: {n}\n")
     for f in fails:
         sys.stderr.write(f"toolcat: budget exceeded: {f.message()}\n")
-    if fails:
+    stuck = [f for f in figs if f.unlowerable]
+    for f in stuck:
+        n = len(f.unlowerable)
+        sys.stderr.write(f"toolcat: {f.file}: {n} tool{'s' if n != 1 else ''} cannot be lowered "
+                         f"exactly to the compact subset (--unlowerable fail): "
+                         f"{', '.join(f.unlowerable[:5])}{' ...' if n > 5 else ''}\n")
+    if fails or stuck:
         sys.stderr.flush()
         raise typer.Exit(1)
-    del ui
     return 0
 
 
-def _project_options(to: str | None, description_max: int, unlowerable: str, output_schema: bool,
-                     source: str | None, safety_tier: str | None) -> Any:
-    try:
-        from toolcat.project import ProjectOptions
-    except ImportError:  # TEMPORARY until toolcat.project lands
-        from types import SimpleNamespace
+def project_options(to: str | None, description_max: int, unlowerable: str | None,
+                    subset: bool | None, output_schema: bool, source: str | None,
+                    safety_tier: str | None) -> Any:
+    """The ProjectOptions `toolcat project` builds from the same command-line values."""
+    from toolcat.project import ProjectOptions
 
-        return SimpleNamespace(view="compact", to=to, description_max=description_max,
-                               unlowerable=unlowerable, output_schema=output_schema,
-                               sort=False, source=source, safety_tier=safety_tier, indent=None)
-    return ProjectOptions(view="compact", to=to, description_max=description_max,
-                          unlowerable=unlowerable, output_schema=output_schema, sort=False,
-                          source=source, safety_tier=safety_tier, indent=None)
+    opts = ProjectOptions(
+        view="compact", to=to, description_max=description_max,
+        unlowerable=unlowerable or "widen", output_schema=output_schema, sort=False,
+        source=source, safety_tier=safety_tier, indent=None,
+        subset=subset if subset is not None else (True if unlowerable is not None else None),
+    )
+    opts.check()
+    return opts
 
 
 def _render(fmt: str, figs: list, tok: str, tops: list | None, failed: set) -> None:
