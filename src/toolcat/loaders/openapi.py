@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from toolcat import pointer as jp
+from toolcat.errors import InputError
 from toolcat.keywords import ANNOTATION, DRAFT2020, KEYWORDS, is_prose_key
 from toolcat.model import OPENAPI3, SWAGGER2, Catalog, Tool
 from toolcat.parse import SourceText
@@ -521,5 +522,9 @@ def load_openapi(doc: dict, src: SourceText, path: str, opts: Any) -> Catalog:
     cat = Catalog(file=path, format=SWAGGER2 if swagger else OPENAPI3,
                   version=str(version) if version is not None else None, document=doc)
     cat.sources[path] = src
-    _Loader(doc, src, path, opts, cat).run()
+    try:
+        _Loader(doc, src, path, opts, cat).run()
+    except RecursionError:
+        raise InputError("schemas are nested too deeply to convert",
+                         path) from None
     return cat
