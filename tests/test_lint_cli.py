@@ -174,3 +174,21 @@ def test_rules_markdown_table():
         "SC303": "warning", "SC304": "info"}
     assert all(sev[c] == "error" for c in fixed - {"TC106", "TC107", "CS205", "SC301", "SC303",
                                                     "SC304"})
+
+
+def test_budget_keys_validated(tmp_path):
+    import pytest
+
+    from toolcat.errors import UsageError
+
+    good = tmp_path / "good.toml"
+    good.write_text('[budgets]\nmax-bytes = 10\nmax-increase = 2.5\ntokenizer = "cl100k_base"\n')
+    assert load_config(str(good)).budgets == {"max-bytes": 10, "max-increase": 2.5,
+                                              "tokenizer": "cl100k_base"}
+    for body in ("max-bytes = -3", "max-tokens = 0", "max-increase = -1",
+                 'tokenizer = "p50k"', 'gate = "sideways"', 'max-bytes = "10"', "maxbytes = 1"):
+        bad = tmp_path / "bad.toml"
+        bad.write_text(f"[budgets]\n{body}\n")
+        with pytest.raises(UsageError) as e:
+            load_config(str(bad))
+        assert body.split(" =")[0] in e.value.message

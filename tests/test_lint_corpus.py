@@ -185,10 +185,12 @@ def test_openwop_schemas_are_the_spec_files():
 # ----------------------------------------------------------------------------- SC301 oracle
 
 def _suite_schemas(draft: str):
+    """(name, schema, mutate?) for every test-case schema; the first few of each file are
+    also mutated (see _mutations)."""
     d = corpus("json-schema-test-suite", draft)
     for p in sorted(d.rglob("*.json")):
-        for case in json.loads(p.read_text(encoding="utf-8")):
-            yield f"{p.relative_to(d)}: {case['description']}", case["schema"]
+        for i, case in enumerate(json.loads(p.read_text(encoding="utf-8"))):
+            yield f"{p.relative_to(d)}: {case['description']}", case["schema"], i < 3
 
 
 def _mutations(schema):
@@ -219,10 +221,10 @@ def test_sc301_agrees_with_jsonschema_check_schema(draft, dialect, cls):
     validator = getattr(jsonschema, cls)
     checked = disagreements = 0
     report = []
-    for name, schema in _suite_schemas(draft):
+    for name, schema, mutate in _suite_schemas(draft):
         if "\\p{" in json.dumps(schema) or "\\P{" in json.dumps(schema):
             continue  # ECMA-262 Unicode property escapes: valid patterns Python's re rejects
-        variants = [("as is", schema)] + list(_mutations(schema))
+        variants = [("as is", schema)] + (list(_mutations(schema)) if mutate else [])
         for vname, s in variants:
             if isinstance(s, dict) and "$schema" in s and dialect not in str(s["$schema"]) \
                     and not (dialect == DRAFT7 and "draft-07" in str(s["$schema"])):

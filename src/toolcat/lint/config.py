@@ -235,6 +235,14 @@ def parse_config(table: dict, path: str) -> Config:
         if types is None:
             raise UsageError(f"unknown budget {k!r} (known: {', '.join(BUDGET_KEYS)})", path)
         if isinstance(v, bool) or not isinstance(v, types):
-            raise UsageError(f"budget {k} has the wrong type", path)
+            raise UsageError(f"budget {k} must be a {types[0].__name__}, not {v!r}", path)
+        if k in ("max-bytes", "max-tokens") and v < 1:
+            raise UsageError(f"budget {k} must be a positive integer, not {v!r}", path)
+        if k == "max-increase" and v < 0:
+            raise UsageError(f"budget {k} must be a percentage >= 0, not {v!r}", path)
+        if k == "tokenizer" and v not in ("o200k_base", "cl100k_base"):
+            raise UsageError(f"budget {k} must be o200k_base or cl100k_base, not {v!r}", path)
+        if k == "gate" and v not in ("after", "before"):
+            raise UsageError(f"budget {k} must be after or before, not {v!r}", path)
         cfg.budgets[k] = v
     return cfg

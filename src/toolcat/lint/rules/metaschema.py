@@ -68,14 +68,21 @@ def _is_num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def _ukey(v: Any) -> Any:
+    """A hashable key equal for JSON-equal values (1 == 1.0, True != 1)."""
+    if isinstance(v, bool) or v is None or isinstance(v, str):
+        return (type(v).__name__, v)
+    if isinstance(v, (int, float)):
+        return ("n", v)            # 1 == 1.0 and hash(1) == hash(1.0)
+    if isinstance(v, list):
+        return ("a", tuple(_ukey(x) for x in v))
+    if isinstance(v, dict):
+        return ("o", frozenset((k, _ukey(x)) for k, x in v.items()))
+    return ("?", repr(v))
+
+
 def _unique(items: list) -> bool:
-    seen = []
-    for x in items:
-        for y in seen:
-            if _json_equal(x, y):
-                return False
-        seen.append(x)
-    return True
+    return len({_ukey(x) for x in items}) == len(items)
 
 
 def _json_equal(a: Any, b: Any) -> bool:
