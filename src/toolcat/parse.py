@@ -398,7 +398,88 @@ def parse_yaml(text: str, path: str) -> Any:
         _check_tags(text, path, tags)
     if doc is None:
         raise InputError("file holds no data (empty YAML document)", path)
+    doc = _fix_loose_numbers(doc, text)
     return normalize(doc, path, text)
+
+
+# yaml-rs reads some plain scalars as numbers that YAML 1.2's core schema keeps as strings:
+# underscores (1_000, _1), 0b101, 0X1F / 0O7, signed +0x1F. Where such a token appears,
+# the file is parsed a second time with an "x" put before each one: a value that was a
+# number and comes back as "x<token>" was that token, a string.
+_LOOSE_HINTS = (re.compile(r"_(?:[0-9]|(?=[\s,\]}#]|$))", re.M), re.compile(r"0[bBXO]"),
+                re.compile(r"\+0[xXoO]"), re.compile(r"-0[xXoO]"))
+_TOKEN_CHARS = frozenset("0123456789abcdefABCDEFxXoO_.+-")
+_LOOSE_NUMBER = re.compile(
+    r"[-+]?(?:0[bB][01]+|0[xX][0-9a-fA-F]+|0[oO][0-7]+|[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?|[0-9]+\.)")
+_CORE_NUMBER = re.compile(
+    r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+
+
+def _loose_number_tokens(text: str) -> list[int]:
+    """Start offsets of plain-scalar-like tokens yaml-rs may read as numbers (core: strings)."""
+    starts: set[int] = set()
+    for pat in _LOOSE_HINTS:
+        for m in pat.finditer(text):
+            i = m.start()
+            a = i
+            while a > 0 and text[a - 1] in _TOKEN_CHARS:
+                a -= 1
+            b = i
+            while b < len(text) and text[b] in _TOKEN_CHARS:
+                b += 1
+            if (a and text[a - 1] not in " \t\n[{,") or (b < len(text) and text[b] not in
+                                                           " \t\r\n,]}:"):
+                continue  # part of a longer word: not a scalar of its own
+            tok = text[a:b]
+            if _LOOSE_NUMBER.fullmatch(tok.replace("_", "")) and not _CORE_NUMBER.fullmatch(tok):
+                starts.add(a)
+    return sorted(starts)
+
+
+def _fix_loose_numbers(doc: Any, text: str) -> Any:
+    starts = _loose_number_tokens(text)
+    if not starts:
+        return doc
+    parts, prev = [], 0
+    for a in starts:
+        parts.append(text[prev:a])
+        parts.append("x")
+        prev = a
+    parts.append(text[prev:])
+    try:
+        marked = _yaml_rs_loads("".join(parts))
+    except Exception:  # noqa: BLE001 - cannot tell: keep what the parser gave
+        return doc
+
+    def fixed(a: Any, b: Any) -> Any:
+        if isinstance(b, str) and b.startswith("x") and isinstance(a, (int, float)) \
+                and not isinstance(a, bool):
+            return b[1:]
+        return a
+
+    root = [doc]
+    stack = [(root, [marked])]
+    while stack:
+        a, b = stack.pop()
+        if isinstance(a, dict) and isinstance(b, dict) and len(a) == len(b):
+            pairs = list(zip(a.items(), b.items()))
+            if any(fixed(ka, kb) is not ka for (ka, _), (kb, _) in pairs):
+                a.clear()
+                a.update((fixed(ka, kb), va) for (ka, va), (kb, _) in pairs)
+            for (ka, va), vb in zip(list(a.items()), list(b.values())):
+                new = fixed(va, vb)
+                if new is not va:
+                    a[ka] = new
+                elif isinstance(va, (dict, list)):
+                    stack.append((va, vb))
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            for i, (va, vb) in enumerate(zip(a, b)):
+                new = fixed(va, vb)
+                if new is not va:
+                    a[i] = new
+                elif isinstance(va, (dict, list)):
+                    stack.append((va, vb))
+    return root[0]
 
 
 def _yaml_rs_loads(text: str) -> Any:
@@ -629,6 +710,7 @@ def _fix_scalar(v: Any, cont: Any, key: Any) -> Any:
 
 
 def _apply_merge(d: dict) -> None:
+    """Apply a YAML merge key: ``{<<: *base, own: 1}``."""
     src = d.pop("<<")
     sources = src if isinstance(src, list) else [src]
     merged: dict = {}
@@ -636,6 +718,8 @@ def _apply_merge(d: dict) -> None:
         if not isinstance(s, dict):
             raise _BadValue("a YAML merge key (<<) must hold a mapping or a list of mappings", d)
         merged.update(s)
-    for k, v in merged.items():
-        if k not in d:
-            d[k] = v
+    # merged keys first (as if written where "<<" is, the way PyYAML and ruamel order them),
+    # the mapping's own keys override their values and follow
+    merged.update(d)
+    d.clear()
+    d.update(merged)
