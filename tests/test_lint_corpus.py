@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import corpus, spec
-from test_lint_support import codes, run, write
+from test_lint_support import run, write
 
 from toolcat.errors import InputError
 from toolcat.keywords import DRAFT7, DRAFT2020

@@ -552,3 +552,54 @@ def test_tc105_token_hidden_by_json_escapes(tmp_path):
     assert json.loads(p.read_text())["tools"][0]["inputSchema"]["properties"]["q"]["default"] \
         == GHP
     assert [f.pointer for f in only(run(p), "TC105")] == ["/inputSchema/properties/q/default"]
+
+
+# ----------------------------------------------------------------------------- robustness
+
+def _json_values():
+    from hypothesis import strategies as st
+
+    keys = st.sampled_from(["type", "properties", "items", "required", "enum", "$ref", "oneOf",
+                            "anyOf", "allOf", "not", "$defs", "default", "pattern", "minLength",
+                            "additionalProperties", "description", "const", "$id", "$anchor",
+                            "patternProperties", "if", "then", "dependencies", "token", "x"])
+    leaves = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(-2, 2),
+                       st.sampled_from(["object", "string", "#/$defs/a", "#a", "(", "", GHP,
+                                        "array", "null"]))
+    return st.recursive(leaves, lambda kids: st.one_of(
+        st.lists(kids, max_size=3), st.dictionaries(keys, kids, max_size=4)), max_leaves=25)
+
+
+def test_lint_never_crashes_on_odd_schemas(tmp_path_factory):
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=120, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(_json_values(), _json_values())
+    def check(schema, annotations):
+        d = tmp_path_factory.mktemp("fuzz")
+        p = write(d, {"tools": [{"name": "t", "description": "T.", "inputSchema": schema,
+                                 "outputSchema": schema, "annotations": annotations}]})
+        for profile in ("mcp", "openai-strict", "gemini"):
+            for f in run(p, profile=profile):
+                assert f.code and f.severity in ("error", "warning", "info")
+
+    check()
+
+
+def test_tool_pointers_for_openai_and_anthropic_arrays(tmp_path):
+    params = {"type": "object", "properties": {"a": {"type": "string", "description": "A.",
+                                                     "default": GHP, "oneOf": [{}]}}}
+    oa = [{"type": "function", "function": {"name": "f", "description": "F.",
+                                            "parameters": params}}]
+    p = write(tmp_path, oa, "openai.json")
+    fs = run(p)
+    for code in ("TC105", "CS203"):
+        f = one(fs, code)
+        assert f.tool == "f" and f.pointer.startswith("/inputSchema/properties/a/")
+    assert one(fs, "TC105").line == line_of(p, GHP)
+    an = [{"name": "g", "description": "G.", "input_schema": params}]
+    p2 = write(tmp_path, an, "anthropic.json")
+    f = one(run(p2), "TC105")
+    assert (f.tool, f.pointer, f.line) == ("g", "/inputSchema/properties/a/default",
+                                           line_of(p2, GHP))

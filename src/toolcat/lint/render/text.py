@@ -44,7 +44,7 @@ def build(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
             cur_file, cur_tool = f.file, object()
         if f.tool != cur_tool:
             cur_tool = f.tool
-            out.append([("  ", ""), (f"tool {f.tool}" if f.tool else "(document)", "bold")])
+            out.append([("  ", ""), (f"tool {f.tool}" if f.tool else "(no tool id)", "bold")])
         pos = f"{f.line}:{f.column}" if f.line is not None else "-"
         out.append([("    ", ""), (f"{pos:<9}", "dim"), (f"{f.severity:<9}", _SEV_STYLE[f.severity]),
                     (f"{f.code}  ", "bold"), (f.message, ""),

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 from toolcat import pointer as jp
 from toolcat.lint.registry import Hit, rule
-from toolcat.model import MCP, MCP_CAPTURE, OPENWOP
+from toolcat.model import FILE_MARK, MCP, MCP_CAPTURE, OPENWOP
 
 # (what, literals every match contains, regular expression)
 _SHAPES: list[tuple[str, tuple[str, ...], str]] = [
@@ -195,6 +195,22 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
                 stack.append((sub, f"{ptr}/{i}", key, holder))
 
 
+def tool_pointer(tool, src_ptr: str) -> str | None:  # noqa: ANN001
+    """The tool pointer whose source is ``src_ptr`` in the tool's own file (None if none
+    maps back exactly)."""
+    best: tuple[str, str] | None = None
+    for prefix, src in tool.origin:
+        if src.startswith(("\0", FILE_MARK)):
+            continue
+        if (src_ptr == src or src_ptr.startswith(src + "/")) and \
+                (best is None or len(src) > len(best[1])):
+            best = (prefix, src)
+    if best is None:
+        return None
+    cand = best[0] + src_ptr[len(best[1]):]
+    return cand if tool.source_pointer(cand) == (tool.file, src_ptr) else None
+
+
 def _no_shape(value: str) -> None:
     return None
 
@@ -254,7 +270,11 @@ def secret_material(ctx, tool) -> Iterator[Hit]:
     # other formats: the descriptor as written (source pointers), then the canonical
     # schemas built from it (OpenAPI components bundled into the tool, maybe from other files)
     for ptr, msg in scan(tool.raw, tool.pointer, seen, hints):
-        yield Hit(msg, ptr, tool, file=tool.file)
+        tp = tool_pointer(tool, ptr)
+        if tp is not None:
+            yield Hit(msg, tp)
+        else:
+            yield Hit(msg, ptr, tool, file=tool.file)
     hints = _hints(ctx, list(cat.sources) or [tool.file])
     for base, s in (("/inputSchema", tool.input_schema), ("/outputSchema", tool.output_schema)):
         if isinstance(s, (dict, list)):
