@@ -598,3 +598,19 @@ def test_after_is_exactly_what_project_writes(tmp_path, opts):
         from toolcat.tokens import count
 
         assert got[f]["tokens_after"] == count(arr), (f, opts)
+
+
+def test_unlowerable_fail_names_the_tools(tmp_path):
+    f = tmp_path / "unl.json"
+    f.write_text(json.dumps({"tools": [
+        {"name": "t", "inputSchema": {"type": "object",
+                                      "properties": {"a": {"type": "string",
+                                                           "not": {"pattern": "^x"}}},
+                                      "patternProperties": {"^x": {"type": "integer"}}}},
+        {"name": "u", "inputSchema": {"type": "object", "properties": {"b": {"type": "string"}}}},
+    ]}))
+    r = tc("measure", "-f", "csv", "--to", "openwop", "--unlowerable", "fail", f)
+    assert r.returncode == 1
+    err = r.stderr.decode()
+    assert str(f) in err and "mcp:t" in err and "mcp:u" not in err
+    assert tc("measure", "-f", "csv", "--to", "openwop", f).returncode == 0

@@ -236,11 +236,44 @@ def standard_items(cat: Catalog, target: str) -> list:
     return standard_array([cat], target)
 
 
-def measure_catalog(cat: Catalog, popts: Any, tokenizer: str = "o200k_base",
-                    per_tool: bool = False) -> CatalogFigures:
-    """All figures of one catalog; ``popts`` are the projection options (a ProjectOptions)."""
+def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_base",
+                     per_tool: bool = False, counter: Any = None,
+                     on_catalog: Any = None) -> list[CatalogFigures]:
+    """All figures of each catalog; ``popts`` are the projection options (ProjectOptions).
+
+    Token counts go through ``counter`` (:func:`toolcat.tokens.counter`; made here when not
+    given), so they may be computed on another core while the next catalog is projected;
+    they are filled in once every text is submitted.
+    """
     from toolcat import tokens
 
+    counter = counter if counter is not None else tokens.counter(tokenizer)
+    figs: list[CatalogFigures] = []
+    slots: list[tuple[Any, str, int]] = []   # (object, attribute, counter index)
+    try:
+        for cat in cats:
+            figs.append(_measure_one(cat, popts, counter, per_tool, slots))
+            if on_catalog is not None:
+                on_catalog(cat)
+        counts = counter.results()
+    finally:
+        counter.close(kill=True)  # a no-op once results() returned
+    for obj, attr, i in slots:
+        setattr(obj, attr, counts[i] if i >= 0 else 0)
+    return figs
+
+
+def measure_catalog(cat: Catalog, popts: Any, tokenizer: str = "o200k_base",
+                    per_tool: bool = False) -> CatalogFigures:
+    """All figures of one catalog (counted in this process)."""
+    from toolcat import tokens
+
+    return measure_catalogs([cat], popts, tokenizer, per_tool,
+                            counter=tokens.Counter(tokenizer))[0]
+
+
+def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
+                 slots: list) -> CatalogFigures:
     proj = project_one(cat, popts)
     target = proj.target
     # the standard view as the projection built it: standard_array([cat], target), with
@@ -256,12 +289,14 @@ def measure_catalog(cat: Catalog, popts: Any, tokenizer: str = "o200k_base",
         tools=len(before_items),
         bytes_before=len(before),
         bytes_after=len(after),
-        tokens_before=tokens.count(before, tokenizer),
-        tokens_after=tokens.count(after, tokenizer),
+        tokens_before=0,
+        tokens_after=0,
         sha256_before=canonical.sha256(before),
         breakdown=breakdown(before_items, target, dialects, before),
         unlowerable=[t.id for t in proj.tools if getattr(t, "failed", False)],
     )
+    slots.append((fig, "tokens_before", counter.submit(before)))
+    slots.append((fig, "tokens_after", counter.submit(after)))
     if per_tool:
         after_items = proj.array()
         after_by_id: dict[str | None, Any] = {}
@@ -273,10 +308,11 @@ def measure_catalog(cat: Catalog, popts: Any, tokenizer: str = "o200k_base",
             a_item = after_items[i] if aligned else after_by_id.get(tid)
             b = canonical.dumps(it)
             a = canonical.dumps(a_item) if a_item is not None else b""
-            fig.tool_figures.append(ToolFigures(
-                file=cat.file, id=tid, bytes_before=len(b), bytes_after=len(a),
-                tokens_before=tokens.count(b, tokenizer),
-                tokens_after=tokens.count(a, tokenizer) if a else 0))
+            tf = ToolFigures(file=cat.file, id=tid, bytes_before=len(b), bytes_after=len(a),
+                             tokens_before=0, tokens_after=0)
+            slots.append((tf, "tokens_before", counter.submit(b)))
+            slots.append((tf, "tokens_after", counter.submit(a) if a else -1))
+            fig.tool_figures.append(tf)
     return fig
 
 

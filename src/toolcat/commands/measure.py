@@ -194,7 +194,6 @@ def measure(
         Budget,
         check_gates,
         load_for_measure,
-        measure_catalog,
         pct_fraction,
         read_baseline,
         tokenizer_name,
@@ -235,6 +234,12 @@ def measure(
     popts = project_options(to, description_max, unlowerable, subset, not no_output_schema,
                             source, safety_tier)
 
+    from toolcat import tokens
+    from toolcat.measure import measure_catalogs
+
+    # Started first: the tokenizer loads (in a child process where possible) while the
+    # catalogs are read and projected.
+    counter = tokens.counter(tok)
     progress = DelayedProgress(want_progress(fmt, quiet), total=len(paths) * 2)
     try:
         def on_file(path: str) -> None:
@@ -242,12 +247,14 @@ def measure(
 
         cats, skipped = load_for_measure(paths, lopts, on_file=on_file)
         progress.update("measuring", total=len(paths) + len(cats))
-        figs = []
-        for cat in cats:
-            progress.update(f"measuring {cat.file}")
-            figs.append(measure_catalog(cat, popts, tok, per_tool=top > 0))
-            progress.update(f"measuring {cat.file}", advance=1)
+
+        def on_catalog(cat: Any) -> None:
+            progress.update(f"measured {cat.file}", advance=1)
+
+        figs = measure_catalogs(cats, popts, tok, per_tool=top > 0, counter=counter,
+                                on_catalog=on_catalog)
     finally:
+        counter.close(kill=True)  # a no-op once the counts are in; frees the child on errors
         progress.stop()
 
     if not quiet:
