@@ -28,8 +28,9 @@ def item_format(item: Any) -> str | None:
         return None
     if "toolId" in item:
         return OPENWOP
-    if item.get("type") == "function" and isinstance(item.get("function"), dict):
-        return OPENAI
+    if item.get("type") == "function" and (isinstance(item.get("function"), dict)
+                                           or "name" in item):
+        return OPENAI  # Chat Completions {type, function: {...}} or Responses {type, name, ...}
     if "name" in item and "input_schema" in item:
         return ANTHROPIC
     if "name" in item and ("inputSchema" in item or "description" in item or "annotations" in item):
