@@ -381,7 +381,12 @@ def machine_info() -> dict:
                                 capture_output=True, text=True, timeout=10).stdout.strip() or None
     except (OSError, subprocess.SubprocessError):
         pass
+    try:
+        load = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        load = None
     return {"cpu": cpu, "cores": os.cpu_count(), "mem_mib": mem, "os": platform.platform(),
+            "loadavg": load,
             "python": platform.python_version(), "executable": sys.executable, "commit": commit}
 
 
@@ -445,6 +450,10 @@ def main(argv: list[str] | None = None) -> int:
     shared_s = args.shared or os.environ.get("TOOLCAT_SHARED") or str(REPO.parent / "shared")
     shared = Path(shared_s).resolve()
     started = time.time()
+    try:
+        load_start = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        load_start = None
     targets = build_targets(args, shared, notes)
     runner = Runner(args)
     py = sys.executable
@@ -628,6 +637,10 @@ def main(argv: list[str] | None = None) -> int:
     out.write(f"machine: {mi['cpu']}, {mi['cores']} cores, {mi['mem_mib']} MiB; "
               f"Python {mi['python']}; peers: "
               f"{', '.join(f'{k} {v}' for k, v in peer_versions.items()) or 'none'}\n")
+    if load_start and mi["loadavg"]:
+        busy = load_start[0] > 0.75  # the harness itself adds about 1 while it runs
+        out.write(f"load average at start {load_start[0]}, at end {mi['loadavg'][0]}"
+                  f"{' (BUSY machine: absolute times are inflated, ratios less so)' if busy else ''}\n")
     out.write(f"median of up to {args.repeat} runs (+{args.warmup} warm-up), peak RSS per "
               "process; xfloor = / fastest parse of the same files, xredocly/xspectral = lint "
               "vs peer lint\n\n")
@@ -664,7 +677,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         doc = {
             "date": stamp,
-            "machine": mi,
+            "machine": {**mi, "loadavg_start": load_start},
             "toolcat_version": toolcat_version,
             "peers": peer_versions,
             "settings": {"repeat": args.repeat, "warmup": args.warmup, "budget_s": args.budget,
