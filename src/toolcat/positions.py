@@ -34,7 +34,7 @@ from bisect import bisect_right
 from itertools import accumulate
 from typing import Any
 
-from toolcat.pointer import decode
+from toolcat.pointer import decode, unescape
 
 __all__ = ["Index", "build_index", "find_duplicate_key"]
 
@@ -58,6 +58,7 @@ class Index:
         self.text = text
         self.empty = not text or text.isspace()
         self._line_starts: list[int] | None = None
+        self._walked: dict[str, Any] = {}
 
     def line_col(self, offset: int) -> tuple[int, int]:
         starts = self._line_starts
@@ -69,6 +70,36 @@ class Index:
 
     def locate(self, pointer: str) -> tuple[int, int] | None:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def walk(self, pointer: str, root: Any, child: Any) -> Any:
+        """The node at ``pointer`` (or its nearest ancestor), starting from the longest
+        pointer prefix already walked: findings cluster, so ancestors are shared."""
+        if not pointer.startswith("/"):
+            return root
+        cache = self._walked
+        got = cache.get(pointer)
+        if got is not None:
+            return got
+        node, at = root, 0
+        cut = len(pointer)
+        while True:
+            cut = pointer.rfind("/", 0, cut)
+            if cut <= 0:
+                break
+            hit = cache.get(pointer[:cut])
+            if hit is not None:
+                node, at = hit, cut
+                break
+        for raw in pointer[at + 1:].split("/"):
+            nxt = child(node, unescape(raw))
+            if nxt is None:
+                break
+            at = pointer.find("/", at + 1)
+            if at < 0:
+                at = len(pointer)
+            cache[pointer[:at]] = nxt
+            node = nxt
+        return node
 
 
 def _tokens(pointer: str) -> list[str]:
@@ -172,26 +203,20 @@ class _JsonIndex(Index):
                 return out
             i = ws.match(t, i + 1).end()
 
+    def _child(self, node: int, tok: str) -> int | None:
+        c = self.m[node]
+        if c == "{":
+            return self._children(node).get(tok)
+        if c == "[":
+            items = self._children(node)
+            i = _array_index(tok, len(items))
+            return None if i is None else items[i]
+        return None
+
     def offset(self, pointer: str) -> int:
-        node = self.root
-        if node >= len(self.text):
-            return node
-        for tok in _tokens(pointer):
-            c = self.m[node]
-            if c == "{":
-                nxt = self._children(node).get(tok)
-                if nxt is None:
-                    break
-                node = nxt
-            elif c == "[":
-                items = self._children(node)
-                i = _array_index(tok, len(items))
-                if i is None:
-                    break
-                node = items[i]
-            else:
-                break
-        return node
+        if self.root >= len(self.text):
+            return self.root
+        return self.walk(pointer, self.root, self._child)
 
     def locate(self, pointer: str) -> tuple[int, int] | None:
         if self.empty:
@@ -245,7 +270,8 @@ def _map_scan(c: int) -> re.Pattern:
         end = _DOC_MARK + (r"| {0,%d}[^ \t\n#]" % (c - 1) if c > 0 else "")
         r = _MAP_SCAN[c] = re.compile(
             r"\n(?:(?P<end>%s)| {%d}(?:(?P<simple>[^ \t\n\"'#&!*?\[\]{}|>@`%%,:-][^:\n#]*?)"
-            r"[ \t]*:(?=[ \t\n]|\Z)|(?P<other>(?=[^ \t\n#])(?![-:](?:[ \t\n]|\Z)))))"
+            r"[ \t]*:(?=[ \t\n]|\Z)(?:(?=[ \t]*(?:[&!][^ \t\n]*[ \t]+)*(?P<vs>[\[{\"'])))?"
+            r"|(?P<other>(?=[^ \t\n#])(?![-:](?:[ \t\n]|\Z)))))"
             % (end, c))
     return r
 
@@ -437,23 +463,31 @@ class _YamlIndex(Index):
         pos = self._resume(s, ent[1])
         pat = _map_scan(c)
         while pos >= 0:
-            m = pat.search(t, pos)
-            if m is None or m.group("end") is not None:
-                break
-            key = m.group("simple")
-            if key is not None:
-                if _MAYBE_NOT_STR.match(key):
-                    key = _plain_key(key)
-                ent = ("implicit", m.end())
-                koff = m.start("simple")
-            else:
-                key, ent = self._entry(m.end(), c)
-                koff = m.end()
-            if key in entries:
-                self.dups.append((key, koff))
-            else:
-                entries[key] = ent
-            pos = self._resume(m.end(), ent[1])
+            restart = -1
+            for m in pat.finditer(t, pos):
+                key = m.group("simple")
+                if key is not None:
+                    if _MAYBE_NOT_STR.match(key):
+                        key = _plain_key(key)
+                    ent = ("implicit", m.end())
+                    koff = m.start("simple")
+                    multi = m.start("vs") >= 0
+                elif m.start("end") >= 0:
+                    break
+                else:
+                    key, ent = self._entry(m.end(), c)
+                    koff = m.end()
+                    multi = True
+                if key in entries:
+                    self.dups.append((key, koff))
+                else:
+                    entries[key] = ent
+                if multi:
+                    nxt = self._resume(m.end(), ent[1])
+                    if nxt != t.find("\n", m.end()):  # the value runs past its line
+                        restart = nxt
+                        break
+            pos = restart
         self._maps[s] = entries
         return entries
 
@@ -474,6 +508,11 @@ class _YamlIndex(Index):
                     return -1
                 ch = t[i]
                 if ch in "[{":
+                    line = t[i:eol]
+                    if "'" not in line and '"' not in line and "#" not in line and \
+                            line.count("[") == line.count("]") and \
+                            line.count("{") == line.count("}") and line.rstrip()[-1:] in "]}":
+                        return eol  # a flow collection closed on its own line
                     end = _FlowParser(self).parse(i)
                 else:
                     qm = (_DQ_ANY if ch == '"' else _SQ_ANY).match(t, i)
@@ -642,12 +681,7 @@ class _YamlIndex(Index):
             j = self._as_json()
             if j is not None:
                 return j.offset(pointer)
-        for tok in _tokens(pointer):
-            nxt = self._child(node, tok)
-            if nxt is None:
-                break
-            node = nxt
-        return node[1]
+        return self.walk(pointer, node, self._child)[1]
 
     def locate(self, pointer: str) -> tuple[int, int] | None:
         if self.empty:
