@@ -305,3 +305,20 @@ def test_folder_mixing_formats(tmp_path):
     cats = load_catalogs([str(tmp_path)])
     kinds = sorted((c.format, len(c.tools)) for c in cats)
     assert kinds == [(ANTHROPIC, 1), (MCP, 2)]
+
+
+def test_jsonrpc_error_response_is_explained(tmp_path):
+    p = write(tmp_path, "err.json", {"jsonrpc": "2.0", "id": 1,
+                                     "error": {"code": -32601, "message": "Method not found"}})
+    with pytest.raises(InputError, match="JSON-RPC error response.*-32601: Method not found"):
+        load_catalogs([str(p)])
+
+
+def test_folder_does_not_follow_links_out_of_it(tmp_path):
+    outside = write(tmp_path, "outside.json", {"tools": MCP_TOOLS})
+    inside = tmp_path / "folder"
+    inside.mkdir()
+    write(inside, "own.json", {"tools": MCP_TOOLS[:1]})
+    (inside / "link.json").symlink_to(outside)
+    cats = load_catalogs([str(inside)])
+    assert [Path(c.file).name for c in cats] == ["own.json"]

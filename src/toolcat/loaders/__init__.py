@@ -45,6 +45,10 @@ class LoadOptions:
 def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalog:
     fmt = opts.from_format or detect(doc)
     if fmt is None:
+        if isinstance(doc, dict) and "jsonrpc" in doc and isinstance(doc.get("error"), dict):
+            err = doc["error"]
+            raise InputError(f"a JSON-RPC error response, not a tools/list result "
+                             f"(error {err.get('code')}: {err.get('message')})", path)
         raise InputError(f"not a tool catalog (tried: {TRIED})", path)
     from toolcat.loaders import arrays
 
@@ -95,11 +99,18 @@ def load_file_catalog(path: str, opts: LoadOptions) -> Catalog:
 
 def _walk_folder(root: str) -> list[str]:
     found: list[str] = []
+    real_root = os.path.realpath(root)
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
         for name in sorted(filenames):
             if name.lower().endswith(CATALOG_EXTENSIONS) and not name.startswith("."):
-                found.append(os.path.join(dirpath, name))
+                full = os.path.join(dirpath, name)
+                if os.path.islink(full):
+                    # never read outside the folder given: a link out of it is not followed
+                    target = os.path.realpath(full)
+                    if os.path.commonpath([target, real_root]) != real_root:
+                        continue
+                found.append(full)
     return found
 
 
