@@ -614,3 +614,19 @@ def test_unlowerable_fail_names_the_tools(tmp_path):
     err = r.stderr.decode()
     assert str(f) in err and "mcp:t" in err and "mcp:u" not in err
     assert tc("measure", "-f", "csv", "--to", "openwop", f).returncode == 0
+
+
+def test_baseline_matches_a_moved_file_by_name(tmp_path, one):
+    f, c = one
+    doc = {"toolcat_baseline": 1, "tokenizer": "o200k_base",
+           "catalogs": {"elsewhere/airbnb.json": {"bytes_after": c["bytes_after"] - 1,
+                                                  "tokens_after": c["tokens_after"]}}}
+    base = tmp_path / "b.json"
+    base.write_text(json.dumps(doc))
+    r = tc("measure", "--baseline", base, f)
+    assert r.returncode == 1 and "bytes_after" in r.stderr.decode()
+    # a catalog the baseline does not know is reported, not failed
+    doc["catalogs"] = {"other.json": {"bytes_after": 1}}
+    base.write_text(json.dumps(doc))
+    r = tc("measure", "--baseline", base, f)
+    assert r.returncode == 0 and "not in the baseline" in r.stderr.decode()
