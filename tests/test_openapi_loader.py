@@ -45,7 +45,8 @@ def source_table() -> dict[str, tuple[int, int]]:
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 10 and cells[0].startswith("`") and cells[0].endswith("`"):
-            out[cells[0].strip("`")] = (int(cells[7].replace(",", "")), int(cells[8].replace(",", "")))
+            ops, hooks = (int(c.replace(",", "")) for c in cells[7:9])
+            out[cells[0].strip("`")] = (ops, hooks)
     return out
 
 
@@ -171,7 +172,8 @@ def test_neo_counts_match_source_md():
 # (spec file, keyword path fragment, reason)
 KNOWN_INVALID = [
     ("openai.openapi.yaml", "$recursiveAnchor",
-     "BetaCompoundFilter uses 2019-09 `$recursiveAnchor: true`; the 2020-12 meta-schema wants a string"),
+     "BetaCompoundFilter uses 2019-09 `$recursiveAnchor: true`; "
+     "the 2020-12 meta-schema wants a string"),
     ("openai.openapi.yaml", "required",
      "ContainerResource lists `id` and `name` twice in `required` (must be unique)"),
     ("swagger-petstore-v31.openapi.yaml", "$ref",
@@ -187,13 +189,16 @@ def test_every_tool_schema_stands_alone(path: Path, loaded):
     errors: list[str] = []
     seen_known: set[tuple[str, str]] = set()
     for tool in cat.tools:
-        for which, schema in (("inputSchema", tool.input_schema), ("outputSchema", tool.output_schema)):
+        for which, schema in (("inputSchema", tool.input_schema),
+                              ("outputSchema", tool.output_schema)):
             if schema is None:
                 continue
             if which == "inputSchema":
                 assert schema["type"] == "object" and isinstance(schema["properties"], dict)
             defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
-            top = {k: v for k, v in schema.items() if k != "$defs"} if isinstance(schema, dict) else schema
+            top = schema
+            if isinstance(schema, dict):
+                top = {k: v for k, v in schema.items() if k != "$defs"}
             # shared def objects are checked once (they are the same object in every tool)
             parts = [(None, top)] + [(n, d) for n, d in defs.items() if id(d) not in checked]
             for name, part in parts:
@@ -275,7 +280,8 @@ def test_titles_descriptions_annotations_and_pointers(loaded):
     hc = next(t for t in neo.tools if t.id == "healthcheck")
     assert hc.annotations == {"readOnlyHint": True}
     assert hc.extra.get("x-neo-tool-tier") == "read"
-    assert hc.source_pointer("/annotations/readOnlyHint")[1] == "/paths/~1healthcheck/get/x-annotations/readOnlyHint"
+    assert hc.source_pointer("/annotations/readOnlyHint")[1] == \
+        "/paths/~1healthcheck/get/x-annotations/readOnlyHint"
 
 
 def test_positions_resolve_to_lines():
@@ -286,17 +292,23 @@ def test_positions_resolve_to_lines():
     file, line, _col = cat.tool_position(t, "/inputSchema/properties/status")
     lines = path.read_text(encoding="utf-8").splitlines()
     assert file == str(path)
-    assert line is not None and "schema" in lines[line - 1] or "type" in lines[line - 1]
+    assert line is not None
+    assert lines[line - 1].strip().startswith(("schema:", "type:")), lines[line - 1]
+    # a def bundled from components lands in the component
+    _f, line, _c = cat.tool_position(t, "/outputSchema/$defs/Pet/properties/name")
+    assert lines[line - 1].strip().startswith(("name:", "type:")), lines[line - 1]
 
 
 def test_output_schema_is_first_2xx_json(tmp_path):
     doc = oas({"/a": {"get": {"operationId": "a", "responses": {
-        "default": {"description": "e", "content": {"application/json": {"schema": {"type": "string"}}}},
+        "default": {"description": "e",
+                    "content": {"application/json": {"schema": {"type": "string"}}}},
         "204": {"description": "none"},
         "2XX": {"description": "x", "content": {
             "text/plain": {"schema": {"type": "boolean"}},
             "application/problem+json": {"schema": {"type": "integer"}}}},
-        "200": {"description": "later", "content": {"application/json": {"schema": {"type": "array"}}}},
+        "200": {"description": "later",
+                "content": {"application/json": {"schema": {"type": "array"}}}},
     }}}})
     _cat, t = one_tool(tmp_path, doc)
     assert t.output_schema == {"type": "integer"}
@@ -327,11 +339,13 @@ def test_nullable_with_type(tmp_path):
 
 
 def test_nullable_without_type(tmp_path):
-    s = convert_one(tmp_path, {"description": "d", "allOf": [{"type": "integer"}], "nullable": True})
+    s = convert_one(tmp_path, {"description": "d", "allOf": [{"type": "integer"}],
+                               "nullable": True})
     assert s == {"description": "d", "anyOf": [{"allOf": [{"type": "integer"}]}, {"type": "null"}]}
     assert valid(s, None) and valid(s, 3) and not valid(s, "x")
     # nothing to constrain: null is already accepted, nothing to wrap
-    assert convert_one(tmp_path / "2", {"description": "any", "nullable": True}) == {"description": "any"}
+    s = convert_one(tmp_path / "2", {"description": "any", "nullable": True})
+    assert s == {"description": "any"}
     # nullable false: dropped
     assert convert_one(tmp_path / "3", {"type": "string", "nullable": False}) == {"type": "string"}
 
@@ -432,7 +446,8 @@ def test_swagger_form_data_and_body(tmp_path):
     assert b.input_schema["properties"]["body"] == {
         "description": "the thing", "type": "array", "items": {"$ref": "#/$defs/T"}}
     assert b.input_schema["required"] == ["body"]
-    assert b.input_schema["$defs"] == {"T": {"type": "object", "properties": {"a": {"type": "integer"}}}}
+    assert b.input_schema["$defs"] == {
+        "T": {"type": "object", "properties": {"a": {"type": "integer"}}}}
 
 
 # --------------------------------------------------------------------------- bodies and names
@@ -508,7 +523,8 @@ def test_path_level_parameters_and_overrides(tmp_path):
         "v": {"examples": [3], "deprecated": True, "type": "integer"},
         "limit": {"type": "integer", "maximum": 5}}
     assert g.input_schema["required"] == ["id"]
-    assert g.source_pointer("/inputSchema/properties/limit")[1] == "/components/parameters/Lim/schema"
+    assert g.source_pointer("/inputSchema/properties/limit")[1] == \
+        "/components/parameters/Lim/schema"
     assert d.input_schema["properties"] == {"id": {"type": "string"}, "v": {"type": "string"}}
 
 
@@ -543,7 +559,8 @@ def test_webhooks_only_with_option(tmp_path):
 # --------------------------------------------------------------------------- $ref
 
 def test_id_and_anchor_refs_petstore_31(loaded):
-    for name in ("swagger-petstore-v31.openapi.yaml", "swagger-petstore-v31-code-first.openapi.json"):
+    for name in ("swagger-petstore-v31.openapi.yaml",
+                 "swagger-petstore-v31-code-first.openapi.json"):
         cat = loaded[corpus("openapi", name)]
         assert cat.problems == []
         t = next(t for t in cat.tools if t.id == "addPet")
@@ -638,7 +655,8 @@ def test_unresolvable_refs_are_problems(tmp_path, ref, words):
     p = cat.problems[0]
     assert p.code == "SC302" and words in p.message and p.tool == "op"
     assert p.file == str(spec)
-    assert p.pointer == "/paths/~1a/post/requestBody/content/application~1json/schema/properties/x/$ref"
+    assert p.pointer == \
+        "/paths/~1a/post/requestBody/content/application~1json/schema/properties/x/$ref"
     # the broken $ref is left as it was; the rest of the tool is fine
     assert t.input_schema["properties"]["x"] == {"$ref": ref}
     assert t.input_schema["properties"]["y"] == {"$ref": "#/$defs/Ok"}
@@ -651,7 +669,8 @@ def test_unresolvable_refs_are_problems(tmp_path, ref, words):
 
 
 def test_ref_chain_and_self_cycle(tmp_path):
-    spec = _problem_spec(tmp_path, "#/components/schemas/S", {"S": {"$ref": "#/components/schemas/S"}})
+    spec = _problem_spec(tmp_path, "#/components/schemas/S",
+                         {"S": {"$ref": "#/components/schemas/S"}})
     cat = load(spec)
     assert len(cat.problems) == 1 and "cycle" in cat.problems[0].message
     # a chain A -> B -> schema is fine
@@ -696,7 +715,8 @@ def test_refs_into_the_inside_of_components_get_their_own_defs(tmp_path):
     assert s["$defs"][inner] == {"type": "string", "minLength": 3}
     other = s["properties"]["other"]["$ref"][len("#/$defs/"):]
     assert s["$defs"][other] == {"type": "boolean"}
-    assert t.source_pointer(f"/inputSchema/$defs/{inner}")[1] == "/components/schemas/Pet/properties/owner"
+    assert t.source_pointer(f"/inputSchema/$defs/{inner}")[1] == \
+        "/components/schemas/Pet/properties/owner"
 
 
 def test_non_string_ref_is_data(tmp_path):
@@ -718,7 +738,8 @@ def test_openapi_level_refs(tmp_path):
         "parameters": {"Id": {"name": "id", "in": "path", "required": True,
                               "schema": {"type": "integer"}}},
         "requestBodies": {"B": {"required": True, "content": {"application/json": {
-            "schema": {"type": "object", "properties": {"n": {"$ref": "#/components/schemas/R"}}}}}}},
+            "schema": {"type": "object",
+                       "properties": {"n": {"$ref": "#/components/schemas/R"}}}}}}},
         "responses": {"R": {"description": "ok", "content": {"application/json": {
             "schema": {"$ref": "#/components/schemas/R"}}}}},
     })
@@ -754,7 +775,8 @@ def test_swagger_consumes_decides_json_or_not(tmp_path):
                 "consumes": ["application/json"], "paths": {"/b": {"post": op}}}
 
     for consumes, merged in ((None, True), (["application/json; charset=utf-8"], True),
-                             (["application/xml"], False), (["text/plain", "application/json"], True)):
+                             (["application/xml"], False),
+                             (["text/plain", "application/json"], True)):
         _cat, t = one_tool(tmp_path / str(len(str(consumes))) / str(merged), spec(consumes))
         assert ("a" in t.input_schema["properties"]) is merged, consumes
         assert ("body" in t.input_schema["properties"]) is not merged, consumes

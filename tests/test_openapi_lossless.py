@@ -319,8 +319,8 @@ CASES = [
     # SendGrid: `nullable` in a Swagger 2.0 body, an `Authorization` header parameter (2.0 keeps it)
     ("openapi/sendgrid-v3.swagger2.yaml", "POST_alerts", [
         (ACCEPT, {}, {"type": "usage_limit", "email_to": None}),
-        (ACCEPT, {("Authorization", "header"): "Bearer x"}, {"type": "stats_notification",
-                                                             "email_to": "a@b.co", "percentage": 90}),
+        (ACCEPT, {("Authorization", "header"): "Bearer x"},
+         {"type": "stats_notification", "email_to": "a@b.co", "percentage": 90}),
         (REJECT, {}, {"type": "x", "email_to": None}),
         (REJECT, {}, {"type": "usage_limit"}),
         (REJECT, {}, {"type": "usage_limit", "email_to": None, "percentage": "90"}),

@@ -275,7 +275,8 @@ class Resolver:
             base_node = jp.resolve(tdoc.data, jp.decode(rptr), None) if rptr else tdoc.data
             node = jp.resolve(base_node, tokens, _MISSING)
             if node is _MISSING:
-                return f"$ref {ref!r} does not resolve (no {jp.encode(tokens) or '/'!r} in {tdoc.path})"
+                where = jp.encode(tokens) or "/"
+                return f"$ref {ref!r} does not resolve (no {where!r} in {tdoc.path})"
             return Target(tdoc, rptr + jp.encode(tokens), node)
         name = unquote(frag)
         res_uri = tdoc.ids.get(rptr, tdoc.uri)
@@ -335,7 +336,8 @@ def _pure_ref(node: Any) -> bool:
 
 
 def _tuple_items(n: dict, path: tuple, hook: Any) -> dict:
-    """Draft-4 tuple ``items: [...]`` (+ ``additionalItems``) as 2020-12 ``prefixItems`` (+ ``items``)."""
+    """Draft-4 tuple ``items: [...]`` (+ ``additionalItems``) as 2020-12 ``prefixItems``
+    (+ ``items``)."""
     out: dict = {}
     for k, v in n.items():
         if k == "items":
@@ -497,7 +499,7 @@ class Bundler:
         return transform(node, hook), frozenset(refs)
 
     def _mapping(self, disc: dict, doc: Doc, at: str, refs: set[str]) -> dict:
-        """Point discriminator mapping entries at the bundled defs (annotation only: no problems)."""
+        """Point discriminator mapping entries at the bundled defs (annotation: no problems)."""
         mapping = {}
         for k, v in disc["mapping"].items():
             if isinstance(v, str) and ("#" in v or "/" in v):
