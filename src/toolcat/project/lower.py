@@ -89,6 +89,8 @@ class _Lowerer:
         unresolved = any(i.target is None for i in idx.refs.values())
         self.may_drop_defs = not self.prose_only and (widen or not unresolved)
         self.decisions: dict[tuple, str] = {}
+        self._sizes: dict[tuple, int] = {}
+        self._counts: dict[tuple, int] = {}
         for path, info in idx.refs.items():
             self.decisions[path] = self._decide(info)
         self._set_pins()
@@ -120,10 +122,13 @@ class _Lowerer:
     def _smaller(self, info: Any) -> bool:
         t = info.target
         n = self.idx.ref_count.get(t, 1)
-        try:
-            size_t = len(dumps(strip_prose(self.idx.node(t), self.idx.dialect_at(t))))
-        except (TypeError, ValueError):
-            return False
+        size_t = self._sizes.get(t)
+        if size_t is None:
+            try:
+                size_t = len(dumps(strip_prose(self.idx.node(t), self.idx.dialect_at(t))))
+            except (TypeError, ValueError):
+                size_t = 1 << 40
+            self._sizes[t] = size_t
         ref_size = len(dumps({"$ref": info.ref}))
         in_defs = len(t) >= 2 and t[-2] in _DEFS
         if not in_defs:
@@ -166,6 +171,7 @@ class _Lowerer:
             self.prose_removed = 0
             self.widened = False
             self.memo = {}
+            self._counts = {}
             self.stack = []
             self.spent = 0
             try:
@@ -330,9 +336,15 @@ class _Lowerer:
                 self.stack.pop()
             if memo_ok:
                 self.memo[t] = out
-        self.spent += count_values(out)
-        if self.spent > self.budget:
-            return None
+        if self.inline_policy == "all":   # "smaller" never grows the schema
+            size = self._counts.get(t) if memo_ok else None
+            if size is None:
+                size = count_values(out)
+                if memo_ok:
+                    self._counts[t] = size
+            self.spent += size
+            if self.spent > self.budget:
+                return None
         return out
 
     # -- exact lowering

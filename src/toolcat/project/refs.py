@@ -70,7 +70,7 @@ class RefIndex:
         self.refs: dict[tuple, RefInfo] = {}              # $ref node path -> info
         self.embedded_ids = False      # a $id below the root changes the base URI
         self.identifiers_at: set[tuple] = set()   # paths of nodes carrying $id/$anchor...
-        self.dynamic = False           # $dynamicRef/$recursiveRef/$dynamicAnchor... present
+        self.dynamic = False           # a $dynamicRef (2020-12) / $recursiveRef (2019-09)
         self.cyclic: set[tuple] = set()        # targets on a cycle of references
         self.reaches_cycle: set[tuple] = set()  # targets whose expansion meets a cycle
         self.ref_count: dict[tuple, int] = {}   # target -> number of $refs to it
@@ -161,8 +161,10 @@ class RefIndex:
                 if isinstance(a, str) and not legacy:
                     self.anchors.setdefault((urldefrag(base)[0], a), path)
                     self.identifiers_at.add(path)
-            if any(k in node for k in ("$dynamicRef", "$recursiveRef", "$dynamicAnchor",
-                                       "$recursiveAnchor")):
+            # a dynamic reference (only where the dialect defines it: `$recursiveRef` in a
+            # 2020-12 schema is an unknown keyword, and ignored)
+            if ("$dynamicRef" in node and d == "2020-12") or \
+                    ("$recursiveRef" in node and d == "2019-09"):
                 self.dynamic = True
             self.base[path] = base
             ref = node.get("$ref")
@@ -170,6 +172,11 @@ class RefIndex:
                 self._raw_refs.append((path, ref, base))
 
     def resolve(self, ref: str, base: str) -> tuple[tuple | None, str]:
+        if ref.startswith("#/") and base == self.root_base and "%" not in ref:
+            # the common case: a JSON pointer into this document
+            tokens = [t.replace("~1", "/").replace("~0", "~") for t in ref[2:].split("/")]
+            found = walk_pointer(self.root, tokens)
+            return (found[0], "") if found is not None else (None, "target not found")
         try:
             full = urljoin(base, ref)
         except ValueError:
@@ -205,11 +212,13 @@ class RefIndex:
             if i.target is not None:
                 self.ref_count[i.target] = self.ref_count.get(i.target, 0) + 1
         edges: dict[tuple, list[tuple]] = {t: [] for t in targets}
-        for t in targets:
-            n = len(t)
-            for p, info in self.refs.items():
-                if info.target is not None and p[:n] == t:
-                    edges[t].append(info.target)
+        tset = set(targets)
+        for p, info in sorted(self.refs.items(), key=lambda kv: [str(x) for x in kv[0]]):
+            if info.target is None:
+                continue
+            for k in range(len(p) + 1):
+                if p[:k] in tset:
+                    edges[p[:k]].append(info.target)
         # Tarjan's SCC, iterative
         index: dict = {}
         low: dict = {}
