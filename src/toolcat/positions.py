@@ -25,6 +25,10 @@ of a block mapping, the ``-`` of a block sequence, the ``|``/``>`` of a block sc
 value (``key:`` with nothing after it) is placed just after its ``:`` (or ``-``). For a
 pointer that does not exist in the text, the position of its nearest existing ancestor.
 Columns count characters (code points), like the parsers' error messages.
+
+Known limits (pathological YAML, never seen in catalogs): an empty implicit key (a line
+``: value``) is not found (its ancestor is given); a byte order mark inside the text counts
+as a column (ruamel does not count it).
 """
 
 from __future__ import annotations
@@ -310,11 +314,12 @@ def _plain_key(raw: str) -> str:
         return raw
     import yaml_rs
 
-    from toolcat.parse import js_key
+    from toolcat.parse import _CORE_NUMBER, _LOOSE_NUMBER, js_key
 
+    if _LOOSE_NUMBER.fullmatch(raw.replace("_", "")) and not _CORE_NUMBER.fullmatch(raw):
+        return raw  # 1_000, 0b1...: strings in YAML 1.2, and so in the parsed data
     try:
-        doc = yaml_rs.loads(raw + ": 0", parse_datetime=False)
-        (k,) = doc
+        (k,) = yaml_rs.loads("- " + raw, parse_datetime=False)  # resolved like any scalar
         return js_key(k)
     except Exception:  # noqa: BLE001
         raise _Unsupported(f"plain key {raw!r}") from None
