@@ -323,12 +323,11 @@ def test_hundreds_of_positions_are_fast(rel, budget):
     ptrs = _pointers(doc, 300, 11)
     best = float("inf")
     for _ in range(3):
-        idx = build_index(src.text, src.syntax)
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # CPU time: a busy machine does not fail the test
         idx = build_index(src.text, src.syntax)
         for p in ptrs:
             assert idx.locate(p) is not None
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.process_time() - t0)
     # generous margin over the budget for slow CI machines; a quadratic step blows it anyway
     assert best < budget * 4, f"{len(ptrs)} positions took {best * 1000:.0f} ms"
 
