@@ -388,7 +388,7 @@ def parse_yaml(text: str, path: str) -> Any:
         doc = _yaml_rs_loads(text)
     except yaml_rs.YAMLDecodeError as e:
         if tags:
-            _check_tags(text, path, tags)
+            _check_tags(text, path, tags, parsed=False)
         raise _yaml_error(str(e), text, path) from None
     except RecursionError:
         raise InputError(f"nesting deeper than {Limits.max_depth} levels", path) from None
@@ -529,34 +529,47 @@ def _yaml_error(msg: str, text: str, path: str) -> InputError:
     return InputError(f"invalid YAML: {reason}", path)
 
 
-def _check_tags(text: str, path: str, tags: dict[int, str]) -> None:
+def _check_tags(text: str, path: str, tags: dict[int, str], parsed: bool = True) -> None:
     """Reject YAML tags other than the core schema's (they would build objects).
 
     Every place a tag could start (``tags``) gets its ``!`` replaced by ``@``, which no YAML
     node may start with: if that text fails to parse right at one of those places, a real
     tag stood there; inside a string, a block scalar or a comment the ``@`` is harmless.
-    One more parse of the file: linear time, whatever the file holds.
+    One more parse of the file: linear time, whatever the file holds. When the file itself
+    parsed (``parsed``), any failure of the changed text comes from a tag.
     """
     import yaml_rs
 
-    chars = list(text)
-    for off in tags:
-        chars[off] = "@"
-    starts = tags
+    parts, prev = [], 0
+    for off in sorted(tags):
+        parts.append(text[prev:off])
+        parts.append("@")
+        prev = off + 1
+    parts.append(text[prev:])
     try:
-        _yaml_rs_loads("".join(chars))
+        _yaml_rs_loads("".join(parts))
     except yaml_rs.YAMLDecodeError as e:
         pos = _YAML_POS.search(str(e))
-        if not pos:
-            return
-        line, col = int(pos.group(1)), int(pos.group(2))
-        for off, tag in starts.items():
-            ln = text.count("\n", 0, off) + 1
-            if ln == line and off - (text.rfind("\n", 0, off) + 1) + 1 == col:
-                shown = tag.replace("tag:yaml.org,2002:", "!!")
-                raise InputError(
-                    f"YAML tag {shown} is not allowed (only plain JSON data is read; "
-                    "tags could build objects)", path, line, col) from None
+        found = None
+        if pos:
+            line, col = int(pos.group(1)), int(pos.group(2))
+            lines = text.split("\n", line)
+            if line <= len(lines):
+                err_off = sum(len(x) + 1 for x in lines[:line - 1]) + col - 1
+                if err_off in tags:
+                    found = err_off
+                elif parsed:  # the nearest tag before the failure
+                    before = [o for o in tags if o <= err_off]
+                    found = max(before) if before else min(tags)
+        elif parsed:
+            found = min(tags)
+        if found is not None:
+            line = text.count("\n", 0, found) + 1
+            col = found - (text.rfind("\n", 0, found) + 1) + 1
+            shown = tags[found].replace("tag:yaml.org,2002:", "!!")
+            raise InputError(
+                f"YAML tag {shown} is not allowed (only plain JSON data is read; "
+                "tags could build objects)", path, line, col) from None
     except Exception:  # noqa: BLE001 - the real parse reports anything else
         return
 
