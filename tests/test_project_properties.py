@@ -358,3 +358,36 @@ def test_corpus_has_lowering_to_prove() -> None:
             kinds[(name, exact)] = kinds.get((name, exact), 0) + 1
     assert kinds[("widen", False)] > 10 and kinds[("widen", True)] > 500, kinds
     del lower_schema
+
+
+# --------------------------------------------------------------------------- robustness
+
+_KEYS = ["type", "properties", "items", "anyOf", "oneOf", "allOf", "not", "$ref", "$defs",
+         "definitions", "enum", "const", "required", "additionalProperties", "prefixItems",
+         "patternProperties", "dependentSchemas", "dependencies", "if", "then", "else",
+         "description", "title", "x-a", "minimum", "$id", "$anchor", "$schema",
+         "unevaluatedProperties", "format"]
+_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text(max_size=4),
+              st.sampled_from(["object", "string", "null", "#", "#/$defs/a", "#/properties/a",
+                               "#/definitions/a", "#a", "http://x/y.json", "integer",
+                               "http://json-schema.org/draft-07/schema#"])),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(st.sampled_from(_KEYS + ["a", "b"]), inner,
+                                            max_size=4)),
+    max_leaves=25)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(_VALUES, st.sampled_from(["2020-12", "draft7"]))
+def test_any_json_as_a_schema_never_crashes(schema, dialect) -> None:
+    """Whatever sits in an inputSchema, the projection answers (no exception), and with the
+    subset required (widen) the result is always in the subset."""
+    from toolcat.project.lower import lower_schema, subset_violations
+
+    for kw in ({"subset": False}, {"subset": True, "unlowerable": "widen"},
+               {"subset": True, "unlowerable": "keep"}, {"subset": True, "unlowerable": "omit"}):
+        res = lower_schema(schema, dialect, pointer="/inputSchema", **kw)
+        if kw.get("unlowerable") == "widen":
+            assert not subset_violations(res.schema, dialect), (schema, res.schema)

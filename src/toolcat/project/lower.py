@@ -389,6 +389,13 @@ class _Lowerer:
     # -- widening (the subset is required)
 
     def _widen(self, n: Any, path: tuple, d: str) -> Any:
+        inert = [k for k in n if k in COMPACT_FORBIDDEN and not M.validates(k, d)] \
+            if isinstance(n, dict) else []
+        if inert:
+            # a forbidden name this dialect does not define: ignored by validators, dropped
+            for k in inert:
+                self._note(path + (k,), EXACT, f"{k} is no keyword in this dialect: dropped")
+            n = {k: v for k, v in n.items() if k not in inert}
         for _ in range(8):
             if not isinstance(n, dict):
                 return n
@@ -509,30 +516,24 @@ def _floor(schema: Any, dialect: str, pointer: str, widen: bool) -> tuple[Any, l
     be replaced (``widened``). Returns (schema, changes, ok).
     """
     changes: list[Change] = []
-    if schema is True or (isinstance(schema, dict) and "type" not in schema):
-        base = {} if schema is True else dict(schema)
-        if schema is True or not base:
-            out = {"type": "object", "properties": {}}
-        else:
-            out = _with_type(base)
-            atoms = M.schema_atoms(base, dialect)
-            if "object" not in atoms:
-                if not widen:
-                    return schema, [], False
-                changes.append(Change(pointer, WIDENED, "accepts no object; replaced by an empty object schema"))
-                out = {"type": "object", "properties": {}}
-            else:
-                changes.append(Change(pointer + "/type", EXACT,
-                                      'added type "object" (tool arguments are always an object)'))
-        if "properties" not in out:
-            out["properties"] = {}
-            changes.append(Change(pointer + "/properties", EXACT, "added empty properties"))
-        return out, changes, True
+    if schema is True or (isinstance(schema, dict) and not schema):
+        return {"type": "object", "properties": {}}, [
+            Change(pointer, EXACT, "accepts anything; written as an empty object schema "
+                   "(tool arguments are always an object)")], True
     if not isinstance(schema, dict):
         if not widen:
             return schema, [], False
         changes.append(Change(pointer, WIDENED, "not an object schema; replaced by an empty object schema"))
         return {"type": "object", "properties": {}}, changes, True
+    if "type" not in schema:
+        if "object" not in M.schema_atoms(schema, dialect):
+            if not widen:
+                return schema, [], False
+            changes.append(Change(pointer, WIDENED, "accepts no object; replaced by an empty object schema"))
+            return {"type": "object", "properties": {}}, changes, True
+        schema = _with_type(schema)
+        changes.append(Change(pointer + "/type", EXACT,
+                              'added type "object" (tool arguments are always an object)'))
     out = dict(schema)
     t = M.type_atoms(out.get("type"))
     if out.get("type") != "object":
@@ -551,7 +552,7 @@ def _floor(schema: Any, dialect: str, pointer: str, widen: bool) -> tuple[Any, l
     if not isinstance(out.get("properties"), dict):
         if "properties" in out:
             if not widen:
-                return schema, [], False
+                return out, changes, False
             changes.append(Change(pointer + "/properties", WIDENED, "malformed properties replaced"))
         else:
             changes.append(Change(pointer + "/properties", EXACT, "added empty properties"))
