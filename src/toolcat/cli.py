@@ -83,6 +83,11 @@ def main(argv: list[str] | None = None) -> None:
     if _fast_version(args):
         sys.exit(0)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    # A short-lived process over acyclic JSON data: the cyclic collector only costs time
+    # (one full pass over a parsed 3 MB spec is ~30 ms) and frees nothing worth having.
+    import gc
+
+    gc.disable()
     code = run(args)
     sys.exit(code)
 
