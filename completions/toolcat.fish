@@ -55,7 +55,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from project' -l help -s h -d 'Sh
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -F
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l format -s f -x -a 'text json sarif github junit' -d 'Output: text, json, sarif, github or junit'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l profile -s p -x -a 'mcp openwop-compact openai-strict anthropic gemini' -d 'Rule set and severities: mcp, openwop-compact, openai-strict, anthropic, gemini'
-complete -c toolcat -n '__fish_seen_subcommand_from lint' -l config -r -F -d 'Config file (default: toolcat.toml or [tool.toolcat] in pyproject.toml, found upwards from the current folder)'
+complete -c toolcat -n '__fish_seen_subcommand_from lint' -l config -r -F -d 'Config file'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l select -x -a 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -d 'Only these rule codes or prefixes (comma-separated)'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l extend-select -x -a 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -d 'Add these codes or prefixes to the selection'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l ignore -x -a 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -d 'Never report these codes or prefixes (comma-separated)'
@@ -118,4 +118,6 @@ complete -c toolcat -n '__fish_seen_subcommand_from measure' -l help -s h -d 'Sh
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -x -a 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110'
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -l all -s a -d 'List every rule'
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -l format -s f -x -a 'text markdown json' -d 'With --all: text, markdown or json'
+complete -c toolcat -n '__fish_seen_subcommand_from rule' -l no-color -d 'No colours (also: NO_COLOR=1)'
+complete -c toolcat -n '__fish_seen_subcommand_from rule' -l quiet -s q -d 'No summaries on stderr'
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -l help -s h -d 'Show the help and exit'

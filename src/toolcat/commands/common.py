@@ -14,7 +14,8 @@ Paths = Annotated[
 ]
 FromFormat = Annotated[
     Optional[str],
-    typer.Option("--from", help=f"Force the input format: {', '.join(FORMATS)}.",
+    typer.Option("--from", help=f"Force the input format: {', '.join(FORMATS)} "
+                 "[default: detected from the content].",
                  show_default=False),
 ]
 Webhooks = Annotated[bool, typer.Option("--webhooks", help="OpenAPI 3.1: also make tools of `webhooks`.")]

@@ -18,6 +18,7 @@ from toolcat.commands.common import (
 )
 
 HELP = "Compare the toolId sets of two catalogs, or of one catalog's standard and compact views."
+SHORT = "Compare the toolId sets of two catalogs or of two views."
 
 EPILOG = """With A and B (any formats, e.g. an OpenWOP standard view and its ?view=compact
 capture): compares the ids of their tools, and `source`/`safetyTier` of common ids where both
@@ -40,7 +41,7 @@ TARGETS = ("mcp", "openwop", "openai", "anthropic")
 
 
 def register(app: typer.Typer) -> None:
-    app.command("diff-toolids", epilog=EPILOG, help=HELP)(diff_toolids)
+    app.command("diff-toolids", epilog=EPILOG, help=HELP, short_help=SHORT)(diff_toolids)
 
 
 def diff_toolids(

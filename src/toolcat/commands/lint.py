@@ -35,10 +35,11 @@ Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.
 
 HELP = ("Check catalogs for conformance and model-readiness problems; report the file, line, "
         "column, tool and JSON pointer of each.")
+SHORT = "Check catalogs for conformance and model-readiness problems."
 
 
 def register(app: typer.Typer) -> None:
-    app.command("lint", epilog=EPILOG, help=HELP)(lint)
+    app.command("lint", epilog=EPILOG, help=HELP, short_help=SHORT)(lint)
 
 
 def _split(values: list[str] | None) -> list[str] | None:
@@ -59,10 +60,11 @@ def lint(
         "--profile", "-p", help="Rule set and severities: mcp, openwop-compact, openai-strict, "
         "anthropic, gemini [default: mcp].", show_default=False)] = None,
     config_file: Annotated[Optional[str], typer.Option(
-        "--config", help="Config file (default: toolcat.toml or [tool.toolcat] in "
-        "pyproject.toml, found upwards from the current folder).", show_default=False)] = None,
+        "--config", help="Config file [default: toolcat.toml or [tool.toolcat] in "
+        "pyproject.toml, found upwards from the current folder].", show_default=False)] = None,
     select: Annotated[Optional[list[str]], typer.Option(
-        "--select", help="Only these rule codes or prefixes (comma-separated).",
+        "--select", help="Only these rule codes or prefixes (comma-separated) "
+        "[default: the profile's rules].",
         show_default=False)] = None,
     extend_select: Annotated[Optional[list[str]], typer.Option(
         "--extend-select", help="Add these codes or prefixes to the selection.",

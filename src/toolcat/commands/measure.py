@@ -22,6 +22,7 @@ from toolcat.commands.common import (
 )
 
 HELP = "Measure bytes and tokens of each catalog's standard view against its compact view."
+SHORT = "Measure bytes and tokens, standard view against compact view."
 
 EPILOG = """Before = the standard view (for MCP input: the tools array as served), after = what
 `toolcat project` writes with the same options (the compact view); both as canonical JSON
@@ -44,7 +45,7 @@ PROGRESS_DELAY = 1.0  # seconds before a progress bar appears
 
 
 def register(app: typer.Typer) -> None:
-    app.command("measure", epilog=EPILOG, help=HELP)(measure)
+    app.command("measure", epilog=EPILOG, help=HELP, short_help=SHORT)(measure)
 
 
 class DelayedProgress:

@@ -20,6 +20,7 @@ from toolcat.commands.common import (
 )
 
 HELP = "Write the compact (or lossless standard) view of catalogs in a target's tool envelope."
+SHORT = "Write the compact (or standard) view of catalogs."
 
 EPILOG = """The compact view keeps each target's model-facing fields, cuts descriptions,
 strips prose from schema positions (description, title, examples, $comment, x-*) and lowers
@@ -38,7 +39,7 @@ Examples:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("project", epilog=EPILOG, help=HELP)(project)
+    app.command("project", epilog=EPILOG, help=HELP, short_help=SHORT)(project)
 
 
 def project(

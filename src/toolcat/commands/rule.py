@@ -6,6 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
+from toolcat.commands.common import NoColor, Quiet, apply_ui
+
 EPILOG = """Examples:
 
   toolcat rule CS203
@@ -18,7 +20,8 @@ EPILOG = """Examples:
 
 def register(app: typer.Typer) -> None:
     app.command("rule", epilog=EPILOG,
-                help="Explain a lint rule (`toolcat rule CODE`) or list them all (--all).")(rule)
+                help="Explain a lint rule (`toolcat rule CODE`) or list them all (--all).",
+                short_help="Explain a lint rule, or list them all.")(rule)
 
 
 def rule(
@@ -27,10 +30,14 @@ def rule(
     all_: Annotated[bool, typer.Option("--all", "-a", help="List every rule.")] = False,
     fmt: Annotated[str, typer.Option("--format", "-f",
                                      help="With --all: text, markdown or json.")] = "text",
+    no_color: NoColor = False,
+    quiet: Quiet = False,
 ) -> None:
     from toolcat.errors import UsageError
     from toolcat.lint import registry
     from toolcat.ui import write_stdout
+
+    apply_ui(no_color, quiet)
 
     if fmt not in ("text", "markdown", "json"):
         raise UsageError(f"--format must be text, markdown or json (got {fmt!r})")
