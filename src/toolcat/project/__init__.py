@@ -46,6 +46,7 @@ from toolcat.project.lower import (
     OMITTED,
     WIDENED,
     Change,
+    LowerCache,
     SchemaResult,
     lower_schema,
     subset_violations,
@@ -194,8 +195,11 @@ def _compact_annotations(ann: dict, title: str | None, changes: list[Change]) ->
 
 
 def project_tool(tool: Tool, fmt: str, target: str, opts: ProjectOptions,
-                 subset: bool, cat: Catalog | None = None) -> ProjectedTool:
-    """Project one tool (the standard view always; the compact one when asked)."""
+                 subset: bool, cat: Catalog | None = None,
+                 cache: LowerCache | None = None) -> ProjectedTool:
+    """Project one tool (the standard view always; the compact one when asked).
+
+    ``cache``: shared between the tools of one run (see :class:`LowerCache`)."""
     source = derive_source(tool, fmt, opts.source)
     tier = derive_safety_tier(tool, fmt, opts.safety_tier)
     if target == "openwop" and tier == "exec" and source != "host-extension":
@@ -238,8 +242,8 @@ def project_tool(tool: Tool, fmt: str, target: str, opts: ProjectOptions,
     failed = False
     in_schema = tool.input_schema
     if in_schema is not None:
-        res = lower_schema(in_schema, tool.dialect,
-                           subset=subset, unlowerable=opts.unlowerable, pointer="/inputSchema")
+        res = lower_schema(in_schema, tool.dialect, subset=subset,
+                           unlowerable=opts.unlowerable, pointer="/inputSchema", cache=cache)
         changes.extend(res.changes)
         in_schema = res.schema
         conformant = res.conformant
@@ -252,7 +256,7 @@ def project_tool(tool: Tool, fmt: str, target: str, opts: ProjectOptions,
     if target == "mcp" and tool.output_schema is not None:
         if opts.output_schema:
             res = lower_schema(tool.output_schema, tool.dialect, subset=False,
-                               pointer="/outputSchema")
+                               pointer="/outputSchema", cache=cache)
             changes.extend(res.changes)
             out_schema = res.schema
         else:
@@ -312,10 +316,11 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None) ->
     target = resolve_target(cats, opts)
     subset = opts.subset if opts.subset is not None else target == "openwop"
     tools: list[ProjectedTool] = []
+    cache = LowerCache()   # the catalogs stay alive (and unchanged) for the whole run
     for cat in cats:
         for tool in cat.tools:
             _check_tool(tool, cat)
-            tools.append(project_tool(tool, cat.format, target, opts, subset, cat))
+            tools.append(project_tool(tool, cat.format, target, opts, subset, cat, cache))
     if opts.sort:
         tools.sort(key=lambda t: t.id)
     return Projection(target, opts.view, tools, opts, subset)

@@ -31,18 +31,24 @@ def units(ch: str) -> int:
 
 def length(text: str) -> int:
     """Length in UTF-16 code units."""
-    return sum(2 if ord(c) > 0xFFFF else 1 for c in text)
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def _wide(ch: str) -> bool:
-    return unicodedata.east_asian_width(ch) in ("W", "F")
+    return ch >= "\u1100" and unicodedata.east_asian_width(ch) in ("W", "F")
 
 
-def _boundaries(text: str) -> list[tuple[int, bool]]:
-    """Cut positions (index into ``text``, after-sentence-end flag), in order."""
+def _boundaries(text: str, stop: int | None = None) -> list[tuple[int, bool]]:
+    """Cut positions (index into ``text``, after-sentence-end flag), in order; only the
+    positions of characters before index ``stop`` are examined (the lookahead still sees the
+    whole text)."""
     out: list[tuple[int, bool]] = []
     n = len(text)
-    for i, ch in enumerate(text):
+    end = n if stop is None else min(n, stop)
+    for i in range(end):
+        ch = text[i]
         nxt = text[i + 1] if i + 1 < n else ""
         if ch == " ":
             out.append((i, False))
@@ -71,17 +77,21 @@ def truncate(text: str, limit: int) -> str:
         return s
     if limit <= 0:
         return ""
-    # cumulative lengths
+    # Only a prefix can fit: every character counts at least one unit and a cut never ends
+    # in a space (the text is collapsed), so no cut at index > `limit` fits.
+    stop = min(len(s), limit + 2)
     cum = [0]
-    for c in s:
+    for c in s[:stop + 1]:
         cum.append(cum[-1] + units(c))
     best_sentence = None
     best_word = None
     ell = length(ELLIPSIS)
-    for pos, sentence in _boundaries(s):
+    for pos, sentence in _boundaries(s, stop):
         if pos == 0:
             continue
         cut = s[:pos].rstrip()
+        if len(cut) >= len(cum):
+            continue  # longer than the examined prefix: cannot fit
         width = cum[len(cut)]
         if sentence and width <= limit:
             best_sentence = cut
@@ -94,8 +104,11 @@ def truncate(text: str, limit: int) -> str:
     return ""
 
 
+_NOT_ALNUM = re.compile(r"[\W_]+")   # exactly the characters for which str.isalnum() is False
+
+
 def _norm(text: str) -> str:
-    return "".join(ch for ch in text.casefold() if ch.isalnum())
+    return _NOT_ALNUM.sub("", text.casefold())
 
 
 def repeats(description: str, *titles: str | None) -> bool:

@@ -65,9 +65,64 @@ class _Restart(Exception):
     pass
 
 
+class LowerCache:
+    """What one run (one :func:`toolcat.project.project_catalogs` call) may share between the
+    schemas it lowers: OpenAPI tools of one spec hold the *same* definition objects in their
+    ``$defs`` (the loader bundles them per tool by reference), and without this each tool
+    would strip and lower every shared definition again.
+
+    Entries are keyed by object identity (``id``): the objects must stay alive, and must not
+    change, while the cache is in use (the catalogs of a run are). Results are shared, never
+    mutated: a lowered definition may appear in several tools' outputs as the same object.
+
+    * ``sizes``: the canonical size of a node with its prose stripped (inlining decisions);
+    * ``expansions``: a lowered ``$ref`` target, with the changes and prose count its lowering
+      reported, keyed by everything the lowering of that subtree depends on (exact mode only;
+      see ``_Lowerer._key``).
+    """
+
+    __slots__ = ("sizes", "expansions", "keys", "hits", "misses")
+
+    def __init__(self) -> None:
+        self.sizes: dict[tuple, tuple[Any, int]] = {}
+        self.expansions: dict[int, "_Record"] = {}
+        self.keys: dict[tuple, int] = {}      # expansion key -> small int (shallow hashing)
+        self.hits = 0
+        self.misses = 0
+
+    def intern(self, key: tuple) -> int:
+        k = self.keys.get(key)
+        if k is None:
+            k = self.keys[key] = len(self.keys)
+        return k
+
+
+class _Record:
+    """One lowered subtree: the result, and what its lowering reported, in order: changes
+    ``("c", kind, relative path, what)`` and nested expansions ``("m", relative path of the
+    $ref node)`` (replayed only where the replaying lowerer has not expanded them yet)."""
+
+    __slots__ = ("node", "result", "events", "prose")
+
+    def __init__(self, node: Any, result: Any, events: list, prose: int) -> None:
+        self.node = node          # keeps the keyed object alive
+        self.result = result
+        self.events = events
+        self.prose = prose
+
+
+class _Frame:
+    __slots__ = ("root", "events", "prose")
+
+    def __init__(self, root: tuple) -> None:
+        self.root = root
+        self.events: list = []
+        self.prose = 0
+
+
 class _Lowerer:
     def __init__(self, root: Any, dialect: str, *, widen: bool, inline: str, pointer: str,
-                 budget: int | None = None) -> None:
+                 budget: int | None = None, cache: LowerCache | None = None) -> None:
         self.root = root
         self.dialect = dialect
         self.widen = widen
@@ -79,15 +134,24 @@ class _Lowerer:
         self.widened = False
         self.stack: list[tuple] = []
         self.memo: dict[tuple, Any] = {}
-        size = count_values(root)
-        self.budget = budget if budget is not None else max(200_000, 50 * size)
+        if budget is None and inline == "all":   # only "all" spends the size budget
+            budget = max(200_000, 50 * count_values(root))
+        self.budget = budget if budget is not None else 0
         self.spent = 0
         idx = self.idx
         # exact mode cannot move anything when dynamic references are about
         self.prose_only = idx.dynamic and not widen
-        self.annotations = _has_unevaluated(root, dialect)
+        self.annotations = idx.unevaluated
         unresolved = any(i.target is None for i in idx.refs.values())
         self.may_drop_defs = not self.prose_only and (widen or not unresolved)
+        self.sizes_cache = cache
+        # shared expansions: exact mode with the "smaller" policy only (widening depends on
+        # the expansion stack, "all" on the size budget spent so far)
+        self.cache = cache if (cache is not None and not widen and inline == "smaller"
+                               and not self.prose_only) else None
+        self._frames: list[_Frame] = []
+        self._keys: dict[tuple, int] = {}
+        self.pins_rel: dict[tuple, frozenset] = {}
         self.decisions: dict[tuple, str] = {}
         self._sizes: dict[tuple, int] = {}
         self._counts: dict[tuple, int] = {}
@@ -124,10 +188,18 @@ class _Lowerer:
         n = self.idx.ref_count.get(t, 1)
         size_t = self._sizes.get(t)
         if size_t is None:
-            try:
-                size_t = len(dumps(strip_prose(self.idx.node(t), self.idx.dialect_at(t))))
-            except (TypeError, ValueError):
-                size_t = 1 << 40
+            node, dialect = self.idx.node(t), self.idx.dialect_at(t)
+            shared = self.sizes_cache.sizes if self.sizes_cache is not None else None
+            hit = shared.get((id(node), dialect)) if shared is not None else None
+            if hit is not None and hit[0] is node:
+                size_t = hit[1]
+            else:
+                try:
+                    size_t = len(dumps(strip_prose(node, dialect)))
+                except (TypeError, ValueError):
+                    size_t = 1 << 40
+                if shared is not None:
+                    shared[(id(node), dialect)] = (node, size_t)
             self._sizes[t] = size_t
         ref_size = len(dumps({"$ref": info.ref}))
         in_defs = len(t) >= 2 and t[-2] in _DEFS
@@ -150,11 +222,21 @@ class _Lowerer:
                 below.add(p[:i])
         self.pinned_below = below           # strict ancestors of a pinned path
         self.pinned_any = pins | below
+        if self.cache is not None:
+            rel: dict[tuple, set] = {}
+            for p in pins:
+                for i in range(len(p)):
+                    rel.setdefault(p[:i], set()).add(p[i:])
+            self.pins_rel = {k: frozenset(v) for k, v in rel.items()}
 
-    def _flip(self, path: tuple) -> None:
+    def _flip(self, path: tuple, defer: bool = False) -> None:
         if self.decisions.get(path) != "keep":
             self.decisions[path] = "keep"
-            raise _Restart
+            if not defer:
+                raise _Restart
+            # over the size budget: every reference past the budget in this run is kept,
+            # then one restart (one restart per reference was quadratic on long ref chains)
+            self.restart = True
 
     # -- reporting
 
@@ -162,6 +244,9 @@ class _Lowerer:
         if kind == WIDENED:
             self.widened = True
         self.changes.append(Change(self.pointer + encode(path), kind, what))
+        if self._frames:
+            f = self._frames[-1]
+            f.events.append(("c", kind, path[len(f.root):], what))
 
     # -- running
 
@@ -174,23 +259,59 @@ class _Lowerer:
             self._counts = {}
             self.stack = []
             self.spent = 0
+            self.restart = False
+            self._frames = []
+            self._keys = {}
             try:
                 out = self._process(self.root, (), self.dialect)
             except _Restart:
+                self._set_pins()
+                continue
+            if self.restart:
                 self._set_pins()
                 continue
             return self._finish(out)
         raise RuntimeError("lowering did not settle")  # pragma: no cover
 
     def _process(self, node: Any, path: tuple, dialect: str) -> Any:
-        if self.may_drop_defs:
-            node = transform(node, self._drop_defs_hook, dialect, path)
+        if self.may_drop_defs and self.idx.defs_at:
+            node = self._drop_defs(node, path)
         return transform(node, self._hook, dialect, path)
+
+    def _drop_defs(self, node: Any, path: tuple) -> Any:
+        """``node`` (at ``path``) without the definitions no kept reference uses: what a
+        bottom-up walk with :meth:`_drop_defs_hook` gives, rebuilt only along the paths to
+        the nodes that hold definitions (the walk reaches exactly the nodes the index
+        walked from the same start)."""
+        idx = self.idx
+        walk = idx.walk_of.get(path)
+        n = len(path)
+        found = sorted((seq, q) for q, (start, seq) in idx.defs_at.items()
+                       if q[:n] == path and start == walk)
+        if not found:
+            return node
+        # post-order (what the bottom-up walk visits first), from the pre-order numbers
+        order: list[tuple] = []
+        stack: list[tuple] = []
+        for _seq, q in found:
+            while stack and q[:len(stack[-1])] != stack[-1]:
+                order.append(stack.pop())
+            stack.append(q)
+        order.extend(reversed(stack))
+        for q in order:
+            rel = q[n:]
+            cur = node
+            for tok in rel:
+                cur = cur[tok]
+            new = self._drop_defs_hook(cur, q, "")
+            if new is not cur:
+                node = _replace_at(node, rel, new)
+        return node
 
     def _drop_defs_hook(self, n: Any, path: tuple, _d: str) -> Any:
         if not isinstance(n, dict) or not any(k in n for k in _DEFS):
             return n
-        out = dict(n)
+        out = None
         for key in _DEFS:
             defs = n.get(key)
             if not isinstance(defs, dict):
@@ -198,6 +319,8 @@ class _Lowerer:
             keep = {name: s for name, s in defs.items() if path + (key, name) in self.pinned_any}
             if len(keep) == len(defs):
                 continue
+            if out is None:
+                out = dict(n)
             for name in defs:
                 if name not in keep:
                     self._note(path + (key, name), EXACT, "unused definition dropped")
@@ -205,7 +328,7 @@ class _Lowerer:
                 out[key] = keep
             else:
                 del out[key]
-        return out
+        return n if out is None else out
 
     def _finish(self, out: Any) -> Any:
         if self.widen and self.widened and _has_unevaluated(out, self.dialect):
@@ -244,7 +367,10 @@ class _Lowerer:
             n, removed = strip_node(n, lambda k: path + (k,) in pinned)
         else:
             n, removed = strip_node(n)
-        self.prose_removed += len(removed)
+        if removed:
+            self.prose_removed += len(removed)
+            if self._frames:
+                self._frames[-1].prose += len(removed)
         if self.prose_only:
             return n
         if isinstance(n.get("$ref"), str):
@@ -296,7 +422,7 @@ class _Lowerer:
             expanded = self._expand(t, path)
             if expanded is None:  # over budget
                 if not self.widen:
-                    self._flip(path)
+                    self._flip(path, defer=True)
                 widened = {}
                 if isinstance(target_node, dict) and M.type_atoms(target_node.get("type")) is not None:
                     widened = {"type": target_node["type"]}
@@ -323,9 +449,78 @@ class _Lowerer:
                    f"beside it dropped: {', '.join(dropped)}")
         return merged
 
+    # -- expansions shared across the schemas of a run
+
+    def _key(self, t: tuple) -> int:
+        """Everything the lowering of the subtree at ``t`` depends on, as a small int: the
+        node (by identity) and its dialect, whether ``unevaluated*`` is about, the pinned
+        paths below it, and for each ``$ref`` inside it the decision taken (with the key of
+        the target it inlines). Two lowerers with equal keys lower the subtree alike."""
+        k = self._keys.get(t)
+        if k is None:
+            idx = self.idx
+            n = len(t)
+            sig = []
+            for p in idx.refs_within.get(t, ()):
+                info = idx.refs[p]
+                dec = self.decisions.get(p)
+                sub = self._key(info.target) if dec == "inline" and info.target is not None \
+                    else None
+                sig.append((p[n:], info.ref, dec, sub))
+            key = (id(idx.node(t)), idx.dialect_at(t), self.annotations, self.may_drop_defs,
+                   self.pins_rel.get(t), t in idx.reaches_cycle, tuple(sig))
+            k = self._keys[t] = self.cache.intern(key)
+        return k
+
+    def _replay(self, t: tuple, rec: _Record) -> None:
+        """Report what lowering ``t`` reported when it was recorded (see :class:`_Record`)."""
+        for ev in rec.events:
+            if ev[0] == "c":
+                self._note(t + ev[2], ev[1], ev[3])
+            else:
+                at = t + ev[1]
+                target = self.idx.refs[at].target
+                if target in self.memo:
+                    continue
+                sub = self.cache.expansions[self._key(target)]
+                self._replay(target, sub)
+                if target not in self.idx.reaches_cycle:
+                    self.memo[target] = sub.result
+        self.prose_removed += rec.prose
+
     def _expand(self, t: tuple, at: tuple) -> Any:
         idx = self.idx
         memo_ok = t not in idx.reaches_cycle
+        if self.cache is not None:
+            if self._frames:
+                f = self._frames[-1]
+                f.events.append(("m", at[len(f.root):]))
+            if memo_ok and t in self.memo:
+                return self.memo[t]
+            key = self._key(t)
+            rec = self.cache.expansions.get(key)
+            if rec is not None and rec.node is idx.node(t):
+                self.cache.hits += 1
+                saved, self._frames = self._frames, []
+                try:
+                    self._replay(t, rec)
+                finally:
+                    self._frames = saved
+                if memo_ok:
+                    self.memo[t] = rec.result
+                return rec.result
+            self.cache.misses += 1
+            self._frames.append(_Frame(t))
+            self.stack.append(t)
+            try:
+                out = self._process(idx.node(t), t, idx.dialect_at(t))
+            finally:
+                self.stack.pop()
+                frame = self._frames.pop()
+            self.cache.expansions[key] = _Record(idx.node(t), out, frame.events, frame.prose)
+            if memo_ok:
+                self.memo[t] = out
+            return out
         if memo_ok and t in self.memo:
             out = self.memo[t]
         else:
@@ -470,6 +665,20 @@ def _short(s: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def _replace_at(root: Any, rel: tuple, new: Any) -> Any:
+    """``root`` with the value at ``rel`` replaced by ``new`` (copies along the path only)."""
+    if not rel:
+        return new
+    head = rel[0]
+    child = _replace_at(root[head], rel[1:], new)
+    if isinstance(root, list):
+        out = list(root)
+    else:
+        out = dict(root)
+    out[head] = child
+    return out
+
+
 def _has_unevaluated(s: Any, dialect: str) -> bool:
     for _p, node, _d in iter_schemas(s, dialect):
         if isinstance(node, dict) and any(k in node for k in M.UNEVALUATED):
@@ -573,7 +782,7 @@ def _floor(schema: Any, dialect: str, pointer: str, widen: bool) -> tuple[Any, l
 def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
                  unlowerable: str = "widen", floor: bool | None = None, pointer: str = "",
                  inline: str | None = None, budget: int | None = None,
-                 drop_schema: bool = True) -> SchemaResult:
+                 drop_schema: bool = True, cache: LowerCache | None = None) -> SchemaResult:
     """Strip prose and lower ``schema``; see the module docstring.
 
     ``subset``: the result must satisfy the RFC 0112 compact subset; what cannot be lowered
@@ -599,7 +808,8 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
                 return SchemaResult(out, ch, True, True)
             return _policy(res, dialect, pointer, unlowerable, floor)
         return res
-    low = _Lowerer(schema, dialect, widen=widen, inline=inline, pointer=pointer, budget=budget)
+    low = _Lowerer(schema, dialect, widen=widen, inline=inline, pointer=pointer, budget=budget,
+                   cache=cache)
     out = low.run()
     res = SchemaResult(out, _dedupe(low.changes), prose_removed=low.prose_removed)
     if low.prose_removed:

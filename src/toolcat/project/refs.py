@@ -22,6 +22,12 @@ _DUMMY_BASE = "https://toolcat.invalid/schema.json"
 _LEGACY = ("draft4", "draft6", "draft7")
 
 
+# keys that make a node interesting to the index (any other node only records its base)
+_SPECIAL = frozenset(("$id", "id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef",
+                      "$ref", "$defs", "definitions", "unevaluatedProperties",
+                      "unevaluatedItems"))
+
+
 class RefInfo:
     __slots__ = ("path", "ref", "target", "reason")
 
@@ -74,6 +80,11 @@ class RefIndex:
         self.cyclic: set[tuple] = set()        # targets on a cycle of references
         self.reaches_cycle: set[tuple] = set()  # targets whose expansion meets a cycle
         self.ref_count: dict[tuple, int] = {}   # target -> number of $refs to it
+        self.refs_within: dict[tuple, list[tuple]] = {}  # target -> $ref paths in its subtree
+        self.unevaluated = False       # an unevaluatedProperties/unevaluatedItems key somewhere
+        # nodes holding a `$defs`/`definitions` key: path -> (walk start, pre-order number)
+        self.defs_at: dict[tuple, tuple[tuple, int]] = {}
+        self.walk_of: dict[tuple, tuple] = {}   # node path -> start of the walk that indexed it
         root_base = _DUMMY_BASE
         if isinstance(root, dict):
             rid = root.get("$id") if dialect != "draft4" else root.get("id")
@@ -130,14 +141,27 @@ class RefIndex:
         return start_base
 
     def _index(self, schema: Any, dialect: str, start: tuple, start_base: str) -> None:
+        nodes = self.nodes
+        bases = self.base
+        walk_of = self.walk_of
         for path, node, d in iter_schemas(schema, dialect, start):
-            if path in self.nodes and path != start:
+            if path in nodes and path != start:
                 continue
-            base = start_base if path == start else self._parent_base(path, start_base, start)
-            self.nodes[path] = (node, d)
-            if not isinstance(node, dict):
-                self.base[path] = base
+            if path == start:
+                base = start_base
+            else:
+                parent = path[:-1]
+                base = bases[parent] if parent in bases and len(parent) >= len(start) else \
+                    self._parent_base(path, start_base, start)
+            nodes[path] = (node, d)
+            walk_of[path] = start
+            if not isinstance(node, dict) or node.keys().isdisjoint(_SPECIAL):
+                bases[path] = base
                 continue
+            if "unevaluatedProperties" in node or "unevaluatedItems" in node:
+                self.unevaluated = True
+            if "$defs" in node or "definitions" in node:
+                self.defs_at[path] = (start, len(self.defs_at))
             legacy = d in _LEGACY
             has_ref = "$ref" in node
             id_key = "id" if d == "draft4" else "$id"
@@ -213,12 +237,13 @@ class RefIndex:
                 self.ref_count[i.target] = self.ref_count.get(i.target, 0) + 1
         edges: dict[tuple, list[tuple]] = {t: [] for t in targets}
         tset = set(targets)
+        within = self.refs_within
         for p, info in sorted(self.refs.items(), key=lambda kv: [str(x) for x in kv[0]]):
-            if info.target is None:
-                continue
             for k in range(len(p) + 1):
                 if p[:k] in tset:
-                    edges[p[:k]].append(info.target)
+                    within.setdefault(p[:k], []).append(p)
+                    if info.target is not None:
+                        edges[p[:k]].append(info.target)
         # Tarjan's SCC, iterative
         index: dict = {}
         low: dict = {}
