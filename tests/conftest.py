@@ -46,3 +46,10 @@ def run_toolcat(*args: str, input: bytes | None = None, cwd: str | Path | None =
 @pytest.fixture
 def toolcat():
     return run_toolcat
+
+
+# Hypothesis profiles: `ci` (default) and `long` (HYPOTHESIS_PROFILE=long or
+# --hypothesis-profile=long); see fuzz_profile.py.
+from fuzz_profile import register as _register_hypothesis_profiles  # noqa: E402
+
+_register_hypothesis_profiles()

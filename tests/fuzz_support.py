@@ -1,0 +1,222 @@
+"""Helpers of the robustness tests (test_fuzz_cli.py, test_fuzz_schemas.py, test_limits.py).
+
+* :func:`run_child`: toolcat in a fresh process with a wall-clock hang guard, and the CPU time
+  and peak RSS of *that* child (``os.wait4``; ``RUSAGE_CHILDREN`` keeps the maximum over all
+  children ever waited for, so it cannot give one child's peak).
+* :func:`run_inprocess`: ``toolcat.cli.run(args)`` in this process (fast), with stdin, stdout,
+  stderr, the working folder and toolcat's process-wide settings saved and restored, a
+  wall-clock guard (SIGALRM) and the CPU time of the run.
+* :func:`check_outcome`: the robustness properties every run must have.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+WALL_LIMIT = 20.0   # hang guard (seconds of wall time); a loaded machine cannot trip it
+CPU_LIMIT = 10.0    # seconds of CPU for one run on a small mutated file
+
+
+@dataclass
+class Outcome:
+    args: list
+    code: int
+    out: bytes
+    err: bytes
+    cpu: float
+    wall: float
+    maxrss_mb: float = 0.0
+    timed_out: bool = False
+    extra: dict = field(default_factory=dict)
+
+    def describe(self) -> str:
+        return (f"toolcat {' '.join(map(str, self.args))}\n exit {self.code}, cpu {self.cpu:.2f}s, "
+                f"wall {self.wall:.2f}s, rss {self.maxrss_mb:.0f} MB\n stderr: "
+                f"{self.err[-2000:].decode('utf-8', 'replace')}\n stdout: "
+                f"{self.out[:500].decode('utf-8', 'replace')}")
+
+
+def child_env(extra: dict | None = None) -> dict:
+    env = dict(os.environ)
+    env.pop("FORCE_COLOR", None)
+    env.pop("TOOLCAT_DEBUG", None)
+    env["NO_COLOR"] = "1"
+    if extra:
+        env.update(extra)
+    return env
+
+
+def run_child(args: list, cwd: str | None = None, input: bytes | None = None,
+              timeout: float = WALL_LIMIT, env: dict | None = None) -> Outcome:
+    """``python -m toolcat ARGS`` in a fresh process; never raises on a hang (timed_out)."""
+    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+        t0 = time.perf_counter()
+        p = subprocess.Popen([sys.executable, "-m", "toolcat", *map(str, args)],
+                             stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                             stdout=fo, stderr=fe, cwd=cwd, env=child_env(env))
+        if input is not None:
+            try:
+                p.stdin.write(input)
+                p.stdin.close()
+            except BrokenPipeError:
+                pass
+        timed_out = False
+        deadline = t0 + timeout
+        while True:
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                timed_out = True
+                p.kill()
+                pid, status, ru = os.wait4(p.pid, 0)
+                break
+            time.sleep(0.005)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        fo.seek(0)
+        fe.seek(0)
+        return Outcome(list(args), p.returncode, fo.read(), fe.read(),
+                       ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss / 1024, timed_out)
+
+
+class Hang(BaseException):
+    """Raised by SIGALRM in an in-process run that exceeds the wall-clock guard (a
+    BaseException, so that ``toolcat.cli.run``'s last line of defence does not swallow it)."""
+
+
+def _alarm(_sig, _frame):
+    raise Hang()
+
+
+def run_inprocess(args: list, cwd: str | None = None, input: bytes | None = None,
+                  timeout: float = WALL_LIMIT) -> Outcome:
+    """``toolcat.cli.run(args)`` here, as ``main`` would run it, isolated from the next run."""
+    from toolcat import ui
+    from toolcat.cli import run
+    from toolcat.parse import Limits
+
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    saved_limits = {k: getattr(Limits, k) for k in ("max_file_size", "max_depth",
+                                                      "max_alias_events")}
+    saved_ui = (ui.state.no_color, ui.state.quiet)
+    saved_cwd = os.getcwd()
+    saved_rec = sys.getrecursionlimit()
+    saved_env = {k: os.environ.get(k) for k in ("NO_COLOR", "TOOLCAT_NO_FORK", "FORCE_COLOR",
+                                               "TOOLCAT_DEBUG")}
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    sys.stdin = io.TextIOWrapper(io.BytesIO(input or b""), encoding="utf-8")
+    sys.stdout, sys.stderr = out, err
+    os.environ["NO_COLOR"] = "1"
+    os.environ["TOOLCAT_NO_FORK"] = "1"   # no fork of the test process (subprocess tests fork)
+    os.environ.pop("FORCE_COLOR", None)
+    os.environ.pop("TOOLCAT_DEBUG", None)
+    sys.setrecursionlimit(max(saved_rec, 20000))   # as toolcat.cli.main does
+    old_handler = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    timed_out = False
+    c0, t0 = time.process_time(), time.perf_counter()
+    try:
+        if cwd:
+            os.chdir(cwd)
+        try:
+            code = run([str(a) for a in args])
+        except Hang:
+            code, timed_out = -1, True
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+        for s in (out, err):
+            try:
+                s.flush()
+            except ValueError:
+                pass
+        o, e = out.buffer.getvalue(), err.buffer.getvalue()
+    finally:
+        signal.signal(signal.SIGALRM, old_handler)
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        os.chdir(saved_cwd)
+        sys.setrecursionlimit(saved_rec)
+        for k, v in saved_limits.items():
+            setattr(Limits, k, v)
+        ui.state.no_color, ui.state.quiet = saved_ui
+        ui.state._out = ui.state._err = None
+        for k, v in saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return Outcome(list(args), code, o, e, cpu, wall, timed_out=timed_out)
+
+
+def check_outcome(r: Outcome, cpu_limit: float = CPU_LIMIT) -> None:
+    """Exit code in {0, 1, 2}; no traceback, no internal error; exit 2 is exactly one line
+    ``toolcat: error: ...``; no hang; bounded CPU time."""
+    what = r.describe()
+    assert not r.timed_out, "hang (wall-clock guard):\n" + what
+    assert r.code in (0, 1, 2), "unexpected exit code (negative: killed by a signal):\n" + what
+    assert b"Traceback" not in r.err, what
+    assert b"internal error" not in r.err, what
+    if r.code == 2:
+        lines = r.err.decode("utf-8", "replace").splitlines()
+        assert len(lines) == 1 and lines[0].startswith("toolcat: error:"), \
+            "exit 2 must be exactly one `toolcat: error:` line on stderr:\n" + what
+    assert r.cpu < cpu_limit, "too slow (CPU time):\n" + what
+
+
+# --------------------------------------------------------------------------- output files
+
+def snapshot(folder: str) -> dict[str, bytes]:
+    """Every file of ``folder`` (recursively) and its bytes."""
+    out = {}
+    for root, _dirs, files in os.walk(folder):
+        for f in files:
+            p = os.path.join(root, f)
+            try:
+                with open(p, "rb") as fh:
+                    out[os.path.relpath(p, folder)] = fh.read()
+            except OSError:
+                pass
+    return out
+
+
+def check_outputs(folder: str, before: dict[str, bytes], r: Outcome,
+                  outputs: dict[str, str]) -> None:
+    """After any run: no temp file is left. After exit 2: every output path has its previous
+    content or does not exist (nothing half-written, nothing new). After exit 0/1: what was
+    written is complete (``outputs`` maps a relative path to its kind: json, xml, text)."""
+    import json
+    from xml.etree import ElementTree
+
+    after = snapshot(folder)
+    stray = [p for p in after if os.path.basename(p).startswith(".toolcat-")]
+    assert not stray, f"temporary files left behind: {stray}\n" + r.describe()
+    for rel, kind in outputs.items():
+        if r.code == 2:
+            assert after.get(rel) == before.get(rel), \
+                f"{rel} changed by a run that failed (exit 2)\n" + r.describe()
+            continue
+        if rel not in after or after.get(rel) == before.get(rel):
+            continue
+        data = after[rel]
+        if kind == "json":
+            try:
+                json.loads(data)
+            except ValueError as e:
+                raise AssertionError(f"{rel} is not complete JSON ({e})\n" + r.describe()) from None
+        elif kind == "xml":
+            try:
+                ElementTree.fromstring(data)
+            except ElementTree.ParseError as e:
+                raise AssertionError(f"{rel} is not complete XML ({e})\n" + r.describe()) from None
+    for rel in after:
+        if rel not in before and rel not in outputs:
+            raise AssertionError(f"unexpected new file {rel}\n" + r.describe())
