@@ -147,6 +147,7 @@ def bash(root: list[Opt], cmds: list[Cmd]) -> str:
     def words(opts: list[Opt]) -> str:
         return " ".join(n for o in opts for n in [*o.names, *o.negation])
 
+    names = " ".join(c.name for c in cmds)
     lines = ["# bash completion for toolcat: " + HEADER.replace("\n", "\n# "),
              "",
              "_toolcat() {",
@@ -172,7 +173,7 @@ def bash(root: list[Opt], cmds: list[Cmd]) -> str:
              "        if [[ $cur == -* ]]; then",
              f"            COMPREPLY=($(compgen -W '{words(root)}' -- \"$cur\"))",
              "        else",
-             f"            COMPREPLY=($(compgen -W '{' '.join(c.name for c in cmds)}' -- \"$cur\"))",
+             f"            COMPREPLY=($(compgen -W '{names}' -- \"$cur\"))",
              "        fi",
              "        ;;"]
     for c in cmds:

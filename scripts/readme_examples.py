@@ -2,9 +2,9 @@
 """Run README.md's example console blocks and compare (or refresh) the output they show.
 
 An example block is a ```console fence right after an HTML comment ``<!-- example -->``
-(``<!-- example exit=N -->`` when its last command exits N; every other command must exit 0). In the block,
-lines starting with ``$ `` are commands; the lines after a command, up to the next ``$ ``,
-are its output (stdout and stderr as they interleave, as on a terminal).
+(``<!-- example exit=N -->`` when its last command exits N; the others must exit 0). In
+the block, lines starting with ``$ `` are commands; the lines after a command, up to the next
+``$ ``, are its output (stdout and stderr as they interleave, as on a terminal).
 
 How the blocks run (README.md, section "How the README is tested", says the same):
 

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, SAMPLES
 
 EXPR = re.compile(r"\$\{\{\s*([^}]+?)\s*\}\}")

@@ -16,7 +16,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-
 from conftest import REPO
 
 COMPLETIONS = REPO / "completions"
@@ -137,7 +136,9 @@ def test_fish():
 ZSH_DRIVER = r"""
 zmodload zsh/zpty
 zpty z zsh -f -i
-zpty -w z "bindkey -e; PS1='> '; fpath=($1 \$fpath); autoload -U compinit; compinit -u -D; zstyle ':completion:*' format '#%d'; LISTMAX=1000; toolcat() { : }; print READY"
+setup="bindkey -e; PS1='> '; fpath=($1 \$fpath); autoload -U compinit; compinit -u -D"
+setup+="; zstyle ':completion:*' format '#%d'; LISTMAX=1000; toolcat() { : }; print READY"
+zpty -w z "$setup"
 for i in {1..50}; do
   zpty -r -t z chunk && [[ $chunk == *READY* ]] && break
   sleep 0.1

@@ -21,7 +21,6 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-
 from conftest import REPO, run_toolcat
 
 COMMANDS = ["tools", "project", "lint", "diff-toolids", "measure", "rule"]
@@ -113,8 +112,9 @@ def test_help_has_two_examples_that_parse(helps, cmd):
 
 @pytest.mark.parametrize("cmd", COMMANDS)
 def test_every_option_with_a_value_shows_its_default(helps, cmd):
-    from toolcat.cli import build_app
     import typer.main
+
+    from toolcat.cli import build_app
 
     click_cmd = typer.main.get_command(build_app()).commands[cmd]
     entries = options_of(helps[cmd])

@@ -22,7 +22,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, SAMPLES, run_toolcat
 
 pytestmark = pytest.mark.precommit

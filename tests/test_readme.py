@@ -15,7 +15,6 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from conftest import REPO, SAMPLES, run_toolcat
 
 TEXT = (REPO / "README.md").read_text()

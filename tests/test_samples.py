@@ -8,7 +8,6 @@ import json
 import re
 
 import pytest
-
 from conftest import SAMPLES, run_toolcat
 
 HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
