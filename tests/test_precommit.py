@@ -42,9 +42,18 @@ def _git(cwd: Path, *args: str) -> str:
 
 def _snapshot(dest: Path) -> tuple[Path, str]:
     """Copy the working tree (tracked + untracked, not ignored) to a new repo; commit it."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=REPO, capture_output=True, check=True).stdout.decode().split("\0")
+    r = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                       cwd=REPO, capture_output=True)
+    if r.returncode == 0:
+        listed = r.stdout.decode().split("\0")
+    else:  # not a git checkout (an unpacked archive): the source tree without build litter
+        skip = {".git", ".venv", "venv", "__pycache__", ".hypothesis", ".pytest_cache", "build",
+                "dist", ".cache", "results"}
+        listed = []
+        for folder, dirs, files in os.walk(REPO):
+            dirs[:] = [d for d in dirs if d not in skip and not d.endswith(".egg-info")]
+            listed += [os.path.relpath(os.path.join(folder, f), REPO) for f in files
+                       if not f.endswith(".pyc")]
     dest.mkdir()
     for rel in filter(None, listed):
         src = REPO / rel
