@@ -85,12 +85,54 @@ def write_stdout(data: str | bytes) -> None:
 
 
 def write_atomic(path: str, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` via a temp file in the same folder and ``os.replace``."""
+    """Write ``data`` to ``path`` via a temp file in the same folder and ``os.replace``.
+
+    A path that cannot be written (missing folder, a folder, no permission) is a
+    :class:`~toolcat.errors.UsageError` naming it (one line, exit 2); the file is untouched.
+    """
+    if path == "-":
+        write_stdout(data.encode("utf-8") if isinstance(data, str) else data)
+        return
+    write_atomic_many([(path, data)])
+
+
+def write_atomic_many(files: list[tuple[str, bytes | str]]) -> None:
+    """Write several files all or nothing (as far as a file system allows): every temp file
+    is written first, then each is renamed over its target. A failure while writing leaves
+    every target as it was and no temp file behind."""
+    from toolcat.errors import UsageError
+
+    seen: dict[str, str] = {}
+    for path, _ in files:
+        real = os.path.realpath(path)
+        if real in seen:
+            raise UsageError("the same file is given for two outputs", path)
+        seen[real] = path
+        if os.path.isdir(path):
+            raise UsageError("cannot write: is a folder", path)
+    temps: list[tuple[str, str]] = []
+    current = ""
+    try:
+        for path, data in files:
+            current = path
+            temps.append((_write_temp(path, data), path))
+        for tmp, path in temps:
+            current = path
+            os.replace(tmp, path)
+    except OSError as e:
+        raise UsageError(f"cannot write: {e.strerror or e}", current) from None
+    finally:
+        for tmp, _path in temps:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _write_temp(path: str, data: bytes | str) -> str:
+    """A temp file next to ``path`` holding ``data``, with the mode ``path`` has (or would get)."""
     if isinstance(data, str):
         data = data.encode("utf-8")
-    if path == "-":
-        write_stdout(data)
-        return
     folder = os.path.dirname(os.path.abspath(path)) or "."
     fd, tmp = tempfile.mkstemp(prefix=".toolcat-", suffix=".tmp", dir=folder)
     try:
@@ -105,13 +147,13 @@ def write_atomic(path: str, data: bytes | str) -> None:
             os.umask(umask)
             mode = 0o666 & ~umask
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+    return tmp
 
 
 def human_int(n: int | float | None) -> str:

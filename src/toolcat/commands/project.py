@@ -126,8 +126,7 @@ def project(
         files = [(p, d) for p, d in files if p == report]
     from toolcat import ui
 
-    for path, blob in files:
-        ui.write_atomic(path, blob)
+    ui.write_atomic_many(files)   # all or nothing: no output is replaced if one cannot be
     if code == 0 and (not output or output == "-"):
         ui.write_stdout(data)
     if not ui.state.quiet:
