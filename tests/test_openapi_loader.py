@@ -41,7 +41,7 @@ def count_ops(doc: dict, key: str = "paths") -> int:
 def source_table() -> dict[str, tuple[int, int]]:
     """file -> (ops, webhook ops) from corpus/openapi/SOURCE.md."""
     out = {}
-    text = (CORPUS / "openapi" / "SOURCE.md").read_text(encoding="utf-8")
+    text = corpus("openapi", "SOURCE.md").read_text(encoding="utf-8")
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 10 and cells[0].startswith("`") and cells[0].endswith("`"):
