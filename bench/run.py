@@ -435,6 +435,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--cache", help="folder for generated catalogs [bench/.cache]")
     ap.add_argument("--redocly", help="redocly executable [redocly on PATH]")
     ap.add_argument("--spectral", help="spectral executable [spectral on PATH]")
+    ap.add_argument("--peers", default="redocly,spectral",
+                    help="which peers to run when installed [redocly,spectral]")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     a = ap.parse_args(argv)
     a.repeat = a.repeat if a.repeat is not None else (1 if a.quick else 5)
@@ -460,6 +462,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if a.quick:
         a.only.discard("peers")
     a.targets = [t for t in a.targets.split(",") if t] if a.targets else None
+    a.peers = {p for p in a.peers.split(",") if p}
+    if a.peers - {"redocly", "spectral"}:
+        ap.error("--peers: known peers are redocly and spectral")
     return a
 
 
@@ -509,8 +514,9 @@ def main(argv: list[str] | None = None) -> int:
     peer_versions: dict[str, str] = {}
     ruleset = None
     if "peers" in args.only and any(t.openapi for t in targets):
-        redocly = find_peer("redocly", args.redocly, notes)
-        spectral = find_peer("spectral", args.spectral, notes)
+        redocly = find_peer("redocly", args.redocly, notes) if "redocly" in args.peers else None
+        spectral = find_peer("spectral", args.spectral, notes) if "spectral" in args.peers \
+            else None
         if redocly:
             peer_versions["redocly"] = peer_version(redocly, REDOCLY_ENV)
         if spectral:
@@ -549,13 +555,14 @@ def main(argv: list[str] | None = None) -> int:
             if redocly:
                 add(c, REDOCLY_ENV)
             else:
-                skipped(c, "absent")
+                skipped(c, "absent" if "redocly" in args.peers else "not run (--peers)")
             c = Cell("peer", "spectral lint", t.key,
                      [spectral or "spectral", "lint", "-r", str(ruleset), *t.paths])
             if spectral and t.corpus:
                 add(c)
             else:
-                skipped(c, "absent" if not spectral else "not run (synthetic)")
+                skipped(c, "not run (--peers)" if "spectral" not in args.peers else
+                        "absent" if not spectral else "not run (synthetic)")
         for cmd in COMMANDS:
             if cmd not in args.only:
                 continue
