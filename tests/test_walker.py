@@ -215,3 +215,23 @@ def test_walker_matches_oracle_on_generated_schemas(schema):
 def test_subschemas_of_non_schema_is_empty(dialect):
     assert list(subschemas("string", dialect)) == []
     assert list(subschemas([1, 2], dialect)) == []
+
+
+def _via_subschemas(node, dialect, path=()):
+    out = [(path, dialect)]
+    if isinstance(node, dict):
+        from toolcat.walker import node_dialect
+
+        d = node_dialect(node, dialect)
+        out[0] = (path, d)
+        for suffix, child in subschemas(node, d):
+            out += _via_subschemas(child, d, path + suffix)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(schemas, st.sampled_from(kw.DIALECTS))
+def test_iter_schemas_agrees_with_subschemas(schema, dialect):
+    """iter_schemas inlines the subschema table lookup: both must list the same positions."""
+    got = [(p, d) for p, _n, d in iter_schemas(schema, dialect)]
+    assert got == _via_subschemas(schema, dialect)

@@ -80,22 +80,57 @@ def iter_schemas(schema: Any, dialect: str = DRAFT2020,
                  path: Path = ()) -> Iterator[tuple[Path, Any, str]]:
     """Yield ``(path, node, dialect)`` for every schema node, pre-order, document order.
 
-    Iterative (no recursion limit). Shared subtrees are visited once per occurrence.
+    Iterative (no recursion limit). Shared subtrees are visited once per occurrence. This is
+    the hot loop of lint and measure: the subschema table lookup is inlined here (it is the
+    same logic as :func:`subschemas`, which a test keeps in step).
     """
     stack: list[tuple[Path, Any, str]] = [(path, schema, dialect)]
     pop = stack.pop
-    push = stack.append
+    extend = stack.extend
+    applicators = APPLICATORS
     while stack:
         p, node, d = pop()
-        if not isinstance(node, (dict, bool)):
+        if node.__class__ is not dict:
+            if node is True or node is False:
+                yield p, node, d
             continue
-        if isinstance(node, dict) and "$schema" in node:
+        if "$schema" in node:
             d = node_dialect(node, d)
         yield p, node, d
-        if isinstance(node, dict):
-            children = list(subschemas(node, d))
-            for suffix, child in reversed(children):
-                push((p + suffix, child, d))
+        app = applicators[d]
+        kids: list[tuple[Path, Any, str]] = []
+        add = kids.append
+        for key, value in node.items():
+            shape = app.get(key)
+            if shape is None:
+                continue
+            vcls = value.__class__
+            if shape == SCHEMA:
+                if vcls is dict or vcls is bool:
+                    add((p + (key,), value, d))
+            elif shape == SCHEMA_MAP or shape == SCHEMA_OR_NAMES:
+                if vcls is dict:
+                    for name, sub in value.items():
+                        c = sub.__class__
+                        if c is dict or c is bool:
+                            add((p + (key, name), sub, d))
+            elif shape == SCHEMA_LIST:
+                if vcls is list:
+                    for i, sub in enumerate(value):
+                        c = sub.__class__
+                        if c is dict or c is bool:
+                            add((p + (key, i), sub, d))
+            else:  # SCHEMA_OR_LIST
+                if vcls is dict or vcls is bool:
+                    add((p + (key,), value, d))
+                elif vcls is list:
+                    for i, sub in enumerate(value):
+                        c = sub.__class__
+                        if c is dict or c is bool:
+                            add((p + (key, i), sub, d))
+        if kids:
+            kids.reverse()
+            extend(kids)
 
 
 Hook = Callable[[Any, Path, str], Any]
