@@ -118,3 +118,107 @@ def test_quiet_and_clean(capfd, tmp_path):
     assert code == 0 and out == "No problems found in 1 file, 1 tool.\n"
     code = cli_run(["--quiet", "lint", str(p)])
     assert code == 0 and capfd.readouterr()[0] == ""
+
+
+def test_text_snippet_window_on_a_one_line_catalog(capfd, tmp_path):
+    # a compact one-line JSON file: the "source line" of every finding is the whole file
+    tools = [tool(f"t{i}", "Does a thing.", **{f"p{i}": {"type": "string"}}) for i in range(400)]
+    p = tmp_path / "one-line.json"
+    p.write_text(json.dumps(mcp(*tools), separators=(",", ":")), encoding="utf-8")
+    whole = p.read_text(encoding="utf-8")
+    assert "\n" not in whole and len(whole) > 30_000
+    code, out, _ = lint_out(capfd, p)
+    lines = out.splitlines()
+    rows = [i for i, ln in enumerate(lines) if "MR401" in ln]
+    assert len(rows) == 400                                     # one per tool
+    for i in rows:
+        pos = re.search(r"^\s+1:(\d+)\s", lines[i])
+        assert pos, lines[i]
+        col = int(pos.group(1))
+        src, caret = lines[i + 1], lines[i + 2]
+        assert src.startswith("      1 | ") and caret.startswith("        | ")
+        shown = src[len("      1 | "):]
+        assert len(shown) <= 161                                # the window, plus "…"
+        k = caret.index("^") - len("        | ")
+        # the caret sits on the character the column names in the file
+        assert shown[k] == whole[col - 1]
+        # the window is a piece of the line around the column
+        body = shown[1:] if shown.startswith("…") else shown
+        start = col - 1 - (k - (1 if shown.startswith("…") else 0))
+        assert whole[start:start + len(body)] == body
+    name_at = [whole[int(re.search(r"1:(\d+)", lines[i]).group(1)) - 1:][:8] for i in rows]
+    assert all(s.startswith("{") for s in name_at), name_at[:3]    # the parameter's schema
+
+
+def test_text_tabs_in_the_window(capfd, tmp_path):
+    p = tmp_path / "tabs.json"
+    body = json.dumps(mcp(tool(q={"type": "string"})), indent=1).replace("\n ", "\n\t")
+    p.write_text(body, encoding="utf-8")
+    code, out, _ = lint_out(capfd, p)
+    lines = out.splitlines()
+    i = next(k for k, ln in enumerate(lines) if "MR401" in ln)
+    line_no = line_of(p, '"q"')
+    raw = p.read_text(encoding="utf-8").splitlines()[line_no - 1]
+    assert "\t" in raw
+    assert lines[i + 1] == f"      {line_no} | " + raw.replace("\t", " ")
+    col = int(re.search(r"(\d+):(\d+)", lines[i]).group(2))
+    caret = lines[i + 2]
+    assert caret.index("^") - caret.index("|") - 2 == col - 1
+    assert raw[col - 1] == "{"
+
+
+def test_text_one_header_per_tool(capfd, tmp_path):
+    # opA's shared component is reported at its own line, after opB's finding: the text
+    # report still shows each tool once, with its findings in position order
+    spec = """openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /a:
+    get:
+      operationId: opA
+      description: A.
+      parameters:
+        - name: q
+          in: query
+          schema: {type: string}
+        - name: r
+          in: query
+          description: R.
+          schema: {$ref: '#/components/schemas/Kind'}
+  /b:
+    get:
+      operationId: opB
+      description: B.
+      parameters:
+        - name: s
+          in: query
+          schema: {type: string}
+components:
+  schemas:
+    Kind:
+      oneOf:
+        - {type: string}
+        - {type: integer}
+"""
+    p = write(tmp_path, spec, "api.yaml")
+    code, out, _ = lint_out(capfd, p, "--format", "json")
+    found = json.loads(out)["findings"]
+    by_line = sorted((f["line"], f["tool"]) for f in found)
+    tools_in_line_order = [t for _l, t in by_line]
+    assert tools_in_line_order.index("opB") < len(tools_in_line_order) - 1   # interleaved
+    code, out, _ = lint_out(capfd, p)
+    lines = out.splitlines()
+    headers = [ln.strip() for ln in lines if ln.startswith("  tool ")]
+    assert headers == ["tool opA", "tool opB"]
+    cur, got = None, {}
+    for ln in lines:
+        if ln.startswith("  tool "):
+            cur = ln.split()[1]
+        m = re.match(r"^    (\d+):(\d+)\s", ln)
+        if m:
+            got.setdefault(cur, []).append((int(m.group(1)), int(m.group(2))))
+    want: dict = {}
+    for f in sorted(found, key=lambda f: (f["line"], f["column"])):
+        want.setdefault(f["tool"], []).append((f["line"], f["column"]))
+    assert got == want
+    assert got["opA"] == sorted(got["opA"])

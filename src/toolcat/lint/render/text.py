@@ -8,6 +8,7 @@ same lines are coloured through Rich.
 from __future__ import annotations
 
 from toolcat.lint.render import Report
+from toolcat.model import Finding
 
 _SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _MAX_SOURCE = 160
@@ -31,12 +32,42 @@ def _source_line(report: Report, file: str, line: int | None) -> str | None:
     return None
 
 
+def grouped(findings: list[Finding]) -> list[Finding]:
+    """Findings by file, then tool (each in order of first appearance), then position: one
+    header per file and per tool, even when a tool's findings are not adjacent in the sorted
+    list (a shared component reported between two of its operations)."""
+    groups: dict[str, dict[str | None, list[Finding]]] = {}
+    for f in findings:
+        groups.setdefault(f.file, {}).setdefault(f.tool, []).append(f)
+    out: list[Finding] = []
+    for tools in groups.values():
+        for fs in tools.values():
+            fs.sort(key=lambda f: (f.line or 0, f.column or 0))  # stable: sorted input stays
+            out.extend(fs)
+    return out
+
+
+def snippet(text: str, column: int) -> tuple[str, int]:
+    """The part of a source line to show (at most ``_MAX_SOURCE`` characters around the
+    1-based ``column``, "…" marking a cut start) and the 0-based caret offset in it.
+
+    The window is cut before anything else touches the line: on a one-line JSON file the line
+    is the whole file, and a per-finding pass over it would make lint quadratic. Tabs are shown
+    as one space each, so columns (counted in characters) stay aligned."""
+    col = max(column - 1, 0)
+    if len(text) > _MAX_SOURCE:
+        start = max(0, min(col - 40, len(text) - _MAX_SOURCE))
+        text = ("…" if start else "") + text[start:start + _MAX_SOURCE]
+        col = col - start + (1 if start else 0)
+    return text.replace("\t", " "), col
+
+
 def build(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
     """Lines of (text, style) segments."""
     out: list[list[tuple[str, str]]] = []
     cur_file = None
     cur_tool: object = object()
-    for f in report.findings:
+    for f in grouped(report.findings):
         if f.file != cur_file:
             if cur_file is not None:
                 out.append([])
@@ -51,12 +82,7 @@ def build(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
                     (f"  {f.pointer}" if f.pointer else "", "dim")])
         text = _source_line(report, f.file, f.line)
         if text is not None and f.column is not None:
-            shown = text.expandtabs(1)
-            col = max(f.column - 1, 0)
-            if len(shown) > _MAX_SOURCE:
-                start = max(0, min(col - 40, len(shown) - _MAX_SOURCE))
-                shown = ("…" if start else "") + shown[start:start + _MAX_SOURCE]
-                col = col - start + (1 if start else 0)
+            shown, col = snippet(text, f.column)
             gutter = str(f.line)
             out.append([("      ", ""), (gutter + " | ", "dim"), (shown, "")])
             out.append([("      ", ""), (" " * len(gutter) + " | ", "dim"),
