@@ -64,6 +64,8 @@ class Tool:
     http_method: str | None = None     # OpenAPI: the operation's method (lower case)
     http_path: str | None = None       # OpenAPI: the operation's path
     dialect: str = "2020-12"           # JSON Schema dialect of input/output schemas
+    # source_pointer()'s lookup table: (origin list, its length, {prefix: source pointer})
+    _origin_index: Any = field(default=None, repr=False, compare=False)
 
     @property
     def parameter_count(self) -> int:
@@ -79,11 +81,22 @@ class Tool:
         pointer deep inside a schema lands on the matching node of the source document
         (or on the nearest ancestor the source has).
         """
-        best_prefix, best_src = "", self.pointer
-        for prefix, src in self.origin:
-            if (tool_pointer == prefix or tool_pointer.startswith(prefix + "/") or prefix == "") \
-                    and len(prefix) >= len(best_prefix):
-                best_prefix, best_src = prefix, src
+        origin = self.origin
+        idx = self._origin_index
+        if idx is None or idx[0] is not origin or idx[1] != len(origin):
+            # a later pair for the same prefix wins, as in a scan keeping the last longest one
+            idx = self._origin_index = (origin, len(origin), dict(origin))
+        table = idx[2]
+        # the prefixes that can match: the pointer itself, then each ancestor (cut at a "/"),
+        # longest first; "" matches every pointer
+        best_prefix, best_src = tool_pointer, table.get(tool_pointer)
+        cut = len(tool_pointer)
+        while best_src is None and cut > 0:
+            cut = max(tool_pointer.rfind("/", 0, cut), 0)
+            best_prefix = tool_pointer[:cut]
+            best_src = table.get(best_prefix)
+        if best_src is None:
+            best_prefix, best_src = "", self.pointer
         rest = tool_pointer[len(best_prefix):]
         file = self.file
         if best_src.startswith(FILE_MARK):  # "\x01<file>\x01<pointer>": defined in another file

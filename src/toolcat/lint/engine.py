@@ -220,17 +220,28 @@ def _walk(ctx: Context, tool: Tool, schema: Any, role: str, base: str, rules: li
             for hit in r.check(ctx, tool, n):
                 add(r.code, hit, tool)
         return
+    # (rule, its trigger keys or None): a rule with keys only runs on objects holding one
+    keyed = [(r, r.keys) for r in rules]
+    always = [r for r in rules if r.keys is None]
     stack: list[tuple[tuple, Any, str]] = [((), schema, tool.dialect or DRAFT2020)]
     pop, push = stack.pop, stack.append
     while stack:
         path, node, d = pop()
-        if isinstance(node, dict) and "$schema" in node:
+        if not isinstance(node, dict):
+            n = Node(path, node, d, role, base)
+            for r in always:
+                for hit in r.check(ctx, tool, n):
+                    add(r.code, hit, tool)
+            continue
+        if "$schema" in node:
             d = node_dialect(node, d)
         n = Node(path, node, d, role, base)
-        for r in rules:
+        for r, keys in keyed:
+            if keys is not None and keys.isdisjoint(node):
+                continue
             for hit in r.check(ctx, tool, n):
                 add(r.code, hit, tool)
-        if isinstance(node, dict):
+        if node:
             children = list(subschemas(node, d))
             for suffix, child in reversed(children):
                 if len(suffix) == 2 and suffix[0] in ("$defs", "definitions") \
@@ -259,46 +270,114 @@ def _locate(cat: Catalog, findings: list[Finding]) -> None:
 def _suppress(cat: Catalog, config: Config, findings: list[Finding]) -> list[Finding]:
     out = []
     ignores: dict[str, list[str]] = {}
+    comments: dict[str, dict[int, list[str] | None] | None] = {}
     for f in findings:
         if f.file not in ignores:
             ignores[f.file] = config.ignored_for(f.file)
+            comments[f.file] = _ignore_comments(cat.sources.get(f.file))
         if ignores[f.file] and matches(f.code, ignores[f.file]):
             continue
-        if f.line is not None and _comment_ignores(cat, f):
+        marks = comments[f.file]
+        if marks and f.line is not None and _comment_ignores(cat, f, marks):
             continue
         out.append(f)
     return out
 
 
-def _comment_ignores(cat: Catalog, f: Finding) -> bool:
-    src = cat.sources.get(f.file)
+def _ignore_comments(src: Any) -> dict[int, list[str] | None] | None:
+    """``{line: codes}`` of the ``# toolcat: ignore[CODE, ...]`` comments of a YAML source
+    (codes None: ``# toolcat: ignore``, every code). JSON has no comments: None."""
     if src is None or getattr(src, "syntax", None) != "yaml":
-        return False
+        return None
+    text = src.text
+    if "toolcat" not in text:   # the usual case: one C-speed search
+        return None
     lines = _lines(src)
-    i = (f.line or 0) - 1
-    cands = []
-    if 0 <= i < len(lines):
-        cands.append(lines[i])
-        # a block value starts on the line after its key: the key's line counts too
-        j = i - 1
-        while j >= 0 and (not lines[j].strip() or lines[j].lstrip().startswith("#")):
-            j -= 1
-        if j >= 0 and re.search(r":\s*(#.*)?$", lines[j]):
-            cands.append(lines[j])
-    for line in cands:
-        for m in _IGNORE_COMMENT.finditer(line):
-            if m.group(1) is None:
-                return True
-            codes = [c.strip().upper() for c in m.group(1).split(",") if c.strip()]
-            if matches(f.code, codes):
+    out: dict[int, list[str] | None] = {}
+    for i, line in enumerate(lines):
+        if "toolcat" not in line:
+            continue
+        start = _comment_start(line)
+        if start < 0:
+            continue
+        for m in _IGNORE_COMMENT.finditer(line, start):
+            codes = None if m.group(1) is None else \
+                [c.strip().upper() for c in m.group(1).split(",") if c.strip()]
+            if i + 1 in out and out[i + 1] is None or codes is None:
+                out[i + 1] = None
+            else:
+                out[i + 1] = (out.get(i + 1) or []) + codes
+    return out
+
+
+def _comment_start(line: str) -> int:
+    """Offset of the ``#`` starting a YAML comment on ``line`` (-1 when there is none): at
+    the start of the line or after a space or tab, and not inside a quoted scalar."""
+    i, n, prev = 0, len(line), " "
+    while i < n:
+        c = line[i]
+        if c == "#" and prev in " \t":
+            return i
+        if (c == '"' or c == "'") and prev in " \t[{,-:?":
+            j = i + 1
+            while j < n:             # the end of the quoted scalar on this line
+                if line[j] == c:
+                    if c == "'" and line[j + 1:j + 2] == "'":
+                        j += 2
+                        continue
+                    break
+                if c == '"' and line[j] == "\\":
+                    j += 1
+                j += 1
+            else:
+                return -1            # continues on the next line: no comment here
+            i, prev = j + 1, c
+            continue
+        prev = c
+        i += 1
+    return -1
+
+
+def _comment_ignores(cat: Catalog, f: Finding, marks: dict[int, list[str] | None]) -> bool:
+    """Does a suppression comment on the finding's line (or, for a block value that starts
+    on the line after its key, on the key's line) cover the finding's code?"""
+    line = f.line or 0
+    cands = [line]
+    lines = _lines(cat.sources[f.file])
+    if 1 <= line <= len(lines):
+        text = lines[line - 1]
+        if f.column == len(text) - len(text.lstrip(" ")) + 1:   # the value starts its line
+            j = line - 2
+            while j >= 0 and (not lines[j].strip() or lines[j].lstrip().startswith("#")):
+                j -= 1
+            if j >= 0 and _BLOCK_KEY.search(lines[j]):
+                cands.append(j + 1)
+    for ln in cands:
+        if ln in marks:
+            codes = marks[ln]
+            if codes is None or matches(f.code, codes):
                 return True
     return False
 
 
+_BLOCK_KEY = re.compile(r":\s*(#.*)?$")
+
+
 def _lines(src: Any) -> list[str]:
+    """The lines of a source, numbered as positions count them (a line ends at "\n"; YAML
+    also ends one at a lone "\r"), without their line break."""
     got = _LINES.get(id(src))
     if got is None or got[0] is not src:
-        got = (src, src.text.splitlines())
+        text = src.text
+        if "\r" in text:
+            if getattr(src, "syntax", None) == "yaml":
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            else:
+                text = text.replace("\r\n", "\n")
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        got = (src, lines)
         _LINES[id(src)] = got
     return got[1]
 

@@ -59,12 +59,13 @@ class Rule:
     """One registered rule (see :func:`rule`)."""
 
     __slots__ = ("code", "name", "severity", "summary", "doc", "scope", "check", "schemas",
-                 "formats", "after")
+                 "formats", "after", "keys")
 
     def __init__(self, code: str, name: str, severity: str, summary: str, doc: str,
                  scope: str, check: Callable[..., Iterable[Hit]],
                  schemas: tuple[str, ...] = ("input",), formats: tuple[str, ...] | None = None,
-                 after: Callable[..., Iterable[Hit]] | None = None) -> None:
+                 after: Callable[..., Iterable[Hit]] | None = None,
+                 keys: frozenset[str] | None = None) -> None:
         self.code = code
         self.name = name
         self.severity = severity
@@ -75,6 +76,7 @@ class Rule:
         self.schemas = schemas          # node rules: "input" and/or "output" schemas
         self.formats = formats          # only for catalogs of these formats
         self.after = after              # after(ctx): once per catalog, after the tools
+        self.keys = keys                # node rules: only object nodes with one of these keys
 
     @property
     def category(self) -> str:
@@ -90,10 +92,14 @@ _LOADED = False
 
 def rule(code: str, name: str, severity: str, summary: str, scope: str = "tool",
          schemas: tuple[str, ...] = ("input",), formats: tuple[str, ...] | None = None,
-         after: Callable | None = None) -> Callable[[Callable], Callable]:
+         after: Callable | None = None, keys: Iterable[str] | None = None
+         ) -> Callable[[Callable], Callable]:
     """Register the decorated check; its docstring is the rule's doc (one paragraph).
 
     ``after(ctx)`` (optional) runs once per catalog after every tool was checked.
+    ``keys`` (node rules, optional): the check can only report on a schema object holding
+    one of these keys; the engine skips it on every other node (booleans and non-objects
+    included) without calling it.
     """
     if severity not in SEVERITY_ORDER:
         raise ValueError(f"{code}: bad severity {severity!r}")
@@ -106,7 +112,7 @@ def rule(code: str, name: str, severity: str, summary: str, scope: str = "tool",
         doc = " ".join((fn.__doc__ or summary).split())
         _RULES[code] = Rule(code=code, name=name, severity=severity, summary=summary, doc=doc,
                             scope=scope, check=fn, schemas=schemas, formats=formats,
-                            after=after)
+                            after=after, keys=frozenset(keys) if keys is not None else None)
         return fn
 
     return deco

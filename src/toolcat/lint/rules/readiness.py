@@ -39,7 +39,8 @@ def parameter_without_description(ctx, tool) -> Iterator[Hit]:
                       "/inputSchema/properties/" + jp.escape(name))
 
 
-@rule("MR402", "single-value-enum", "info", "an `enum` with exactly one value", scope="node")
+@rule("MR402", "single-value-enum", "info", "an `enum` with exactly one value", scope="node",
+      keys=("enum",))
 def single_value_enum(ctx, tool, n) -> Iterator[Hit]:
     """An `enum` with one value is a constant: write `const` (clearer to models and to
     strict-mode providers), or drop the parameter and fill the value in server-side, which
@@ -71,7 +72,8 @@ def nesting_depth(path: tuple) -> int:
 
 
 @rule("MR403", "deep-nesting", "info",
-      "arguments nested deeper than the configured maximum (default 5 levels)", scope="node")
+      "arguments nested deeper than the configured maximum (default 5 levels)", scope="node",
+      keys=_NESTING)
 def deep_nesting(ctx, tool, n) -> Iterator[Hit]:
     """Models fill deeply nested arguments poorly, and providers limit nesting (OpenAI strict
     mode allows 10 levels). A schema node `max-depth` object/array levels below the arguments (default

@@ -92,7 +92,7 @@ def _index(ctx, tool, role: str, dialect: str) -> RefIndex:  # noqa: ANN001
 
 @rule("SC302", "unresolved-ref", "error", "a `$ref` that does not resolve", scope="node",
       schemas=("input", "output"),
-      formats=(MCP, MCP_CAPTURE, OPENWOP, OPENAI, ANTHROPIC))
+      formats=(MCP, MCP_CAPTURE, OPENWOP, OPENAI, ANTHROPIC), keys=("$ref",))
 def unresolved_ref(ctx, tool, n) -> Iterator[Hit]:
     """A `$ref` must point at a schema the validator can find. In a tool catalog each tool's
     schema travels alone, so a reference must resolve inside it: a JSON pointer to an

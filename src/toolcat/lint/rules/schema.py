@@ -77,7 +77,7 @@ def _declared_names(n, root: Any) -> set[str] | None:  # noqa: ANN001
 
 @rule("SC303", "required-not-declared", "warning",
       "a `required` name that is not among `properties`", scope="node",
-      schemas=("input", "output"))
+      schemas=("input", "output"), keys=("required",))
 def required_not_declared(ctx, tool, n) -> Iterator[Hit]:
     """A name in `required` that no `properties` entry declares (on the same object, in its
     `allOf`/`anyOf`/`oneOf`/`then`/`else` branches or local `$ref` targets, or beside it when
@@ -118,7 +118,7 @@ def _matches_any(name: str, pats: dict) -> bool:
 
 @rule("SC304", "prose-too-long", "info",
       "a schema node's prose is longer than the configured maximum (default 300 characters)",
-      scope="node", schemas=("input", "output"))
+      scope="node", schemas=("input", "output"), keys=_PROSE_TEXT)
 def prose_too_long(ctx, tool, n) -> Iterator[Hit]:
     """`description`, `title` and `$comment` inside a schema are sent to the model with the
     tool on every turn. Text longer than `prose-max` characters (default 300; config or
@@ -136,7 +136,7 @@ def prose_too_long(ctx, tool, n) -> Iterator[Hit]:
 
 @rule("SC305", "ref-siblings-ignored", "warning",
       "validation keywords next to `$ref` are ignored in draft-04/06/07", scope="node",
-      schemas=("input", "output"))
+      schemas=("input", "output"), keys=("$ref",))
 def ref_siblings(ctx, tool, n) -> Iterator[Hit]:
     """Before 2019-09, a schema object with `$ref` is replaced by the referenced schema:
     every other keyword beside it is ignored. A `type`, `minimum` or `enum` written next to a
@@ -252,7 +252,7 @@ def _type_ok(v: Any, types: list[str]) -> bool:
 
 @rule("SC307", "value-type-mismatch", "warning",
       "`default`, `const` or an `enum` value does not match the schema's own `type`",
-      scope="node", schemas=("input", "output"))
+      scope="node", schemas=("input", "output"), keys=("default", "const", "enum"))
 def value_type_mismatch(ctx, tool, n) -> Iterator[Hit]:
     """A `default` of `"10"` on an `integer` parameter, or an `enum` of strings on a
     `number`, contradicts the schema: a model that copies the default sends an invalid call,

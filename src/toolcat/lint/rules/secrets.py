@@ -51,6 +51,16 @@ _BY_LITERAL: dict[str, list[re.Pattern]] = {}
 for _n, _lits, _rx in _SHAPES:
     for _lit in _lits:
         _BY_LITERAL.setdefault(_lit, []).append(re.compile(_rx))
+# every occurrence of every literal (overlapping ones too), one pass per first character: a
+# regular expression with a one-character literal prefix scans in C about 10x faster per
+# literal than one str.find pass each (about 17 ms instead of 40 ms on a 3 MB spec)
+_FINDERS: list[re.Pattern] = []
+_by_first: dict[str, list[str]] = {}
+for _lit in _BY_LITERAL:
+    _by_first.setdefault(_lit[0], []).append(_lit[1:])
+for _c, _rests in _by_first.items():
+    _FINDERS.append(re.compile(re.escape(_c) + "(?=(" + "|".join(map(re.escape, _rests)) + "))"))
+del _by_first
 _MAX_TOKEN = 2000  # no token above reaches further than this past its literal
 _MIN_SHAPE_LEN = 16
 
@@ -124,75 +134,121 @@ def shape_hints(text: str | None) -> frozenset[str] | None:
     if text is None or _HIDING_ESCAPES.search(text) is not None:
         return None
     found: set[str] = set()
-    find = text.find
-    for lit, rxs in _BY_LITERAL.items():   # str.find is C-fast; regexes run only near a hit
-        i = find(lit)
-        while i != -1:
+    for finder in _FINDERS:   # C-fast; the token regexes run only near a literal
+        for hit in finder.finditer(text):
+            i = hit.start()
             lo = max(0, i - 64)
-            for rx in rxs:
+            for rx in _BY_LITERAL[text[i] + hit.group(1)]:
                 m = rx.search(text, lo, i + _MAX_TOKEN)
                 if m is not None and m.start() <= i < m.end():
                     found.add(m.group(0))
-            i = find(lit, i + 1)
     return frozenset(found)
+
+
+_HIT = object()   # a stack entry standing for a hit found while its parent was read
+
+
+def _pointer(path: Any) -> str:
+    """A lazily built pointer: ``base`` or ``(parent path, key or index)``."""
+    toks = []
+    while type(path) is tuple:
+        path, tok = path
+        toks.append(tok)
+    return path + "".join(["/" + jp.escape(t) for t in reversed(toks)])
+
+
+def _string_hit(v: str, key: str, holder: bool, shape_of: Any) -> str | None:
+    what = shape_of(v) if shape_of is not None else None
+    if what:
+        return f"value looks like {what}"
+    if holder and not placeholder(v, key):
+        return f"{key!r} holds a literal secret value"
+    return None
 
 
 def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = None
          ) -> Iterator[tuple[str, str]]:
     """``(pointer, message)`` for secrets in ``value``; containers in ``seen`` are skipped
     (and every container visited is added). ``hints`` (see :func:`shape_hints`) limits the
-    token-shape search to strings that contain one of them; None searches every string."""
+    token-shape search to strings that contain one of them; None searches every string.
+
+    One pass over the containers; a string is looked at where its parent is read (a string
+    that can hold nothing, the usual case, costs one type check), pointers are built only
+    for hits, and hits come out in the order of a depth-first walk (last member first)."""
     if hints is None:
-        shape_of = shape
+        shape_of: Any = shape
     elif not hints:
-        shape_of = _no_shape
+        shape_of = None
     else:
         def shape_of(v: str) -> str | None:
             for h in hints:
                 if h in v:
                     return shape(v)
             return None
-    stack: list[tuple[Any, str, str, bool]] = [(value, base, "", False)]
+    known = _KEY_CACHE
+    holders = _HOLDERS
+    hit = _string_hit
+    stack: list[tuple[Any, Any, Any, bool]] = [(value, base, "", False)]
+    pop, push = stack.pop, stack.append
     while stack:
-        v, ptr, key, holder = stack.pop()
-        if isinstance(v, str):
-            what = shape_of(v)
-            if what:
-                yield ptr, f"value looks like {what}"
-            elif holder and not placeholder(v, key):
-                yield ptr, f"{key!r} holds a literal secret value"
+        v, path, key, holder = pop()
+        if v is _HIT:
+            yield _pointer(path), key
             continue
         if isinstance(v, dict):
             if id(v) in seen:
                 continue
             seen.add(id(v))
             for k, sub in v.items():
-                p = ptr + "/" + jp.escape(k)
+                sk = known.get(k)
+                if sk is None:
+                    sk = secret_key(k)
                 if isinstance(sub, str):
-                    if secret_key(k):
-                        what = shape_of(sub)
+                    if sk:
+                        what = shape_of(sub) if shape_of is not None else None
                         if what:
-                            yield p, f"value looks like {what}"
+                            yield _pointer((path, k)), f"value looks like {what}"
                         elif not placeholder(sub, k):
-                            yield p, f"{k!r} holds a literal secret value"
-                    else:
-                        stack.append((sub, p, k, holder and k in _HOLDERS))
-                elif isinstance(sub, dict) and secret_key(k):
+                            yield _pointer((path, k)), f"{k!r} holds a literal secret value"
+                    elif shape_of is not None or (holder and k in holders):
+                        msg = hit(sub, k, holder and k in holders, shape_of)
+                        if msg:
+                            push((_HIT, (path, k), msg, False))
+                elif isinstance(sub, dict) and sk:
                     # a schema property named like a secret: its default/example values count
                     if id(sub) in seen:
                         continue
                     seen.add(id(sub))
+                    p = (path, k)
                     for hk, hv in sub.items():
-                        hp = p + "/" + jp.escape(hk)
-                        stack.append((hv, hp, k, hk in _HOLDERS))
+                        if isinstance(hv, str):
+                            msg = hit(hv, k, hk in holders, shape_of)
+                            if msg:
+                                push((_HIT, (p, hk), msg, False))
+                        elif isinstance(hv, (dict, list)):
+                            push((hv, (p, hk), k, hk in holders))
                 elif isinstance(sub, (dict, list)):
-                    stack.append((sub, p, k, holder and k in _HOLDERS))
+                    push((sub, (path, k), k, holder and k in holders))
         elif isinstance(v, list):
             if id(v) in seen:
                 continue
             seen.add(id(v))
+            if shape_of is None and not holder:
+                for i, sub in enumerate(v):
+                    if isinstance(sub, (dict, list)):
+                        push((sub, (path, i), key, False))
+                continue
             for i, sub in enumerate(v):
-                stack.append((sub, f"{ptr}/{i}", key, holder))
+                if isinstance(sub, str):
+                    msg = hit(sub, key, holder, shape_of)
+                    if msg:
+                        push((_HIT, (path, i), msg, False))
+                elif isinstance(sub, (dict, list)):
+                    push((sub, (path, i), key, holder))
+        elif isinstance(v, str):   # only a string given as ``value`` itself
+            msg = hit(v, key, holder, shape_of)
+            if msg:
+                yield _pointer(path), msg
 
 
 def tool_pointer(tool, src_ptr: str) -> str | None:  # noqa: ANN001

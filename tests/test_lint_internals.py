@@ -1,0 +1,253 @@
+"""The lint engine's fast paths give the same answers as the plain algorithms they replace.
+
+Each test holds a straightforward reference implementation (the definition) and compares it
+with the optimized code on generated inputs: origin lookups (`Tool.source_pointer`), the
+secret scan (`TC105`: values, pointers and order), the token-shape prefilter, and the node
+rules' trigger keys (a rule skipped on a node without its keys would have reported nothing).
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolcat import pointer as jp
+from toolcat.lint.engine import Node
+from toolcat.lint.registry import all_rules
+from toolcat.lint.rules import secrets
+from toolcat.model import FILE_MARK, Tool
+
+# ----------------------------------------------------------------- Tool.source_pointer
+
+
+def reference_source_pointer(tool: Tool, tool_pointer: str) -> tuple[str, str]:
+    """The definition: the longest origin prefix of the pointer (the last pair of equal
+    prefixes), ``""`` matching everything; the rest appended to its source pointer."""
+    best_prefix, best_src = "", tool.pointer
+    for prefix, src in tool.origin:
+        if (tool_pointer == prefix or tool_pointer.startswith(prefix + "/") or prefix == "") \
+                and len(prefix) >= len(best_prefix):
+            best_prefix, best_src = prefix, src
+    rest = tool_pointer[len(best_prefix):]
+    file = tool.file
+    if best_src.startswith(FILE_MARK):
+        _, file, best_src = best_src.split(FILE_MARK, 2)
+    if best_src.startswith("\0"):
+        return file, best_src[1:]
+    return file, best_src + rest
+
+
+TOKENS = st.sampled_from(["inputSchema", "properties", "a", "b", "a~1b", "", "0", "items", "x/y"])
+POINTERS = st.lists(TOKENS, max_size=5).map(lambda ts: "".join("/" + t for t in ts))
+SOURCES = st.one_of(
+    POINTERS.map(lambda p: "/paths/~1x/get" + p),
+    POINTERS.map(lambda p: "\0/components/schemas/S" + p),
+    POINTERS.map(lambda p: f"{FILE_MARK}other.yaml{FILE_MARK}/defs" + p),
+)
+
+
+@given(st.lists(st.tuples(POINTERS | st.just(""), SOURCES), max_size=12),
+       st.lists(POINTERS | st.sampled_from(["", "abc", "/"]), min_size=1, max_size=8),
+       st.sampled_from(["", "/paths/~1x/get"]))
+def test_source_pointer_matches_the_linear_definition(origin, pointers, own):
+    tool = Tool(id="t", file="api.yaml", pointer=own, origin=list(origin))
+    for p in pointers:
+        assert tool.source_pointer(p) == reference_source_pointer(tool, p)
+    # origins added after a lookup are seen by the next one
+    tool.origin.append(("/inputSchema", "/late"))
+    tool.origin.append(("/inputSchema", "/later"))
+    for p in pointers:
+        assert tool.source_pointer(p) == reference_source_pointer(tool, p)
+
+
+# ----------------------------------------------------------------- secret scan
+
+
+def reference_scan(value, base, seen, hints=None):
+    """The definition of TC105's walk: every container once (``seen``), depth first with the
+    last member first, pointers built on the way down."""
+    def shape_of(v):
+        if hints is None:
+            return secrets.shape(v)
+        return secrets.shape(v) if any(h in v for h in hints) else None
+
+    stack = [(value, base, "", False)]
+    while stack:
+        v, ptr, key, holder = stack.pop()
+        if isinstance(v, str):
+            what = shape_of(v)
+            if what:
+                yield ptr, f"value looks like {what}"
+            elif holder and not secrets.placeholder(v, key):
+                yield ptr, f"{key!r} holds a literal secret value"
+            continue
+        if isinstance(v, dict):
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            for k, sub in v.items():
+                p = ptr + "/" + jp.escape(k)
+                if isinstance(sub, str):
+                    if secrets.secret_key(k):
+                        what = shape_of(sub)
+                        if what:
+                            yield p, f"value looks like {what}"
+                        elif not secrets.placeholder(sub, k):
+                            yield p, f"{k!r} holds a literal secret value"
+                    else:
+                        stack.append((sub, p, k, holder and k in secrets._HOLDERS))
+                elif isinstance(sub, dict) and secrets.secret_key(k):
+                    if id(sub) in seen:
+                        continue
+                    seen.add(id(sub))
+                    for hk, hv in sub.items():
+                        stack.append((hv, p + "/" + jp.escape(hk), k, hk in secrets._HOLDERS))
+                elif isinstance(sub, (dict, list)):
+                    stack.append((sub, p, k, holder and k in secrets._HOLDERS))
+        elif isinstance(v, list):
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            for i, sub in enumerate(v):
+                stack.append((sub, f"{ptr}/{i}", key, holder))
+
+
+TOKEN_SAMPLES = [
+    "AKIA" + "Q" * 16, "AIza" + "b" * 35, "ghp_" + "x1" * 18, "github_pat_" + "a1" * 30,
+    "glpat-" + "x9" * 10, "xoxb-123456789012-abcdefghijkl",
+    "https://hooks.slack.com/services/T0123456/B0123456/" + "a" * 24,
+    "-----BEGIN RSA PRIVATE KEY-----", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0." + "s" * 20,
+    "sk-ant-api03-" + "k" * 50, "sk-" + "a" * 20 + "T3BlbkFJ" + "b" * 20,
+    "sk-proj-" + "c" * 48, "sk_live_" + "d" * 24, "SG." + "e" * 22 + "." + "f" * 43,
+    "npm_" + "g" * 36, "hf_" + "h" * 34, "AccountKey=" + "A" * 70,
+]
+KEYS = st.sampled_from(["apiKey", "api_key", "token", "password", "client_secret", "tokens",
+                        "pageToken", "default", "examples", "example", "enum", "const", "name",
+                        "description", "properties", "items", "a/b", "x~y", "credentials"])
+STRINGS = st.one_of(st.sampled_from(TOKEN_SAMPLES),
+                    st.sampled_from(["s3cr3t-Value9", "hunter22", "<your-token>", "${TOKEN}",
+                                     "changeme", "string", "a b c d", "Zq8LmP0xRt"]),
+                    st.text(max_size=12))
+JSON = st.recursive(
+    st.one_of(STRINGS, st.integers(), st.booleans(), st.none()),
+    lambda kids: st.one_of(st.lists(kids, max_size=4), st.dictionaries(KEYS, kids, max_size=5)),
+    max_leaves=40)
+
+
+def _share(doc):
+    """Reuse one container in two places (the walk must visit it once)."""
+    if isinstance(doc, dict) and doc:
+        k = next(iter(doc))
+        if isinstance(doc[k], (dict, list)):
+            return {"first": doc[k], "again": doc[k], "rest": doc}
+    return doc
+
+
+@given(JSON, st.sampled_from(["none", "empty", "text", "loose"]), st.booleans())
+def test_scan_matches_the_plain_walk(doc, hint_mode, share):
+    if share:
+        doc = _share(doc)
+    import json
+
+    text = json.dumps(doc)
+    hints = {"none": None, "empty": frozenset(), "text": secrets.shape_hints(text),
+             "loose": frozenset({"a", "e", "_"})}[hint_mode]
+    want = list(reference_scan(doc, "/base", set(), hints))
+    got = list(secrets.scan(doc, "/base", set(), hints))
+    assert got == want
+    # a container already seen is skipped, and everything visited is marked seen
+    seen: set[int] = set()
+    list(secrets.scan(doc, "", seen, hints))
+    assert list(secrets.scan(doc, "", seen, hints)) == [] or isinstance(doc, str)
+
+
+def reference_hints(text: str) -> frozenset[str] | None:
+    if secrets._HIDING_ESCAPES.search(text) is not None:
+        return None
+    found = set()
+    for lit, rxs in secrets._BY_LITERAL.items():
+        i = text.find(lit)
+        while i != -1:
+            for rx in rxs:
+                m = rx.search(text, max(0, i - 64), i + secrets._MAX_TOKEN)
+                if m is not None and m.start() <= i < m.end():
+                    found.add(m.group(0))
+            i = text.find(lit, i + 1)
+    return frozenset(found)
+
+
+PIECES = st.one_of(st.sampled_from(TOKEN_SAMPLES), st.sampled_from(list(secrets._BY_LITERAL)),
+                   st.text(alphabet="AKISghp_xoeyJsk-T3SG.nf ", max_size=30))
+
+
+@given(st.lists(PIECES, max_size=8))
+def test_shape_hints_find_every_literal(pieces):
+    text = "".join(pieces)
+    assert secrets.shape_hints(text) == reference_hints(text)
+
+
+def test_shape_hints_overlapping_literals():
+    # literals starting inside other literals' occurrences are all found
+    text = "ACCAKIA" + "Q" * 13 + " ghp_" + "x1" * 18 + " AIzaIzaSyA" + "b" * 29
+    want = reference_hints(text)
+    assert secrets.shape_hints(text) == want
+    assert want == {"ACCAKIA" + "Q" * 13, "ghp_" + "x1" * 18, "AIzaIzaSyA" + "b" * 29}
+
+
+# ----------------------------------------------------------------- node rule triggers
+
+NODE_KEYS = st.sampled_from(["type", "properties", "items", "enum", "const", "default",
+                             "required", "description", "title", "$comment", "$ref", "oneOf",
+                             "anyOf", "allOf", "not", "$defs", "if", "then", "dependencies",
+                             "additionalProperties", "patternProperties", "nullable",
+                             "format", "minimum", "examples", "x-foo", "descripton"])
+NODE_VALUES = st.one_of(st.sampled_from(["object", "string", "integer", "#/$defs/a", "x" * 400]),
+                        st.integers(), st.booleans(), st.just([]), st.just(["a"]),
+                        st.just({"a": {"type": "string"}}), st.just([{"type": "string"}]))
+NODES = st.dictionaries(NODE_KEYS, NODE_VALUES, max_size=6)
+PATHS = st.sampled_from([(), ("properties", "a"), ("items",), ("allOf", 0),
+                         ("properties", "a", "properties", "b", "items", "properties", "c",
+                          "items", "properties", "d", "properties", "e")])
+
+
+class _Ctx:
+    """Just what node rules read from the context."""
+
+    def __init__(self):
+        from toolcat.lint.config import Config
+
+        self.config = Config()
+        self.cache: dict = {}
+        self.provider = None
+
+
+@given(NODES, PATHS, st.sampled_from(["2020-12", "draft-07"]))
+def test_rules_with_trigger_keys_report_nothing_without_them(node, path, dialect):
+    ctx = _Ctx()
+    for r in all_rules():
+        if r.scope != "node" or r.keys is None:
+            continue
+        bare = {k: v for k, v in node.items() if k not in r.keys}
+        root: dict = {}
+        cur = root
+        for tok in path[:-1]:
+            cur = cur.setdefault(tok, {})
+        tool = Tool(id="t", input_schema=root if path else bare, output_schema=None)
+        n = Node(path, bare, dialect, "input", "/inputSchema")
+        assert list(r.check(ctx, tool, n)) == [], r.code
+        for other in (True, False, "x", 3, None, []):
+            assert list(r.check(ctx, tool, Node(path, other, dialect, "input",
+                                                "/inputSchema"))) == [], r.code
+
+
+def test_every_trigger_key_is_a_keyword_or_documented():
+    # a typo in a trigger set would silence a rule: every key must be a schema keyword
+    from toolcat.keywords import DIALECTS, KEYWORDS
+
+    known = {k for d in DIALECTS for k in KEYWORDS[d]}
+    for r in all_rules():
+        if r.keys is not None:
+            assert r.keys and r.keys <= known, (r.code, r.keys - known)
+            assert all(re.fullmatch(r"\$?[A-Za-z]+", k) for k in r.keys)
