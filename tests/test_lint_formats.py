@@ -222,3 +222,19 @@ components:
         want.setdefault(f["tool"], []).append((f["line"], f["column"]))
     assert got == want
     assert got["opA"] == sorted(got["opA"])
+
+
+def test_text_source_lines_counted_like_positions(capfd, tmp_path):
+    # U+2028, U+0085 and form feeds inside JSON strings do not end a line (str.splitlines
+    # would say they do and show the wrong line); CRLF line ends are not shown
+    t = tool("a", "Line\u2028separator, next\x85line, form\x0cfeed.", q={"type": "string"})
+    p = tmp_path / "odd.json"
+    p.write_bytes(json.dumps(mcp(t), indent=2, ensure_ascii=False).replace("\n", "\r\n")
+                  .encode("utf-8"))
+    code, out, _ = lint_out(capfd, p)
+    lines = out.splitlines()
+    i = next(k for k, ln in enumerate(lines) if "MR401" in ln)
+    line_no = int(re.search(r"(\d+):\d+", lines[i]).group(1))
+    want = p.read_bytes().decode("utf-8").split("\r\n")[line_no - 1]
+    assert '"q"' in want
+    assert lines[i + 1] == f"      {line_no} | {want}"

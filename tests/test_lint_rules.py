@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from test_lint_support import codes, line_of, mcp, only, run, tool, write
@@ -490,6 +491,87 @@ def test_yaml_ignore_comments(tmp_path):
     p = write(tmp_path, text, "tools.yaml")
     fs = only(run(p), "CS203")
     assert [f.pointer for f in fs] == ["/inputSchema/properties/s/allOf"]
+
+
+OPENAPI_IGNORES = """openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /a:
+    get:
+      operationId: opA
+      description: A.
+      parameters:
+        - name: q
+          in: query
+          schema: {type: string}   # toolcat: ignore[MR401]
+        - name: r
+          in: query
+          schema: {type: string}   # toolcat: ignore[cs203, MR401 ,SC3]
+        - name: s
+          in: query
+          schema: {type: string}   # toolcat: ignore
+        - name: t
+          in: query
+          schema: {type: string}   # toolcat: ignore[MR402]
+        - name: u
+          in: query
+          description: U.
+          schema: {type: string, enum: [x], title: "not a comment # toolcat: ignore"}
+        - name: v
+          in: query
+          schema: {type: string}
+          # toolcat: ignore[MR401]  (a comment on its own line covers nothing)
+        - name: w
+          in: query
+          schema: {$ref: '#/components/schemas/Kind'}
+        - name: y
+          in: query
+          description: Y.
+          schema: {type: string, enum: [only], title: 'it''s # not'}   # toolcat: ignore[MR4]
+components:
+  schemas:
+    Kind:
+      oneOf:   # toolcat: ignore[CS203]
+        - {type: string}
+        - {type: integer}
+      not:
+        type: 'null'
+      description: The kind.
+"""
+
+
+def test_yaml_ignore_comments_in_an_openapi_spec(tmp_path):
+    p = write(tmp_path, OPENAPI_IGNORES, "api.yaml")
+    fs = run(p)
+    mr401 = sorted(f.pointer.rsplit("/", 1)[1] for f in only(fs, "MR401"))
+    # q: its code; r: one of several codes; s: every code; t: another code only; v: the
+    # comment is not on the line of the finding (w is only a $ref: MR401 skips it)
+    assert mr401 == ["t", "v"]
+    for f in only(fs, "MR401"):
+        assert f.line == line_of(p, "- name: " + f.pointer[-1]) + 2
+    # "# toolcat: ignore" inside quoted scalars is text, not a comment
+    mr402 = [f.pointer for f in only(fs, "MR402")]
+    assert mr402 == ["/inputSchema/properties/u/enum"]
+    # the key's line covers a block value that starts on the next line; `not` is not covered
+    cs203 = sorted(f.pointer.rsplit("/", 1)[1] for f in only(fs, "CS203"))
+    assert cs203 == ["$ref", "not"]
+    # without the comments every one of them is reported
+    plain = write(tmp_path, re.sub(r"  # toolcat: ignore[^\n]*", "", OPENAPI_IGNORES), "plain.yaml")
+    fs = run(plain)
+    assert sorted(f.pointer.rsplit("/", 1)[1] for f in only(fs, "MR401")) == \
+        ["q", "r", "s", "t", "v"]
+    assert len(only(fs, "MR402")) == 2
+    assert sorted(f.pointer.rsplit("/", 1)[1] for f in only(fs, "CS203")) == \
+        ["$ref", "not", "oneOf"]
+
+
+def test_json_has_no_ignore_comments(tmp_path):
+    data = mcp(tool(q={"type": "string", "title": "# toolcat: ignore"}))
+    p = write(tmp_path, data)
+    assert "MR401" in codes(run(p))
+    # the same catalog as YAML (flow style: JSON is YAML): still a string, not a comment
+    y = write(tmp_path, json.dumps(data, indent=2), "tools.yaml")
+    assert "MR401" in codes(run(y))
 
 
 def test_config_select_ignore_severity_per_file(tmp_path):
