@@ -192,3 +192,68 @@ def test_budget_keys_validated(tmp_path):
         with pytest.raises(UsageError) as e:
             load_config(str(bad))
         assert body.split(" =")[0] in e.value.message
+
+
+def _undescribed(catalog: dict) -> list[tuple[str, str]]:
+    """(tool, parameter) without a description, read off the file (MR401's definition)."""
+    out = []
+    for t in catalog["tools"]:
+        for name, p in (t.get("inputSchema") or {}).get("properties", {}).items():
+            if isinstance(p, dict) and "$ref" not in p \
+                    and not str(p.get("description", "")).strip():
+                out.append((t.get("name") or t.get("toolId"), name))
+    return sorted(out)
+
+
+def test_compact_views_skip_parameter_descriptions(capfd, tmp_path):
+    from pathlib import Path
+
+    sample = Path(__file__).parent.parent / "samples" / "git.tools.json"
+    compact = tmp_path / "tools.compact.json"
+    assert cli_run(["project", str(sample), "-o", str(compact)]) == 0
+    capfd.readouterr()
+    data = json.loads(compact.read_text())
+    missing = _undescribed(data)
+    params = sum(len(t["inputSchema"].get("properties", {})) for t in data["tools"])
+    assert len(missing) == params > 10          # every parameter's prose went to the handbook
+
+    def mr401(*args):
+        code, report, err = lint_json(capfd, *args)
+        assert code in (0, 1), err
+        return sorted((f["tool"], f["pointer"].rsplit("/", 1)[1]) for f in report["findings"]
+                      if f["code"] == "MR401"), [f for f in report["findings"]
+                                                 if f["code"] != "MR401"]
+
+    # the same file under a name that does not say "compact": a standard MCP catalog
+    plain = tmp_path / "tools.json"
+    plain.write_bytes(compact.read_bytes())
+    got, others = mr401(plain)
+    assert got == missing
+    # named like project's output, or told so: a compact view, MR401 not checked
+    got_named, others_named = mr401(compact)
+    got_told, others_told = mr401(plain, "--view", "compact")
+    assert got_named == [] and got_told == []
+    strip = [{k: v for k, v in f.items() if k != "file"} for f in others]
+    assert [{k: v for k, v in f.items() if k != "file"} for f in others_named] == strip
+    assert [{k: v for k, v in f.items() if k != "file"} for f in others_told] == strip
+    # --view standard wins over the name
+    assert mr401(compact, "--view", "standard")[0] == missing
+    code, _, err = lint_json(capfd, plain, "--view", "tiny")
+    assert code == 2 and "--view" in err
+
+
+def test_openwop_compact_catalog_skips_parameter_descriptions(capfd, tmp_path):
+    from pathlib import Path
+
+    sample = Path(__file__).parent.parent / "samples" / "file-system.openwop.compact.json"
+    data = json.loads(sample.read_text())
+    assert _undescribed(data)                   # parameters without descriptions, on purpose
+    code, report, _ = lint_json(capfd, sample)
+    assert not [f for f in report["findings"] if f["code"] == "MR401"]
+    # the same descriptors in a file declared standard get MR401 for each of them
+    std = tmp_path / "catalog.json"
+    std.write_text(json.dumps(dict(data, view="standard")))
+    code, report, _ = lint_json(capfd, std)
+    got = sorted((f["tool"], f["pointer"].rsplit("/", 1)[1]) for f in report["findings"]
+                 if f["code"] == "MR401")
+    assert got == _undescribed(data)

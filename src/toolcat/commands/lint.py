@@ -90,6 +90,11 @@ def lint(
     prose_max: Annotated[Optional[int], typer.Option(
         "--prose-max", help="SC304: longest schema prose [default: 300].",
         show_default=False)] = None,
+    view: Annotated[Optional[str], typer.Option(
+        "--view", help="Lint every input as a compact or standard view. Compact views leave "
+        "schema prose out on purpose, so MR401 is not checked on them [default: OpenWOP: "
+        "its declared view; any format: compact when the file name contains \"compact\"].",
+        show_default=False)] = None,
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
     cookies: Cookies = False,
@@ -132,6 +137,8 @@ def lint(
         cfg.prose_max = prose_max
     if baseline and write_baseline:
         raise UsageError("--baseline and --write-baseline cannot be used together")
+    if view is not None and view not in ("compact", "standard"):
+        raise UsageError(f"--view must be compact or standard (got {view!r})")
 
     from toolcat.lint import registry
     from toolcat.lint.engine import lint as run_lint
@@ -140,7 +147,9 @@ def lint(
 
     _check_codes(cfg)
     cats = load_catalogs(paths, load_options(from_format, webhooks, cookies, merge, strict=False,
-                                             max_file_size=max_file_size))
+                                             max_file_size=max_file_size, view=view))
+    for c in cats:
+        c.view = view or _detected_view(c)
     result = run_lint(cats, cfg, pname)
     findings = result.findings
 
@@ -176,6 +185,19 @@ def lint(
         ui.write_stdout(text)
     failed = any(reaches(f.severity, fail) for f in findings)
     raise typer.Exit(1 if failed else 0)
+
+
+def _detected_view(cat) -> str:  # noqa: ANN001
+    """OpenWOP: the view the loader found (declared, else from the file name). Other
+    formats carry no view: a file named like `tools.compact.json` (what `toolcat project`
+    is usually told to write) is taken as a compact view, anything else as standard."""
+    from toolcat.model import COMPACT, OPENWOP
+
+    if cat.format == OPENWOP:
+        return cat.view
+    import os
+
+    return COMPACT if "compact" in os.path.basename(cat.file).lower() else cat.view
 
 
 def _check_codes(cfg) -> None:  # noqa: ANN001

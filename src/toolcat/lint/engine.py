@@ -133,7 +133,9 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
     ctx = Context(cat, config, profile, severities,
                   PROVIDERS.get(profile.provider) if profile.provider else None)
     ctx.cache["id_pointer"] = _id_pointer(cat)
-    active = [r for r, _s in rules.values() if r.formats is None or cat.format in r.formats]
+    compact = cat.view == COMPACT      # a compact view drops schema prose on purpose
+    active = [r for r, _s in rules.values()
+              if (r.formats is None or cat.format in r.formats) and not (compact and r.prose)]
     cat_rules = [r for r in active if r.scope == "catalog"]
     tool_rules = [r for r in active if r.scope == "tool"]
     node_rules = [r for r in active if r.scope == "node"]

@@ -59,13 +59,13 @@ class Rule:
     """One registered rule (see :func:`rule`)."""
 
     __slots__ = ("code", "name", "severity", "summary", "doc", "scope", "check", "schemas",
-                 "formats", "after", "keys")
+                 "formats", "after", "keys", "prose")
 
     def __init__(self, code: str, name: str, severity: str, summary: str, doc: str,
                  scope: str, check: Callable[..., Iterable[Hit]],
                  schemas: tuple[str, ...] = ("input",), formats: tuple[str, ...] | None = None,
                  after: Callable[..., Iterable[Hit]] | None = None,
-                 keys: frozenset[str] | None = None) -> None:
+                 keys: frozenset[str] | None = None, prose: bool = False) -> None:
         self.code = code
         self.name = name
         self.severity = severity
@@ -77,6 +77,7 @@ class Rule:
         self.formats = formats          # only for catalogs of these formats
         self.after = after              # after(ctx): once per catalog, after the tools
         self.keys = keys                # node rules: only object nodes with one of these keys
+        self.prose = prose              # checks prose a compact view drops: not run on one
 
     @property
     def category(self) -> str:
@@ -92,14 +93,16 @@ _LOADED = False
 
 def rule(code: str, name: str, severity: str, summary: str, scope: str = "tool",
          schemas: tuple[str, ...] = ("input",), formats: tuple[str, ...] | None = None,
-         after: Callable | None = None, keys: Iterable[str] | None = None
-         ) -> Callable[[Callable], Callable]:
+         after: Callable | None = None, keys: Iterable[str] | None = None,
+         prose: bool = False) -> Callable[[Callable], Callable]:
     """Register the decorated check; its docstring is the rule's doc (one paragraph).
 
     ``after(ctx)`` (optional) runs once per catalog after every tool was checked.
     ``keys`` (node rules, optional): the check can only report on a schema object holding
     one of these keys; the engine skips it on every other node (booleans and non-objects
     included) without calling it.
+    ``prose``: the rule asks for prose that a compact view removes on purpose (it moves to
+    the handbook); it does not run on compact views (see :func:`toolcat.lint.engine.lint`).
     """
     if severity not in SEVERITY_ORDER:
         raise ValueError(f"{code}: bad severity {severity!r}")
@@ -112,7 +115,8 @@ def rule(code: str, name: str, severity: str, summary: str, scope: str = "tool",
         doc = " ".join((fn.__doc__ or summary).split())
         _RULES[code] = Rule(code=code, name=name, severity=severity, summary=summary, doc=doc,
                             scope=scope, check=fn, schemas=schemas, formats=formats,
-                            after=after, keys=frozenset(keys) if keys is not None else None)
+                            after=after, keys=frozenset(keys) if keys is not None else None,
+                            prose=prose)
         return fn
 
     return deco

@@ -24,12 +24,15 @@ def _params(tool):  # noqa: ANN001, ANN202
 
 
 @rule("MR401", "parameter-without-description", "warning",
-      "a top-level parameter has no description")
+      "a top-level parameter has no description", prose=True)
 def parameter_without_description(ctx, tool) -> Iterator[Hit]:
     """The description of each argument is what a model reads to fill it in: its meaning,
     units, format and how it relates to the others. A parameter with only a name and a type
     invites guesses. Parameters that are only a `$ref` are skipped (the referenced schema
-    may carry the description)."""
+    may carry the description). Not checked on compact views, which leave schema prose out
+    on purpose (it goes to the handbook): OpenWOP compact catalogs, files whose name
+    contains "compact" (like `toolcat project -o tools.compact.json`), and any catalog
+    linted with `--view compact`."""
     for name, p in _params(tool).items():
         if not isinstance(p, dict) or "$ref" in p:
             continue
