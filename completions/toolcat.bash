@@ -70,7 +70,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --no-output-schema --source --safety-tier --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     lint)
@@ -92,12 +92,15 @@ _toolcat() {
         --description-max|--prose-max|--max-file-size)
             compopt +o default 2>/dev/null
             return 0 ;;
+        --view)
+            COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
+            return 0 ;;
         --from)
             COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic' -- "$cur"))
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--format -f --profile -p --config --select --extend-select --ignore --fail-on --baseline --write-baseline --output-file -o --description-max --prose-max --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--format -f --profile -p --config --select --extend-select --ignore --fail-on --baseline --write-baseline --output-file -o --description-max --prose-max --view --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     diff-toolids)
@@ -158,7 +161,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --description-max --unlowerable --subset --no-subset --no-output-schema --source --safety-tier --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)

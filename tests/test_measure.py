@@ -580,6 +580,8 @@ def _tools_array_bytes(out: bytes) -> bytes:
     ["--to", "openai", "--subset"],
     ["--no-output-schema", "--description-max", "0"],
     ["--to", "openwop", "--source", "connector", "--safety-tier", "read"],
+    ["--no-factor", "--keep-titles"],
+    ["--to", "anthropic", "--no-factor", "--unlowerable", "keep", "--no-subset"],
 ])
 def test_after_is_exactly_what_project_writes(tmp_path, opts):
     if not _project_built():

@@ -52,7 +52,7 @@ class Case:
         cls = jsonschema.validators.validator_for(schema, default=default)
         self.orig = cls(schema)
         self.modes = []
-        kwargs = [("exact", {"subset": False})]
+        kwargs = [("exact", {"subset": False, "factor": True})]
         if not output:
             kwargs.append(("widen", {"subset": True, "unlowerable": "widen"}))
         for name, kw in kwargs:
@@ -391,3 +391,150 @@ def test_any_json_as_a_schema_never_crashes(schema, dialect) -> None:
         res = lower_schema(schema, dialect, pointer="/inputSchema", **kw)
         if kw.get("unlowerable") == "widen":
             assert not subset_violations(res.schema, dialect), (schema, res.schema)
+
+
+# --------------------------------------------------------------------------- generated schemas
+#
+# Schemas built to meet the size rewrites: subtrees repeated many times (factoring into
+# $defs + $ref), validation no-ops (`additionalProperties: true`, `items: {}`, `required: []`,
+# `minLength: 0`, `uniqueItems: false`, `type` beside an enum that implies it, and near
+# misses that do not: 1.5 under `integer`, `true` under `number`), existing definitions and
+# references, and `unevaluatedProperties` (whose annotations the no-ops must not lose).
+# jsonschema judges the original and the projection (exact + factoring, what the MCP target
+# does) on instances drawn from the schema and mutated; the verdicts must agree.
+
+_LEAVES = [
+    {"type": "string", "minLength": 0}, {"type": "string", "maxLength": 3, "minLength": 1},
+    {"type": "integer", "minimum": 0}, {"type": "number", "enum": [1, 2.0, 2.5]},
+    {"type": "integer", "enum": [1, 1.0, 2]}, {"type": "integer", "enum": [1, 1.5]},
+    {"type": "number", "enum": [True, 1]}, {"type": "boolean", "const": True},
+    {"type": ["string", "null"], "enum": ["a", None]}, {"type": "string", "const": 1},
+    {"enum": ["x", "y"]}, {"type": "null"}, {"type": "integer", "multipleOf": 2},
+    {"type": "string", "format": "date", "pattern": "^2"}, {}, True,
+]
+
+
+@st.composite
+def _gen_schema(draw, dialect: str):
+    legacy = dialect == "draft7"
+    defs_key = "definitions" if legacy else "$defs"
+    pool: list = []
+    defs: dict = {}
+
+    def leaf():
+        return draw(st.sampled_from(_LEAVES))
+
+    def node(depth: int):
+        if pool and draw(st.integers(0, 2)) == 0:
+            return draw(st.sampled_from(pool))           # a repeated subtree
+        kind = draw(st.integers(0, 6 if depth < 3 else 0))
+        if kind == 0:
+            s = leaf()
+        elif kind in (1, 2):
+            names = draw(st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=3,
+                                  unique=True))
+            s = {"type": "object", "properties": {n: node(depth + 1) for n in names}}
+            s["required"] = draw(st.sampled_from([[], names[:1], names]))
+            extra = draw(st.integers(0, 4))
+            if extra == 1:
+                s["additionalProperties"] = draw(st.sampled_from([True, {}, False]))
+            elif extra == 2:
+                s["additionalProperties"] = node(depth + 1)
+            elif extra == 3 and not legacy:
+                s["unevaluatedProperties"] = False
+            if draw(st.booleans()):
+                s["minProperties"] = draw(st.sampled_from([0, 1]))
+            if draw(st.booleans()):
+                s["propertyNames"] = draw(st.sampled_from([True, {}, {"maxLength": 1}]))
+        elif kind == 3:
+            s = {"type": "array", "items": draw(st.sampled_from([True, {}])) if
+                 draw(st.booleans()) else node(depth + 1)}
+            s["minItems"] = draw(st.sampled_from([0, 1]))
+            s["uniqueItems"] = draw(st.booleans())
+            if not legacy and draw(st.booleans()):
+                s["prefixItems"] = [node(depth + 1)]
+        elif kind == 4:
+            key = draw(st.sampled_from(["anyOf", "oneOf", "allOf"]))
+            s = {key: [node(depth + 1) for _ in range(draw(st.integers(1, 3)))]}
+        elif kind == 5:
+            name = draw(st.sampled_from(["p", "q", "r"]))
+            if name not in defs:
+                defs[name] = node(depth + 1)
+            s = {"$ref": f"#/{defs_key}/{name}"}
+        else:
+            s = {"properties": {}, "patternProperties": {}, "dependentRequired": {}} \
+                if not legacy else {"properties": {}, "dependencies": {}}
+        if isinstance(s, dict) and draw(st.integers(0, 3)) == 0:
+            pool.append(s)
+        return s
+
+    root = {"type": "object", "properties": {n: node(1) for n in ("x", "y", "z", "w")}}
+    if not legacy and draw(st.booleans()):
+        root["unevaluatedProperties"] = False
+    if defs:
+        root[defs_key] = defs
+    if legacy:
+        root = {"$schema": "http://json-schema.org/draft-07/schema#", **root}
+    return root
+
+
+def _judge(schema, dialect: str):
+    import jsonschema
+
+    cls = jsonschema.Draft7Validator if dialect == "draft7" else jsonschema.Draft202012Validator
+    return cls(schema)
+
+
+@settings(max_examples=500, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(st.data(), st.sampled_from(["2020-12", "draft7"]))
+def test_size_rewrites_keep_verdicts(data, dialect) -> None:
+    """Generated schemas with repeated subtrees and redundant keywords: the projection (exact,
+    factored) is exact-only, judges every instance as the original does and keeps the
+    top-level type and properties; projected again it still does, and never grows (on
+    generated schemas a second pass may find a little more: a definition's $ref can let an
+    allOf merge, a name can be shorter; the real catalogs are fixpoints, test_idempotent)."""
+    from toolcat.canonical import dumps
+
+    import jsonschema
+
+    from toolcat.project.lower import EXACT, lower_schema
+
+    schema = data.draw(_gen_schema(dialect))
+    res = lower_schema(schema, "2020-12", pointer="/inputSchema", factor=True)
+    assert all(c.kind == EXACT for c in res.changes), res.changes
+    out = res.schema
+    assert out["type"] == "object" and isinstance(out["properties"], dict)
+    orig = _judge(schema, dialect)
+    news = [_judge(out, dialect)] if "$schema" in out or "$schema" not in schema else \
+        [jsonschema.Draft7Validator(out), jsonschema.Draft202012Validator(out)]
+    again = lower_schema(out, "2020-12", pointer="/inputSchema", factor=True)
+    assert all(c.kind == EXACT for c in again.changes), again.changes
+    assert len(dumps(again.schema)) <= len(dumps(out)), (json.dumps(out), json.dumps(again.schema))
+    news.append(_judge(again.schema, "2020-12"))
+    c = HypChooser(data)
+    for _ in range(6):
+        inst = gen(c, schema, schema)
+        for x in (inst, mutate(c, inst)):
+            before = _outcome(orig, x)
+            for v in news:
+                assert _outcome(v, x) == before, (json.dumps(schema), json.dumps(out), x)
+
+
+def test_generated_schemas_meet_the_rewrites() -> None:
+    """The generator above does produce what it is meant to test: factored subtrees, no-ops
+    of each kind, and the unevaluated* guard (a no-op kept)."""
+    from hypothesis import find
+
+    from toolcat.project.lower import lower_schema
+
+    def what(s) -> str:
+        return " ".join(c.what for c in lower_schema(s, "2020-12", factor=True).changes)
+
+    for dialect in ("2020-12", "draft7"):
+        find(_gen_schema(dialect), lambda s: "identical subschemas" in what(s),
+             settings=settings(database=None, max_examples=2000))
+        for label in ("additionalProperties: true", "items: true", "type implied",
+                      "required: []", "minItems: 0", "uniqueItems: false", "empty properties"):
+            find(_gen_schema(dialect), lambda s, lab=label: lab in what(s),
+                 settings=settings(database=None, max_examples=2000))

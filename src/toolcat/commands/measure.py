@@ -20,6 +20,17 @@ from toolcat.commands.common import (
     apply_ui,
     load_options,
 )
+from toolcat.commands.project import (
+    DescriptionMax,
+    KeepTitles,
+    NoFactor,
+    NoOutputSchema,
+    SafetyTier,
+    Source,
+    Subset,
+    To,
+    Unlowerable,
+)
 
 HELP = "Measure bytes and tokens of each catalog's standard view against its compact view."
 SHORT = "Measure bytes and tokens, standard view against compact view."
@@ -39,8 +50,17 @@ Examples:
 """
 
 FORMATS = ("table", "json", "markdown", "csv")
-TARGETS = ("mcp", "openwop", "openai", "anthropic")
-UNLOWERABLE = ("widen", "omit", "keep", "fail")
+
+
+def __getattr__(name: str) -> Any:
+    """``TARGETS`` and ``UNLOWERABLE``: the projection's own (scripts/gen_completions.py
+    reads them here), imported only when asked for (the project package is not loaded at
+    startup)."""
+    if name in ("TARGETS", "UNLOWERABLE"):
+        import toolcat.project as project
+
+        return getattr(project, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 PROGRESS_DELAY = 1.0  # seconds before a progress bar appears
 
 
@@ -161,26 +181,15 @@ def measure(
     write_baseline: Annotated[Optional[str], typer.Option(
         "--write-baseline", help="Record each catalog's figures to FILE (atomic).",
         show_default=False)] = None,
-    to: Annotated[Optional[str], typer.Option(
-        "--to", help="Target envelope: mcp, openwop, openai or anthropic "
-        "[default: openwop for OpenWOP input, else mcp].", show_default=False)] = None,
-    description_max: Annotated[int, typer.Option(
-        "--description-max", help="Longest compact description, in characters.", min=0)] = 120,
-    unlowerable: Annotated[Optional[str], typer.Option(
-        "--unlowerable", help="What cannot be lowered exactly to the compact subset: widen, "
-        "omit, keep or fail [default: widen]. Given with a target other than openwop, it "
-        "implies --subset (as in `toolcat project`).", show_default=False)] = None,
-    subset: Annotated[Optional[bool], typer.Option(
-        "--subset/--no-subset", help="Lower input schemas to the RFC 0112 compact subset "
-        "[default: only with --to openwop].", show_default=False)] = None,
-    no_output_schema: Annotated[bool, typer.Option(
-        "--no-output-schema", help="Drop outputSchema from the compact view.")] = False,
-    source: Annotated[Optional[str], typer.Option(
-        "--source", help="OpenWOP `source` for tools that have none [default: derived].",
-        show_default=False)] = None,
-    safety_tier: Annotated[Optional[str], typer.Option(
-        "--safety-tier", help="OpenWOP `safetyTier` for tools that have none "
-        "[default: derived].", show_default=False)] = None,
+    to: To = None,
+    description_max: DescriptionMax = 120,
+    unlowerable: Unlowerable = None,
+    subset: Subset = None,
+    no_output_schema: NoOutputSchema = False,
+    no_factor: NoFactor = False,
+    keep_titles: KeepTitles = False,
+    source: Source = None,
+    safety_tier: SafetyTier = None,
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
     cookies: Cookies = False,
@@ -211,11 +220,13 @@ def measure(
         tokenizer = cfg.get("tokenizer", "o200k_base")
     if gate not in ("after", "before"):
         raise UsageError(f"--gate must be after or before (got {gate!r})")
-    if to is not None and to not in TARGETS:
-        raise UsageError(f"--to must be one of {', '.join(TARGETS)} (got {to!r})")
-    if unlowerable is not None and unlowerable not in UNLOWERABLE:
-        raise UsageError(f"--unlowerable must be one of {', '.join(UNLOWERABLE)} "
-                         f"(got {unlowerable!r})")
+    from toolcat.project import options_from_cli
+
+    # the options `toolcat project` builds from the same values (checked here, early)
+    popts = options_from_cli(
+        to=to, description_max=description_max, unlowerable=unlowerable, subset=subset,
+        output_schema=not no_output_schema, factor=not no_factor, keep_titles=keep_titles,
+        source=source, safety_tier=safety_tier)
     tok = tokenizer_name(tokenizer)
 
     if max_increase is not None and baseline is None:
@@ -232,8 +243,6 @@ def measure(
         budget.max_increase = pct_fraction(inc if inc is not None else 0)
 
     lopts = load_options(from_format, webhooks, cookies, merge, max_file_size=max_file_size)
-    popts = project_options(to, description_max, unlowerable, subset, not no_output_schema,
-                            source, safety_tier)
 
     from toolcat import tokens
     from toolcat.measure import measure_catalogs
@@ -286,22 +295,6 @@ def measure(
         sys.stderr.flush()
         raise typer.Exit(1)
     return 0
-
-
-def project_options(to: str | None, description_max: int, unlowerable: str | None,
-                    subset: bool | None, output_schema: bool, source: str | None,
-                    safety_tier: str | None) -> Any:
-    """The ProjectOptions `toolcat project` builds from the same command-line values."""
-    from toolcat.project import ProjectOptions
-
-    opts = ProjectOptions(
-        view="compact", to=to, description_max=description_max,
-        unlowerable=unlowerable or "widen", output_schema=output_schema, sort=False,
-        source=source, safety_tier=safety_tier, indent=None,
-        subset=subset if subset is not None else (True if unlowerable is not None else None),
-    )
-    opts.check()
-    return opts
 
 
 def _render(fmt: str, figs: list, tok: str, tops: list | None, failed: set) -> None:

@@ -38,6 +38,35 @@ Examples:
 """
 
 
+# The projection options `toolcat measure` shares (its "after" is what project writes).
+To = Annotated[Optional[str], typer.Option(
+    "--to", help="Target envelope: mcp, openwop, openai, anthropic "
+    "[default: openwop for OpenWOP input, else mcp].", show_default=False)]
+DescriptionMax = Annotated[int, typer.Option(
+    "--description-max", help="Longest tool description, in characters.")]
+Unlowerable = Annotated[Optional[str], typer.Option(
+    "--unlowerable", help="What cannot be lowered exactly to the compact subset: widen, "
+    "omit, keep or fail [default: widen]. Given with a target other than openwop, it "
+    "implies --subset.", show_default=False)]
+Subset = Annotated[Optional[bool], typer.Option(
+    "--subset/--no-subset", help="Lower input schemas to the RFC 0112 compact subset "
+    "[default: only with --to openwop].", show_default=False)]
+NoOutputSchema = Annotated[bool, typer.Option(
+    "--no-output-schema", help="MCP target: leave outputSchema out of the compact view.")]
+NoFactor = Annotated[bool, typer.Option(
+    "--no-factor", help="Do not move repeated identical subschemas into $defs + $ref "
+    "(done for mcp, openai and anthropic where it makes a schema smaller).")]
+KeepTitles = Annotated[bool, typer.Option(
+    "--keep-titles", help="MCP target: keep title and annotations.title (UI labels) in the "
+    "compact view [default: they go to the handbook when a description remains].")]
+Source = Annotated[Optional[str], typer.Option(
+    "--source", help="OpenWOP source for every tool (node-pack, workflow, mcp, connector, "
+    "host-extension) [default: derived].", show_default=False)]
+SafetyTier = Annotated[Optional[str], typer.Option(
+    "--safety-tier", help="OpenWOP safetyTier for every tool (pure, read, write, exec) "
+    "[default: derived].", show_default=False)]
+
+
 def register(app: typer.Typer) -> None:
     app.command("project", epilog=EPILOG, help=HELP, short_help=SHORT)(project)
 
@@ -48,23 +77,15 @@ def project(
         "--output", "-o", help="Write here (atomically) [default: stdout].",
         show_default=False)] = None,
     view: Annotated[str, typer.Option("--view", help="compact or standard.")] = "compact",
-    to: Annotated[Optional[str], typer.Option(
-        "--to", help="Target envelope: mcp, openwop, openai, anthropic "
-        "[default: openwop for OpenWOP input, else mcp].", show_default=False)] = None,
+    to: To = None,
     handbook: Annotated[Optional[str], typer.Option(
         "--handbook", help="Also write {\"tools\": {id: standard descriptor}} here.",
         show_default=False)] = None,
     report: Annotated[Optional[str], typer.Option(
         "--report", help="Also write the change report (JSON) here.", show_default=False)] = None,
-    description_max: Annotated[int, typer.Option(
-        "--description-max", help="Longest tool description, in characters.")] = 120,
-    unlowerable: Annotated[Optional[str], typer.Option(
-        "--unlowerable", help="What cannot be lowered exactly to the compact subset: widen, "
-        "omit, keep or fail [default: widen]. Given with a target other than openwop, it "
-        "implies --subset.", show_default=False)] = None,
-    subset: Annotated[Optional[bool], typer.Option(
-        "--subset/--no-subset", help="Lower input schemas to the RFC 0112 compact subset "
-        "[default: only with --to openwop].", show_default=False)] = None,
+    description_max: DescriptionMax = 120,
+    unlowerable: Unlowerable = None,
+    subset: Subset = None,
     check: Annotated[bool, typer.Option(
         "--check", help="Write nothing; exit 1 when OUT (and --handbook/--report files) "
         "differ from what would be written.")] = False,
@@ -72,14 +93,11 @@ def project(
         "--indent", help="Pretty-print with N spaces [default: minified].",
         show_default=False)] = None,
     sort: Annotated[bool, typer.Option("--sort", help="Sort tools by id.")] = False,
-    no_output_schema: Annotated[bool, typer.Option(
-        "--no-output-schema", help="MCP target: leave outputSchema out of the compact view.")] = False,
-    source: Annotated[Optional[str], typer.Option(
-        "--source", help="OpenWOP source for every tool (node-pack, workflow, mcp, connector, "
-        "host-extension) [default: derived].", show_default=False)] = None,
-    safety_tier: Annotated[Optional[str], typer.Option(
-        "--safety-tier", help="OpenWOP safetyTier for every tool (pure, read, write, exec) "
-        "[default: derived].", show_default=False)] = None,
+    no_output_schema: NoOutputSchema = False,
+    no_factor: NoFactor = False,
+    keep_titles: KeepTitles = False,
+    source: Source = None,
+    safety_tier: SafetyTier = None,
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
     cookies: Cookies = False,
@@ -96,15 +114,13 @@ def project(
         raise UsageError("--check needs -o/--output (the file to compare)")
     if output == "-" and check:
         raise UsageError("--check cannot compare stdout")
-    from toolcat.project import ProjectOptions, project_catalogs
+    from toolcat.project import options_from_cli, project_catalogs
 
-    opts = ProjectOptions(
-        view=view, to=to, description_max=description_max,
-        unlowerable=unlowerable or "widen", output_schema=not no_output_schema, sort=sort,
-        source=source, safety_tier=safety_tier, indent=indent,
-        subset=subset if subset is not None else (True if unlowerable is not None else None),
-    )
-    opts.check()
+    opts = options_from_cli(
+        view=view, to=to, description_max=description_max, unlowerable=unlowerable,
+        subset=subset, output_schema=not no_output_schema, factor=not no_factor,
+        keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
+        indent=indent)
     from toolcat.loaders import load_catalogs
 
     cats = load_catalogs(paths, load_options(from_format, webhooks, cookies, merge,

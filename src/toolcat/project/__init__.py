@@ -56,7 +56,7 @@ VIEWS = ("compact", "standard")
 UNLOWERABLE = ("widen", "omit", "keep", "fail")
 
 __all__ = [
-    "ProjectOptions", "Projection", "ProjectedTool", "Change", "SchemaResult", "project_catalogs",
+    "ProjectOptions", "options_from_cli", "Projection", "ProjectedTool", "Change", "SchemaResult", "project_catalogs",
     "project_tool", "standard_array", "lower_schema", "subset_violations", "TARGETS", "VIEWS",
     "UNLOWERABLE", "KINDS", "EXACT", "WIDENED", "OMITTED", "KEPT",
 ]
@@ -77,6 +77,12 @@ class ProjectOptions:
     # None: only for the openwop target (the subset is its rule); other targets then get
     # exact rewrites only.
     subset: bool | None = None
+    # Move repeated identical subschemas into $defs + $ref where smaller (not with the
+    # subset, which forbids $ref; never for the openwop target).
+    factor: bool = True
+    # MCP target: keep `title` and `annotations.title` (UI labels) in the compact view even
+    # when the tool has a description; by default they go to the handbook only.
+    keep_titles: bool = False
 
     def check(self) -> None:
         if self.view not in VIEWS:
@@ -96,6 +102,31 @@ class ProjectOptions:
                              f"(got {self.safety_tier!r})")
         if self.indent is not None and (self.indent < 0 or self.indent > 16):
             raise UsageError("--indent must be between 0 and 16")
+
+
+def options_from_cli(*, view: str = "compact", to: str | None = None,
+                     description_max: int = 120, unlowerable: str | None = None,
+                     subset: bool | None = None, output_schema: bool = True,
+                     factor: bool = True, keep_titles: bool = False, sort: bool = False,
+                     source: str | None = None, safety_tier: str | None = None,
+                     indent: int | None = None) -> ProjectOptions:
+    """The checked :class:`ProjectOptions` for the command-line values of ``toolcat
+    project`` and ``toolcat measure`` (both build them here, so measure's "after" is what
+    project writes with the same options).
+
+    ``unlowerable`` is None when ``--unlowerable`` was not given (then: widen). Given
+    explicitly, it implies ``--subset`` (on a target other than openwop, where the subset is
+    the default anyway) unless ``--subset``/``--no-subset`` says otherwise.
+    """
+    opts = ProjectOptions(
+        view=view, to=to, description_max=description_max,
+        unlowerable=unlowerable or "widen", output_schema=output_schema, sort=sort,
+        source=source, safety_tier=safety_tier, indent=indent,
+        subset=subset if subset is not None else (True if unlowerable is not None else None),
+        factor=factor, keep_titles=keep_titles,
+    )
+    opts.check()
+    return opts
 
 
 @dataclass
@@ -180,12 +211,20 @@ def _check_tool(tool: Tool, cat: Catalog) -> None:
         raise InputError(f"{where}: {what}", file, line, col)
 
 
-def _compact_annotations(ann: dict, title: str | None, changes: list[Change]) -> dict | None:
+_RELOCATED = ("UI label (MCP: titles are for display; the model reads name and description): "
+              "relocated to the handbook (--keep-titles keeps it)")
+
+
+def _compact_annotations(ann: dict, title: str | None, changes: list[Change],
+                         drop_title: bool = False) -> dict | None:
     out: dict = {}
     for k, v in ann.items():
         if k in MCP_HINT_DEFAULTS and v is MCP_HINT_DEFAULTS[k]:
             changes.append(Change(f"/annotations/{k}", EXACT,
                                   f"{k}: {str(v).lower()} is the MCP default"))
+            continue
+        if k == "title" and drop_title:
+            changes.append(Change("/annotations/title", OMITTED, _RELOCATED))
             continue
         if k == "title" and title is not None and v == title:
             changes.append(Change("/annotations/title", EXACT, "repeats the tool's title"))
@@ -237,13 +276,19 @@ def project_tool(tool: Tool, fmt: str, target: str, opts: ProjectOptions,
                     "characters (full text in the handbook)"))
             if description == "":
                 description = None
+    # MCP titles are UI labels: with a description to read, the compact view leaves them to
+    # the handbook; without one a title is the only prose left, and stays
+    relocate_titles = target == "mcp" and not opts.keep_titles and description is not None
+    if relocate_titles and title is not None:
+        changes.append(Change("/title", OMITTED, _RELOCATED))
     # input schema
     conformant = True
     failed = False
     in_schema = tool.input_schema
     if in_schema is not None:
         res = lower_schema(in_schema, tool.dialect, subset=subset,
-                           unlowerable=opts.unlowerable, pointer="/inputSchema", cache=cache)
+                           unlowerable=opts.unlowerable, pointer="/inputSchema", cache=cache,
+                           factor=opts.factor and target != "openwop")
         changes.extend(res.changes)
         in_schema = res.schema
         conformant = res.conformant
@@ -256,7 +301,7 @@ def project_tool(tool: Tool, fmt: str, target: str, opts: ProjectOptions,
     if target == "mcp" and tool.output_schema is not None:
         if opts.output_schema:
             res = lower_schema(tool.output_schema, tool.dialect, subset=False,
-                               pointer="/outputSchema", cache=cache)
+                               pointer="/outputSchema", cache=cache, factor=opts.factor)
             changes.extend(res.changes)
             out_schema = res.schema
         else:
@@ -268,13 +313,14 @@ def project_tool(tool: Tool, fmt: str, target: str, opts: ProjectOptions,
     # annotations
     ann = None
     if target == "mcp" and isinstance(tool.annotations, dict):
-        ann = _compact_annotations(tool.annotations, title, changes)
+        ann = _compact_annotations(tool.annotations, title, changes, relocate_titles)
     # fields the compact view leaves out
     for k in _dropped_fields(tool, fmt, target):
         changes.append(Change("/" + k.replace("~", "~0").replace("/", "~1"), OMITTED,
                               f"not carried by the {target} compact view (in the handbook)"))
     descriptor = shape(
-        target, id=tid, title=title, description=description, input_schema=in_schema,
+        target, id=tid, title=None if relocate_titles else title, description=description,
+        input_schema=in_schema,
         output_schema=out_schema, annotations=ann,
         source=source if target == "openwop" else None,
         safety_tier=tier if target == "openwop" else None,

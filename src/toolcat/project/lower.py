@@ -28,8 +28,8 @@ from toolcat.keywords import COMPACT_FORBIDDEN, DRAFT2020
 from toolcat.pointer import encode
 from toolcat.project import merge as M
 from toolcat.project.refs import RefIndex
-from toolcat.project.strip import strip_node, strip_prose
-from toolcat.walker import count_values, iter_schemas, transform
+from toolcat.project.strip import strip_node
+from toolcat.walker import count_values, iter_schemas, node_dialect, transform
 
 EXACT = "exact"
 WIDENED = "widened"
@@ -102,22 +102,24 @@ class _Record:
     ``("c", kind, relative path, what)`` and nested expansions ``("m", relative path of the
     $ref node)`` (replayed only where the replaying lowerer has not expanded them yet)."""
 
-    __slots__ = ("node", "result", "events", "prose")
+    __slots__ = ("node", "result", "events", "prose", "noops")
 
-    def __init__(self, node: Any, result: Any, events: list, prose: int) -> None:
+    def __init__(self, node: Any, result: Any, events: list, prose: int, noops: dict) -> None:
         self.node = node          # keeps the keyed object alive
         self.result = result
         self.events = events
         self.prose = prose
+        self.noops = noops
 
 
 class _Frame:
-    __slots__ = ("root", "events", "prose")
+    __slots__ = ("root", "events", "prose", "noops")
 
     def __init__(self, root: tuple) -> None:
         self.root = root
         self.events: list = []
         self.prose = 0
+        self.noops: dict[str, int] = {}
 
 
 class _Lowerer:
@@ -131,9 +133,15 @@ class _Lowerer:
         self.idx = RefIndex(root, dialect)
         self.changes: list[Change] = []
         self.prose_removed = 0
+        self.noops: dict[str, int] = {}     # validation no-ops removed, by kind
         self.widened = False
+        self.rebuilt = 0                    # rewrites that made new nodes, so far
         self.stack: list[tuple] = []
         self.memo: dict[tuple, Any] = {}
+        self.n_widened = 0                  # widened changes so far (this run)
+        self.widened_at: set[tuple] = set()   # paths at and above a widening (this run)
+        self.memo_widened: set[tuple] = set()  # expansions whose lowering widened
+        self.expanded_widened = False      # whether the last _expand widened
         if budget is None and inline == "all":   # only "all" spends the size budget
             budget = max(200_000, 50 * count_values(root))
         self.budget = budget if budget is not None else 0
@@ -152,6 +160,13 @@ class _Lowerer:
         self._frames: list[_Frame] = []
         self._keys: dict[tuple, int] = {}
         self.pins_rel: dict[tuple, frozenset] = {}
+        # the references that count: all of them, or when unused definitions can go, those
+        # a used part of the schema holds (a definition only an unused one uses goes too)
+        self.live: set[tuple] | None = self._live_refs() if self.may_drop_defs else None
+        self.live_count: dict[tuple, int] = {}
+        for path, info in idx.refs.items():
+            if info.target is not None and (self.live is None or path in self.live):
+                self.live_count[info.target] = self.live_count.get(info.target, 0) + 1
         self.decisions: dict[tuple, str] = {}
         self._sizes: dict[tuple, int] = {}
         self._counts: dict[tuple, int] = {}
@@ -185,21 +200,22 @@ class _Lowerer:
 
     def _smaller(self, info: Any) -> bool:
         t = info.target
-        n = self.idx.ref_count.get(t, 1)
+        n = self.live_count.get(t, 1)
         size_t = self._sizes.get(t)
         if size_t is None:
             node, dialect = self.idx.node(t), self.idx.dialect_at(t)
             shared = self.sizes_cache.sizes if self.sizes_cache is not None else None
-            hit = shared.get((id(node), dialect)) if shared is not None else None
+            skey = (id(node), dialect, self.annotations)
+            hit = shared.get(skey) if shared is not None else None
             if hit is not None and hit[0] is node:
                 size_t = hit[1]
             else:
                 try:
-                    size_t = len(dumps(strip_prose(node, dialect)))
+                    size_t = len(dumps(_plain(node, dialect, self.annotations)))
                 except (TypeError, ValueError):
                     size_t = 1 << 40
                 if shared is not None:
-                    shared[(id(node), dialect)] = (node, size_t)
+                    shared[skey] = (node, size_t)
             self._sizes[t] = size_t
         ref_size = len(dumps({"$ref": info.ref}))
         in_defs = len(t) >= 2 and t[-2] in _DEFS
@@ -209,9 +225,10 @@ class _Lowerer:
         return n * size_t <= n * ref_size + entry
 
     def _set_pins(self) -> None:
+        live = self.live
         pins = set()
         for path, d in self.decisions.items():
-            if d == "keep":
+            if d == "keep" and (live is None or path in live):
                 info = self.idx.refs[path]
                 if info.target is not None:
                     pins.add(info.target)
@@ -229,6 +246,49 @@ class _Lowerer:
                     rel.setdefault(p[:i], set()).add(p[i:])
             self.pins_rel = {k: frozenset(v) for k, v in rel.items()}
 
+    def _live_refs(self) -> set[tuple]:
+        """The references the output keeps or inlines: those outside every definition, and
+        those inside a definition that a live reference points into (to a fixpoint). A
+        definition only dead references point at is dropped with them. (Whether a reference
+        is kept or inlined does not matter: either way its target is used.)"""
+        idx = self.idx
+        entries: set[tuple] = set()
+        for q in idx.defs_at:
+            node = idx.node(q)
+            if isinstance(node, dict):
+                for key in _DEFS:
+                    defs = node.get(key)
+                    if isinstance(defs, dict):
+                        entries.update(q + (key, name) for name in defs)
+        if not entries:
+            return set(idx.refs)
+
+        def region(p: tuple) -> tuple | None:     # the innermost definition holding p
+            for i in range(len(p), 1, -1):
+                if p[:i] in entries:
+                    return p[:i]
+            return None
+
+        home = {p: region(p) for p in idx.refs}
+        live_entries: set[tuple] = set()
+        live: set[tuple] = set()
+        pending = [p for p, r in home.items() if r is None]
+        while pending:
+            p = pending.pop()
+            if p in live:
+                continue
+            live.add(p)
+            t = idx.refs[p].target
+            if t is None:
+                continue
+            for i in range(len(t), 1, -1):
+                e = t[:i]
+                if e in entries and e not in live_entries:
+                    live_entries.add(e)
+                    pending.extend(q for q, r in home.items()
+                                   if r == e and q not in live)
+        return live
+
     def _flip(self, path: tuple, defer: bool = False) -> None:
         if self.decisions.get(path) != "keep":
             self.decisions[path] = "keep"
@@ -240,13 +300,46 @@ class _Lowerer:
 
     # -- reporting
 
-    def _note(self, path: tuple, kind: str, what: str) -> None:
+    def _mark(self, path: tuple) -> None:
+        """Remember that something at ``path`` was widened (for :meth:`_polarity`)."""
+        w = self.widened_at
+        for i in range(len(path), -1, -1):
+            p = path[:i]
+            if p in w:
+                break
+            w.add(p)
+
+    def _polarity(self, n: dict, path: tuple, d: str) -> dict:
+        """Widening is sound only where a larger subschema makes the whole accept more. Below
+        ``not`` it narrows, below ``if`` it moves the then/else boundary, below ``contains`` it
+        can break ``maxContains``: where a subschema there was widened, the keyword goes."""
+        w = self.widened_at
+        if "not" in n and path + ("not",) in w and M.validates("not", d):
+            self._note(path + ("not",), WIDENED, "not dropped: its subschema was widened")
+            n = {k: v for k, v in n.items() if k != "not"}
+        if "if" in n and path + ("if",) in w and M.validates("if", d):
+            self._note(path + ("if",), WIDENED,
+                       "if/then/else dropped: the if subschema was widened")
+            n = {k: v for k, v in n.items() if k not in ("if", "then", "else")}
+        if "maxContains" in n and path + ("contains",) in w and M.validates("maxContains", d):
+            self._note(path + ("maxContains",), WIDENED,
+                       "maxContains dropped: contains was widened")
+            n = {k: v for k, v in n.items() if k != "maxContains"}
+        return n
+
+    def _note(self, path: tuple, kind: str, what: str, rebuilt: bool = True) -> None:
+        """Report a change; ``rebuilt``: the rewrite made new nodes (a merge, a union...)
+        that the no-op pass has to see whole."""
         if kind == WIDENED:
             self.widened = True
+            self.n_widened += 1
+            self._mark(path)
+        if rebuilt:
+            self.rebuilt += 1
         self.changes.append(Change(self.pointer + encode(path), kind, what))
         if self._frames:
             f = self._frames[-1]
-            f.events.append(("c", kind, path[len(f.root):], what))
+            f.events.append(("c", kind, path[len(f.root):], what, rebuilt))
 
     # -- running
 
@@ -254,12 +347,18 @@ class _Lowerer:
         for _ in range(len(self.decisions) + 2):
             self.changes = []
             self.prose_removed = 0
+            self.noops = {}
             self.widened = False
+            self.n_widened = 0
+            self.widened_at = set()
+            self.memo_widened = set()
+            self.expanded_widened = False
             self.memo = {}
             self._counts = {}
             self.stack = []
             self.spent = 0
             self.restart = False
+            self.rebuilt = 0
             self._frames = []
             self._keys = {}
             try:
@@ -323,7 +422,7 @@ class _Lowerer:
                 out = dict(n)
             for name in defs:
                 if name not in keep:
-                    self._note(path + (key, name), EXACT, "unused definition dropped")
+                    self._note(path + (key, name), EXACT, "unused definition dropped", False)
             if keep:
                 out[key] = keep
             else:
@@ -336,6 +435,9 @@ class _Lowerer:
         if self.widen and isinstance(out, (dict, bool)):
             out = transform(out, self._drop_identifiers_hook, self.dialect)
         return out
+
+    def _noops_hook(self, n: Any, path: tuple, d: str) -> Any:
+        return self._drop_noops(n, path, d) if isinstance(n, dict) and n else n
 
     def _drop_unevaluated_hook(self, n: Any, path: tuple, _d: str) -> Any:
         if isinstance(n, dict) and any(k in n for k in M.UNEVALUATED):
@@ -373,6 +475,7 @@ class _Lowerer:
                 self._frames[-1].prose += len(removed)
         if self.prose_only:
             return n
+        rebuilt = self.rebuilt
         if isinstance(n.get("$ref"), str):
             n = self._ref(n, path, d)
             if not isinstance(n, dict):
@@ -382,12 +485,41 @@ class _Lowerer:
                 if k in n and M.validates(k, d):
                     self._note(path + (k,), WIDENED, f"{k} dropped (dynamic reference)")
                     n = {x: v for x, v in n.items() if x != k}
-        if path in self.pinned_below:
-            return n
-        n = self._lower(n, path, d)
-        if self.widen:
-            n = self._widen(n, path, d)
+            if self.widened_at:
+                n = self._polarity(n, path, d)
+        if path not in self.pinned_below:
+            n = self._lower(n, path, d)
+            if self.widen:
+                n = self._widen(n, path, d)
+        if self.rebuilt != rebuilt and isinstance(n, dict):
+            # merges and unions made nodes no hook call saw whole (a `type` beside an enum
+            # that now implies it...): the no-op pass over the whole new subtree
+            return transform(n, self._noops_hook, d, path)
+        if isinstance(n, dict) and n:
+            n = self._drop_noops(n, path, d)
         return n
+
+    # -- validation no-ops
+
+    def _drop_noops(self, n: dict, path: tuple, d: str) -> dict:
+        """``n`` without keywords that cannot change what it accepts in dialect ``d``
+        (:func:`noop_keywords`), except at pinned paths (a kept ``$ref`` points there)."""
+        found = noop_keywords(n, d, root=(path == ()), annotations=self.annotations)
+        if not found:
+            return n
+        pinned = self.pinned_any
+        if pinned:
+            found = [(k, label) for k, label in found if path + (k,) not in pinned]
+            if not found:
+                return n
+        drop = {k for k, _label in found}
+        counts = self.noops
+        frame = self._frames[-1] if self._frames else None
+        for _k, label in found:
+            counts[label] = counts.get(label, 0) + 1
+            if frame is not None:
+                frame.noops[label] = frame.noops.get(label, 0) + 1
+        return {k: v for k, v in n.items() if k not in drop}
 
     # -- $ref
 
@@ -420,6 +552,8 @@ class _Lowerer:
             expanded = widened
         else:
             expanded = self._expand(t, path)
+            if self.widen and expanded is not None and self.expanded_widened:
+                self._mark(path)
             if expanded is None:  # over budget
                 if not self.widen:
                     self._flip(path, defer=True)
@@ -434,16 +568,17 @@ class _Lowerer:
             ignored = [k for k in siblings if M.validates(k, d)]
             if ignored:
                 self._note(path, EXACT, "keywords beside $ref are ignored in this dialect: "
-                           + ", ".join(ignored) + " dropped")
-            self._note(path + ("$ref",), EXACT, f"inlined $ref {n['$ref']!r}")
+                           + ", ".join(ignored) + " dropped", False)
+            self._note(path + ("$ref",), EXACT, f"inlined $ref {n['$ref']!r}", False)
             return dict(expanded) if isinstance(expanded, dict) else expanded
         merged = M.merge_and(siblings, expanded, d)
         if merged is not None:
-            self._note(path + ("$ref",), EXACT, f"inlined $ref {n['$ref']!r}")
-            return merged
+            self._note(path + ("$ref",), EXACT, f"inlined $ref {n['$ref']!r}", bool(siblings))
+            return _in_place_of_ref(n, siblings, merged)
         if not self.widen:
             self._flip(path)
         merged, dropped = M.merge_and_widen(siblings, expanded, d)
+        merged = _in_place_of_ref(n, siblings, merged)
         self._note(path + ("$ref",), WIDENED,
                    f"inlined $ref {n['$ref']!r}; target keywords that conflict with the ones "
                    f"beside it dropped: {', '.join(dropped)}")
@@ -476,7 +611,7 @@ class _Lowerer:
         """Report what lowering ``t`` reported when it was recorded (see :class:`_Record`)."""
         for ev in rec.events:
             if ev[0] == "c":
-                self._note(t + ev[2], ev[1], ev[3])
+                self._note(t + ev[2], ev[1], ev[3], ev[4])
             else:
                 at = t + ev[1]
                 target = self.idx.refs[at].target
@@ -487,6 +622,8 @@ class _Lowerer:
                 if target not in self.idx.reaches_cycle:
                     self.memo[target] = sub.result
         self.prose_removed += rec.prose
+        for label, k in rec.noops.items():
+            self.noops[label] = self.noops.get(label, 0) + k
 
     def _expand(self, t: tuple, at: tuple) -> Any:
         idx = self.idx
@@ -517,18 +654,24 @@ class _Lowerer:
             finally:
                 self.stack.pop()
                 frame = self._frames.pop()
-            self.cache.expansions[key] = _Record(idx.node(t), out, frame.events, frame.prose)
+            self.cache.expansions[key] = _Record(idx.node(t), out, frame.events, frame.prose,
+                                                 frame.noops)
             if memo_ok:
                 self.memo[t] = out
             return out
         if memo_ok and t in self.memo:
             out = self.memo[t]
+            self.expanded_widened = t in self.memo_widened
         else:
+            before = self.n_widened
             self.stack.append(t)
             try:
                 out = self._process(idx.node(t), t, idx.dialect_at(t))
             finally:
                 self.stack.pop()
+            self.expanded_widened = self.n_widened != before
+            if self.expanded_widened:
+                self.memo_widened.add(t)
             if memo_ok:
                 self.memo[t] = out
         if self.inline_policy == "all":   # "smaller" never grows the schema
@@ -652,6 +795,88 @@ class _Lowerer:
         return n
 
 
+# ----------------------------------------------------------------------------- no-ops
+
+NOOP_LABELS = (
+    "additionalProperties: true", "items: true", "additionalItems: true",
+    "propertyNames: true", "type implied by enum/const", "required: []",
+    "empty properties", "empty patternProperties", "empty dependencies", "minItems: 0",
+    "minLength: 0", "minProperties: 0", "uniqueItems: false",
+)
+_TRUE_SCHEMA_KEYS = {"additionalProperties": NOOP_LABELS[0], "items": NOOP_LABELS[1],
+                     "additionalItems": NOOP_LABELS[2], "propertyNames": NOOP_LABELS[3]}
+# keywords whose `true`/`{}` value still produces annotations (seen by unevaluated*)
+_ANNOTATING = ("additionalProperties", "items", "additionalItems")
+_EMPTY_MAP_KEYS = {"properties": "empty properties", "patternProperties": "empty patternProperties",
+                   "dependentRequired": "empty dependencies",
+                   "dependentSchemas": "empty dependencies", "dependencies": "empty dependencies"}
+_ZERO_KEYS = {"minItems": "minItems: 0", "minLength": "minLength: 0",
+              "minProperties": "minProperties: 0"}
+_NOOP_CANDIDATES = frozenset(("type", "required", "uniqueItems", *_TRUE_SCHEMA_KEYS,
+                              *_EMPTY_MAP_KEYS, *_ZERO_KEYS))
+_NOOP_BY_DIALECT = {d: frozenset(k for k in _NOOP_CANDIDATES if M.validates(k, d))
+                    for d in M.KEYWORDS}
+
+
+def noop_keywords(n: dict, d: str, *, root: bool = False,
+                  annotations: bool = True) -> list[tuple[str, str]]:
+    """``(keyword, label)`` for each keyword of ``n`` that cannot change what ``n`` accepts
+    in dialect ``d``:
+
+    * ``additionalProperties``, ``items`` (a schema, not a tuple), ``additionalItems`` or
+      ``propertyNames`` that is ``true`` or ``{}``; the first three also produce annotations
+      that ``unevaluated*`` reads, so they stay when ``annotations`` (an ``unevaluated*``
+      keyword is in the schema);
+    * ``type`` when every value the ``const`` (else the ``enum``) allows has one of its
+      types (``1.0`` is an integer from draft-06 on, a boolean is no number);
+    * ``required: []``, an empty ``properties``/``patternProperties``/``dependentRequired``/
+      ``dependentSchemas``/``dependencies``, ``minItems``/``minLength``/``minProperties``
+      of 0, ``uniqueItems: false``.
+
+    At the ``root`` the ``type`` and ``properties`` always stay (a tool's inputSchema
+    declares ``type: "object"`` with ``properties``; RFC 0112 and MCP want them).
+    Only keywords of ``d`` count (an unknown keyword is never touched).
+    """
+    present = n.keys() & _NOOP_BY_DIALECT[d]
+    if not present:
+        return []
+    out: list[tuple[str, str]] = []
+    for k in present:
+        v = n[k]
+        if k in _TRUE_SCHEMA_KEYS:
+            if (v is True or (isinstance(v, dict) and not v)) and \
+                    not (annotations and k in _ANNOTATING):
+                out.append((k, _TRUE_SCHEMA_KEYS[k]))
+        elif k in _EMPTY_MAP_KEYS:
+            if isinstance(v, dict) and not v and not (root and k == "properties"):
+                out.append((k, _EMPTY_MAP_KEYS[k]))
+        elif k in _ZERO_KEYS:
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0:
+                out.append((k, _ZERO_KEYS[k]))
+        elif k == "required":
+            if isinstance(v, list) and not v:
+                out.append((k, "required: []"))
+        elif k == "uniqueItems":
+            if v is False:
+                out.append((k, "uniqueItems: false"))
+        elif k == "type" and not root and ("enum" in n or "const" in n) and _type_implied(n, d):
+            out.append((k, "type implied by enum/const"))
+    return out
+
+
+def _type_implied(n: dict, d: str) -> bool:
+    atoms = M.type_atoms(n.get("type"))
+    if atoms is None:
+        return False
+    if "const" in n and M.validates("const", d):
+        values = [n["const"]]
+    elif isinstance(n.get("enum"), list) and M.validates("enum", d):
+        values = n["enum"]
+    else:
+        return False
+    return all(M.value_atom(v, d) in atoms for v in values)
+
+
 _WIDEN_KEYS = ("allOf", "anyOf", "oneOf", "not", "patternProperties", "dependentSchemas",
                "dependencies", "$ref")
 
@@ -663,6 +888,39 @@ def _schema_deps(v: Any) -> bool:
 def _short(s: Any, limit: int = 80) -> str:
     text = dumps(s).decode("utf-8", "replace")
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _plain(schema: Any, dialect: str, annotations: bool) -> Any:
+    """``schema`` without prose and validation no-ops: what it weighs once lowered, as far as
+    that can be told without lowering it (the size that inlining decisions compare)."""
+
+    def hook(node: Any, path: tuple, d: str) -> Any:
+        if not isinstance(node, dict):
+            return node
+        node = strip_node(node)[0]
+        found = noop_keywords(node, d, root=False, annotations=annotations)
+        if found:
+            drop = {k for k, _label in found}
+            node = {k: v for k, v in node.items() if k not in drop}
+        return node
+
+    return transform(schema, hook, dialect)
+
+
+def _in_place_of_ref(n: dict, siblings: dict, merged: Any) -> Any:
+    """``merged`` with the keys the ``$ref`` brought where the ``$ref`` stood: validators
+    evaluate keywords in order, and a schema whose verdict hangs on that order (a reference
+    cycle that an earlier failure short-circuits) keeps it."""
+    if not isinstance(merged, dict) or not siblings or list(n)[-1] == "$ref":
+        return merged
+    out: dict = {}
+    for k in n:
+        if k == "$ref":
+            out.update((x, v) for x, v in merged.items() if x not in siblings)
+        elif k in merged:
+            out[k] = merged[k]
+    out.update((x, v) for x, v in merged.items() if x not in out)
+    return out
 
 
 def _replace_at(root: Any, rel: tuple, new: Any) -> Any:
@@ -717,6 +975,12 @@ def _with_type(base: dict) -> dict:
     return out
 
 
+def _root_referenced(schema: Any, dialect: str) -> bool:
+    """Whether a reference inside ``schema`` may resolve to its root (a dynamic one may)."""
+    idx = RefIndex(schema, dialect)
+    return idx.dynamic or any(i.target == () for i in idx.refs.values())
+
+
 def _floor(schema: Any, dialect: str, pointer: str, widen: bool) -> tuple[Any, list[Change], bool]:
     """Give an inputSchema the top-level floor: ``type: "object"`` with ``properties``.
 
@@ -734,6 +998,15 @@ def _floor(schema: Any, dialect: str, pointer: str, widen: bool) -> tuple[Any, l
             return schema, [], False
         changes.append(Change(pointer, WIDENED, "not an object schema; replaced by an empty object schema"))
         return {"type": "object", "properties": {}}, changes, True
+    if schema.get("type") != "object" and _root_referenced(schema, dialect):
+        # a $ref to the top level (`#`, its $id or $anchor) sees the same node: giving it
+        # type "object" would restrict those positions too, which is not exact
+        if not widen:
+            return schema, [], False
+        changes.append(Change(pointer, WIDENED, "the top level is referenced from inside the "
+                              "schema; replaced by an empty object schema"))
+        return {"type": "object", "properties": {},
+                **({"$schema": schema["$schema"]} if "$schema" in schema else {})}, changes, True
     if "type" not in schema:
         if "object" not in M.schema_atoms(schema, dialect):
             if not widen:
@@ -782,7 +1055,8 @@ def _floor(schema: Any, dialect: str, pointer: str, widen: bool) -> tuple[Any, l
 def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
                  unlowerable: str = "widen", floor: bool | None = None, pointer: str = "",
                  inline: str | None = None, budget: int | None = None,
-                 drop_schema: bool = True, cache: LowerCache | None = None) -> SchemaResult:
+                 drop_schema: bool = True, cache: LowerCache | None = None,
+                 factor: bool = False) -> SchemaResult:
     """Strip prose and lower ``schema``; see the module docstring.
 
     ``subset``: the result must satisfy the RFC 0112 compact subset; what cannot be lowered
@@ -792,6 +1066,10 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
     ``subset``). ``pointer`` prefixes the change pointers (e.g. ``/inputSchema``).
     ``drop_schema``: leave out a root ``$schema`` (draft-07 or 2020-12) when nothing in the
     schema means something else under the other one (:func:`dialect_neutral`).
+    ``factor``: without ``subset``, also move repeated identical subschemas into the root's
+    definitions where that is smaller (:mod:`toolcat.project.factor`; never for the compact
+    subset, which forbids ``$ref``).
+    ``cache``: shared between the schemas of one run (:class:`LowerCache`).
     """
     if unlowerable not in ("widen", "omit", "keep", "fail"):
         raise ValueError(f"unknown unlowerable policy {unlowerable!r}")
@@ -812,6 +1090,12 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
                    cache=cache)
     out = low.run()
     res = SchemaResult(out, _dedupe(low.changes), prose_removed=low.prose_removed)
+    if low.noops:
+        total = sum(low.noops.values())
+        kinds = ", ".join(f"{label} ({low.noops[label]})" for label in NOOP_LABELS
+                          if label in low.noops)
+        res.changes.insert(0, Change(pointer, EXACT, f"{total} validation no-ops removed: "
+                                     + kinds))
     if low.prose_removed:
         res.changes.insert(0, Change(pointer, EXACT,
                                      f"{low.prose_removed} prose keys removed (description, "
@@ -822,6 +1106,8 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
         res.changes.append(Change(pointer + "/$schema", EXACT,
                                   "$schema dropped: the schema means the same under draft-07 "
                                   "and 2020-12"))
+    if factor and not subset and isinstance(res.schema, dict):
+        _factor_rounds(res, dialect, pointer)
     if subset and floor:
         fl, ch, ok = _floor(res.schema, dialect, pointer, widen)
         if ok:
@@ -831,6 +1117,28 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
     if subset:
         return _policy(res, dialect, pointer, unlowerable, floor)
     return res
+
+
+def _factor_rounds(res: SchemaResult, dialect: str, pointer: str) -> None:
+    """Factor repeated subtrees of ``res.schema`` (exact mode), then lower the result again:
+    a definition that was worth keeping while many copies pointed at it may now have one
+    reference left (inlined), and a union of it can then be lowered. Until nothing changes
+    (a few rounds at most), so that projecting the output again gives it back."""
+    from toolcat.project.factor import describe, factor_schema
+
+    for _round in range(4):
+        # the dialect the output is read in (a dropped $schema: the default one), so that a
+        # re-projection picks the same definitions map
+        f = factor_schema(res.schema, node_dialect(res.schema, dialect))
+        if not f.defs:
+            return
+        res.schema = f.schema
+        res.changes.extend(Change(ptr, EXACT, what) for ptr, what in describe(pointer, f.defs))
+        again = lower_schema(res.schema, dialect, pointer=pointer, drop_schema=False)
+        if dumps(again.schema) == dumps(res.schema):
+            return
+        res.schema = again.schema
+        res.changes.extend(c for c in again.changes if c not in res.changes)
 
 
 def _policy(res: SchemaResult, dialect: str, pointer: str, unlowerable: str,

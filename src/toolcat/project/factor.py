@@ -1,0 +1,311 @@
+"""Factor repeated identical subschemas into ``$defs`` + ``$ref`` where that is smaller.
+
+Generated schemas often repeat one subschema many times (a generator inlined every use of
+a type). :func:`factor_schema` replaces each repeated subtree by ``{"$ref": "#/$defs/NAME"}``
+and keeps one copy under the root's definitions, when that makes the canonical bytes
+smaller. It is an exact rewrite (the schema accepts the same instances), under conditions
+that make it provably so; where one does not hold, the schema is left as it is:
+
+* the dialect is the same everywhere (no ``$schema`` below the root) and nothing depends on
+  a location: no ``$id`` (draft-04 ``id``) below the root, no ``$anchor``,
+  ``$dynamicAnchor``, ``$recursiveAnchor``, ``$dynamicRef`` or ``$recursiveRef`` anywhere;
+* every ``$ref`` is a JSON pointer into the document itself (``#`` or ``#/...``) that
+  resolves to a schema position, so its meaning does not change when it moves: the base
+  URI is the root's everywhere, and a pointer from the root means the same from anywhere;
+* a subtree that holds a ``$ref`` target, or is one, never moves (nothing points into a
+  moved subtree), and the root never moves;
+* whole nodes are replaced, so a new ``$ref`` has no siblings (draft-07 and earlier ignore
+  a ``$ref``'s siblings); in 2019-09 and 2020-12 a ``$ref`` is an in-place applicator, so
+  ``unevaluatedProperties``/``unevaluatedItems`` see the annotations of the referenced
+  subschema exactly as they saw the inlined one;
+* in draft-07 and earlier, a root with a ``$ref`` (whose siblings are ignored) is left alone.
+
+The definitions go to ``$defs`` (2019-09, 2020-12) or ``definitions`` (draft-07 and
+earlier): the existing map when there is one (new names never collide with its entries),
+else a new one at the end of the root. Names come from the nearest property name of the
+first occurrence (``address``, ``address_item`` for its ``items``...), made unique with a
+number; the choice depends only on the schema, so the output is byte-stable. A group of
+identical subtrees is factored only when the replacement saves bytes, larger subtrees
+first; re-projecting the result inlines nothing and factors nothing more (idempotent).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import unquote
+
+from toolcat.canonical import dumps
+from toolcat.keywords import DRAFT2019, DRAFT2020
+from toolcat.pointer import encode
+from toolcat.project.refs import walk_pointer
+from toolcat.walker import iter_schemas, node_dialect, transform
+
+_LOCATION_KEYS = ("$anchor", "$dynamicAnchor", "$recursiveAnchor", "$dynamicRef",
+                  "$recursiveRef")
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9_]+")
+_NAME_MAX = 24
+_MIN_BYTES = 20     # a smaller subtree never pays for its $ref (`{"$ref":"#/$defs/a"}`)
+# n copies of L bytes pay when n * (L - ref) > 5 + L (+ 11 for a new map): with the shortest
+# ref (20 bytes) and an existing map that takes L > 45 for two copies, L > 32 for three, L > 28
+# for four...: at least 92 bytes of copies beside a map of 10 or more, so a schema under 100
+# bytes has nothing to factor
+_MIN_SCHEMA_BYTES = 100
+
+
+class Factored:
+    """The factored schema and what was done: ``defs`` lists ``(container, name, count,
+    first path)`` for each new definition (``count`` subtrees now point at it)."""
+
+    __slots__ = ("schema", "defs")
+
+    def __init__(self, schema: Any, defs: list[tuple[str, str, int, tuple]]) -> None:
+        self.schema = schema
+        self.defs = defs
+
+
+def factor_schema(schema: Any, dialect: str = DRAFT2020) -> Factored:
+    """``schema`` with repeated identical subschemas factored (see the module doc).
+
+    Rounds of :func:`_factor_once` (greedy, larger subtrees first), each followed by
+    inlining back every new definition that no longer pays once the smaller ones inside
+    it were factored too, until nothing changes: the result is what a re-projection keeps
+    as it is (its ``$ref`` inlining rule and this one agree)."""
+    if not isinstance(schema, dict):
+        return Factored(schema, [])
+    d0 = node_dialect(schema, dialect)
+    container = "$defs" if d0 in (DRAFT2019, DRAFT2020) else "definitions"
+    if not isinstance(schema.get(container, {}), dict):
+        return Factored(schema, [])
+    if d0 not in (DRAFT2019, DRAFT2020) and "$ref" in schema:
+        return Factored(schema, [])
+    try:
+        if len(dumps(schema)) < _MIN_SCHEMA_BYTES:
+            return Factored(schema, [])
+    except (TypeError, ValueError):
+        return Factored(schema, [])
+    had_container = container in schema
+    made: dict[str, tuple[int, tuple]] = {}     # name -> (count, first path), in order
+    current = schema
+    for _round in range(64):
+        step = _factor_once(current, dialect, d0, container)
+        if step is None:
+            return Factored(schema, [])          # a condition above does not hold
+        current, new = step
+        if not new:
+            break
+        for name, count, first in new:
+            made[name] = (count, first)
+        current, dropped = _inline_unpaid(current, dialect, container, list(made))
+        for name in dropped:
+            del made[name]
+    if not made:
+        return Factored(schema, [])
+    if not had_container and not current.get(container):
+        current = {k: v for k, v in current.items() if k != container}
+    counts = _ref_counts(current, dialect, "#/" + container + "/")
+    return Factored(current, [(container, name, counts.get(name, 0), first)
+                              for name, (_count, first) in made.items()])
+
+
+def _factor_once(schema: dict, dialect: str, d0: str,
+                 container: str) -> tuple[dict, list[tuple[str, int, tuple]]] | None:
+    """One greedy round; None when the schema cannot be factored safely."""
+    id_key = "id" if d0 == "draft4" else "$id"
+    nodes: list[tuple[tuple, dict]] = []
+    positions: set[tuple] = set()
+    targets: list[tuple] = []
+    for path, node, _d in iter_schemas(schema, dialect):
+        positions.add(path)
+        if not isinstance(node, dict):
+            continue
+        if path != () and (id_key in node or "$schema" in node):
+            return None
+        if any(k in node for k in _LOCATION_KEYS):
+            return None
+        if "$ref" in node:
+            t = _pointer_target(schema, node["$ref"])
+            if t is None:
+                return None
+            targets.append(t)
+        if path != ():
+            nodes.append((path, node))
+    if any(t not in positions for t in targets):
+        return None          # a $ref into a data position: leave the schema alone
+    blocked: set[tuple] = set()
+    for t in targets:
+        for i in range(len(t) + 1):
+            blocked.add(t[:i])
+    # identical subtrees, by canonical bytes (pre-order: a group's first is the document's)
+    groups: dict[bytes, list[tuple]] = {}
+    order: list[bytes] = []
+    for path, node in nodes:
+        if path in blocked:
+            continue
+        try:
+            b = dumps(node)
+        except (TypeError, ValueError):
+            return None
+        if len(b) < _MIN_BYTES:
+            continue
+        g = groups.get(b)
+        if g is None:
+            groups[b] = [path]
+            order.append(b)
+        else:
+            g.append(path)
+    rank = {b: i for i, b in enumerate(order)}
+    cands = sorted((b for b in order if len(groups[b]) > 1), key=lambda b: (-len(b), rank[b]))
+    if not cands:
+        return schema, []
+    existing = schema.get(container, {})
+    used = set(existing)
+    ref_base = "#/" + container + "/"
+    container_cost = 0 if container in schema else len(dumps(container)) + 4   # ,"k":{}
+    dead: set[tuple] = set()       # replaced, content gone
+    replaced: dict[tuple, str] = {}
+    made: list[tuple[str, int, tuple]] = []
+    for b in cands:
+        live = [p for p in groups[b] if not any(p[:i] in dead for i in range(1, len(p)))]
+        if len(live) < 2:
+            continue
+        name = _name(live[0], used)
+        saving = len(live) * (len(b) - _ref_size(ref_base + name)) - _entry_size(name, len(b)) \
+            - (container_cost if not made else 0)
+        if saving <= 0:
+            continue
+        used.add(name)
+        for p in live:
+            replaced[p] = name
+        dead.update(live[1:])
+        made.append((name, len(live), live[0]))
+    if not made:
+        return schema, []
+    firsts = {first: name for name, _n, first in made}
+    content: dict[str, Any] = {}
+
+    def hook(node: Any, path: tuple, _d: str) -> Any:
+        name = replaced.get(path)
+        if name is None:
+            return node
+        if path in firsts:
+            content[name] = node
+        return {"$ref": ref_base + name}
+
+    out = transform(schema, hook, dialect)
+    pre = {p: i for i, (p, _n) in enumerate(nodes)}
+    made.sort(key=lambda m: pre[m[2]])      # new definitions in document order
+    defs = dict(out.get(container, {}))
+    for name, _n, _first in made:
+        defs[name] = content[name]
+    out = dict(out)
+    out[container] = defs
+    return out, made
+
+
+def _ref_size(ref: str) -> int:
+    return len(dumps({"$ref": ref}))
+
+
+def _entry_size(name: str, size: int) -> int:
+    """Bytes a definition entry adds beside its content (the rule `lower` inlines by)."""
+    return len(dumps(name)) + 2 + size
+
+
+def _ref_counts(schema: Any, dialect: str, ref_base: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for _p, node, _d in iter_schemas(schema, dialect):
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(ref_base):
+                name = ref[len(ref_base):]
+                counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _inline_unpaid(schema: dict, dialect: str, container: str,
+                   names: list[str]) -> tuple[dict, list[str]]:
+    """Inline back (one at a time, first made first) each of our definitions ``names`` that
+    does not pay for itself as the schema now stands: ``n`` references to a definition of
+    ``L`` bytes pay when ``n * L > n * ref + entry`` (``toolcat.project.lower`` inlines a
+    reference otherwise). Returns the schema and the names inlined."""
+    ref_base = "#/" + container + "/"
+    dropped: list[str] = []
+    while True:
+        defs = schema.get(container, {})
+        counts = _ref_counts(schema, dialect, ref_base)
+        unpaid = None
+        for name in names:
+            if name in dropped or name not in defs:
+                continue
+            size = len(dumps(defs[name]))
+            n = counts.get(name, 0)
+            if n * size <= n * _ref_size(ref_base + name) + _entry_size(name, size):
+                unpaid = name
+                break
+        if unpaid is None:
+            return schema, dropped
+        ref = ref_base + unpaid
+        body = defs[unpaid]
+
+        def hook(node: Any, _path: tuple, _d: str) -> Any:
+            if isinstance(node, dict) and len(node) == 1 and node.get("$ref") == ref:
+                return body
+            return node
+
+        schema = transform(schema, hook, dialect)
+        schema = dict(schema)
+        rest = {k: v for k, v in schema[container].items() if k != unpaid}
+        schema[container] = rest
+        dropped.append(unpaid)
+
+
+def _pointer_target(root: Any, ref: Any) -> tuple | None:
+    """The path a ``#``/``#/...`` reference points at inside ``root``; None otherwise."""
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    frag = unquote(ref[1:])
+    if frag == "":
+        return ()
+    if not frag.startswith("/"):
+        return None
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in frag[1:].split("/")]
+    found = walk_pointer(root, tokens)
+    return None if found is None else found[0]
+
+
+def _name(path: tuple, used: set) -> str:
+    """A definition name for the subtree at ``path``: its nearest property name (plus the
+    keyword path below it, shortened), unique among ``used``."""
+    prop = None
+    tail: tuple = ()
+    for i in range(len(path) - 1, 0, -1):
+        if path[i - 1] in ("properties", "patternProperties") and isinstance(path[i], str):
+            prop = path[i]
+            tail = path[i + 1:]
+            break
+    base = _SAFE_NAME.sub("_", prop).strip("_") if prop else ""
+    base = base[:_NAME_MAX] or "def"
+    if tail:
+        last = tail[-1]
+        suffix = {"items": "item", "additionalProperties": "value"}.get(last) \
+            if isinstance(last, str) else None
+        if suffix is None:
+            suffix = "_".join(str(x) for x in tail[-2:])
+            suffix = _SAFE_NAME.sub("_", suffix).strip("_")[:12]
+        if suffix:
+            base = f"{base}_{suffix}"
+    name = base
+    k = 2
+    while name in used:
+        name = f"{base}{k}"
+        k += 1
+    return name
+
+
+def describe(pointer: str, made: list[tuple[str, str, int, tuple]]) -> list[tuple[str, str]]:
+    """Report lines ``(pointer, what)`` for the definitions :func:`factor_schema` made."""
+    return [(f"{pointer}/{c}/{name}",
+             f"{n} identical subschemas (first at {pointer}{encode(first)}) moved here, "
+             f"each replaced by a $ref")
+            for c, name, n, first in made]
