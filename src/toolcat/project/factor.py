@@ -43,6 +43,7 @@ from toolcat.walker import iter_schemas, node_dialect, transform
 
 _LOCATION_KEYS = ("$anchor", "$dynamicAnchor", "$recursiveAnchor", "$dynamicRef",
                   "$recursiveRef")
+_LOCATION_SET = frozenset(_LOCATION_KEYS)
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_]+")
 _NAME_MAX = 24
 _MIN_BYTES = 20     # a smaller subtree never pays for its $ref (`{"$ref":"#/$defs/a"}`)
@@ -79,10 +80,7 @@ def factor_schema(schema: Any, dialect: str = DRAFT2020) -> Factored:
         return Factored(schema, [])
     if d0 not in (DRAFT2019, DRAFT2020) and "$ref" in schema:
         return Factored(schema, [])
-    try:
-        if len(dumps(schema)) < _MIN_SCHEMA_BYTES:
-            return Factored(schema, [])
-    except (TypeError, ValueError):
+    if not _may_repeat(schema):
         return Factored(schema, [])
     had_container = container in schema
     made: dict[str, tuple[int, tuple]] = {}     # name -> (count, first path), in order
@@ -111,41 +109,52 @@ def factor_schema(schema: Any, dialect: str = DRAFT2020) -> Factored:
 def _factor_once(schema: dict, dialect: str, d0: str,
                  container: str) -> tuple[dict, list[tuple[str, int, tuple]]] | None:
     """One greedy round; None when the schema cannot be factored safely."""
-    id_key = "id" if d0 == "draft4" else "$id"
+    stop = _LOCATION_SET | {"id" if d0 == "draft4" else "$id", "$schema", "$ref"}
     nodes: list[tuple[tuple, dict]] = []
-    positions: set[tuple] = set()
+    paths: list[tuple] = []
     targets: list[tuple] = []
     for path, node, _d in iter_schemas(schema, dialect):
-        positions.add(path)
-        if not isinstance(node, dict):
+        paths.append(path)
+        if node.__class__ is not dict:
             continue
-        if path != () and (id_key in node or "$schema" in node):
+        if path:
+            nodes.append((path, node))
+            if node.keys().isdisjoint(stop):
+                continue
+        if not node.keys().isdisjoint(_LOCATION_SET):
             return None
-        if any(k in node for k in _LOCATION_KEYS):
+        if path and (("id" if d0 == "draft4" else "$id") in node or "$schema" in node):
             return None
         if "$ref" in node:
             t = _pointer_target(schema, node["$ref"])
             if t is None:
                 return None
             targets.append(t)
-        if path != ():
-            nodes.append((path, node))
-    if any(t not in positions for t in targets):
-        return None          # a $ref into a data position: leave the schema alone
     blocked: set[tuple] = set()
-    for t in targets:
-        for i in range(len(t) + 1):
-            blocked.add(t[:i])
-    # identical subtrees, by canonical bytes (pre-order: a group's first is the document's)
+    if targets:
+        positions = set(paths)
+        if any(t not in positions for t in targets):
+            return None          # a $ref into a data position: leave the schema alone
+        for t in targets:
+            for i in range(len(t) + 1):
+                blocked.add(t[:i])
+    # identical subtrees, by their JSON bytes (pre-order: a group's first is the document's);
+    # orjson's bytes identify a value as well as the canonical ones (which differ in how a few
+    # floats are written), and the sizes that decide are measured canonically below
+    import orjson
+
     groups: dict[bytes, list[tuple]] = {}
     order: list[bytes] = []
     for path, node in nodes:
-        if path in blocked:
+        if blocked and path in blocked:
             continue
         try:
-            b = dumps(node)
-        except (TypeError, ValueError):
-            return None
+            b = orjson.dumps(node)
+        except (TypeError, orjson.JSONEncodeError):
+            try:
+                b = dumps(node)
+            except (TypeError, ValueError):
+                return None
         if len(b) < _MIN_BYTES:
             continue
         g = groups.get(b)
@@ -155,7 +164,9 @@ def _factor_once(schema: dict, dialect: str, d0: str,
         else:
             g.append(path)
     rank = {b: i for i, b in enumerate(order)}
-    cands = sorted((b for b in order if len(groups[b]) > 1), key=lambda b: (-len(b), rank[b]))
+    first_node = dict(nodes)
+    size = {b: len(dumps(first_node[groups[b][0]])) for b in order if len(groups[b]) > 1}
+    cands = sorted(size, key=lambda b: (-size[b], rank[b]))
     if not cands:
         return schema, []
     existing = schema.get(container, {})
@@ -170,7 +181,7 @@ def _factor_once(schema: dict, dialect: str, d0: str,
         if len(live) < 2:
             continue
         name = _name(live[0], used)
-        saving = len(live) * (len(b) - _ref_size(ref_base + name)) - _entry_size(name, len(b)) \
+        saving = len(live) * (size[b] - _ref_size(ref_base + name)) - _entry_size(name, size[b]) \
             - (container_cost if not made else 0)
         if saving <= 0:
             continue
@@ -201,6 +212,31 @@ def _factor_once(schema: dict, dialect: str, d0: str,
     out = dict(out)
     out[container] = defs
     return out, made
+
+
+def _may_repeat(schema: dict) -> bool:
+    """False when ``schema`` surely holds no two identical subtrees worth factoring: it is
+    too small, or no two objects in its JSON text start with the same ``_MIN_BYTES`` bytes
+    (two identical subtrees of at least that size would). Cheap: one serialization and a
+    scan of the text."""
+    import orjson
+
+    try:
+        text = orjson.dumps(schema)
+    except (TypeError, orjson.JSONEncodeError):
+        return True       # integers beyond 64 bits: no shortcut
+    if len(text) < _MIN_SCHEMA_BYTES:
+        return False
+    seen: set[bytes] = set()
+    find = text.find
+    i = find(b"{", 1)     # the root never moves
+    while i != -1:
+        w = text[i:i + _MIN_BYTES]
+        if w in seen:
+            return True
+        seen.add(w)
+        i = find(b"{", i + 1)
+    return False
 
 
 def _ref_size(ref: str) -> int:

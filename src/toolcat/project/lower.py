@@ -29,7 +29,7 @@ from toolcat.pointer import encode
 from toolcat.project import merge as M
 from toolcat.project.refs import RefIndex
 from toolcat.project.strip import strip_node
-from toolcat.walker import count_values, iter_schemas, node_dialect, transform
+from toolcat.walker import count_values, iter_schemas, node_dialect, subschemas, transform
 
 EXACT = "exact"
 WIDENED = "widened"
@@ -136,6 +136,7 @@ class _Lowerer:
         self.noops: dict[str, int] = {}     # validation no-ops removed, by kind
         self.widened = False
         self.rebuilt = 0                    # rewrites that made new nodes, so far
+        self._clean: dict[int, Any] = {}    # hook results (no-op free), by identity
         self.stack: list[tuple] = []
         self.memo: dict[tuple, Any] = {}
         self.n_widened = 0                  # widened changes so far (this run)
@@ -269,10 +270,12 @@ class _Lowerer:
                     return p[:i]
             return None
 
-        home = {p: region(p) for p in idx.refs}
+        by_region: dict[tuple | None, list[tuple]] = {}
+        for p in idx.refs:
+            by_region.setdefault(region(p), []).append(p)
         live_entries: set[tuple] = set()
         live: set[tuple] = set()
-        pending = [p for p, r in home.items() if r is None]
+        pending = list(by_region.get(None, ()))
         while pending:
             p = pending.pop()
             if p in live:
@@ -285,8 +288,7 @@ class _Lowerer:
                 e = t[:i]
                 if e in entries and e not in live_entries:
                     live_entries.add(e)
-                    pending.extend(q for q, r in home.items()
-                                   if r == e and q not in live)
+                    pending.extend(by_region.get(e, ()))
         return live
 
     def _flip(self, path: tuple, defer: bool = False) -> None:
@@ -359,6 +361,7 @@ class _Lowerer:
             self.spent = 0
             self.restart = False
             self.rebuilt = 0
+            self._clean = {}
             self._frames = []
             self._keys = {}
             try:
@@ -436,9 +439,6 @@ class _Lowerer:
             out = transform(out, self._drop_identifiers_hook, self.dialect)
         return out
 
-    def _noops_hook(self, n: Any, path: tuple, d: str) -> Any:
-        return self._drop_noops(n, path, d) if isinstance(n, dict) and n else n
-
     def _drop_unevaluated_hook(self, n: Any, path: tuple, _d: str) -> Any:
         if isinstance(n, dict) and any(k in n for k in M.UNEVALUATED):
             for k in M.UNEVALUATED:
@@ -493,11 +493,34 @@ class _Lowerer:
                 n = self._widen(n, path, d)
         if self.rebuilt != rebuilt and isinstance(n, dict):
             # merges and unions made nodes no hook call saw whole (a `type` beside an enum
-            # that now implies it...): the no-op pass over the whole new subtree
-            return transform(n, self._noops_hook, d, path)
-        if isinstance(n, dict) and n:
-            n = self._drop_noops(n, path, d)
+            # that now implies it...): the no-op pass over the new parts
+            return self._scrub(n, path, d)
+        if isinstance(n, dict):
+            if n:
+                n = self._drop_noops(n, path, d)
+            self._clean[id(n)] = n
         return n
+
+    def _scrub(self, n: Any, path: tuple, d: str) -> Any:
+        """``n`` with the no-op pass applied to every node in it that is not a hook result
+        already (those are clean): the new nodes a merge or a union made."""
+        clean = self._clean
+        if not isinstance(n, dict) or id(n) in clean:
+            return n
+        if "$schema" in n:
+            d = node_dialect(n, d)
+        out = n
+        for suffix, child in subschemas(n, d):
+            if isinstance(child, dict) and id(child) not in clean:
+                new = self._scrub(child, path + suffix, d)
+                if new is not child:
+                    if out is n:
+                        out = dict(n)
+                    _put_child(out, n, suffix, new)
+        if out:
+            out = self._drop_noops(out, path, d)
+        clean[id(out)] = out
+        return out
 
     # -- validation no-ops
 
@@ -638,6 +661,8 @@ class _Lowerer:
             rec = self.cache.expansions.get(key)
             if rec is not None and rec.node is idx.node(t):
                 self.cache.hits += 1
+                if isinstance(rec.result, dict):
+                    self._clean[id(rec.result)] = rec.result
                 saved, self._frames = self._frames, []
                 try:
                     self._replay(t, rec)
@@ -907,6 +932,20 @@ def _plain(schema: Any, dialect: str, annotations: bool) -> Any:
     return transform(schema, hook, dialect)
 
 
+def _put_child(out: dict, orig: dict, suffix: tuple, new: Any) -> None:
+    """Put ``new`` at ``suffix`` (a walker path suffix: ``(key,)``, ``(key, name)`` or
+    ``(key, index)``) of ``out``, a copy of ``orig``, copying the container it sits in."""
+    key = suffix[0]
+    if len(suffix) == 1:
+        out[key] = new
+        return
+    box = out[key]
+    if box is orig[key]:
+        box = list(box) if isinstance(box, list) else dict(box)
+        out[key] = box
+    box[suffix[1]] = new
+
+
 def _in_place_of_ref(n: dict, siblings: dict, merged: Any) -> Any:
     """``merged`` with the keys the ``$ref`` brought where the ``$ref`` stood: validators
     evaluate keywords in order, and a schema whose verdict hangs on that order (a reference
@@ -1171,6 +1210,26 @@ _DIALECT_SENSITIVE = frozenset((
 _NEW_FORMATS = ("uuid", "duration")
 
 
+_NEUTRAL_MARKERS = tuple(b'"' + k.encode() + b'"' for k in _DIALECT_SENSITIVE
+                         if k != "$schema") + (b'"$ref"', b'"items":[') + tuple(
+    b'"format":"' + f.encode() + b'"' for f in _NEW_FORMATS)
+
+
+def _neutral_by_text(schema: dict) -> bool:
+    """A shortcut of :func:`dialect_neutral`: True when nothing it looks for can be in the
+    schema, because its JSON text has no such key (quoted), no array ``items``, no nested
+    ``$schema`` or ``$id`` and no format only 2019-09+ defines. False: walk to decide."""
+    import orjson
+
+    try:
+        text = orjson.dumps(schema)
+    except (TypeError, orjson.JSONEncodeError):
+        return False
+    if text.count(b'"$schema"') > 1 or text.count(b'"$id"') > (1 if "$id" in schema else 0):
+        return False
+    return not any(m in text for m in _NEUTRAL_MARKERS)
+
+
 def dialect_neutral(schema: Any) -> bool:
     """True when ``schema`` (declared draft-07 or 2020-12) accepts the same instances under
     either dialect: no keyword only one of them defines, no tuple ``items``, no ``$ref`` with
@@ -1185,6 +1244,8 @@ def dialect_neutral(schema: Any) -> bool:
     rid = schema.get("$id")
     if rid is not None and (not isinstance(rid, str) or "#" in rid):
         return False
+    if _neutral_by_text(schema):
+        return True
     for d in ("draft7", DRAFT2020):
         for path, node, _d in iter_schemas(schema, d):
             if not isinstance(node, dict):

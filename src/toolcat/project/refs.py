@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
-from toolcat.walker import iter_schemas
+from toolcat.walker import iter_schemas, node_dialect
 
 _DUMMY_BASE = "https://toolcat.invalid/schema.json"
 _LEGACY = ("draft4", "draft6", "draft7")
@@ -26,6 +26,26 @@ _LEGACY = ("draft4", "draft6", "draft7")
 _SPECIAL = frozenset(("$id", "id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef",
                       "$ref", "$defs", "definitions", "unevaluatedProperties",
                       "unevaluatedItems"))
+
+
+_MARKERS = {k: b'"' + k.encode() + b'"' for k in _SPECIAL}
+
+
+def _plain(root: Any, dialect: str) -> bool:
+    """True when no key the index looks at occurs in ``root`` at all (its JSON text has no
+    such quoted name), so the walk can be skipped. ``id`` only counts in draft-04, or when a
+    nested ``$schema`` could switch to it."""
+    import orjson
+
+    if isinstance(root, bool):
+        return True
+    try:
+        text = orjson.dumps(root)
+    except (TypeError, orjson.JSONEncodeError):
+        return False
+    nested_schema = text.count(b'"$schema"') > (1 if "$schema" in root else 0)
+    skip_id = not nested_schema and node_dialect(root, dialect) != "draft4"
+    return not any(m in text for k, m in _MARKERS.items() if not (skip_id and k == "id"))
 
 
 class RefInfo:
@@ -94,6 +114,8 @@ class RefIndex:
         self.root_base = urldefrag(root_base)[0]
         self.resources[self.root_base] = ()
         self._raw_refs: list[tuple[tuple, str, str]] = []
+        if _plain(root, dialect):
+            return    # nothing to index: no reference, identifier or definitions anywhere
         self._index(root, dialect, (), self.root_base)
         self._resolve_pending()
         # targets in data positions: index them as schemas (to a fixpoint)
@@ -230,15 +252,17 @@ class RefIndex:
     # -- cycles
 
     def _cycles(self) -> None:
-        targets = sorted({i.target for i in self.refs.values() if i.target is not None},
-                         key=lambda p: (len(p), [str(x) for x in p]))
+        # document order (the index walk's): deterministic, and no sort needed (the sets
+        # computed below do not depend on the order)
+        targets = list(dict.fromkeys(i.target for i in self.refs.values()
+                                     if i.target is not None))
         for i in self.refs.values():
             if i.target is not None:
                 self.ref_count[i.target] = self.ref_count.get(i.target, 0) + 1
         edges: dict[tuple, list[tuple]] = {t: [] for t in targets}
         tset = set(targets)
         within = self.refs_within
-        for p, info in sorted(self.refs.items(), key=lambda kv: [str(x) for x in kv[0]]):
+        for p, info in self.refs.items():
             for k in range(len(p) + 1):
                 if p[:k] in tset:
                     within.setdefault(p[:k], []).append(p)
