@@ -81,10 +81,11 @@ class LowerCache:
       see ``_Lowerer._key``).
     """
 
-    __slots__ = ("sizes", "expansions", "keys", "hits", "misses")
+    __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses")
 
     def __init__(self) -> None:
         self.sizes: dict[tuple, tuple[Any, int]] = {}
+        self.walks: dict[tuple, tuple] = {}   # RefIndex: walked $defs entries
         self.expansions: dict[int, "_Record"] = {}
         self.keys: dict[tuple, int] = {}      # expansion key -> small int (shallow hashing)
         self.hits = 0
@@ -130,7 +131,7 @@ class _Lowerer:
         self.widen = widen
         self.inline_policy = inline          # "all" | "smaller"
         self.pointer = pointer
-        self.idx = RefIndex(root, dialect)
+        self.idx = RefIndex(root, dialect, cache.walks if cache is not None else None)
         self.changes: list[Change] = []
         self.prose_removed = 0
         self.noops: dict[str, int] = {}     # validation no-ops removed, by kind

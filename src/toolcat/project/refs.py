@@ -13,6 +13,7 @@ schema root; nothing here fetches anything.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
@@ -86,9 +87,12 @@ def node_at(doc: Any, path: tuple) -> Any:
 
 
 class RefIndex:
-    def __init__(self, root: Any, dialect: str) -> None:
+    def __init__(self, root: Any, dialect: str, shared: dict | None = None) -> None:
+        """``shared``: walks of ``$defs`` entries by object identity, shared by the schemas
+        of one run (see ``toolcat.project.lower.LowerCache``)."""
         self.root = root
         self.dialect = dialect
+        self.shared = shared
         self.nodes: dict[tuple, tuple[Any, str]] = {}     # path -> (node, dialect)
         self.base: dict[tuple, str] = {}                  # path -> base URI
         self.resources: dict[str, tuple] = {}             # URI (no fragment) -> path
@@ -163,10 +167,56 @@ class RefIndex:
         return start_base
 
     def _index(self, schema: Any, dialect: str, start: tuple, start_base: str) -> None:
+        shared = self.shared
+        if shared is not None and start == () and isinstance(schema, dict) and \
+                isinstance(schema.get("$defs"), dict) and next(reversed(schema)) == "$defs":
+            d0 = node_dialect(schema, dialect)
+            if d0 in ("2019-09", "2020-12"):
+                self._index_with_shared_defs(schema, dialect, d0, start_base, shared)
+                return
+        self._walk(iter_schemas(schema, dialect, start), start, start_base)
+
+    def _index_with_shared_defs(self, schema: dict, dialect: str, d0: str, start_base: str,
+                                shared: dict) -> None:
+        """The walk from the root, with each ``$defs`` entry (the last key) taken from
+        ``shared`` when a schema indexed before held the same object: an OpenAPI spec's
+        tools share their definitions, and each would walk them again."""
+        defs = schema["$defs"]
+        rest = {k: v for k, v in schema.items() if k != "$defs"}
+        walk = iter_schemas(rest, dialect)
+        first = next(walk)
+        self._walk(itertools.chain([((), schema, first[2])], walk), (), start_base)
+        root_base = self.base[()]
+        for name, sub in defs.items():
+            if not isinstance(sub, (dict, bool)):
+                continue
+            prefix = ("$defs", name)
+            rec = shared.get((id(sub), d0))
+            if rec is None or rec[0] is not sub:
+                entries = list(iter_schemas(sub, d0))
+                movable = not any(isinstance(n, dict) and ("$id" in n or "$schema" in n)
+                                  for _p, n, _d in entries)
+                rec = shared[(id(sub), d0)] = (sub, entries, movable)
+            if not rec[2] or prefix in self.nodes:
+                self._walk(iter_schemas(sub, d0, prefix), (), start_base)
+                continue
+            nodes, bases, walk_of = self.nodes, self.base, self.walk_of
+            for rel, node, d in rec[1]:
+                path = prefix + rel
+                if path in nodes:
+                    continue
+                nodes[path] = (node, d)
+                walk_of[path] = ()
+                if node.__class__ is not dict or node.keys().isdisjoint(_SPECIAL):
+                    bases[path] = root_base
+                else:
+                    self._visit(path, node, d, root_base)
+
+    def _walk(self, walk: Any, start: tuple, start_base: str) -> None:
         nodes = self.nodes
         bases = self.base
         walk_of = self.walk_of
-        for path, node, d in iter_schemas(schema, dialect, start):
+        for path, node, d in walk:
             if path in nodes and path != start:
                 continue
             if path == start:
@@ -180,42 +230,46 @@ class RefIndex:
             if not isinstance(node, dict) or node.keys().isdisjoint(_SPECIAL):
                 bases[path] = base
                 continue
-            if "unevaluatedProperties" in node or "unevaluatedItems" in node:
-                self.unevaluated = True
-            if "$defs" in node or "definitions" in node:
-                self.defs_at[path] = (start, len(self.defs_at))
-            legacy = d in _LEGACY
-            has_ref = "$ref" in node
-            id_key = "id" if d == "draft4" else "$id"
-            nid = node.get(id_key)
-            if isinstance(nid, str) and not (legacy and has_ref):
-                uri, frag = urldefrag(urljoin(base, nid))
-                if nid.startswith("#"):
-                    if legacy and frag:
-                        self.anchors.setdefault((urldefrag(base)[0], frag), path)
-                        self.identifiers_at.add(path)
-                else:
-                    if path != ():
-                        self.embedded_ids = True
-                        self.identifiers_at.add(path)
-                    base = uri
-                    self.resources.setdefault(uri, path)
-                    if legacy and frag:
-                        self.anchors.setdefault((uri, frag), path)
-            for ak in ("$anchor", "$dynamicAnchor"):
-                a = node.get(ak)
-                if isinstance(a, str) and not legacy:
-                    self.anchors.setdefault((urldefrag(base)[0], a), path)
+            self._visit(path, node, d, base, start)
+
+    def _visit(self, path: tuple, node: dict, d: str, base: str, start: tuple = ()) -> None:
+        """Record what a node with an interesting key brings (base, anchors, refs...)."""
+        if "unevaluatedProperties" in node or "unevaluatedItems" in node:
+            self.unevaluated = True
+        if "$defs" in node or "definitions" in node:
+            self.defs_at[path] = (start, len(self.defs_at))
+        legacy = d in _LEGACY
+        has_ref = "$ref" in node
+        id_key = "id" if d == "draft4" else "$id"
+        nid = node.get(id_key)
+        if isinstance(nid, str) and not (legacy and has_ref):
+            uri, frag = urldefrag(urljoin(base, nid))
+            if nid.startswith("#"):
+                if legacy and frag:
+                    self.anchors.setdefault((urldefrag(base)[0], frag), path)
                     self.identifiers_at.add(path)
-            # a dynamic reference (only where the dialect defines it: `$recursiveRef` in a
-            # 2020-12 schema is an unknown keyword, and ignored)
-            if ("$dynamicRef" in node and d == "2020-12") or \
-                    ("$recursiveRef" in node and d == "2019-09"):
-                self.dynamic = True
-            self.base[path] = base
-            ref = node.get("$ref")
-            if isinstance(ref, str) and path not in self.refs:
-                self._raw_refs.append((path, ref, base))
+            else:
+                if path != ():
+                    self.embedded_ids = True
+                    self.identifiers_at.add(path)
+                base = uri
+                self.resources.setdefault(uri, path)
+                if legacy and frag:
+                    self.anchors.setdefault((uri, frag), path)
+        for ak in ("$anchor", "$dynamicAnchor"):
+            a = node.get(ak)
+            if isinstance(a, str) and not legacy:
+                self.anchors.setdefault((urldefrag(base)[0], a), path)
+                self.identifiers_at.add(path)
+        # a dynamic reference (only where the dialect defines it: `$recursiveRef` in a
+        # 2020-12 schema is an unknown keyword, and ignored)
+        if ("$dynamicRef" in node and d == "2020-12") or \
+                ("$recursiveRef" in node and d == "2019-09"):
+            self.dynamic = True
+        self.base[path] = base
+        ref = node.get("$ref")
+        if isinstance(ref, str) and path not in self.refs:
+            self._raw_refs.append((path, ref, base))
 
     def resolve(self, ref: str, base: str) -> tuple[tuple | None, str]:
         if ref.startswith("#/") and base == self.root_base and "%" not in ref:
@@ -262,8 +316,11 @@ class RefIndex:
         edges: dict[tuple, list[tuple]] = {t: [] for t in targets}
         tset = set(targets)
         within = self.refs_within
+        lengths = sorted({len(t) for t in targets})   # only prefixes that long can be targets
         for p, info in self.refs.items():
-            for k in range(len(p) + 1):
+            for k in lengths:
+                if k > len(p):
+                    break
                 if p[:k] in tset:
                     within.setdefault(p[:k], []).append(p)
                     if info.target is not None:
@@ -312,23 +369,22 @@ class RefIndex:
                 if work:
                     u = work[-1][0]
                     low[u] = min(low[u], low[v])
-        # which targets reach a cycle
-        memo: dict = {}
-        for t in targets:
-            stack2 = [t]
-            seen = {t}
-            hit = False
-            while stack2:
-                x = stack2.pop()
-                if x in self.cyclic:
-                    hit = True
-                    break
-                for y in edges.get(x, []):
-                    if y not in seen:
-                        seen.add(y)
-                        stack2.append(y)
-            memo[t] = hit
-        self.reaches_cycle = {t for t, h in memo.items() if h}
+        # which targets reach a cycle: everything a cyclic target is reachable from
+        if not self.cyclic:
+            return
+        back: dict[tuple, list[tuple]] = {}
+        for x, succ in edges.items():
+            for y in succ:
+                back.setdefault(y, []).append(x)
+        reach = set(self.cyclic)
+        stack2 = list(self.cyclic)
+        while stack2:
+            y = stack2.pop()
+            for x in back.get(y, ()):
+                if x not in reach:
+                    reach.add(x)
+                    stack2.append(x)
+        self.reaches_cycle = reach
 
     # -- queries
 
