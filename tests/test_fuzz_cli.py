@@ -269,7 +269,7 @@ def mutate_structure(c: Chooser, doc: Any, notes: list) -> Any:
         if isinstance(container, dict) and c.bool(0.5):
             container[s] = node
             if s == "e\u0301":
-                container["\u00e9"] = copy.deepcopy(node)   # NFD and NFC twins
+                container["\u00e9"] = node   # NFD and NFC twins
         else:
             container[key] = s if not isinstance(node, str) else node + s
     elif op == "number":
@@ -329,30 +329,42 @@ def _prepare_dups(doc: Any) -> tuple[Any, bool]:
 
 
 def serialize(c: Chooser, doc: Any, want: str) -> tuple[bytes, str]:
-    """``doc`` as JSON or YAML bytes; returns (bytes, syntax actually used)."""
+    """``doc`` as JSON or YAML bytes; returns (bytes, syntax actually used).
+
+    Every choice is drawn first, and the writers run with a high recursion limit: whether a
+    writer fails must not depend on the stack depth Hypothesis happens to run at (that would
+    make the generation inconsistent between a run and its replay)."""
+    import sys
+
+    flow, unicode, ascii_, indent = (c.pick([False, None, True]), c.bool(), c.bool(),
+                                     c.pick([None, 2]))
     doc, dups = _prepare_dups(doc)
-    if want == "yaml":
-        try:
-            import io
-
-            from ruamel.yaml import YAML
-
-            y = YAML(typ="safe", pure=True)
-            y.default_flow_style = c.pick([False, None, True])
-            y.allow_unicode = c.bool()
-            buf = io.StringIO()
-            y.dump(doc, buf)
-            text = buf.getvalue()
-            if dups:
-                text = _dup_names(text, "yaml")
-            return text.encode("utf-8", "surrogatepass"), "yaml"
-        except Exception:  # noqa: BLE001 - ruamel cannot write it: JSON instead
-            pass
+    saved = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(saved, 20000))
     try:
-        text = json.dumps(doc, ensure_ascii=c.bool(), indent=c.pick([None, 2]),
-                          allow_nan=True)
-    except (ValueError, RecursionError, TypeError):
-        return json.dumps({"tools": "unserializable"}).encode(), "json"
+        if want == "yaml":
+            try:
+                import io
+
+                from ruamel.yaml import YAML
+
+                y = YAML(typ="safe", pure=True)
+                y.default_flow_style = flow
+                y.allow_unicode = unicode
+                buf = io.StringIO()
+                y.dump(doc, buf)
+                text = buf.getvalue()
+                if dups:
+                    text = _dup_names(text, "yaml")
+                return text.encode("utf-8", "surrogatepass"), "yaml"
+            except Exception:  # noqa: BLE001 - ruamel cannot write it: JSON instead
+                pass
+        try:
+            text = json.dumps(doc, ensure_ascii=ascii_, indent=indent, allow_nan=True)
+        except (ValueError, RecursionError, TypeError):
+            return json.dumps({"tools": "unserializable"}).encode(), "json"
+    finally:
+        sys.setrecursionlimit(saved)
     if dups:
         text = _dup_names(text, "json")
     return text.encode("utf-8", "surrogatepass"), "json"
@@ -567,8 +579,11 @@ def prepare_outputs(c: Chooser, out: Path) -> None:
 
 def check_case(r: Outcome, folder: Path, before: dict, outputs: dict, streams: list,
                args: list) -> None:
-    check_outcome(r)
-    check_outputs(str(folder), before, r, outputs)
+    # lint over several inputs (a folder, --merge) reports each one it cannot read
+    several = args[0] == "lint" and ("--merge" in args or any(
+        isinstance(a, Path) and a.is_dir() for a in args))
+    check_outcome(r, one_line=not several)
+    check_outputs(str(folder), before, r, outputs, partial_inputs=several)
     if r.code in (0, 1) and "stdout" in streams and r.out:
         try:
             json.loads(r.out)

@@ -123,6 +123,13 @@ def run(args: list[str]) -> int:
         except OSError:
             pass
         return 0
+    except OSError as e:
+        # a file toolcat writes (or a stream) failed: one line naming it
+        where = f"{e.filename}: " if e.filename else ""
+        action = getattr(e, "toolcat_action", None)
+        what = " ".join(str(e.strerror or e).split())
+        sys.stderr.write(f"toolcat: error: {where}{action + ': ' if action else ''}{what}\n")
+        return 2
     except RecursionError:
         sys.stderr.write("toolcat: error: input nests too deeply to process\n")
         return 2

@@ -87,8 +87,9 @@ def write_stdout(data: str | bytes) -> None:
 def write_atomic(path: str, data: bytes | str) -> None:
     """Write ``data`` to ``path`` via a temp file in the same folder and ``os.replace``.
 
-    A path that cannot be written (missing folder, a folder, no permission) is a
-    :class:`~toolcat.errors.UsageError` naming it (one line, exit 2); the file is untouched.
+    A path that cannot be written (missing folder, a folder, no permission, disk full) raises
+    an ``OSError`` whose ``filename`` is ``path`` (not the temp file); the file is untouched
+    and no temp file is left. ``toolcat.cli.run`` prints it as one ``toolcat: error:`` line.
     """
     if path == "-":
         write_stdout(data.encode("utf-8") if isinstance(data, str) else data)
@@ -99,17 +100,20 @@ def write_atomic(path: str, data: bytes | str) -> None:
 def write_atomic_many(files: list[tuple[str, bytes | str]]) -> None:
     """Write several files all or nothing (as far as a file system allows): every temp file
     is written first, then each is renamed over its target. A failure while writing leaves
-    every target as it was and no temp file behind."""
+    every target as it was and no temp file behind (errors as in :func:`write_atomic`; the
+    same file given twice is a :class:`~toolcat.errors.UsageError`)."""
+    import errno
+
     from toolcat.errors import UsageError
 
-    seen: dict[str, str] = {}
+    seen: set[str] = set()
     for path, _ in files:
         real = os.path.realpath(path)
         if real in seen:
             raise UsageError("the same file is given for two outputs", path)
-        seen[real] = path
+        seen.add(real)
         if os.path.isdir(path):
-            raise UsageError("cannot write: is a folder", path)
+            raise _write_error(IsADirectoryError(errno.EISDIR, "is a folder"), path)
     temps: list[tuple[str, str]] = []
     current = ""
     try:
@@ -120,13 +124,20 @@ def write_atomic_many(files: list[tuple[str, bytes | str]]) -> None:
             current = path
             os.replace(tmp, path)
     except OSError as e:
-        raise UsageError(f"cannot write: {e.strerror or e}", current) from None
+        raise _write_error(e, current) from None
     finally:
         for tmp, _path in temps:
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def _write_error(e: OSError, path: str) -> OSError:
+    """``e`` about ``path`` (not the temp file), marked as a write (``cli.run`` says so)."""
+    out = OSError(e.errno, e.strerror or str(e), path)
+    out.toolcat_action = "cannot write"  # type: ignore[attr-defined]
+    return out
 
 
 def _write_temp(path: str, data: bytes | str) -> str:
