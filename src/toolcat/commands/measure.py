@@ -57,7 +57,7 @@ def __getattr__(name: str) -> Any:
     reads them here), imported only when asked for (the project package is not loaded at
     startup)."""
     if name in ("TARGETS", "UNLOWERABLE"):
-        import toolcat.project as project
+        from toolcat import project
 
         return getattr(project, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,9 +11,12 @@ The API that ``project``, ``measure`` and ``diff-toolids`` share::
     proj.report()          # {"digest", "tools": [{"id", "changes": [...]}]}
 
 What the compact view does to one tool, in order: keep the target's compact fields
-(:mod:`.envelopes`); collapse and cut the description (:mod:`.describe`); strip prose from
-schema positions and lower the input schema to the RFC 0112 compact subset where that is
-exact, widening (or omitting, keeping, failing) where it is not (:mod:`.lower`). Output is
+(:mod:`.envelopes`); collapse and cut the description (:mod:`.describe`); for MCP, leave the
+UI labels (``title``, ``annotations.title``) to the handbook when a description remains
+(``keep_titles`` keeps them); strip prose from schema positions, remove validation no-ops
+and lower the input schema to the RFC 0112 compact subset where that is exact, widening (or
+omitting, keeping, failing) where it is not (:mod:`.lower`); for MCP, OpenAI and Anthropic,
+factor repeated identical subschemas into ``$defs`` + ``$ref`` (:mod:`.factor`). Output is
 canonical JSON (:mod:`toolcat.canonical`), byte-stable, tools in input order unless sorted.
 """
 

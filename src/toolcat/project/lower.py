@@ -11,11 +11,17 @@ the schema with one hook that, at each schema node (children first):
    (``X`` or ``{"type": "null"}``) into a type union, ``not`` of a type into the other types;
 4. in *widen* mode (the subset is required and ``--unlowerable widen``), replaces what could
    not be lowered by a schema that accepts a superset (union of branch properties, recursive
-   ``$ref`` -> the target's ``type``...).
+   ``$ref`` -> the target's ``type``...);
+5. removes validation no-ops (:func:`noop_keywords`: ``additionalProperties: true``, a
+   ``type`` its ``enum`` implies, ``required: []``...), also in the nodes a merge made.
 
-Definitions no remaining ``$ref`` uses are dropped before the walk. Every change is a
-:class:`Change` with a JSON pointer into the original schema and a kind: ``exact`` (accepts
-the same instances), ``widened`` (accepts a superset), ``omitted``, ``kept``.
+Definitions no used part of the schema references are dropped before the walk. Without the
+subset, ``factor=True`` then moves repeated identical subtrees into ``$defs`` + ``$ref``
+(:mod:`toolcat.project.factor`) and lowers again. Lowered ``$ref`` targets are shared
+between the schemas of a run (:class:`LowerCache`: OpenAPI tools share their definitions).
+Every change is a :class:`Change` with a JSON pointer into the original schema and a kind:
+``exact`` (accepts the same instances), ``widened`` (accepts a superset), ``omitted``,
+``kept``.
 """
 
 from __future__ import annotations
@@ -86,7 +92,7 @@ class LowerCache:
     def __init__(self) -> None:
         self.sizes: dict[tuple, tuple[Any, int]] = {}
         self.walks: dict[tuple, tuple] = {}   # RefIndex: walked $defs entries
-        self.expansions: dict[int, "_Record"] = {}
+        self.expansions: dict[int, _Record] = {}
         self.keys: dict[tuple, int] = {}      # expansion key -> small int (shallow hashing)
         self.hits = 0
         self.misses = 0
