@@ -767,3 +767,25 @@ def test_factor_only_where_refs_are_allowed(tmp_path: Path) -> None:
         assert "$ref" not in json.dumps(_project(f, **kw).array()), kw
     r = run_toolcat("project", f, "-q", "--no-factor")
     assert r.returncode == 0 and b"$ref" not in r.stdout
+
+
+def test_run_cache_changes_nothing(monkeypatch) -> None:
+    """The run cache (lowered definitions shared between the tools of an OpenAPI spec) is
+    an optimization only: output and report are byte-identical without it, for every
+    target, on specs whose tools share many definitions."""
+    import toolcat.project as P
+
+    paths = [str(corpus("openapi", n)) for n in (
+        "oai-petstore-expanded.openapi.yaml", "swagger-petstore-v3.openapi.yaml",
+        "oai-uspto.openapi.yaml", "twilio-api-v2010.openapi.yaml")] + \
+        sorted(glob.glob(str(corpus("neo") / "*.openapi.yaml")))[:3]
+    for path in paths:
+        cats = _load(path)
+        for opts in ({}, {"to": "openwop"}, {"to": "openai", "unlowerable": "keep"},
+                     {"subset": True}):
+            with_cache = P.project_catalogs(cats, P.ProjectOptions(**opts))
+            with monkeypatch.context() as m:
+                m.setattr(P, "LowerCache", lambda: None)
+                without = P.project_catalogs(cats, P.ProjectOptions(**opts))
+            assert with_cache.output_bytes() == without.output_bytes(), (path, opts)
+            assert with_cache.report_bytes() == without.report_bytes(), (path, opts)

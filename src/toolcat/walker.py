@@ -136,13 +136,26 @@ def iter_schemas(schema: Any, dialect: str = DRAFT2020,
 Hook = Callable[[Any, Path, str], Any]
 
 
-def transform(schema: Any, hook: Hook, dialect: str = DRAFT2020, path: Path = ()) -> Any:
+#: what an ``enter`` callback of :func:`transform` returns to have a node walked as usual
+DESCEND: Any = object()
+
+
+def transform(schema: Any, hook: Hook, dialect: str = DRAFT2020, path: Path = (),
+              enter: Hook | None = None) -> Any:
     """Rebuild ``schema`` bottom-up: children first, then ``hook(new_node, path, dialect)``.
 
     ``hook`` returns the node to put in place (it may return its argument). The input is
     never mutated; every object in a schema position is a fresh dict in the result, data
     values (``enum``, ``default``...) are shared.
+
+    ``enter(node, path, dialect)``, when given, is asked first at every schema node, the top
+    one included: anything but :data:`DESCEND` is put in place as it is (that subtree is
+    not walked and ``hook`` is not called for it), e.g. a result computed before.
     """
+    if enter is not None:
+        done = enter(schema, path, dialect)
+        if done is not DESCEND:
+            return done
     if isinstance(schema, bool):
         return hook(schema, path, dialect)
     if not isinstance(schema, dict):
@@ -155,11 +168,11 @@ def transform(schema: Any, hook: Hook, dialect: str = DRAFT2020, path: Path = ()
         if shape is None:
             new[key] = value
         elif shape == SCHEMA:
-            new[key] = transform(value, hook, d, path + (key,)) if isinstance(value, (dict, bool)) else value
+            new[key] = transform(value, hook, d, path + (key,), enter) if isinstance(value, (dict, bool)) else value
         elif shape in (SCHEMA_MAP, SCHEMA_OR_NAMES):
             if isinstance(value, dict):
                 new[key] = {
-                    name: (transform(sub, hook, d, path + (key, name))
+                    name: (transform(sub, hook, d, path + (key, name), enter)
                            if isinstance(sub, (dict, bool)) else sub)
                     for name, sub in value.items()
                 }
@@ -168,13 +181,13 @@ def transform(schema: Any, hook: Hook, dialect: str = DRAFT2020, path: Path = ()
         elif shape == SCHEMA_LIST or (shape == SCHEMA_OR_LIST and isinstance(value, list)):
             if isinstance(value, list):
                 new[key] = [
-                    transform(sub, hook, d, path + (key, i)) if isinstance(sub, (dict, bool)) else sub
+                    transform(sub, hook, d, path + (key, i), enter) if isinstance(sub, (dict, bool)) else sub
                     for i, sub in enumerate(value)
                 ]
             else:
                 new[key] = value
         else:  # SCHEMA_OR_LIST holding one schema
-            new[key] = transform(value, hook, d, path + (key,)) if isinstance(value, (dict, bool)) else value
+            new[key] = transform(value, hook, d, path + (key,), enter) if isinstance(value, (dict, bool)) else value
     return hook(new, path, d)
 
 

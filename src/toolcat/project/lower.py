@@ -35,7 +35,14 @@ from toolcat.pointer import encode
 from toolcat.project import merge as M
 from toolcat.project.refs import RefIndex
 from toolcat.project.strip import strip_node
-from toolcat.walker import count_values, iter_schemas, node_dialect, subschemas, transform
+from toolcat.walker import (
+    DESCEND,
+    count_values,
+    iter_schemas,
+    node_dialect,
+    subschemas,
+    transform,
+)
 
 EXACT = "exact"
 WIDENED = "widened"
@@ -166,6 +173,7 @@ class _Lowerer:
         self.cache = cache if (cache is not None and not widen and inline == "smaller"
                                and not self.prose_only) else None
         self._frames: list[_Frame] = []
+        self._tops: list[tuple] = []         # paths _process walks from (innermost last)
         self._keys: dict[tuple, int] = {}
         self.pins_rel: dict[tuple, frozenset] = {}
         # the references that count: all of them, or when unused definitions can go, those
@@ -370,6 +378,7 @@ class _Lowerer:
             self.rebuilt = 0
             self._clean = {}
             self._frames = []
+            self._tops = []
             self._keys = {}
             try:
                 out = self._process(self.root, (), self.dialect)
@@ -385,7 +394,20 @@ class _Lowerer:
     def _process(self, node: Any, path: tuple, dialect: str) -> Any:
         if self.may_drop_defs and self.idx.defs_at:
             node = self._drop_defs(node, path)
-        return transform(node, self._hook, dialect, path)
+        if self.cache is None:
+            return transform(node, self._hook, dialect, path)
+        self._tops.append(path)
+        try:
+            return transform(node, self._hook, dialect, path, self._enter)
+        finally:
+            self._tops.pop()
+
+    def _enter(self, node: Any, path: tuple, _d: str) -> Any:
+        """A ``$ref`` target met in a walk (a kept definition...) is lowered as an expansion,
+        so that its lowering is shared with the other schemas of the run."""
+        if path == self._tops[-1] or path not in self.idx.ref_count:
+            return DESCEND
+        return self._expand(path, path, True)
 
     def _drop_defs(self, node: Any, path: tuple) -> Any:
         """``node`` (at ``path``) without the definitions no kept reference uses: what a
@@ -644,7 +666,7 @@ class _Lowerer:
                 self._note(t + ev[2], ev[1], ev[3], ev[4])
             else:
                 at = t + ev[1]
-                target = self.idx.refs[at].target
+                target = at if ev[0] == "n" else self.idx.refs[at].target
                 if target in self.memo:
                     continue
                 sub = self.cache.expansions[self._key(target)]
@@ -655,13 +677,15 @@ class _Lowerer:
         for label, k in rec.noops.items():
             self.noops[label] = self.noops.get(label, 0) + k
 
-    def _expand(self, t: tuple, at: tuple) -> Any:
+    def _expand(self, t: tuple, at: tuple, walked: bool = False) -> Any:
+        """The lowered target ``t`` of the ``$ref`` at ``at`` (``walked``: ``t`` itself,
+        met in a walk)."""
         idx = self.idx
         memo_ok = t not in idx.reaches_cycle
         if self.cache is not None:
             if self._frames:
                 f = self._frames[-1]
-                f.events.append(("m", at[len(f.root):]))
+                f.events.append(("n" if walked else "m", at[len(f.root):]))
             if memo_ok and t in self.memo:
                 return self.memo[t]
             key = self._key(t)
