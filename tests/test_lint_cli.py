@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
 from conftest import run_toolcat
 from test_lint_support import mcp, tool, write
 
@@ -257,3 +258,52 @@ def test_openwop_compact_catalog_skips_parameter_descriptions(capfd, tmp_path):
     got = sorted((f["tool"], f["pointer"].rsplit("/", 1)[1]) for f in report["findings"]
                  if f["code"] == "MR401")
     assert got == _undescribed(data)
+
+
+def test_unreadable_files_reported_and_the_others_linted(capfd, tmp_path):
+    folder = tmp_path / "cats"
+    folder.mkdir()
+    good = write(folder, mcp(tool("a", q={"type": "string"})), "good.json")   # MR401
+    broken_json = folder / "broken.json"
+    broken_json.write_text('{"tools": [\n  {"name": "a",\n    "description": }\n]}\n')
+    broken_yaml = folder / "broken.yaml"
+    broken_yaml.write_text("tools:\n  - name: a\n    description: [unclosed\n")
+    (folder / "notes.json").write_text('{"hello": 1}')        # not a catalog: no error
+    with pytest.raises(ValueError) as e:
+        json.loads(broken_json.read_text())
+    json_where = f"{broken_json}:{e.value.lineno}:{e.value.colno}: "
+    yaml_line = broken_yaml.read_text().splitlines()
+    yaml_where = f"{broken_yaml}:3:{yaml_line[2].index('[') + 1}: "
+
+    code, data, err = lint_json(capfd, folder)
+    assert code == 2                              # input errors win over findings
+    assert data["summary"]["files"] == 1 and data["summary"]["tools"] == 1
+    assert [(f["file"], f["code"]) for f in data["findings"]] == [(str(good), "MR401")]
+    lines = err.splitlines()
+    assert len(lines) == 2 and "Traceback" not in err, err
+    assert lines[0].startswith("toolcat: error: " + json_where), lines
+    assert lines[1].startswith("toolcat: error: " + yaml_where), lines
+
+    # text report too, and files given one by one (a missing one among them)
+    code = cli_run(["lint", str(good), str(tmp_path / "missing.json"), str(broken_yaml)])
+    out, err = capfd.readouterr()
+    assert code == 2 and "MR401" in out and "in 1 file, 1 tool." in out
+    assert err.splitlines() == [f"toolcat: error: {tmp_path / 'missing.json'}: no such file or "
+                                "folder", err.splitlines()[1]]
+    assert err.splitlines()[1].startswith("toolcat: error: " + yaml_where)
+
+    # nothing readable: no report, every error, exit 2
+    code, data, err = lint_json(capfd, broken_json, broken_yaml)
+    assert code == 2 and data is None and len(err.splitlines()) == 2
+
+    # a baseline is never written from part of the inputs
+    bl = tmp_path / "baseline.json"
+    code, _, err = lint_json(capfd, folder, "--write-baseline", bl)
+    assert code == 2 and not bl.exists()
+    assert err.splitlines()[-1].startswith(f"toolcat: error: {bl}: not written")
+
+    # without the broken files, the same folder lints clean of input errors
+    broken_json.unlink()
+    broken_yaml.unlink()
+    code, data, err = lint_json(capfd, folder)
+    assert code == 0 and err == "" and len(data["findings"]) == 1

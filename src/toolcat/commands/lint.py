@@ -79,7 +79,8 @@ def lint(
         "--baseline", help="Hide the findings recorded in this baseline file.",
         show_default=False)] = None,
     write_baseline: Annotated[Optional[str], typer.Option(
-        "--write-baseline", help="Record the current findings in this file and exit 0.",
+        "--write-baseline", help="Record the current findings in this file and exit 0 "
+        "(nothing is written when an input cannot be read).",
         show_default=False)] = None,
     output_file: Annotated[Optional[str], typer.Option(
         "--output-file", "-o", help="Write the report to this file (atomically) instead of "
@@ -146,8 +147,15 @@ def lint(
     from toolcat.loaders import load_catalogs
 
     _check_codes(cfg)
-    cats = load_catalogs(paths, load_options(from_format, webhooks, cookies, merge, strict=False,
-                                             max_file_size=max_file_size, view=view))
+    opts = load_options(from_format, webhooks, cookies, merge, strict=False,
+                        max_file_size=max_file_size, view=view)
+    # an input that cannot be read (a broken file among many, in a folder or given) does not
+    # stop the others: each is one error line at the end, and the exit code is 2
+    opts.errors = input_errors = []
+    cats = load_catalogs(paths, opts)
+    if not cats and input_errors:
+        _report_input_errors(input_errors)
+        raise typer.Exit(2)
     for c in cats:
         c.view = view or _detected_view(c)
     result = run_lint(cats, cfg, pname)
@@ -156,6 +164,12 @@ def lint(
     if write_baseline:
         from toolcat.lint.baseline import write_baseline as write
 
+        if input_errors:   # a baseline must cover every input: do not write a partial one
+            _report_input_errors(input_errors)
+            sys.stderr.write(f"toolcat: error: {write_baseline}: not written: "
+                             f"{len(input_errors):,} input{'s' if len(input_errors) != 1 else ''}"
+                             " could not be read\n")
+            raise typer.Exit(2)
         n = write(write_baseline, findings)
         if not ui.state.quiet:
             sys.stderr.write(f"toolcat: recorded {n:,} finding{'s' if n != 1 else ''} in "
@@ -183,8 +197,19 @@ def lint(
         ui.write_atomic(output_file, text)
     else:
         ui.write_stdout(text)
+    if input_errors:      # input errors win over findings (exit 2, like any input error)
+        _report_input_errors(input_errors)
+        raise typer.Exit(2)
     failed = any(reaches(f.severity, fail) for f in findings)
     raise typer.Exit(1 if failed else 0)
+
+
+def _report_input_errors(errors: list) -> None:
+    import sys
+
+    sys.stdout.flush()
+    for e in errors:
+        sys.stderr.write(e.render() + "\n")
 
 
 def _detected_view(cat) -> str:  # noqa: ANN001

@@ -40,6 +40,11 @@ class LoadOptions:
     merge: bool = False              # join all inputs into one catalog
     strict: bool = True              # raise the first load problem as an input error
     view: str | None = None          # OpenWOP: force standard/compact
+    # Not strict: when a list, each input that cannot be loaded (a file given, or one found
+    # in a folder, that cannot be read or parsed, a folder without catalogs...) is appended
+    # here as its InputError, and the other inputs load (lint reports them, then exits 2).
+    # None: the first such error is raised (files in a folder: only when none loads).
+    errors: list[InputError] | None = None
 
 
 def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalog:
@@ -147,6 +152,9 @@ def load_folder(path: str, opts: LoadOptions) -> list[Catalog]:
         catalogs.append(cat)
     if single:
         catalogs.insert(0, arrays.folder_catalog(path, single))
+    if errors and not opts.strict and opts.errors is not None:
+        opts.errors.extend(errors)     # the caller reports each one and goes on
+        return catalogs
     if errors and (opts.strict or not catalogs):
         raise errors[0]
     if not catalogs:
@@ -158,11 +166,17 @@ def load_catalogs(paths: list[str], opts: LoadOptions | None = None) -> list[Cat
     """Load every path (file, folder or ``-``) into catalogs, in the order given."""
     opts = opts or LoadOptions()
     out: list[Catalog] = []
+    collect = opts.errors if not opts.strict else None
     for p in paths:
-        if p != "-" and os.path.isdir(p):
-            out.extend(load_folder(p, opts))
-        else:
-            out.append(load_file_catalog(p, opts))
+        try:
+            if p != "-" and os.path.isdir(p):
+                out.extend(load_folder(p, opts))
+            else:
+                out.append(load_file_catalog(p, opts))
+        except InputError as e:
+            if collect is None:
+                raise
+            collect.append(e)
     if opts.merge and len(out) > 1:
         out = [merge_catalogs(out)]
     return out
