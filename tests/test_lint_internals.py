@@ -251,3 +251,44 @@ def test_every_trigger_key_is_a_keyword_or_documented():
         if r.keys is not None:
             assert r.keys and r.keys <= known, (r.code, r.keys - known)
             assert all(re.fullmatch(r"\$?[A-Za-z]+", k) for k in r.keys)
+
+
+# ----------------------------------------------------------------- YAML scanner patterns
+
+_DOC_MARK = r"(?:---|\.\.\.)(?=[ \t\n]|\Z)"
+
+
+def reference_map_scan(c: int) -> re.Pattern:
+    """positions._map_scan as first written (no lookahead prefilter, no possessive run)."""
+    end = _DOC_MARK + (r"| {0,%d}[^ \t\n#]" % (c - 1) if c > 0 else "")
+    return re.compile(
+        r"\n(?:(?P<end>%s)| {%d}(?:(?P<simple>[^ \t\n\"'#&!*?\[\]{}|>@`%%,:-][^:\n#]*?)"
+        r"[ \t]*:(?=[ \t\n]|\Z)(?:(?=[ \t]*(?:[&!][^ \t\n]*[ \t]+)*(?P<vs>[\[{\"'])))?"
+        r"|(?P<other>(?=[^ \t\n#])(?![-:](?:[ \t\n]|\Z)))))" % (end, c))
+
+
+def reference_seq_scan(c: int) -> re.Pattern:
+    end = _DOC_MARK + (r"| {0,%d}[^ \t\n#]" % (c - 1) if c > 0 else "")
+    end += r"| {%d}(?!-(?:[ \t\n]|\Z))[^ \t\n#]" % c
+    return re.compile(r"\n(?:(?P<end>%s)| {%d}(?P<item>-)(?=[ \t\n]|\Z))" % (end, c))
+
+
+LINE_BODIES = st.sampled_from(["key: value", "key:", "- item", "-", "- k: v", "# note", "",
+                               "\tx: 1", "'q k': 1", '"q": [1', "? k", ": v", "---", "...",
+                               "a: {b: 1}", "k: &a x", "k: !t x", "-x", "::", "a:b", " "])
+YAML_LINES = st.lists(st.tuples(st.integers(0, 9), LINE_BODIES), max_size=25)
+
+
+@given(YAML_LINES, st.integers(0, 7), st.integers(0, 30))
+def test_yaml_scan_patterns_match_the_originals(lines, c, start):
+    from toolcat import positions
+
+    text = "\n" + "\n".join(" " * n + body for n, body in lines) + "\n"
+    start = min(start, len(text))
+    for new, old in ((positions._map_scan(c), reference_map_scan(c)),
+                     (positions._seq_scan(c), reference_seq_scan(c))):
+        got = [(m.span(), m.groupdict(), [m.span(g) for g in m.groupdict()])
+               for m in new.finditer(text, start)]
+        want = [(m.span(), m.groupdict(), [m.span(g) for g in m.groupdict()])
+                for m in old.finditer(text, start)]
+        assert got == want

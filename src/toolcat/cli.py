@@ -89,7 +89,15 @@ def main(argv: list[str] | None = None) -> None:
 
     gc.disable()
     code = run(args)
-    sys.exit(code)
+    # Leave without the interpreter's teardown, which frees every object of a parsed spec one
+    # by one (25-65 ms after a 3 MB spec): output files are written and closed by now, and
+    # the standard streams are flushed here (a reader gone away is not an error).
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def run(args: list[str]) -> int:

@@ -271,12 +271,15 @@ def _map_scan(c: int) -> re.Pattern:
     """
     r = _MAP_SCAN.get(c)
     if r is None:
-        end = _DOC_MARK + (r"| {0,%d}[^ \t\n#]" % (c - 1) if c > 0 else "")
+        end = _DOC_MARK + (r"| {0,%d}+[^ \t\n#]" % (c - 1) if c > 0 else "")
+        # every match has at most c spaces then a non-space: the lookahead right after the
+        # newline rejects a deeper line in one step (most lines of a big mapping's region)
         r = _MAP_SCAN[c] = re.compile(
-            r"\n(?:(?P<end>%s)| {%d}(?:(?P<simple>[^ \t\n\"'#&!*?\[\]{}|>@`%%,:-][^:\n#]*?)"
+            r"\n(?= {0,%d}+[^ ])"
+            r"(?:(?P<end>%s)| {%d}(?:(?P<simple>[^ \t\n\"'#&!*?\[\]{}|>@`%%,:-][^:\n#]*?)"
             r"[ \t]*:(?=[ \t\n]|\Z)(?:(?=[ \t]*(?:[&!][^ \t\n]*[ \t]+)*(?P<vs>[\[{\"'])))?"
             r"|(?P<other>(?=[^ \t\n#])(?![-:](?:[ \t\n]|\Z)))))"
-            % (end, c))
+            % (c, end, c))
     return r
 
 
@@ -284,10 +287,10 @@ def _seq_scan(c: int) -> re.Pattern:
     """One pass over a block sequence with ``-`` at column ``c``: its items, then its end."""
     r = _SEQ_SCAN.get(c)
     if r is None:
-        end = _DOC_MARK + (r"| {0,%d}[^ \t\n#]" % (c - 1) if c > 0 else "")
+        end = _DOC_MARK + (r"| {0,%d}+[^ \t\n#]" % (c - 1) if c > 0 else "")
         end += r"| {%d}(?!-(?:[ \t\n]|\Z))[^ \t\n#]" % c
-        r = _SEQ_SCAN[c] = re.compile(r"\n(?:(?P<end>%s)| {%d}(?P<item>-)(?=[ \t\n]|\Z))"
-                                      % (end, c))
+        r = _SEQ_SCAN[c] = re.compile(r"\n(?= {0,%d}+[^ ])(?:(?P<end>%s)| {%d}(?P<item>-)"
+                                      r"(?=[ \t\n]|\Z))" % (c, end, c))
     return r
 
 
