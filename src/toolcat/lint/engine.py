@@ -222,9 +222,11 @@ def _walk(ctx: Context, tool: Tool, schema: Any, role: str, base: str, rules: li
             for hit in r.check(ctx, tool, n):
                 add(r.code, hit, tool)
         return
-    # (rule, its trigger keys or None): a rule with keys only runs on objects holding one
-    keyed = [(r, r.keys) for r in rules]
+    # A rule with trigger keys only runs on objects holding one of them; which rules run
+    # depends only on the object's keys, so it is worked out once per key set (schema
+    # objects of a catalog use a few hundred key sets at most).
     always = [r for r in rules if r.keys is None]
+    by_keys = ctx.cache.setdefault(("rules-by-keys", role), {})
     stack: list[tuple[tuple, Any, str]] = [((), schema, tool.dialect or DRAFT2020)]
     pop, push = stack.pop, stack.append
     while stack:
@@ -238,9 +240,13 @@ def _walk(ctx: Context, tool: Tool, schema: Any, role: str, base: str, rules: li
         if "$schema" in node:
             d = node_dialect(node, d)
         n = Node(path, node, d, role, base)
-        for r, keys in keyed:
-            if keys is not None and keys.isdisjoint(node):
-                continue
+        sig = tuple(node)
+        run = by_keys.get(sig)
+        if run is None:
+            run = [r for r in rules if r.keys is None or not r.keys.isdisjoint(node)]
+            if len(by_keys) < 10_000:
+                by_keys[sig] = run
+        for r in run:
             for hit in r.check(ctx, tool, n):
                 add(r.code, hit, tool)
         if node:

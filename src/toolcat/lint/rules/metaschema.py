@@ -16,6 +16,7 @@ from typing import Any, Iterator
 
 from toolcat import pointer as jp
 from toolcat.keywords import (
+    DATA,
     DRAFT4,
     DRAFT2019,
     DRAFT2020,
@@ -41,6 +42,25 @@ _STRINGS = frozenset({"format", "title", "description", "$comment", "contentEnco
 _BOOLEANS = frozenset({"uniqueItems", "readOnly", "writeOnly", "deprecated",
                        "$recursiveAnchor"})
 _REGEX_CACHE: dict[str, str | None] = {}
+# Per dialect, data keywords whose value is valid exactly when it has one type (the usual
+# `description: "..."`, `readOnly: true`, `examples: [...]`): checked without the dispatch
+# below. `type` is valid when it names one of TYPES (marked with the set itself).
+_QUICK: dict[str, dict[str, Any]] = {}
+
+
+def _quick(dialect: str) -> dict[str, Any]:
+    got = _QUICK.get(dialect)
+    if got is None:
+        table = KEYWORDS[dialect]
+        got = {}
+        for keys, t in ((_STRINGS, str), (_BOOLEANS, bool), (("examples",), list),
+                        (("type",), TYPES)):
+            for k in keys:
+                kw = table.get(k)
+                if kw is not None and kw.shape == DATA:
+                    got[k] = t
+        _QUICK[dialect] = got
+    return got
 
 
 def _kind(v: Any) -> str:
@@ -144,7 +164,15 @@ def node_problems(node: Any, dialect: str) -> Iterator[tuple[tuple, str]]:
     def schema_ok(v: Any) -> bool:
         return isinstance(v, dict) or (booleans_ok and isinstance(v, bool))
 
+    quick = _quick(dialect)
     for key, v in node.items():
+        q = quick.get(key)
+        if q is not None:
+            if q is TYPES:
+                if v.__class__ is str and v in TYPES:
+                    continue
+            elif v.__class__ is q:
+                continue
         kw = table.get(key)
         if kw is None:
             continue
