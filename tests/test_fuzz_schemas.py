@@ -36,10 +36,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fuzz_profile import examples, is_long
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from fuzz_profile import examples, is_long
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 D2020 = "https://json-schema.org/draft/2020-12/schema"
@@ -129,7 +128,7 @@ def ref_to(c: Chooser, ctx: Ctx) -> str:
 
 
 def fragment(c: Chooser, ctx: Ctx, depth: int, s: dict) -> None:
-    sub = lambda: gen_schema(c, ctx, depth - 1)  # noqa: E731
+    sub = lambda: gen_schema(c, ctx, depth - 1)
     kind = c.pick(["type", "type", "properties", "properties", "items", "combinator",
                    "combinator", "not", "if", "enum", "bounds", "string", "array-bounds",
                    "object-bounds", "ref", "ref", "pattern-props", "dependent", "unevaluated",
@@ -179,7 +178,8 @@ def fragment(c: Chooser, ctx: Ctx, depth: int, s: dict) -> None:
         s["type"] = c.pick(["integer", "number", ["integer", "null"]])
         for k in c.sample(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
                            "multipleOf"], 1, 3):
-            s[k] = c.pick([0, 1, 2, 5, -3, 0.5, 10]) if k != "multipleOf" else c.pick([1, 2, 0.5, 3])
+            s[k] = (c.pick([0, 1, 2, 5, -3, 0.5, 10]) if k != "multipleOf"
+                    else c.pick([1, 2, 0.5, 3]))
     elif kind == "string":
         s["type"] = "string"
         for k in c.sample(["minLength", "maxLength", "pattern"], 1, 2):
@@ -639,6 +639,12 @@ REGRESSIONS = [
     ({"properties": {"a": {"properties": {"a": True}}, "b": {"$ref": "#"}}},
      [{"b": None}, {"b": {"b": 1}}, {"b": 1}, {}]),
     ({"$anchor": "top", "properties": {"b": {"$ref": "#top"}}}, [{"b": None}, {"b": "x"}]),
+    # `not: {}` lowered to false lost the $anchor a kept `$ref` resolves through
+    ({"type": "object", "properties": {
+        "a": {"$anchor": "an0", "not": {}},
+        "b": {"if": {"$ref": "#an0"}, "then": {"type": "string"}},
+        "c": {"$anchor": "an1", "allOf": [True]}, "d": {"$ref": "#an1"}}},
+     [{"b": 1}, {"b": "x"}, {"a": 1}, {"d": 2}]),
     ({"$id": "https://example.com/s.json", "type": ["object", "null"],
       "properties": {"b": {"$ref": "https://example.com/s.json"}}}, [{"b": None}, {"b": 1}]),
 ]
@@ -657,5 +663,5 @@ def test_regressions(schema, instances):
             before = verdict(orig, x)
             for v in _validators(p_in, None):
                 after = verdict(v, x)
-                assert (after == before) if not lossy else (before != "valid" or after == "valid"), \
-                    (target, kw, x, before, after, p_in, changes)
+                ok = (after == before) if not lossy else (before != "valid" or after == "valid")
+                assert ok, (target, kw, x, before, after, p_in, changes)

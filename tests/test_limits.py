@@ -24,7 +24,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from fuzz_support import check_outcome, run_child
 
 COMMANDS = ["tools", "lint", "project", "measure", "diff-toolids"]
@@ -112,11 +111,12 @@ def _deep_properties(levels: int) -> dict:
 
 DEEP_CASES = {
     # 300 levels of `properties` is 600+ levels of JSON: over the 256 limit
-    "deep-properties.json": json.dumps({"tools": [{"name": "t",
-                                                    "inputSchema": _deep_properties(300)}]}).encode(),
+    "deep-properties.json": json.dumps(
+        {"tools": [{"name": "t", "inputSchema": _deep_properties(300)}]}).encode(),
     "deep-flow.yaml": b"tools:\n  - name: t\n    inputSchema: " + b"[" * 400 + b"]" * 400 + b"\n",
     "deep-block.yaml": b"tools:\n  - name: t\n    inputSchema:\n" + "".join(
-        "      " + "  " * i + "a:\n" for i in range(400)).encode() + b"      " + b"  " * 400 + b"b: 1\n",
+        "      " + "  " * i + "a:\n" for i in range(400)).encode()
+    + b"      " + b"  " * 400 + b"b: 1\n",
     "deep-array.json": b"[" * 3000 + b"]" * 3000,
 }
 
@@ -336,7 +336,8 @@ def test_long_ref_chain_is_linear(mode, tmp_path):
 def test_ref_bomb_in_yaml_with_anchors(tmp_path):
     """$ref bomb and anchors together: anchors share the ref objects, nothing explodes."""
     lines = ["openapi: 3.0.3", "info: {title: t, version: '1'}", "paths:", "  /x:", "    get:",
-             "      operationId: op", "      parameters:", "        - name: q", "          in: query",
+             "      operationId: op", "      parameters:", "        - name: q",
+             "          in: query",
              "          schema: {$ref: '#/components/schemas/A30'}",
              "      responses: {'200': {description: ok}}", "components:", "  schemas:",
              "    A0: {type: string}"]

@@ -517,9 +517,14 @@ class _Lowerer:
             if self.widened_at:
                 n = self._polarity(n, path, d)
         if path not in self.pinned_below:
+            ids = _identifiers(n) if path in self.pins else None
             n = self._lower(n, path, d)
             if self.widen:
                 n = self._widen(n, path, d)
+            if ids and not (isinstance(n, dict) and all(k in n for k in ids)):
+                # a kept $ref resolves through this node's $anchor/$id: an exact rewrite
+                # (`not: {}` -> false...) must not lose it
+                n = _with_identifiers(n, ids)
         if self.rebuilt != rebuilt and isinstance(n, dict):
             # merges and unions made nodes no hook call saw whole (a `type` beside an enum
             # that now implies it...): the no-op pass over the new parts
@@ -931,6 +936,22 @@ def _type_implied(n: dict, d: str) -> bool:
     else:
         return False
     return all(M.value_atom(v, d) in atoms for v in values)
+
+
+_IDENTIFIERS = ("$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor")
+
+
+def _identifiers(n: dict) -> dict:
+    return {k: n[k] for k in _IDENTIFIERS if k in n}
+
+
+def _with_identifiers(n: Any, ids: dict) -> dict:
+    """``n`` (a rewritten node) carrying ``ids`` again; ``false`` becomes ``{"not": {}}``."""
+    if n is True:
+        return dict(ids)
+    if n is False:
+        return {**ids, "not": {}}
+    return {**ids, **{k: v for k, v in n.items() if k not in ids}}
 
 
 _WIDEN_KEYS = ("allOf", "anyOf", "oneOf", "not", "patternProperties", "dependentSchemas",
