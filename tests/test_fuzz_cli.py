@@ -721,3 +721,12 @@ def test_outputs_written_together(tmp_path):
     for n in ("p.json", "h.json", "r.json"):
         json.loads((tmp_path / n).read_bytes())
     assert sorted(os.listdir(tmp_path)) == ["h.json", "p.json", "r.json"]
+
+
+def test_dash_output_is_stdout(tmp_path):
+    r = run_inprocess(["project", "-o", "p.json", "--report", "-", "-q",
+                       str(SAMPLES / "git.tools.json")], cwd=str(tmp_path))
+    check_outcome(r)
+    assert r.code == 0, r.describe()
+    assert json.loads(r.out)["digest"].startswith("sha256:")
+    assert sorted(os.listdir(tmp_path)) == ["p.json"]

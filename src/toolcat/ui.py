@@ -101,11 +101,14 @@ def write_atomic_many(files: list[tuple[str, bytes | str]]) -> None:
     """Write several files all or nothing (as far as a file system allows): every temp file
     is written first, then each is renamed over its target. A failure while writing leaves
     every target as it was and no temp file behind (errors as in :func:`write_atomic`; the
-    same file given twice is a :class:`~toolcat.errors.UsageError`)."""
+    same file given twice is a :class:`~toolcat.errors.UsageError`). A path ``-`` is stdout,
+    written last."""
     import errno
 
     from toolcat.errors import UsageError
 
+    to_stdout = [data for path, data in files if path == "-"]
+    files = [(path, data) for path, data in files if path != "-"]
     seen: set[str] = set()
     for path, _ in files:
         real = os.path.realpath(path)
@@ -131,6 +134,8 @@ def write_atomic_many(files: list[tuple[str, bytes | str]]) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
+    for data in to_stdout:   # `-`: stdout, once every file is in place
+        write_stdout(data.encode("utf-8") if isinstance(data, str) else data)
 
 
 def _write_error(e: OSError, path: str) -> OSError:
