@@ -292,3 +292,27 @@ def test_yaml_scan_patterns_match_the_originals(lines, c, start):
         want = [(m.span(), m.groupdict(), [m.span(g) for g in m.groupdict()])
                 for m in old.finditer(text, start)]
         assert got == want
+
+
+def reference_shape(value: str) -> str | None:
+    if len(value) < secrets._MIN_SHAPE_LEN:
+        return None
+    m = secrets._ANY.search(value)
+    return None if m is None else secrets._SHAPES[int(m.lastgroup[1:])][0]
+
+
+@given(st.lists(PIECES, max_size=6))
+def test_shape_literal_prefilter_changes_nothing(pieces):
+    text = "".join(pieces)
+    assert secrets.shape(text) == reference_shape(text)
+
+
+def test_every_token_shape_contains_a_literal():
+    # the prefilters (whole text, and per string) rely on it
+    for what, lits, rx in secrets._SHAPES:
+        for sample in TOKEN_SAMPLES:
+            m = re.search(rx, sample)
+            if m:
+                assert any(lit in m.group(0) for lit in lits), (what, sample)
+    assert all(reference_shape(t) and secrets.shape(t) == reference_shape(t)
+               for t in TOKEN_SAMPLES)
