@@ -63,7 +63,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from lint' -l extend-select -x -a
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l ignore -x -a 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -d 'Never report these codes or prefixes (comma-separated)'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l fail-on -x -a 'error warning info never' -d 'Lowest severity that makes the exit code 1: error, warning, info or never'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l baseline -r -F -d 'Hide the findings recorded in this baseline file'
-complete -c toolcat -n '__fish_seen_subcommand_from lint' -l write-baseline -r -F -d 'Record the current findings in this file and exit 0'
+complete -c toolcat -n '__fish_seen_subcommand_from lint' -l write-baseline -r -F -d 'Record the current findings in this file and exit 0 (nothing is written when an input cannot be read)'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l output-file -s o -r -F -d 'Write the report to this file (atomically) instead of stdout'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l description-max -x -d 'TC106: longest tool description'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l prose-max -x -d 'SC304: longest schema prose'
