@@ -94,7 +94,8 @@ def lint(
     view: Annotated[Optional[str], typer.Option(
         "--view", help="Lint every input as a compact or standard view. Compact views leave "
         "schema prose out on purpose, so MR401 is not checked on them [default: OpenWOP: "
-        "its declared view; any format: compact when the file name contains \"compact\"].",
+        "its declared view; OpenWOP, MCP, OpenAI, Anthropic: compact when the file name "
+        "contains \"compact\"].",
         show_default=False)] = None,
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
@@ -213,16 +214,18 @@ def _report_input_errors(errors: list) -> None:
 
 
 def _detected_view(cat) -> str:  # noqa: ANN001
-    """OpenWOP: the view the loader found (declared, else from the file name). Other
-    formats carry no view: a file named like `tools.compact.json` (what `toolcat project`
-    is usually told to write) is taken as a compact view, anything else as standard."""
-    from toolcat.model import COMPACT, OPENWOP
+    """OpenWOP: the view the loader found (declared, else from the file name). The other
+    envelopes `toolcat project` writes (MCP, OpenAI, Anthropic) carry no view: a file named
+    like `tools.compact.json` (what project is usually told to write) is taken as a compact
+    view. Anything else is a standard view."""
+    from toolcat.model import ANTHROPIC, COMPACT, MCP, OPENAI
 
-    if cat.format == OPENWOP:
-        return cat.view
-    import os
+    if cat.format in (MCP, OPENAI, ANTHROPIC):
+        import os
 
-    return COMPACT if "compact" in os.path.basename(cat.file).lower() else cat.view
+        if "compact" in os.path.basename(cat.file).lower():
+            return COMPACT
+    return cat.view
 
 
 def _check_codes(cfg) -> None:  # noqa: ANN001
