@@ -645,6 +645,13 @@ REGRESSIONS = [
         "b": {"if": {"$ref": "#an0"}, "then": {"type": "string"}},
         "c": {"$anchor": "an1", "allOf": [True]}, "d": {"$ref": "#an1"}}},
      [{"b": 1}, {"b": "x"}, {"a": 1}, {"d": 2}]),
+    # draft-07: a kept $ref node is its target; `not: {}` beside it was lowered to false
+    ({"$schema": DRAFT7, "type": "object", "properties": {
+        "a": {"if": {"$ref": "#/definitions/A", "not": {}}, "then": True, "else": False},
+        "b": {"$ref": "#/definitions/A"}, "c": {"$ref": "#/definitions/A"}},
+      "definitions": {"A": {"type": "object", "additionalProperties": False,
+                            "properties": {"zz": {"type": "string", "maxLength": 3}}}}},
+     [{"a": {}}, {"a": {"q": 1}}, {"b": {"zz": "abcd"}}]),
     ({"$id": "https://example.com/s.json", "type": ["object", "null"],
       "properties": {"b": {"$ref": "https://example.com/s.json"}}}, [{"b": None}, {"b": 1}]),
 ]
@@ -654,14 +661,16 @@ REGRESSIONS = [
 def test_regressions(schema, instances):
     import jsonschema
 
-    orig = jsonschema.Draft202012Validator(schema, format_checker=_format_checker())
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    orig = cls(schema, format_checker=_format_checker())
+    declared = schema.get("$schema")
     for target, kw, p_in, _p_out, changes, failed in projections(load_one(schema)):
         if failed or p_in == "absent":
             continue
         lossy = _lossy(changes, "/inputSchema")
         for x in instances:
             before = verdict(orig, x)
-            for v in _validators(p_in, None):
+            for v in _validators(p_in, declared):
                 after = verdict(v, x)
                 ok = (after == before) if not lossy else (before != "valid" or after == "valid")
                 assert ok, (target, kw, x, before, after, p_in, changes)

@@ -509,6 +509,11 @@ class _Lowerer:
             n = self._ref(n, path, d)
             if not isinstance(n, dict):
                 return n
+            if d in _LEGACY and isinstance(n.get("$ref"), str):
+                # a kept $ref in draft-07 and older *is* its target: the keywords beside it
+                # are inert, nothing here may be lowered (`not: {}` beside it is no `false`)
+                self._clean[id(n)] = n
+                return n
         if self.widen:
             for k in ("$dynamicRef", "$recursiveRef"):
                 if k in n and M.validates(k, d):
