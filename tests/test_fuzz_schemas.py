@@ -652,6 +652,12 @@ REGRESSIONS = [
       "definitions": {"A": {"type": "object", "additionalProperties": False,
                             "properties": {"zz": {"type": "string", "maxLength": 3}}}}},
      [{"a": {}}, {"a": {"q": 1}}, {"b": {"zz": "abcd"}}]),
+    # widen: unevaluatedProperties dropped (something else was widened) inside an `if`
+    ({"type": "object", "properties": {
+        "x": {"if": {"properties": {"a": {}}, "unevaluatedProperties": False},
+              "then": {"required": ["zz"]}},
+        "y": {"not": {"const": 1}}}},
+     [{"x": {"a": 1, "b": 2}}, {"x": {"a": 1}}, {"y": 1}]),
     ({"$id": "https://example.com/s.json", "type": ["object", "null"],
       "properties": {"b": {"$ref": "https://example.com/s.json"}}}, [{"b": None}, {"b": 1}]),
 ]

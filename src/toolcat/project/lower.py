@@ -463,18 +463,22 @@ class _Lowerer:
 
     def _finish(self, out: Any) -> Any:
         if self.widen and self.widened and _has_unevaluated(out, self.dialect):
+            self.widened_at = set()   # marks of this pass only (paths of the output)
             out = transform(out, self._drop_unevaluated_hook, self.dialect)
         if self.widen and isinstance(out, (dict, bool)):
             out = transform(out, self._drop_identifiers_hook, self.dialect)
         return out
 
-    def _drop_unevaluated_hook(self, n: Any, path: tuple, _d: str) -> Any:
+    def _drop_unevaluated_hook(self, n: Any, path: tuple, d: str) -> Any:
         if isinstance(n, dict) and any(k in n for k in M.UNEVALUATED):
             for k in M.UNEVALUATED:
                 if k in n:
                     self._note(path + (k,), WIDENED,
                                f"{k} dropped: a construct it depends on was widened")
-            return {k: v for k, v in n.items() if k not in M.UNEVALUATED}
+            n = {k: v for k, v in n.items() if k not in M.UNEVALUATED}
+        if isinstance(n, dict) and self.widened_at:
+            # dropped below an `if` (or `not`...): that widening narrows, the keyword goes too
+            n = self._polarity(n, path, d)
         return n
 
     def _drop_identifiers_hook(self, n: Any, path: tuple, _d: str) -> Any:
