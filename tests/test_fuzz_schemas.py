@@ -658,6 +658,11 @@ REGRESSIONS = [
               "then": {"required": ["zz"]}},
         "y": {"not": {"const": 1}}}},
      [{"x": {"a": 1, "b": 2}}, {"x": {"a": 1}}, {"y": 1}]),
+    # draft-07 widen: a recursive $ref to a node that holds a $ref itself was replaced by that
+    # node's (inert) type
+    ({"$schema": DRAFT7, "type": "object", "properties": {"x": {"$ref": "#/definitions/A"}},
+      "definitions": {"A": {"$ref": "#", "type": "integer"}}},
+     [{"x": {"x": {}}}, {"x": {"x": {"x": 1}}}, {"x": 1}]),
     ({"$id": "https://example.com/s.json", "type": ["object", "null"],
       "properties": {"b": {"$ref": "https://example.com/s.json"}}}, [{"b": None}, {"b": 1}]),
 ]

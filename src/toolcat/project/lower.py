@@ -608,11 +608,7 @@ class _Lowerer:
         target_node = self.idx.node(t)
         if t in self.stack:
             # recursive: the target's type stands in for it
-            widened: Any = {}
-            if target_node is False:
-                widened = False
-            elif isinstance(target_node, dict) and M.type_atoms(target_node.get("type")) is not None:
-                widened = {"type": target_node["type"]}
+            widened: Any = _stand_in(target_node, self.idx.dialect_at(t))
             self._note(path + ("$ref",), WIDENED,
                        f"recursive $ref {n['$ref']!r} replaced by {dumps(widened).decode()}")
             expanded = widened
@@ -623,9 +619,9 @@ class _Lowerer:
             if expanded is None:  # over budget
                 if not self.widen:
                     self._flip(path, defer=True)
-                widened = {}
-                if isinstance(target_node, dict) and M.type_atoms(target_node.get("type")) is not None:
-                    widened = {"type": target_node["type"]}
+                widened = _stand_in(target_node, self.idx.dialect_at(t))
+                if widened is False:
+                    widened = {}
                 self._note(path + ("$ref",), WIDENED,
                            f"$ref {n['$ref']!r} not inlined (size budget); replaced by "
                            f"{dumps(widened).decode()}")
@@ -945,6 +941,19 @@ def _type_implied(n: dict, d: str) -> bool:
     else:
         return False
     return all(M.value_atom(v, d) in atoms for v in values)
+
+
+def _stand_in(target: Any, dialect: str) -> Any:
+    """What a widened ``$ref`` becomes: its target's ``type`` (a superset of the target), or
+    ``{}``; ``false`` for a ``false`` target. In draft-07 and older a target that holds a
+    ``$ref`` itself *is* that ref's target: its own ``type`` is inert, so ``{}``."""
+    if target is False:
+        return False
+    if not isinstance(target, dict) or (dialect in _LEGACY and isinstance(target.get("$ref"), str)):
+        return {}
+    if M.type_atoms(target.get("type")) is not None:
+        return {"type": target["type"]}
+    return {}
 
 
 _IDENTIFIERS = ("$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor")
