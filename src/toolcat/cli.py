@@ -102,8 +102,10 @@ def main(argv: list[str] | None = None) -> None:
 
 def run(args: list[str]) -> int:
     """Run the CLI with ``args``; return the exit code (never raises, never a traceback)."""
+    from toolcat import ui
     from toolcat.errors import ToolcatError
 
+    ui.reset()
     try:
         app = build_app()
         try:

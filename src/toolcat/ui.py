@@ -27,6 +27,13 @@ class _State:
 state = _State()
 
 
+def reset() -> None:
+    """Forget the options of a previous run (``cli.run`` may be called many times in-process)."""
+    state.no_color = False
+    state.quiet = False
+    state._out = state._err = None
+
+
 def configure(no_color: bool | None = None, quiet: bool | None = None) -> None:
     if no_color:
         state.no_color = True
