@@ -488,6 +488,67 @@ def _reversed_keys(x: Any) -> Any:
     return x
 
 
+_INPLACE = ("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
+
+
+def _inplace_cycle(schema: Any) -> bool:
+    """Whether the schema can reach itself through references and in-place applicators only
+    (allOf, not, if, $ref...: no step into the instance). Evaluating such a schema loops
+    unless a validator happens to stop early: its verdicts are undefined."""
+    def edges(node: Any) -> list:
+        out = []
+        if not isinstance(node, dict):
+            return out
+        if "$ref" in node:
+            t = _resolve(schema, node["$ref"])
+            if t is not None:
+                out.append(t)
+        for k in _INPLACE:
+            v = node.get(k)
+            if isinstance(v, list):
+                out.extend(v)
+            elif k == "dependentSchemas" and isinstance(v, dict):
+                out.extend(v.values())
+            elif isinstance(v, dict):
+                out.append(v)
+        return out
+
+    nodes: list = []
+    todo = [schema]
+    seen: set[int] = set()
+    while todo:
+        n = todo.pop()
+        if isinstance(n, dict) and id(n) not in seen:
+            seen.add(id(n))
+            nodes.append(n)
+            todo.extend(v for v in n.values() if isinstance(v, (dict, list)))
+        elif isinstance(n, list):
+            todo.extend(n)
+    state: dict[int, int] = {}   # 1 on the path, 2 done
+
+    def visit(n: Any) -> bool:
+        stack = [(n, iter(edges(n)))]
+        state[id(n)] = 1
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[id(node)] = 2
+                stack.pop()
+                continue
+            if not isinstance(nxt, dict):
+                continue
+            st_ = state.get(id(nxt))
+            if st_ == 1:
+                return True
+            if st_ is None:
+                state[id(nxt)] = 1
+                stack.append((nxt, iter(edges(nxt))))
+        return False
+
+    return any(state.get(id(n)) is None and visit(n) for n in nodes)
+
+
 def _loops_when_reordered(schema: Any, x: Any) -> bool:
     """Whether the original schema loops on ``x`` when its keywords are evaluated in another
     order (jsonschema stops an applicator's subschema at its first error)."""
@@ -540,7 +601,8 @@ def check_schema_case(c: Chooser, schema: Any) -> None:
                 for v in _validators(p, declared):
                     after = verdict(v, x)
                     STATS["checks"] += 1
-                    if after == "recursion" and _loops_when_reordered(schema, x):
+                    if after == "recursion" and (_inplace_cycle(schema)
+                                                 or _loops_when_reordered(schema, x)):
                         # the original only escapes an endless loop (a $ref back to its own
                         # node under `if`...) thanks to its key order: undefined, left out
                         STATS["degenerate"] += 1
@@ -663,6 +725,11 @@ REGRESSIONS = [
     ({"$schema": DRAFT7, "type": "object", "properties": {"x": {"$ref": "#/definitions/A"}},
       "definitions": {"A": {"$ref": "#", "type": "integer"}}},
      [{"x": {"x": {}}}, {"x": {"x": {"x": 1}}}, {"x": 1}]),
+    # draft-07: inlining a root $ref dropped the root's $schema (tuple `items` then read as
+    # 2020-12)
+    ({"$schema": DRAFT7, "type": "object", "$ref": "#/definitions/A", "definitions": {
+        "A": {"items": [True, False, {"type": "object"}], "additionalItems": False}}},
+     [{"a": 1}, [1], [1, 2], [1, {}, 3]]),
     ({"$id": "https://example.com/s.json", "type": ["object", "null"],
       "properties": {"b": {"$ref": "https://example.com/s.json"}}}, [{"b": None}, {"b": 1}]),
 ]
@@ -670,18 +737,26 @@ REGRESSIONS = [
 
 @pytest.mark.parametrize("schema,instances", REGRESSIONS)
 def test_regressions(schema, instances):
+    """Each case through every mode, as in the property (inputSchema on objects, the MCP
+    outputSchema on anything)."""
     import jsonschema
 
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     orig = cls(schema, format_checker=_format_checker())
     declared = schema.get("$schema")
-    for target, kw, p_in, _p_out, changes, failed in projections(load_one(schema)):
-        if failed or p_in == "absent":
+    for target, kw, p_in, p_out, changes, failed in projections(load_one(schema)):
+        if failed:
             continue
-        lossy = _lossy(changes, "/inputSchema")
-        for x in instances:
-            before = verdict(orig, x)
-            for v in _validators(p_in, declared):
-                after = verdict(v, x)
-                ok = (after == before) if not lossy else (before != "valid" or after == "valid")
-                assert ok, (target, kw, x, before, after, p_in, changes)
+        for where, p, objects_only in ((("/inputSchema", p_in, True),
+                                        ("/outputSchema", p_out, False))):
+            if p == "absent":
+                continue
+            lossy = _lossy(changes, where)
+            for x in instances:
+                if objects_only and not isinstance(x, dict):
+                    continue
+                before = verdict(orig, x)
+                for v in _validators(p, declared):
+                    after = verdict(v, x)
+                    ok = (after == before) if not lossy else (before != "valid" or after == "valid")
+                    assert ok, (target, kw, where, x, before, after, p, changes)

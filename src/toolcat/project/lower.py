@@ -632,6 +632,12 @@ class _Lowerer:
                 self._note(path, EXACT, "keywords beside $ref are ignored in this dialect: "
                            + ", ".join(ignored) + " dropped", False)
             self._note(path + ("$ref",), EXACT, f"inlined $ref {n['$ref']!r}", False)
+            if path == () and "$schema" in siblings:
+                # the root keeps saying which dialect it is (tuple `items`...)
+                if expanded is False:
+                    expanded = {"not": {}}
+                return {"$schema": siblings["$schema"],
+                        **(expanded if isinstance(expanded, dict) else {})}
             return dict(expanded) if isinstance(expanded, dict) else expanded
         merged = M.merge_and(siblings, expanded, d)
         if merged is not None:
