@@ -1,8 +1,8 @@
 """Helpers of the robustness tests (test_fuzz_cli.py, test_fuzz_schemas.py, test_limits.py).
 
-* :func:`run_child`: toolcat in a fresh process with a wall-clock hang guard, and the CPU time
-  and peak RSS of *that* child (``os.wait4``; ``RUSAGE_CHILDREN`` keeps the maximum over all
-  children ever waited for, so it cannot give one child's peak).
+* :func:`run_child`: toolcat in a fresh process with a wall-clock hang guard, the CPU time of
+  *that* child (``os.wait4``) and its peak RSS (``VmHWM`` sampled while it runs: both
+  ``RUSAGE_CHILDREN`` and the child's own ``ru_maxrss`` include the test process's size).
 * :func:`run_inprocess`: ``toolcat.cli.run(args)`` in this process (fast), with stdin, stdout,
   stderr, the working folder and toolcat's process-wide settings saved and restored, a
   wall-clock guard (SIGALRM) and the CPU time of the run.
@@ -69,7 +69,9 @@ def run_child(args: list, cwd: str | None = None, input: bytes | None = None,
                 pass
         timed_out = False
         deadline = t0 + timeout
+        peak_kb = 0
         while True:
+            peak_kb = max(peak_kb, _vm_hwm_kb(p.pid))
             pid, status, ru = os.wait4(p.pid, os.WNOHANG)
             if pid:
                 break
@@ -84,7 +86,22 @@ def run_child(args: list, cwd: str | None = None, input: bytes | None = None,
         fo.seek(0)
         fe.seek(0)
         return Outcome(list(args), p.returncode, fo.read(), fe.read(),
-                       ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss / 1024, timed_out)
+                       ru.ru_utime + ru.ru_stime, wall, peak_kb / 1024, timed_out)
+
+
+def _vm_hwm_kb(pid: int) -> int:
+    """Peak RSS of the process so far (``VmHWM``; 0 when it cannot be read).
+
+    Not ``ru_maxrss``: Linux carries the parent's high-water mark into the child through
+    fork and exec, so a child of a big test process would report the test process's size."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 class Hang(BaseException):
