@@ -20,13 +20,17 @@ Properties (``fuzz_support.check_outcome`` / ``check_outputs``): exit code 0, 1 
 traceback and no "internal error" on stderr; exit 2 is exactly one ``toolcat: error:`` line;
 no hang (a wall-clock guard) and bounded CPU time; no ``.toolcat-*.tmp`` file left; after
 exit 2 every output path holds its previous content (or still does not exist); whatever is
-written or printed as JSON/SARIF/JUnit is complete.
+written or printed as JSON/SARIF/JUnit is complete. One exception, by design: ``lint`` over
+several inputs (a folder, ``--merge``) reports each input it cannot read (one error line
+each), still writes its report for the others, and exits 2 (never a partial baseline).
 
 Most cases run in-process through ``toolcat.cli.run`` (fast); a smaller number run as real
 processes, where a crash of a native parser would show (a negative exit code).
 
 Counts: the ``ci`` Hypothesis profile (default) keeps this module well under a minute; the
-``long`` profile (``HYPOTHESIS_PROFILE=long``) runs 20x as many examples.
+``long`` profile (``HYPOTHESIS_PROFILE=long``) runs 20x as many examples. With ``-s`` each
+test prints its exit-code counts; ``TOOLCAT_FUZZ_LOG=FILE`` appends one JSON line per run
+(command, exit code, mutations, end of stderr) to look at what the cases reach.
 """
 
 from __future__ import annotations
