@@ -46,10 +46,15 @@ def _str_or_none(v: Any) -> str | None:
     return v if isinstance(v, str) else None
 
 
+def _not_an_object(item: Any, file: str, pointer: str) -> Tool:
+    """A tools-array entry that is not an object: kept (lint TC110 reports it), never dropped."""
+    return Tool(id=None, raw=item, file=file, pointer=pointer,
+                extra={"_invalid": f"expected an object, found {type(item).__name__}"})
+
+
 def mcp_tool(item: Any, file: str, pointer: str) -> Tool:
     if not isinstance(item, dict):
-        return Tool(id=None, raw=item, file=file, pointer=pointer,
-                    extra={"_invalid": f"expected an object, found {type(item).__name__}"})
+        return _not_an_object(item, file, pointer)
     name = item.get("name")
     return Tool(
         id=name if isinstance(name, str) else None,
@@ -99,8 +104,7 @@ def load_capture(doc: dict, path: str) -> Catalog:
 
 def openwop_tool(item: Any, file: str, pointer: str) -> Tool:
     if not isinstance(item, dict):
-        return Tool(id=None, raw=item, file=file, pointer=pointer,
-                    extra={"_invalid": f"expected an object, found {type(item).__name__}"})
+        return _not_an_object(item, file, pointer)
     tid = item.get("toolId")
     return Tool(
         id=tid if isinstance(tid, str) else None,
@@ -140,8 +144,7 @@ def load_openwop(doc: Any, path: str, view: str | None = None) -> Catalog:
 
 def openai_tool(item: Any, file: str, pointer: str) -> Tool:
     if not isinstance(item, dict):
-        return Tool(id=None, raw=item, file=file, pointer=pointer,
-                    extra={"_invalid": f"expected an object, found {type(item).__name__}"})
+        return _not_an_object(item, file, pointer)
     fn = item.get("function")
     if isinstance(fn, dict):        # Chat Completions: {"type": "function", "function": {...}}
         body, fptr = fn, pointer + "/function"
@@ -175,8 +178,7 @@ def load_openai(doc: Any, path: str) -> Catalog:
 
 def anthropic_tool(item: Any, file: str, pointer: str) -> Tool:
     if not isinstance(item, dict):
-        return Tool(id=None, raw=item, file=file, pointer=pointer,
-                    extra={"_invalid": f"expected an object, found {type(item).__name__}"})
+        return _not_an_object(item, file, pointer)
     name = item.get("name")
     return Tool(
         id=name if isinstance(name, str) else None,
