@@ -155,6 +155,16 @@ def test_tc106_tc107_descriptions(tmp_path):
     assert "TC106" not in codes(run(p, config=cfg))
 
 
+def test_tc107_title_is_enough_on_a_compact_view(tmp_path):
+    titled = tool("titled", "")
+    titled["title"] = "Search the web"
+    data = mcp(titled, tool("bare", ""))
+    compact = write(tmp_path, data, name="tools.compact.json")
+    assert [f.tool for f in only(run(compact), "TC107")] == ["bare"]
+    standard = write(tmp_path, data, name="tools.json")
+    assert sorted(f.tool for f in only(run(standard), "TC107")) == ["bare", "titled"]
+
+
 def test_tc108_duplicate_description(tmp_path):
     p = write(tmp_path, mcp(tool("a", "Search."), tool("b", "Search."), tool("c", "Other.")))
     f = one(run(p), "TC108")

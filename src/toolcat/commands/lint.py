@@ -158,7 +158,8 @@ def lint(
         _report_input_errors(input_errors)
         raise typer.Exit(2)
     for c in cats:
-        c.view = view or _detected_view(c)
+        if view:
+            c.view = view
     result = run_lint(cats, cfg, pname)
     findings = result.findings
 
@@ -211,21 +212,6 @@ def _report_input_errors(errors: list) -> None:
     sys.stdout.flush()
     for e in errors:
         sys.stderr.write(e.render() + "\n")
-
-
-def _detected_view(cat) -> str:  # noqa: ANN001
-    """OpenWOP: the view the loader found (declared, else from the file name). The other
-    envelopes `toolcat project` writes (MCP, OpenAI, Anthropic) carry no view: a file named
-    like `tools.compact.json` (what project is usually told to write) is taken as a compact
-    view. Anything else is a standard view."""
-    from toolcat.model import ANTHROPIC, COMPACT, MCP, OPENAI
-
-    if cat.format in (MCP, OPENAI, ANTHROPIC):
-        import os
-
-        if "compact" in os.path.basename(cat.file).lower():
-            return COMPACT
-    return cat.view
 
 
 def _check_codes(cfg) -> None:  # noqa: ANN001

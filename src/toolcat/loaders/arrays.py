@@ -8,6 +8,7 @@ arrays. Each descriptor becomes a :class:`~toolcat.model.Tool` that keeps the or
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from toolcat.errors import InputError
@@ -27,6 +28,13 @@ from toolcat.pointer import escape
 _MCP_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 _OPENWOP_FIELDS = ("toolId", "title", "description", "inputSchema", "outputSchema", "source",
                    "safetyTier")
+
+
+def view_from_name(path: str) -> str:
+    """The view a tools file holds when nothing inside says: `toolcat project` output is
+    usually named like ``tools.compact.json``, so a file name containing "compact" is a
+    compact view; anything else is a standard view."""
+    return COMPACT if "compact" in os.path.basename(path).lower() else STANDARD
 
 
 def tool_list(doc: Any, path: str) -> tuple[list, str]:
@@ -79,7 +87,8 @@ def load_mcp(doc: Any, path: str) -> Catalog:
         return cat
     tools, base = tool_list(doc, path)
     envelope = {"": "array", "/tools": "tools", "/result/tools": "jsonrpc"}[base]
-    cat = Catalog(file=path, format=MCP, document=doc, meta={"envelope": envelope})
+    cat = Catalog(file=path, format=MCP, document=doc, view=view_from_name(path),
+                  meta={"envelope": envelope})
     for i, item in enumerate(tools):
         cat.tools.append(mcp_tool(item, path, f"{base}/{i}"))
     return cat
@@ -133,8 +142,7 @@ def load_openwop(doc: Any, path: str, view: str | None = None) -> Catalog:
         if declared in (STANDARD, COMPACT):
             view = declared
         else:
-            name = path.rsplit("/", 1)[-1].lower()
-            view = COMPACT if "compact" in name else STANDARD
+            view = view_from_name(path)
     cat = Catalog(file=path, format=OPENWOP, document=doc, view=view,
                   meta={"envelope": "tools" if base == "/tools" else ("array" if base == "" else "tool")})
     for i, item in enumerate(items):
@@ -169,7 +177,7 @@ def openai_tool(item: Any, file: str, pointer: str) -> Tool:
 
 def load_openai(doc: Any, path: str) -> Catalog:
     items, base = tool_list(doc, path)
-    cat = Catalog(file=path, format=OPENAI, document=doc,
+    cat = Catalog(file=path, format=OPENAI, document=doc, view=view_from_name(path),
                   meta={"envelope": "tools" if base else "array"})
     for i, item in enumerate(items):
         cat.tools.append(openai_tool(item, path, f"{base}/{i}"))
@@ -194,7 +202,7 @@ def anthropic_tool(item: Any, file: str, pointer: str) -> Tool:
 
 def load_anthropic(doc: Any, path: str) -> Catalog:
     items, base = tool_list(doc, path)
-    cat = Catalog(file=path, format=ANTHROPIC, document=doc,
+    cat = Catalog(file=path, format=ANTHROPIC, document=doc, view=view_from_name(path),
                   meta={"envelope": "tools" if base else "array"})
     for i, item in enumerate(items):
         cat.tools.append(anthropic_tool(item, path, f"{base}/{i}"))

@@ -6,7 +6,7 @@ import re
 from typing import Iterator
 
 from toolcat.lint.registry import Hit, rule
-from toolcat.model import OPENAPI3, OPENWOP, SWAGGER2
+from toolcat.model import COMPACT, OPENAPI3, OPENWOP, SWAGGER2
 
 _PATTERNS: dict[str, re.Pattern] = {}
 
@@ -96,10 +96,15 @@ def description_too_long(ctx, tool) -> Iterator[Hit]:
 def missing_description(ctx, tool) -> Iterator[Hit]:
     """Without a description a model has only the tool's name to decide when to call it.
     Give every tool a one- or two-sentence description of what it does and when to use it.
-    (For OpenAPI, toolcat uses the operation's `description`, else its `summary`.)"""
+    (For OpenAPI, toolcat uses the operation's `description`, else its `summary`.) On a
+    compact view a title is enough: `toolcat project` drops a description that only repeats
+    the title."""
     d = tool.description
-    if not isinstance(d, str) or not d.strip():
-        yield Hit("tool has no description", "")
+    if isinstance(d, str) and d.strip():
+        return
+    if ctx.catalog.view == COMPACT and isinstance(tool.title, str) and tool.title.strip():
+        return
+    yield Hit("tool has no description", "")
 
 
 @rule("TC108", "duplicate-description", "info",
