@@ -734,3 +734,35 @@ def test_dash_output_is_stdout(tmp_path):
     assert r.code == 0, r.describe()
     assert json.loads(r.out)["digest"].startswith("sha256:")
     assert sorted(os.listdir(tmp_path)) == ["p.json"]
+
+
+# --------------------------------------------------------------------------- swapped field types
+
+TOOL = {"name": "t", "title": "T", "description": "Does t.",
+        "annotations": {"title": "T", "readOnlyHint": True},
+        "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}},
+        "outputSchema": {"type": "object"}}
+FIELDS = ["name", "title", "description", "inputSchema", "outputSchema", "annotations",
+          "annotations/title", "annotations/readOnlyHint", "inputSchema/properties"]
+SWAPS = [5, {"a": 1}, ["x"], None, True]
+RUNS = [["tools", "--format", "json"], ["lint", "-f", "sarif"], ["project"],
+        ["project", "--to", "openwop"], ["project", "--to", "openai"], ["measure", "-f", "json"],
+        ["diff-toolids"]]
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_swapped_field_types(field, tmp_path):
+    """Every known MCP tool field holding another type, through every command (found: a
+    non-string annotations.title crashed project's title/description comparison)."""
+    for value in SWAPS:
+        tool = copy.deepcopy(TOOL)
+        node = tool
+        *parents, last = field.split("/")
+        for p in parents:
+            node = node[p]
+        node[last] = value
+        f = tmp_path / "tools.json"
+        f.write_text(json.dumps({"tools": [tool]}))
+        for args in RUNS:
+            r = run_inprocess([*args, f], cwd=str(tmp_path))
+            check_outcome(r)

@@ -117,4 +117,5 @@ def repeats(description: str, *titles: str | None) -> bool:
     d = _norm(description)
     if not d:
         return True
-    return any(t and _norm(t) == d for t in titles)
+    # a title that is no string (a malformed `annotations.title`) repeats nothing
+    return any(isinstance(t, str) and t and _norm(t) == d for t in titles)
