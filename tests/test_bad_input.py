@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from conftest import corpus, run_toolcat
 
 # command -> extra arguments placed before the file

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import shutil
-import struct
 import subprocess
 
 import pytest
+from conftest import corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus
 from toolcat import canonical, tokens
 from toolcat.parse import load_file
 

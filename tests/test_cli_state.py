@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conftest import SAMPLES
+
 from toolcat import ui
 from toolcat.cli import run
 

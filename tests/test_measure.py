@@ -10,7 +10,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import corpus, run_toolcat
 
 CAPTURES = "mcp-context-cost"

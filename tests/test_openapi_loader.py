@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS, corpus, run_toolcat
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from conftest import CORPUS, corpus, run_toolcat
 from toolcat.loaders import LoadOptions, load_catalogs
 from toolcat.loaders.openapi import fallback_id
 from toolcat.model import OPENAPI3, SWAGGER2

@@ -16,11 +16,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from conftest import corpus
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from conftest import corpus
 from toolcat.loaders import LoadOptions, load_catalogs
 
 MISSING = object()

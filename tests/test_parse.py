@@ -8,10 +8,10 @@ import random
 import time
 
 import pytest
+from conftest import corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus
 from toolcat.errors import InputError
 from toolcat.parse import (
     JSON,

@@ -13,10 +13,10 @@ import random
 import time
 
 import pytest
-
-import toolcat.positions as positions
 import yamlref
 from conftest import corpus
+
+import toolcat.positions as positions
 from toolcat.parse import load_file
 from toolcat.pointer import escape
 from toolcat.positions import build_index
@@ -338,6 +338,7 @@ def test_mutated_files_place_like_the_reference(monkeypatch):
     """Random mutations of real files that still parse: every pointer where the reference
     puts it (or the scanner declines and the exact fallback answers)."""
     import test_parse
+
     from toolcat.errors import InputError
     from toolcat.parse import parse_text
 

@@ -10,7 +10,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import corpus, run_toolcat, spec
 
 # --------------------------------------------------------------------------- helpers

@@ -17,10 +17,9 @@ from functools import lru_cache
 from typing import Any
 
 import pytest
+from conftest import corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import corpus
 
 # --------------------------------------------------------------------------- the schemas
 
@@ -494,10 +493,9 @@ def test_size_rewrites_keep_verdicts(data, dialect) -> None:
     top-level type and properties; projected again it still does, and never grows (on
     generated schemas a second pass may find a little more: a definition's $ref can let an
     allOf merge, a name can be shorter; the real catalogs are fixpoints, test_idempotent)."""
-    from toolcat.canonical import dumps
-
     import jsonschema
 
+    from toolcat.canonical import dumps
     from toolcat.project.lower import EXACT, lower_schema
 
     schema = data.draw(_gen_schema(dialect))

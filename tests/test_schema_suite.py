@@ -19,7 +19,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import corpus
 
 SUITES = {"draft2020-12": "2020-12", "draft7": "draft7"}

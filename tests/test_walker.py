@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus
 from toolcat import keywords as kw
 from toolcat.pointer import decode, encode, resolve
 from toolcat.walker import iter_schemas, local_refs, subschemas, transform

@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 
 import pytest
-
 import yamlref
 from conftest import CORPUS, corpus
+
 from toolcat.parse import normalize, parse_yaml
 
 

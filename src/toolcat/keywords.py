@@ -214,3 +214,24 @@ def dialect_from_uri(uri: object, default: str = DRAFT2020) -> str:
     if "2020-12" in u:
         return DRAFT2020
     return default
+
+
+def python_kind(v: object) -> str:
+    """The JSON type name of a parsed value by its Python type (a float is always "number").
+
+    Callers that follow a dialect's integer rule (``1.0`` is an integer after draft-04) refine
+    "number" themselves.
+    """
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "integer"
+    if isinstance(v, float):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    return "object"

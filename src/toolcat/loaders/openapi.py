@@ -22,9 +22,9 @@ from typing import Any
 from toolcat import pointer as jp
 from toolcat.errors import InputError
 from toolcat.keywords import ANNOTATION, DRAFT2020, KEYWORDS, is_prose_key
+from toolcat.loaders.refs import METHODS, Bundler, Def, Doc, Resolver, Target, file_pointer
 from toolcat.model import OPENAPI3, SWAGGER2, Catalog, Tool
 from toolcat.parse import SourceText
-from toolcat.loaders.refs import METHODS, Bundler, Def, Doc, Resolver, Target, file_pointer
 
 _METHODS = frozenset(METHODS)
 _LOC_RANK = {"path": 0, "query": 1, "header": 2, "cookie": 3}

@@ -1215,14 +1215,16 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
         res.changes.insert(0, Change(pointer, EXACT,
                                      f"{low.prose_removed} prose keys removed (description, "
                                      "title, examples, $comment, x-*)"))
+    dropped = False
     if drop_schema and isinstance(res.schema, dict) and "$schema" in res.schema \
             and dialect_neutral(res.schema):
+        dropped = True
         res.schema = {k: v for k, v in res.schema.items() if k != "$schema"}
         res.changes.append(Change(pointer + "/$schema", EXACT,
                                   "$schema dropped: the schema means the same under draft-07 "
                                   "and 2020-12"))
     if factor and not subset and isinstance(res.schema, dict):
-        _factor_rounds(res, dialect, pointer)
+        _factor_rounds(res, dialect, pointer, keep_neutral=dropped)
     if subset and floor:
         fl, ch, ok = _floor(res.schema, dialect, pointer, widen)
         if ok:
@@ -1234,11 +1236,16 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
     return res
 
 
-def _factor_rounds(res: SchemaResult, dialect: str, pointer: str) -> None:
+def _factor_rounds(res: SchemaResult, dialect: str, pointer: str,
+                   keep_neutral: bool = False) -> None:
     """Factor repeated subtrees of ``res.schema`` (exact mode), then lower the result again:
     a definition that was worth keeping while many copies pointed at it may now have one
     reference left (inlined), and a union of it can then be lowered. Until nothing changes
-    (a few rounds at most), so that projecting the output again gives it back."""
+    (a few rounds at most), so that projecting the output again gives it back.
+
+    ``keep_neutral``: the root's ``$schema`` was dropped because the schema means the same
+    under draft-07 and 2020-12; a lowering that would end that (an ``allOf`` of a new ``$ref``
+    merged into a ``$ref`` with siblings, which draft-07 ignores) is not taken."""
     from toolcat.project.factor import describe, factor_schema
 
     for _round in range(4):
@@ -1252,8 +1259,17 @@ def _factor_rounds(res: SchemaResult, dialect: str, pointer: str) -> None:
         again = lower_schema(res.schema, dialect, pointer=pointer, drop_schema=False)
         if dumps(again.schema) == dumps(res.schema):
             return
+        if keep_neutral and not _neutral_without_schema(again.schema):
+            return
         res.schema = again.schema
         res.changes.extend(c for c in again.changes if c not in res.changes)
+
+
+def _neutral_without_schema(schema: Any) -> bool:
+    """:func:`dialect_neutral` for a schema whose ``$schema`` was dropped."""
+    if not isinstance(schema, dict):
+        return True
+    return dialect_neutral({"$schema": "http://json-schema.org/draft-07/schema#", **schema})
 
 
 def _policy(res: SchemaResult, dialect: str, pointer: str, unlowerable: str,

@@ -20,7 +20,7 @@ from __future__ import annotations
 from math import gcd
 from typing import Any, Iterable
 
-from toolcat.keywords import CORE, KEYWORDS, VALIDATION
+from toolcat.keywords import CORE, KEYWORDS, VALIDATION, python_kind
 
 # ----------------------------------------------------------------------------- JSON values
 
@@ -70,23 +70,14 @@ def dedupe(values: Iterable[Any]) -> list:
 
 
 def value_atom(v: Any, dialect: str) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int):
+    """The type atom of a value: "int" and "frac" split JSON numbers (an integral float is an
+    "int" after draft-04)."""
+    k = python_kind(v)
+    if k == "integer":
         return "int"
-    if isinstance(v, float):
-        if dialect != "draft4" and v.is_integer():
-            return "int"
-        return "frac"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    if isinstance(v, dict):
-        return "object"
-    return "?"
+    if k == "number":
+        return "int" if dialect != "draft4" and v.is_integer() else "frac"
+    return k
 
 
 def type_atoms(type_value: Any) -> frozenset | None:

@@ -26,6 +26,7 @@ from toolcat.keywords import (
     SCHEMA_MAP,
     SCHEMA_OR_LIST,
     SCHEMA_OR_NAMES,
+    python_kind,
 )
 from toolcat.lint.registry import Hit, rule
 from toolcat.walker import iter_schemas
@@ -63,20 +64,7 @@ def _quick(dialect: str) -> dict[str, Any]:
     return got
 
 
-def _kind(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int):
-        return "integer"
-    if isinstance(v, float):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    return "object"
+_kind = python_kind
 
 
 def _is_int(v: Any) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from toolcat.keywords import DIALECTS, DRAFT4, DRAFT6, DRAFT7, KEYWORDS, VALIDATION
+from toolcat.keywords import DIALECTS, DRAFT4, DRAFT6, DRAFT7, KEYWORDS, VALIDATION, python_kind
 from toolcat.lint.registry import Hit, rule
 
 _LEGACY = (DRAFT4, DRAFT6, DRAFT7)
@@ -230,19 +230,9 @@ def keyword_no_effect(ctx, tool, n) -> Iterator[Hit]:
 
 
 def json_type(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int):
-        return "integer"
-    if isinstance(v, float):
-        return "integer" if v.is_integer() else "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    return "object"
+    """The JSON type of a value, with an integral float as "integer" (draft-06 and later)."""
+    k = python_kind(v)
+    return "integer" if k == "number" and v.is_integer() else k
 
 
 def _type_ok(v: Any, types: list[str]) -> bool:
