@@ -124,3 +124,40 @@ def test_corrupt_cache_is_rebuilt(monkeypatch, tmp_path):
     name, expected = "cl100k_base", tokens.ENCODINGS["cl100k_base"][1]
     (tmp_path / "toolcat" / f"{name}-{expected[:16]}.marshal").write_bytes(b"garbage")
     assert tokens.count(b"hello", name) == 1
+
+
+@pytest.mark.parametrize("suffix,text", [
+    (".json", '{"maximum": 340282366920938463463374607431768211456, "minimum": -9223372036854775809,'
+              ' "small": 18446744073709551615, "x": [1.5, "9223372036854775808"]}'),
+    (".yaml", "maximum: 340282366920938463463374607431768211456\nminimum: -9223372036854775809\n"
+              "small: 18446744073709551615\nx: [1.5, '9223372036854775808']\n"),
+])
+def test_integers_beyond_64_bits_from_files(tmp_path, suffix, text):
+    """Integers orjson cannot hold, parsed from JSON and YAML, come out digit for digit (and
+    compare equal to plain ints); a string of digits stays a string."""
+    p = tmp_path / ("big" + suffix)
+    p.write_text(text)
+    doc, _src = load_file(str(p))
+    assert doc["maximum"] == 2**128 and doc["minimum"] == -(2**63) - 1
+    # marked by the parser, so that serializing is one orjson pass (no copy of the document)
+    assert type(doc["maximum"]) is canonical.BigInt and type(doc["small"]) is int
+    assert canonical.dumps(doc) == (
+        b'{"maximum":340282366920938463463374607431768211456,"minimum":-9223372036854775809,'
+        b'"small":18446744073709551615,"x":[1.5,"9223372036854775808"]}')
+    # the same bytes when the big integers are plain ints made by code, not by the parser
+    plain = {k: (int(v) if isinstance(v, int) else v) for k, v in doc.items()}
+    assert canonical.dumps(plain) == canonical.dumps(doc)
+    assert canonical.dumps({"nested": [doc]}) == b'{"nested":[' + canonical.dumps(doc) + b"]}"
+
+
+def test_subclasses_of_json_types_serialize_as_their_base():
+    import enum
+
+    class Level(str, enum.Enum):
+        ERROR = "error"
+
+    class Count(int):
+        pass
+
+    value = {"level": Level.ERROR, "n": Count(3), "big": canonical.BigInt(2**70)}
+    assert canonical.dumps(value) == b'{"level":"error","n":3,"big":1180591620717411303424}'

@@ -7,6 +7,8 @@ import glob
 import hashlib
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -481,6 +483,28 @@ def test_cli_stdout_and_file(tmp_path: Path, mcp_file: Path) -> None:
     assert rep["digest"] == "sha256:" + hashlib.sha256(out.read_bytes()).hexdigest()
     hb = json.loads((tmp_path / "hb.json").read_bytes())
     assert hb["tools"]["search"] == MCP_TOOLS["tools"][0]
+
+
+@pytest.mark.parametrize("no_fork", ["", "1"])
+def test_cli_summary_token_counts(tmp_path: Path, no_fork: str) -> None:
+    """The summary's bytes and tokens (counted in a forked child that starts before loading,
+    or in this process with TOOLCAT_NO_FORK) are those of the standard and compact views."""
+    import re
+
+    from toolcat import tokens
+
+    src = corpus("github-mcp-server")
+    env = {**os.environ, "TOOLCAT_NO_FORK": no_fork, "NO_COLOR": "1"}
+    r = subprocess.run([sys.executable, "-m", "toolcat", "project", str(src), "-o",
+                        str(tmp_path / "out.json")], capture_output=True, env=env)
+    assert r.returncode == 0, r.stderr
+    proj = _project(src)
+    err = r.stderr.decode()
+    row = {m.group(1): (int(m.group(2).replace(",", "")), int(m.group(3).replace(",", "")))
+           for m in re.finditer(r"^(bytes|tokens \(o200k\))\s+([\d,]+)\s+([\d,]+)", err, re.M)}
+    assert row["bytes"] == (len(proj.standard_bytes()), len(proj.array_bytes())), err
+    assert row["tokens (o200k)"] == (tokens.count(proj.standard_bytes()),
+                                     tokens.count(proj.array_bytes())), err
 
 
 def r_bytes(path: Path) -> bytes:

@@ -141,6 +141,38 @@ _U64 = 2**64
 _I64 = -(2**63)
 
 
+class BigInt(int):
+    """An integer beyond 64 bits (e.g. a huge OpenAPI bound), marked so when parsed.
+
+    orjson cannot hold such integers; marked ones go through its ``default`` hook as
+    pre-formatted fragments in a single pass instead of a copy of the whole document.
+    It is an ``int`` in every other way."""
+
+    __slots__ = ()
+
+
+def big_int(v: int) -> int:
+    """``v``, marked as :class:`BigInt` when orjson cannot hold it."""
+    return v if _I64 <= v < _U64 else BigInt(v)
+
+
+def _subclass_default(v: Any) -> Any:
+    """orjson's ``default`` with ``OPT_PASSTHROUGH_SUBCLASS``: a :class:`BigInt` as its digits,
+    any other subclass of a JSON type as that type (what orjson writes without the option)."""
+    import orjson
+
+    if isinstance(v, int) and not isinstance(v, bool):
+        iv = int.__int__(v)
+        return orjson.Fragment(str(iv).encode("ascii")) if not _I64 <= iv < _U64 else iv
+    if isinstance(v, str):
+        return str.__str__(v)
+    if isinstance(v, dict):
+        return dict(v)
+    if isinstance(v, list):
+        return list(v)
+    raise TypeError(type(v).__name__)
+
+
 def _floats_agree(value: Any) -> bool:
     """True when orjson writes every float in ``value`` as JavaScript does.
 
@@ -186,11 +218,16 @@ def dumps(value: Any, indent: int | None = None) -> bytes:
     try:
         out = orjson.dumps(value)
     except (TypeError, orjson.JSONEncodeError):
-        # integers beyond 64 bits (huge OpenAPI bounds): orjson writes them as fragments
+        # integers beyond 64 bits (huge OpenAPI bounds): orjson writes them as fragments,
+        # in one pass when the parser marked them (BigInt), else from a converted copy
         try:
-            out = orjson.dumps(_big_ints_as_fragments(value))
-        except (TypeError, orjson.JSONEncodeError, RecursionError, AttributeError):
-            return _slow(value, None)
+            out = orjson.dumps(value, default=_subclass_default,
+                               option=orjson.OPT_PASSTHROUGH_SUBCLASS)
+        except (TypeError, orjson.JSONEncodeError):
+            try:
+                out = orjson.dumps(_big_ints_as_fragments(value))
+            except (TypeError, orjson.JSONEncodeError, RecursionError, AttributeError):
+                return _slow(value, None)
     if _ODD_FLOAT.search(out) and not _floats_agree(value):
         return _slow(value, None)
     return out

@@ -23,6 +23,7 @@ import re
 import sys
 from typing import Any
 
+from toolcat.canonical import _I64, _U64, BigInt, big_int
 from toolcat.errors import InputError
 
 DEFAULT_MAX_FILE_SIZE = 64 * 1024 * 1024
@@ -200,6 +201,11 @@ def _parse_float(s: str) -> Any:
     return f
 
 
+def _parse_int(s: str) -> Any:
+    v = int(s)
+    return v if len(s) < 19 else big_int(v)
+
+
 def _reject_constant(s: str) -> Any:
     raise _NotJSON(s)
 
@@ -211,7 +217,7 @@ def parse_json(text: str, path: str) -> Any:
     sys.setrecursionlimit(_frame_depth() + depth + 20)
     try:
         return json.loads(text, object_pairs_hook=_pairs_hook, parse_float=_parse_float,
-                          parse_constant=_reject_constant)
+                          parse_int=_parse_int, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
         raise InputError(f"invalid JSON: {e.msg}", path, e.lineno, e.colno) from None
     except _Duplicate as e:
@@ -697,7 +703,7 @@ def _pointer_to(doc: Any, target: Any, key: Any) -> str | None:
 
 def _scalar_ok(v: Any) -> bool:
     t = type(v)
-    return t is str or t is int or t is bool or v is None
+    return t is str or (t is int and _I64 <= v < _U64) or t is bool or v is None
 
 
 def _fix_scalar(v: Any, cont: Any, key: Any) -> Any:
@@ -712,8 +718,10 @@ def _fix_scalar(v: Any, cont: Any, key: Any) -> Any:
         raise _BadValue("a binary (!!binary) scalar cannot be represented in JSON", cont, key)
     if isinstance(v, bool):
         return bool(v)
-    if isinstance(v, int):  # int subclasses
-        return int(v)
+    if type(v) is BigInt:
+        return v
+    if isinstance(v, int):  # int subclasses; beyond 64 bits marked for the serializer
+        return big_int(int(v))
     if isinstance(v, float):
         return _fix_scalar(float(v), cont, key)
     if isinstance(v, str):

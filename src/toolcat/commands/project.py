@@ -121,11 +121,27 @@ def project(
         subset=subset, output_schema=not no_output_schema, factor=not no_factor,
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
         indent=indent)
+    from toolcat import ui
     from toolcat.loaders import load_catalogs
 
-    cats = load_catalogs(paths, load_options(from_format, webhooks, cookies, merge,
-                                             strict=True, max_file_size=max_file_size))
-    proj = project_catalogs(cats, opts)
+    counter = None
+    if not ui.state.quiet and not check:
+        # the summary's token counts: a forked counter loads the tokenizer while we project
+        from toolcat import tokens
+
+        counter = tokens.counter()
+    try:
+        cats = load_catalogs(paths, load_options(from_format, webhooks, cookies, merge,
+                                                 strict=True, max_file_size=max_file_size))
+        proj = project_catalogs(cats, opts)
+        if counter is not None:
+            from toolcat.project.report import start_counting
+
+            start_counting(proj, counter)
+    except BaseException:
+        if counter is not None:
+            counter.close(kill=True)
+        raise
     data = proj.output_bytes()
     files: list[tuple[str, bytes]] = []
     if output and output != "-":
@@ -140,15 +156,18 @@ def project(
     if code:
         # --unlowerable fail: nothing is written but the report (to say what failed)
         files = [(p, d) for p, d in files if p == report]
-    from toolcat import ui
-
-    ui.write_atomic_many(files)   # all or nothing: no output is replaced if one cannot be
+    try:
+        ui.write_atomic_many(files)   # all or nothing: no output is replaced if one cannot be
+    except BaseException:
+        if counter is not None:
+            counter.close(kill=True)
+        raise
     if code == 0 and (not output or output == "-"):
         ui.write_stdout(data)
     if not ui.state.quiet:
         from toolcat.project.report import print_summary
 
-        print_summary(proj, output if output and output != "-" else "stdout")
+        print_summary(proj, output if output and output != "-" else "stdout", counter)
     raise typer.Exit(code)
 
 

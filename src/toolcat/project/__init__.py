@@ -156,12 +156,17 @@ class Projection:
     tools: list[ProjectedTool]
     options: ProjectOptions
     subset: bool = False
+    # serialized views, made once (output, digest, summary and report all want them)
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def array(self) -> list:
         return [t.descriptor for t in self.tools]
 
     def array_bytes(self) -> bytes:
-        return dumps(self.array())
+        got = self._memo.get("array")
+        if got is None:
+            got = self._memo["array"] = dumps(self.array())
+        return got
 
     def output_bytes(self) -> bytes:
         indent = self.options.indent or None
@@ -174,10 +179,16 @@ class Projection:
         return self.array_bytes()
 
     def standard_bytes(self) -> bytes:
-        return dumps([t.standard for t in self.tools])
+        got = self._memo.get("standard")
+        if got is None:
+            got = self._memo["standard"] = dumps([t.standard for t in self.tools])
+        return got
 
     def digest(self) -> str:
-        return "sha256:" + sha256(self.output_bytes())
+        got = self._memo.get("digest")
+        if got is None:
+            got = self._memo["digest"] = "sha256:" + sha256(self.output_bytes())
+        return got
 
     def handbook(self) -> dict:
         from toolcat.project.handbook import build_handbook

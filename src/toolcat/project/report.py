@@ -21,11 +21,24 @@ def build_report(proj: "Projection") -> dict:
     return {"digest": proj.digest(), "target": proj.target, "view": proj.view, "tools": tools}
 
 
-def summary_figures(proj: "Projection", tokenizer: str = "o200k_base") -> dict:
+def start_counting(proj: "Projection", counter: Any) -> None:
+    """Hand the two texts the summary counts to ``counter`` (a :class:`toolcat.tokens.Counter`
+    made before loading, so that a forked one loads the tokenizer meanwhile)."""
+    counter.submit(proj.standard_bytes())
+    counter.submit(proj.array_bytes())
+
+
+def summary_figures(proj: "Projection", tokenizer: str = "o200k_base",
+                    counter: Any = None) -> dict:
+    """The summary's figures; ``counter``: one that :func:`start_counting` was given."""
     from toolcat import tokens
 
     before = proj.standard_bytes()
     after = proj.array_bytes()
+    if counter is None:
+        counter = tokens.Counter(tokenizer)
+        start_counting(proj, counter)
+    tokens_before, tokens_after = counter.results()[:2]
     kinds: dict[str, int] = {}
     for t in proj.tools:
         for c in t.lossy():
@@ -34,8 +47,8 @@ def summary_figures(proj: "Projection", tokenizer: str = "o200k_base") -> dict:
         "tools": len(proj.tools),
         "bytes_before": len(before),
         "bytes_after": len(after),
-        "tokens_before": tokens.count(before, tokenizer),
-        "tokens_after": tokens.count(after, tokenizer),
+        "tokens_before": tokens_before,
+        "tokens_after": tokens_after,
         "lossy": kinds,
         "nonconformant": sum(1 for t in proj.tools if not t.conformant) if proj.subset else 0,
         "failed": [t.id for t in proj.tools if t.failed],
@@ -43,14 +56,14 @@ def summary_figures(proj: "Projection", tokenizer: str = "o200k_base") -> dict:
     }
 
 
-def print_summary(proj: "Projection", out_label: str) -> None:
-    """A short Rich summary on stderr."""
+def print_summary(proj: "Projection", out_label: str, counter: Any = None) -> None:
+    """A short Rich summary on stderr (``counter``: see :func:`summary_figures`)."""
     from rich.table import Table
     from rich.text import Text
 
     from toolcat import ui
 
-    f = summary_figures(proj)
+    f = summary_figures(proj, counter=counter)
     con = ui.err()
 
     def pct(a: int, b: int) -> str:
