@@ -12,7 +12,6 @@ indented output.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import Any
 
@@ -234,4 +233,6 @@ def dumps(value: Any, indent: int | None = None) -> bytes:
 
 
 def sha256(data: bytes) -> str:
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()

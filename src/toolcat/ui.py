@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from typing import Any
 
 
@@ -157,6 +156,8 @@ def _write_temp(path: str, data: bytes | str) -> str:
     if isinstance(data, str):
         data = data.encode("utf-8")
     folder = os.path.dirname(os.path.abspath(path)) or "."
+    import tempfile   # here: tempfile imports shutil, random, bz2, lzma (7 ms at startup)
+
     fd, tmp = tempfile.mkstemp(prefix=".toolcat-", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
