@@ -780,3 +780,96 @@ def test_swagger_consumes_decides_json_or_not(tmp_path):
         _cat, t = one_tool(tmp_path / str(len(str(consumes))) / str(merged), spec(consumes))
         assert ("a" in t.input_schema["properties"]) is merged, consumes
         assert ("body" in t.input_schema["properties"]) is not merged, consumes
+
+
+# --------------------------------------------------------------------------- readOnly / writeOnly
+
+_PET_SCHEMAS = {
+    "Id": {"type": "string", "readOnly": True},
+    "Pet": {"type": "object", "required": ["petId", "name", "secret", "owner"],
+            "properties": {"petId": {"$ref": "#/components/schemas/Id"},
+                           "name": {"type": "string"},
+                           "secret": {"type": "string", "writeOnly": True},
+                           "owner": {"$ref": "#/components/schemas/Owner"}}},
+    "Owner": {"type": "object", "required": ["ownerId", "email"],
+              "properties": {"ownerId": {"type": "integer", "readOnly": True},
+                             "email": {"type": "string"}}},
+}
+
+
+def _pet_doc(version: str) -> dict:
+    ref = {"$ref": "#/components/schemas/Pet"}
+    op = {"operationId": "updatePet",
+          "parameters": [{"name": "id", "in": "path", "required": True,
+                          "schema": {"type": "string", "readOnly": True}}],
+          "requestBody": {"required": True, "content": {"application/json": {"schema": ref}}},
+          "responses": {"200": {"description": "ok",
+                                "content": {"application/json": {"schema": ref}}}}}
+    get = {"operationId": "getPet",
+           "responses": {"200": {"description": "ok",
+                                 "content": {"application/json": {"schema": ref}}}}}
+    return oas({"/pets/{id}": {"put": op, "get": get}}, copy.deepcopy(_PET_SCHEMAS), version)
+
+
+_FULL = {"id": "p1", "petId": "x", "name": "Rex", "secret": "s",
+         "owner": {"ownerId": 1, "email": "a@b"}}
+
+
+def _without(inst: dict, *path: str) -> dict:
+    out = copy.deepcopy(inst)
+    node = out
+    for k in path[:-1]:
+        node = node[k]
+    del node[path[-1]]
+    return out
+
+
+def test_openapi_30_read_only_required_applies_to_responses_only(tmp_path):
+    """OpenAPI 3.0: "If the property is marked as readOnly being true and is in the required
+    list, the required will take effect on the response only" (writeOnly: on the request
+    only). A request without the server-set fields is one the operation accepts."""
+    cat = load(write_spec(tmp_path, _pet_doc("3.0.3")))
+    put, get = (next(t for t in cat.tools if t.id == i) for i in ("updatePet", "getPet"))
+    request = put.input_schema
+    assert valid(request, _FULL)
+    assert valid(request, _without(_FULL, "petId"))             # readOnly through a $ref
+    assert valid(request, _without(_FULL, "owner", "ownerId"))  # readOnly, nested definition
+    assert not valid(request, _without(_FULL, "name"))
+    assert not valid(request, _without(_FULL, "secret"))        # writeOnly: sent, required
+    assert not valid(request, _without(_FULL, "owner", "email"))
+    assert not valid(request, _without(_FULL, "id"))            # a path parameter stays
+    pet = {k: v for k, v in _FULL.items() if k != "id"}
+    for tool in (put, get):
+        response = tool.output_schema
+        assert valid(response, pet)
+        assert valid(response, _without(pet, "secret"))          # writeOnly: not returned
+        assert not valid(response, _without(pet, "petId"))       # readOnly: returned, required
+        assert not valid(response, _without(pet, "owner", "ownerId"))
+        assert not valid(response, _without(pet, "name"))
+
+
+def test_openapi_31_required_is_as_written(tmp_path):
+    """OpenAPI 3.1 uses JSON Schema's readOnly/writeOnly, which are annotations only."""
+    cat = load(write_spec(tmp_path, _pet_doc("3.1.0")))
+    put = next(t for t in cat.tools if t.id == "updatePet")
+    assert valid(put.input_schema, _FULL)
+    assert not valid(put.input_schema, _without(_FULL, "petId"))
+    assert not valid(put.output_schema, _without({k: v for k, v in _FULL.items() if k != "id"},
+                                                 "secret"))
+
+
+def test_swagger_20_read_only_is_not_required_in_requests(tmp_path):
+    schemas = {"Pet": {"type": "object", "required": ["id", "name"],
+                       "properties": {"id": {"type": "integer", "readOnly": True},
+                                      "name": {"type": "string"}}}}
+    doc = {"swagger": "2.0", "info": {"title": "t", "version": "1"}, "definitions": schemas,
+           "paths": {"/pets": {"post": {
+               "operationId": "addPet",
+               "parameters": [{"name": "pet", "in": "body", "required": True,
+                               "schema": {"$ref": "#/definitions/Pet"}}],
+               "responses": {"200": {"description": "ok",
+                                     "schema": {"$ref": "#/definitions/Pet"}}}}}}}
+    _cat, tool = one_tool(tmp_path, doc)
+    assert valid(tool.input_schema, {"name": "Rex"})
+    assert not valid(tool.input_schema, {"id": 1})
+    assert not valid(tool.output_schema, {"name": "Rex"})

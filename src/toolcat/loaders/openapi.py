@@ -85,6 +85,24 @@ class _Loader:
         self.b = Bundler(self.r, self.swagger,
                          legacy_items=self.swagger or version.startswith("3.0"))
         self.root = self.r.root
+        # OpenAPI 3.0 and Swagger 2.0: a required property marked readOnly is required in
+        # responses only, one marked writeOnly (3.0) in requests only
+        self.context_required = self.swagger or version.startswith("3.0")
+        self._ctx_cache: dict[str, dict] = {"readOnly": {}, "writeOnly": {}}
+        self._mentioned: dict[tuple[str, str], bool] = {}
+
+    def _mentions(self, word: str) -> bool:
+        """Whether any document read so far has ``word`` in its text (a cheap gate: each
+        document's text is searched once)."""
+        seen = self._mentioned
+        for uri, d in self.r.docs_by_uri.items():
+            key = (word, uri)
+            hit = seen.get(key)
+            if hit is None:
+                hit = seen[key] = word in d.src.text
+            if hit:
+                return True
+        return False
 
     # ---------------------------------------------------------------- helpers
     def _tool_src(self, tool: Tool, doc: Doc, ptr: str) -> str:
@@ -262,6 +280,7 @@ class _Loader:
                                self._tool_src(tool, t.doc, t.pointer + "/description")))
 
         # ---- the body
+        param_names = set(props)
         if self.swagger:
             if body_param is not None:
                 bp = body_param.node
@@ -297,6 +316,10 @@ class _Loader:
         if defs:
             schema["$defs"] = {d.name: d.schema for d in defs}
             self._def_origins(tool, "/inputSchema", defs)
+        if self.context_required and self._mentions("readOnly"):
+            params = frozenset(param_names)
+            schema = context_required(schema, "readOnly", keep=params,
+                                      cache=self._ctx_cache["readOnly"])
         return schema
 
     def _def_origins(self, tool: Tool, prefix: str, defs: list[Def]) -> None:
@@ -453,8 +476,76 @@ class _Loader:
             if defs:
                 schema = _attach_defs(schema, {d.name: d.schema for d in defs})
                 self._def_origins(tool, "/outputSchema", defs)
+            if self.context_required and not self.swagger and self._mentions("writeOnly"):
+                schema = context_required(schema, "writeOnly",
+                                          cache=self._ctx_cache["writeOnly"])
             return schema
         return None
+
+
+def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
+                     cache: dict | None = None) -> Any:
+    """``schema`` with the names of properties marked ``flag: true`` (``readOnly`` for a
+    request, ``writeOnly`` for a response) left out of ``required``, as OpenAPI 3.0 reads
+    them ("the required will take effect on the response only"; Swagger 2.0: readOnly
+    properties are not sent). A property is marked by its own schema or, through local
+    ``$ref``s into the schema's ``$defs``, by the schema it refers to. ``keep``: top-level
+    names that stay required whatever they say (the operation's parameters).
+
+    Nodes that change are copies: the input (whose definitions other tools share) is not
+    mutated. ``cache`` (one per spec and flag) remembers which shared subschemas have nothing
+    to change, so that each is scanned once, not once per tool that bundles it."""
+    if not isinstance(schema, dict):
+        return schema
+    from toolcat.walker import DESCEND, iter_schemas, transform
+
+    defs = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
+    memo = cache if cache is not None else {}
+
+    def marked(prop: Any) -> bool:
+        for _hop in range(16):
+            if not isinstance(prop, dict):
+                return False
+            if prop.get(flag) is True:
+                return True
+            ref = prop.get("$ref")
+            if not (isinstance(ref, str) and ref.startswith("#/$defs/")):
+                return False
+            prop = defs.get(jp.unescape(ref[len("#/$defs/"):]))
+        return False
+
+    def kept(node: dict, skip: frozenset) -> list | None:
+        """The new ``required`` of ``node``, or None when it keeps its own."""
+        req, props = node.get("required"), node.get("properties")
+        if not (isinstance(req, list) and isinstance(props, dict)):
+            return None
+        left = [n for n in req if not (isinstance(n, str) and n not in skip
+                                       and n in props and marked(props[n]))]
+        return None if len(left) == len(req) else left
+
+    def needs(node: dict) -> bool:
+        got = memo.get(id(node))
+        if got is None or got[0] is not node:
+            found = any(isinstance(n, dict) and kept(n, frozenset()) is not None
+                        for _p, n, _d in iter_schemas(node))
+            got = memo[id(node)] = (node, found)   # the node is held: its id stays its own
+        return got[1]
+
+    def enter(node: Any, path: tuple, _d: str) -> Any:
+        if path == () or (isinstance(node, dict) and needs(node)):
+            return DESCEND
+        return node
+
+    def hook(node: Any, path: tuple, _d: str) -> Any:
+        if not isinstance(node, dict):
+            return node
+        left = kept(node, keep if path == () else frozenset())
+        if left is None:
+            return node
+        return {k: (left if k == "required" else v) for k, v in node.items()
+                if k != "required" or left}
+
+    return transform(schema, hook, enter=enter)
 
 
 def _decorate(schema: Any, deco: dict) -> Any:
