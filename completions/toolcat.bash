@@ -84,7 +84,7 @@ _toolcat() {
         --config|--baseline|--write-baseline|--output-file|-o)
             return 0 ;;  # file names (complete -o default)
         --select|--extend-select|--ignore)
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -- "$cur"))
             return 0 ;;
         --fail-on)
             COMPREPLY=($(compgen -W 'error warning info never' -- "$cur"))
@@ -173,7 +173,7 @@ _toolcat() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--all -a --format -f --no-color --quiet -q --help -h' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -- "$cur"))
         fi
         ;;
     esac

@@ -695,3 +695,52 @@ def test_tool_pointers_for_openai_and_anthropic_arrays(tmp_path):
     f = one(run(p2), "TC105")
     assert (f.tool, f.pointer, f.line) == ("g", "/inputSchema/properties/a/default",
                                            line_of(p2, GHP))
+
+
+def test_sc308_required_read_only(tmp_path):
+    t = tool(q={"type": "string", "description": "Q."},
+             petId={"$ref": "#/$defs/Id"}, label={"type": "string", "description": "N."})
+    t["inputSchema"]["required"] = ["q", "petId", "label"]
+    t["inputSchema"]["$defs"] = {"Id": {"type": "string", "readOnly": True}}
+    t["outputSchema"] = {"type": "object", "required": ["token", "name"],
+                         "properties": {"token": {"type": "string", "writeOnly": True},
+                                        "name": {"type": "string", "readOnly": True}}}
+    p = write(tmp_path, mcp(t))
+    fs = only(run(p), "SC308")
+    assert sorted(f.pointer for f in fs) == ["/inputSchema/required/1",
+                                            "/outputSchema/required/0"], fs
+    f = next(f for f in fs if f.pointer == "/inputSchema/required/1")
+    check(f, p, line_of(p, '"petId",'), "search", "/inputSchema/required/1")
+    assert f.severity == "warning" and "readOnly" in f.message
+    # near misses: readOnly only in the output, writeOnly only in the input, a property
+    # *named* readOnly, and OpenAPI 3.0 (where the loader already lifted the requirement)
+    t2 = tool(q={"type": "string", "description": "Q."},
+              readOnly={"type": "boolean", "description": "R."},
+              pw={"type": "string", "writeOnly": True, "description": "P."})
+    t2["inputSchema"]["required"] = ["readOnly", "pw"]
+    t2["outputSchema"] = {"type": "object", "required": ["id"],
+                          "properties": {"id": {"type": "string", "readOnly": True}}}
+    assert "SC308" not in codes(run(write(tmp_path, mcp(t2), "ok.json")))
+    spec = """openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /pets:
+    post:
+      operationId: createPet
+      description: Create a pet.
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [id, name]
+              properties:
+                id: {type: string, readOnly: true, description: Id.}
+                name: {type: string, description: Name.}
+      responses: {"200": {description: ok}}
+"""
+    assert "SC308" not in codes(run(write(tmp_path, spec, "api30.yaml")))
+    spec31 = spec.replace("openapi: 3.0.3", "openapi: 3.1.0")
+    p31 = write(tmp_path, spec31, "api31.yaml")
+    f31 = one(run(p31), "SC308")
+    assert f31.line == line_of(p31, "required: [id, name]")

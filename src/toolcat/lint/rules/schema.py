@@ -1,4 +1,4 @@
-"""Schema correctness beyond the metaschema: SC303-SC307."""
+"""Schema correctness beyond the metaschema: SC303-SC308."""
 
 from __future__ import annotations
 
@@ -271,3 +271,44 @@ def value_type_mismatch(ctx, tool, n) -> Iterator[Hit]:
                 yield Hit(f"enum value {v!r} is {json_type(v)} but type is {'/'.join(types)}",
                           n.ptr("enum", i))
                 break
+
+
+def _flagged(prop: Any, flag: str, root: Any) -> bool:
+    """``prop`` (or what its local ``$ref`` chain points at) says ``flag: true``."""
+    seen: set[int] = set()
+    while isinstance(prop, dict) and id(prop) not in seen:
+        if prop.get(flag) is True:
+            return True
+        seen.add(id(prop))
+        ref = prop.get("$ref")
+        if not isinstance(ref, str):
+            return False
+        prop = _local(ref, root)
+    return False
+
+
+@rule("SC308", "required-read-only", "warning",
+      "a required property that the other side owns: `readOnly` in an input, `writeOnly` in "
+      "an output", scope="node", schemas=("input", "output"), keys=("required",))
+def required_read_only(ctx, tool, n) -> Iterator[Hit]:
+    """A property marked `readOnly` is set by the server (an id, a creation time); listed in
+    an inputSchema's `required`, it makes the model invent a value on every call, and a
+    client that validates arguments rejects the calls that leave it out. OpenAPI 3.0 and
+    Swagger 2.0 say such a property is required in responses only, and toolcat's loader
+    applies that; OpenAPI 3.1 and MCP schemas keep JSON Schema's meaning (the keywords are
+    annotations), so the `required` stands as written. The same holds for a `writeOnly`
+    property (a password) required in an outputSchema. Drop the name from `required`, or
+    use separate request and response schemas."""
+    node = n.node
+    if not isinstance(node, dict):
+        return
+    req, props = node.get("required"), node.get("properties")
+    if not (isinstance(req, list) and isinstance(props, dict)):
+        return
+    flag = "readOnly" if n.role == "input" else "writeOnly"
+    root = tool.input_schema if n.role == "input" else tool.output_schema
+    for i, name in enumerate(req):
+        if isinstance(name, str) and _flagged(props.get(name), flag, root):
+            side = "an input the server sets" if flag == "readOnly" else \
+                "an output the server never returns"
+            yield Hit(f"required property {name!r} is {flag}: {side}", n.ptr("required", i))
