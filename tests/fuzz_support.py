@@ -7,6 +7,8 @@
   stderr, the working folder and toolcat's process-wide settings saved and restored, a
   wall-clock guard (SIGALRM) and the CPU time of the run.
 * :func:`check_outcome`: the robustness properties every run must have.
+* :class:`Chooser` / :class:`SeededChooser`: the generators' choices, drawn by Hypothesis
+  (shrinkable, reproducible) or by a seeded random generator (uniform sweeps).
 """
 
 from __future__ import annotations
@@ -247,3 +249,52 @@ def check_outputs(folder: str, before: dict[str, bytes], r: Outcome,
     for rel in after:
         if rel not in before and rel not in outputs:
             raise AssertionError(f"unexpected new file {rel}\n" + r.describe())
+
+
+# --------------------------------------------------------------------------- choices
+
+class Chooser:
+    """Choices drawn by Hypothesis from ``data`` (``st.data()``)."""
+
+    def __init__(self, data) -> None:
+        self.draw = data.draw
+
+    def int(self, lo: int, hi: int) -> int:
+        from hypothesis import strategies as st
+
+        return self.draw(st.integers(lo, hi))
+
+    def bool(self, p: float = 0.5) -> bool:
+        # a biased coin; it shrinks towards False, and Hypothesis leans towards small values,
+        # so True comes less often than ``p`` says (about 0.25 for 0.5)
+        return self.int(0, 999) >= 1000 - int(p * 1000)
+
+    def pick(self, seq):
+        seq = list(seq)
+        return seq[self.int(0, len(seq) - 1)]
+
+    def sample(self, seq, lo: int, hi: int) -> list:
+        """Up to ``hi`` (at least ``lo`` draws) distinct items of ``seq``."""
+        seq = list(seq)
+        n = self.int(lo, min(hi, len(seq)))
+        out = []
+        for _ in range(n):
+            x = self.pick(seq)
+            if x not in out:
+                out.append(x)
+        return out
+
+
+class SeededChooser(Chooser):
+    """The same choices from a seeded random generator (uniform, unlike Hypothesis' draws)."""
+
+    def __init__(self, seed: int) -> None:
+        import random
+
+        self.r = random.Random(seed)
+
+    def int(self, lo: int, hi: int) -> int:
+        return self.r.randint(lo, hi)
+
+    def bool(self, p: float = 0.5) -> bool:
+        return self.r.random() < p

@@ -47,6 +47,7 @@ import pytest
 from conftest import CORPUS, SAMPLES
 from fuzz_profile import examples, is_long
 from fuzz_support import (
+    Chooser,
     Outcome,
     check_outcome,
     check_outputs,
@@ -114,24 +115,6 @@ def seeds() -> tuple[Seed, ...]:
 def _have_seeds():
     if len(seeds()) < 5:
         pytest.skip("too few seed files (samples/ and ../shared/corpus)")
-
-
-# --------------------------------------------------------------------------- choices
-
-class Chooser:
-    def __init__(self, data) -> None:
-        self.draw = data.draw
-
-    def int(self, lo: int, hi: int) -> int:
-        return self.draw(st.integers(lo, hi))
-
-    def bool(self, p: float = 0.5) -> bool:
-        # a biased coin; it shrinks (and Hypothesis' small-value bias leans) towards False
-        return self.draw(st.integers(0, 999)) >= 1000 - int(p * 1000)
-
-    def pick(self, seq):
-        seq = list(seq)
-        return seq[self.int(0, len(seq) - 1)]
 
 
 # --------------------------------------------------------------------------- structural mutations

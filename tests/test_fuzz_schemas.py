@@ -37,6 +37,7 @@ from typing import Any
 
 import pytest
 from fuzz_profile import examples, is_long
+from fuzz_support import Chooser, SeededChooser
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -62,33 +63,6 @@ TYPES = ["null", "boolean", "integer", "number", "string", "array", "object"]
 PROSE = {"description": "Some prose.", "title": "T", "examples": [1, "x"], "$comment": "c",
          "x-note": {"type": "string"}, "default": {"a": 1}, "deprecated": False,
          "readOnly": False, "writeOnly": False}
-
-
-class Chooser:
-    def __init__(self, data) -> None:
-        self.draw = data.draw
-
-    def int(self, lo: int, hi: int) -> int:
-        return self.draw(st.integers(lo, hi))
-
-    def bool(self, p: float = 0.5) -> bool:
-        # Hypothesis leans towards small values: True comes less often than ``p`` says
-        # (about 0.25 for 0.5); the coverage test below checks what the grammar reaches
-        return self.draw(st.integers(0, 999)) >= 1000 - int(p * 1000)
-
-    def pick(self, seq):
-        seq = list(seq)
-        return seq[self.int(0, len(seq) - 1)]
-
-    def sample(self, seq, lo: int, hi: int) -> list:
-        seq = list(seq)
-        n = self.int(lo, min(hi, len(seq)))
-        out = []
-        for _ in range(n):
-            x = self.pick(seq)
-            if x not in out:
-                out.append(x)
-        return out
 
 
 # --------------------------------------------------------------------------- the grammar
@@ -638,7 +612,7 @@ def test_generated_schemas_keep_their_verdicts():
     run()
     # then a seeded sweep: uniform choices reach shapes Hypothesis' small-value lean rarely does
     for seed in range(examples(CI_SWEEP)):
-        c = RandomChooser(seed)
+        c = SeededChooser(seed)
         schema, _dialect = gen_root(c)
         check_schema_case(c, schema)
     print("\nschema fuzz:", STATS)
@@ -648,28 +622,13 @@ def test_generated_schemas_keep_their_verdicts():
     assert STATS["invalid"] > STATS["instances"] * 0.1, STATS
 
 
-class RandomChooser(Chooser):
-    """The grammar's choices from a seeded generator (uniform, unlike Hypothesis' draws)."""
-
-    def __init__(self, seed: int) -> None:
-        import random
-
-        self.r = random.Random(seed)
-
-    def int(self, lo: int, hi: int) -> int:
-        return self.r.randint(lo, hi)
-
-    def bool(self, p: float = 0.5) -> bool:
-        return self.r.random() < p
-
-
 @pytest.mark.parametrize("draft", ["2020-12", "draft7"])
 def test_grammar_covers_the_keywords(draft):
     """The grammar reaches every keyword it is meant to (a guard against a silent narrowing;
     seeded, so that it does not depend on how Hypothesis leans)."""
     seen: set = set()
     for seed in range(200):
-        s = gen_schema(RandomChooser(seed), Ctx(draft), 3)
+        s = gen_schema(SeededChooser(seed), Ctx(draft), 3)
         todo = [s]
         while todo:
             n = todo.pop()

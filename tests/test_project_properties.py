@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import corpus
+from fuzz_support import Chooser, SeededChooser
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -91,17 +92,8 @@ _FORMATS = {
 _ALPHABET = "ab Z0_-é😀"
 
 
-class HypChooser:
-    """Choices drawn by Hypothesis (shrinkable, reproducible)."""
-
-    def __init__(self, data) -> None:
-        self.draw = data.draw
-
-    def int(self, lo: int, hi: int) -> int:
-        return self.draw(st.integers(lo, hi))
-
-    def pick(self, seq: list) -> Any:
-        return seq[self.int(0, len(seq) - 1)]
+class HypChooser(Chooser):
+    """Choices drawn by Hypothesis (shrinkable, reproducible), with text and regex."""
 
     def text(self, lo: int, hi: int) -> str:
         return self.draw(st.text(alphabet=_ALPHABET, min_size=lo, max_size=hi))
@@ -110,16 +102,8 @@ class HypChooser:
         return self.draw(st.from_regex(pattern).filter(lambda x: len(x) < 60))
 
 
-class RandomChooser(HypChooser):
+class RandomChooser(SeededChooser):
     """The same choices from a seeded random generator (a sweep over every schema)."""
-
-    def __init__(self, seed: int) -> None:
-        import random
-
-        self.r = random.Random(seed)
-
-    def int(self, lo: int, hi: int) -> int:
-        return self.r.randint(lo, hi)
 
     def text(self, lo: int, hi: int) -> str:
         return "".join(self.r.choice(_ALPHABET) for _ in range(self.r.randint(lo, hi)))
