@@ -156,7 +156,7 @@ def _write_temp(path: str, data: bytes | str) -> str:
     if isinstance(data, str):
         data = data.encode("utf-8")
     folder = os.path.dirname(os.path.abspath(path)) or "."
-    import tempfile   # here: tempfile imports shutil, random, bz2, lzma (7 ms at startup)
+    import tempfile  # here: tempfile imports shutil, random, bz2, lzma (7 ms at startup)
 
     fd, tmp = tempfile.mkstemp(prefix=".toolcat-", suffix=".tmp", dir=folder)
     try:

@@ -212,3 +212,31 @@ def local_refs(schema: Any, dialect: str = DRAFT2020) -> Iterator[tuple[Path, st
             ref = node.get("$ref")
             if isinstance(ref, str):
                 yield p, ref
+
+
+def local_target(ref: str, root: Any) -> Any:
+    """The node a local ``$ref`` (``#``, ``#/a/b%20c``) points at in ``root``; None when the
+    reference is not local or leads nowhere."""
+    if not ref.startswith("#"):
+        return None
+    from toolcat import pointer as jp
+
+    try:
+        return jp.resolve(root, jp.decode_fragment(ref[1:]))
+    except (KeyError, ValueError):
+        return None
+
+
+def flagged(node: Any, keyword: str, root: Any) -> bool:
+    """``node``, or a node its chain of local ``$ref``s in ``root`` leads to, has
+    ``keyword: true`` (e.g. ``readOnly`` on a property whose schema is a reference)."""
+    seen: set[int] = set()
+    while isinstance(node, dict) and id(node) not in seen:
+        if node.get(keyword) is True:
+            return True
+        seen.add(id(node))
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            return False
+        node = local_target(ref, root)
+    return False

@@ -138,28 +138,23 @@ def project(
             from toolcat.project.report import start_counting
 
             start_counting(proj, counter)
-    except BaseException:
-        if counter is not None:
-            counter.close(kill=True)
-        raise
-    data = proj.output_bytes()
-    files: list[tuple[str, bytes]] = []
-    if output and output != "-":
-        files.append((output, data))
-    if handbook:
-        files.append((handbook, proj.handbook_bytes()))
-    if report:
-        files.append((report, proj.report_bytes()))
-    code = proj.exit_code()
-    if check:
-        raise typer.Exit(_check(files))
-    if code:
-        # --unlowerable fail: nothing is written but the report (to say what failed)
-        files = [(p, d) for p, d in files if p == report]
-    try:
+        data = proj.output_bytes()
+        files: list[tuple[str, bytes]] = []
+        if output and output != "-":
+            files.append((output, data))
+        if handbook:
+            files.append((handbook, proj.handbook_bytes()))
+        if report:
+            files.append((report, proj.report_bytes()))
+        code = proj.exit_code()
+        if check:
+            raise typer.Exit(_check(files))
+        if code:
+            # --unlowerable fail: nothing is written but the report (to say what failed)
+            files = [(p, d) for p, d in files if p == report]
         ui.write_atomic_many(files)   # all or nothing: no output is replaced if one cannot be
     except BaseException:
-        if counter is not None:
+        if counter is not None:   # the summary will not be printed: stop its child
             counter.close(kill=True)
         raise
     if code == 0 and (not output or output == "-"):

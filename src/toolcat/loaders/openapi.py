@@ -280,7 +280,7 @@ class _Loader:
                                self._tool_src(tool, t.doc, t.pointer + "/description")))
 
         # ---- the body
-        param_names = set(props)
+        param_names = frozenset(props)
         if self.swagger:
             if body_param is not None:
                 bp = body_param.node
@@ -317,8 +317,7 @@ class _Loader:
             schema["$defs"] = {d.name: d.schema for d in defs}
             self._def_origins(tool, "/inputSchema", defs)
         if self.context_required and self._mentions("readOnly"):
-            params = frozenset(param_names)
-            schema = context_required(schema, "readOnly", keep=params,
+            schema = context_required(schema, "readOnly", keep=param_names,
                                       cache=self._ctx_cache["readOnly"])
         return schema
 
@@ -489,7 +488,7 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
     request, ``writeOnly`` for a response) left out of ``required``, as OpenAPI 3.0 reads
     them ("the required will take effect on the response only"; Swagger 2.0: readOnly
     properties are not sent). A property is marked by its own schema or, through local
-    ``$ref``s into the schema's ``$defs``, by the schema it refers to. ``keep``: top-level
+    ``$ref``s, by the schema it refers to (:func:`toolcat.walker.flagged`). ``keep``: top-level
     names that stay required whatever they say (the operation's parameters).
 
     Nodes that change are copies: the input (whose definitions other tools share) is not
@@ -497,22 +496,9 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
     to change, so that each is scanned once, not once per tool that bundles it."""
     if not isinstance(schema, dict):
         return schema
-    from toolcat.walker import DESCEND, iter_schemas, transform
+    from toolcat.walker import DESCEND, flagged, iter_schemas, transform
 
-    defs = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
     memo = cache if cache is not None else {}
-
-    def marked(prop: Any) -> bool:
-        for _hop in range(16):
-            if not isinstance(prop, dict):
-                return False
-            if prop.get(flag) is True:
-                return True
-            ref = prop.get("$ref")
-            if not (isinstance(ref, str) and ref.startswith("#/$defs/")):
-                return False
-            prop = defs.get(jp.unescape(ref[len("#/$defs/"):]))
-        return False
 
     def kept(node: dict, skip: frozenset) -> list | None:
         """The new ``required`` of ``node``, or None when it keeps its own."""
@@ -520,7 +506,7 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
         if not (isinstance(req, list) and isinstance(props, dict)):
             return None
         left = [n for n in req if not (isinstance(n, str) and n not in skip
-                                       and n in props and marked(props[n]))]
+                                       and n in props and flagged(props[n], flag, schema))]
         return None if len(left) == len(req) else left
 
     def needs(node: dict) -> bool:

@@ -162,11 +162,14 @@ class Projection:
     def array(self) -> list:
         return [t.descriptor for t in self.tools]
 
-    def array_bytes(self) -> bytes:
-        got = self._memo.get("array")
+    def _once(self, key: str, make: Any) -> Any:
+        got = self._memo.get(key)
         if got is None:
-            got = self._memo["array"] = dumps(self.array())
+            got = self._memo[key] = make()
         return got
+
+    def array_bytes(self) -> bytes:
+        return self._once("array", lambda: dumps(self.array()))
 
     def output_bytes(self) -> bytes:
         indent = self.options.indent or None
@@ -179,16 +182,10 @@ class Projection:
         return self.array_bytes()
 
     def standard_bytes(self) -> bytes:
-        got = self._memo.get("standard")
-        if got is None:
-            got = self._memo["standard"] = dumps([t.standard for t in self.tools])
-        return got
+        return self._once("standard", lambda: dumps([t.standard for t in self.tools]))
 
     def digest(self) -> str:
-        got = self._memo.get("digest")
-        if got is None:
-            got = self._memo["digest"] = "sha256:" + sha256(self.output_bytes())
-        return got
+        return self._once("digest", lambda: "sha256:" + sha256(self.output_bytes()))
 
     def handbook(self) -> dict:
         from toolcat.project.handbook import build_handbook

@@ -6,6 +6,7 @@ from typing import Any, Iterator
 
 from toolcat.keywords import DIALECTS, DRAFT4, DRAFT6, DRAFT7, KEYWORDS, VALIDATION, python_kind
 from toolcat.lint.registry import Hit, rule
+from toolcat.walker import flagged, local_target
 
 _LEGACY = (DRAFT4, DRAFT6, DRAFT7)
 _PROSE_TEXT = ("title", "description", "$comment")
@@ -27,7 +28,7 @@ def _names(node: Any, root: Any, depth: int, seen: set) -> set[str]:
         names.update(props)
     ref = node.get("$ref")
     if isinstance(ref, str):
-        target = _local(ref, root)
+        target = local_target(ref, root)
         if target is None:
             raise _Unknown(ref)
         names |= _names(target, root, depth - 1, seen)
@@ -39,17 +40,6 @@ def _names(node: Any, root: Any, depth: int, seen: set) -> set[str]:
     for key in ("then", "else"):
         names |= _names(node.get(key), root, depth - 1, seen)
     return names
-
-
-def _local(ref: str, root: Any) -> Any:
-    if not ref.startswith("#"):
-        return None
-    from toolcat import pointer as jp
-
-    try:
-        return jp.resolve(root, jp.decode_fragment(ref[1:]))
-    except (KeyError, ValueError):
-        return None
 
 
 def _at(root: Any, path: tuple) -> Any:
@@ -273,20 +263,6 @@ def value_type_mismatch(ctx, tool, n) -> Iterator[Hit]:
                 break
 
 
-def _flagged(prop: Any, flag: str, root: Any) -> bool:
-    """``prop`` (or what its local ``$ref`` chain points at) says ``flag: true``."""
-    seen: set[int] = set()
-    while isinstance(prop, dict) and id(prop) not in seen:
-        if prop.get(flag) is True:
-            return True
-        seen.add(id(prop))
-        ref = prop.get("$ref")
-        if not isinstance(ref, str):
-            return False
-        prop = _local(ref, root)
-    return False
-
-
 @rule("SC308", "required-read-only", "warning",
       "a required property that the other side owns: `readOnly` in an input, `writeOnly` in "
       "an output", scope="node", schemas=("input", "output"), keys=("required",))
@@ -308,7 +284,7 @@ def required_read_only(ctx, tool, n) -> Iterator[Hit]:
     flag = "readOnly" if n.role == "input" else "writeOnly"
     root = tool.input_schema if n.role == "input" else tool.output_schema
     for i, name in enumerate(req):
-        if isinstance(name, str) and _flagged(props.get(name), flag, root):
+        if isinstance(name, str) and flagged(props.get(name), flag, root):
             side = "an input the server sets" if flag == "readOnly" else \
                 "an output the server never returns"
             yield Hit(f"required property {name!r} is {flag}: {side}", n.ptr("required", i))
