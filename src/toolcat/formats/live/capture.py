@@ -1,0 +1,222 @@
+"""Capture live MCP servers (the synchronous entry point) and the capture file.
+
+:func:`capture` starts every stdio server first (``Popen``, before the MCP SDK is imported,
+so servers boot while toolcat loads the SDK), then captures all of them concurrently, each
+with its own ``--timeout``. One server that fails is one :class:`Outcome` with an error; the
+others are still captured. Every server process is ended before :func:`capture` returns,
+whatever happens (:func:`toolcat.formats.live.procs.guard`).
+
+The capture file (:func:`document`, :func:`file_bytes`) is a ``tools/list`` result, every
+page joined, with what the handshake said under ``capture``::
+
+    {
+      "capture": {"server": "time", "transport": "stdio", "protocolVersion": "2025-11-25",
+                  "handshake": "initialize", "serverInfo": {"name": ..., "version": ...},
+                  "capabilities": {...}, "instructions": "...", "pages": 1,
+                  "capturedAt": "2026-01-01T00:00:00Z"},
+      "tools": [ ...exactly as the server sent them... ]
+    }
+
+Any MCP loader reads it as ``{"tools": [...]}`` (the ``capture`` key is ignored), so every
+command lints, projects, measures and diffs it as the live server. ``capturedAt`` is the only
+field that changes when nothing else did (:func:`compare` ignores it).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from toolcat.errors import InputError
+from toolcat.formats.live import procs
+from toolcat.formats.live.spec import DEFAULT_TIMEOUT, STDIO, ServerSpec, printable
+
+CAPTURE_KEY = "capture"
+VOLATILE = ("capturedAt",)
+
+
+@dataclass
+class Outcome:
+    spec: ServerSpec
+    capture: Any = None            # session.Capture
+    error: InputError | None = None
+
+
+#: Seconds spent importing the MCP SDK in the last :func:`capture` (for bench and -v).
+last_sdk_import_s: float | None = None
+
+
+def default_log_dir() -> str:
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    return os.path.join(tempfile.gettempdir(), f"toolcat-{uid}", "servers")
+
+
+def import_sdk() -> Any:
+    """The client layer (imports the MCP SDK); a clear error when it is not installed."""
+    global last_sdk_import_s
+    t = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from toolcat.formats.live import session
+    except ImportError as e:
+        missing = getattr(e, "name", None) or "mcp"
+        raise InputError(f"live servers need the MCP Python SDK ({missing} is not installed): "
+                         "pip install 'toolcat[live]'") from None
+    last_sdk_import_s = time.perf_counter() - t
+    return session
+
+
+def capture(specs: list[ServerSpec], timeout: float = DEFAULT_TIMEOUT, verbose: bool = False,
+            log_dir: str | None = "") -> list[Outcome]:
+    """Capture every spec; one :class:`Outcome` per spec, in order.
+
+    ``log_dir``: where each stdio server's stderr goes (``<name>.log``); ``""`` for the
+    default (:func:`default_log_dir`), ``None`` for nowhere. ``verbose`` also shows it on
+    toolcat's stderr, each line prefixed with ``[name]``."""
+    if timeout <= 0:
+        from toolcat.errors import UsageError
+
+        raise UsageError(f"--timeout must be more than 0 seconds (got {timeout:g})")
+    if log_dir == "":
+        log_dir = default_log_dir()
+    outcomes: list[Outcome] = [Outcome(s) for s in specs]
+    with procs.guard():
+        started: dict[int, float] = {}
+        started_procs: dict[int, procs.ServerProcess] = {}
+        todo: list[int] = []
+        for i, s in enumerate(specs):
+            if s.problem:
+                outcomes[i].error = InputError(s.problem, s.label)
+                continue
+            started[i] = time.perf_counter()
+            if s.transport == STDIO:
+                try:
+                    started_procs[i] = procs.spawn(s)
+                except InputError as e:
+                    outcomes[i].error = e
+                    continue
+            todo.append(i)
+        if not todo:
+            return outcomes
+        session = import_sdk()
+        session.quiet_sdk_logging(verbose)
+        import anyio
+
+        async def one(i: int) -> None:
+            try:
+                outcomes[i].capture = await session.capture_one(
+                    specs[i], started_procs.get(i), timeout, log_dir=log_dir, verbose=verbose,
+                    started=started[i])
+            except InputError as e:
+                outcomes[i].error = e
+            except Exception as e:  # noqa: BLE001 - one server's bug is that server's error
+                outcomes[i].error = InputError(
+                    f"internal error while capturing: {type(e).__name__}: "
+                    f"{printable(str(e), 200)} (please report it)", specs[i].label)
+
+        async def main() -> None:
+            async with anyio.create_task_group() as tg:
+                for i in todo:
+                    tg.start_soon(one, i)
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            anyio.run(main)
+    return outcomes
+
+
+# --------------------------------------------------------------------------- the file
+
+
+def document(cap: Any) -> dict:
+    """The capture file's content for one :class:`~toolcat.formats.live.session.Capture`."""
+    hs = cap.handshake
+    meta: dict[str, Any] = {"server": cap.spec.label, "transport": cap.spec.transport,
+                            "protocolVersion": hs.protocol_version, "handshake": hs.method}
+    if hs.server_info is not None:
+        meta["serverInfo"] = hs.server_info
+    for key in ("capabilities", "instructions"):
+        if key in hs.result:
+            meta[key] = hs.result[key]
+    meta["pages"] = cap.pages
+    meta["capturedAt"] = cap.captured_at
+    return {CAPTURE_KEY: meta, "tools": cap.tools}
+
+
+def file_bytes(doc: dict) -> bytes:
+    """The capture file's bytes (JSON, 2-space indent, as JavaScript's JSON.stringify)."""
+    from toolcat import canonical
+
+    try:
+        return canonical.dumps(doc, indent=2) + b"\n"
+    except (ValueError, TypeError) as e:
+        server = doc.get(CAPTURE_KEY, {}).get("server")
+        raise InputError(f"the server's answer cannot be written as JSON: {printable(str(e))}",
+                         server) from None
+
+
+def to_catalog(cap: Any):  # noqa: ANN201 - toolcat.model.Catalog
+    """The catalog of a capture: exactly what loading its capture file gives (the same
+    bytes are parsed), named after the server; tool pointers are ``/tools/<index>``."""
+    from toolcat.loaders import arrays
+    from toolcat.parse import parse_json
+
+    doc = document(cap)
+    label = cap.spec.label
+    parsed = parse_json(file_bytes(doc).decode("utf-8"), label)
+    cat = arrays.load_mcp(parsed, label)
+    cat.meta["live"] = dict(parsed[CAPTURE_KEY], via=cap.spec.describe(),
+                            origin=cap.spec.origin)
+    cat.meta["envelope"] = "capture"
+    return cat
+
+
+def compare(old: Any, new: dict) -> list[str]:
+    """What differs between a capture file's content and a new capture (``capturedAt``
+    ignored): one line per difference, empty when the file is current."""
+    from toolcat import canonical
+
+    def same(a: Any, b: Any) -> bool:   # JSON equality (Python's == has 1 == 1.0 == True)
+        return canonical.dumps(a) == canonical.dumps(b)
+
+    out: list[str] = []
+    if not isinstance(old, dict) or not isinstance(old.get("tools"), list):
+        return ["the file is not a capture (no tools array)"]
+    om = old.get(CAPTURE_KEY) if isinstance(old.get(CAPTURE_KEY), dict) else {}
+    nm = new[CAPTURE_KEY]
+    for key in sorted(set(om) | set(nm)):
+        if key in VOLATILE:
+            continue
+        if key not in om or key not in nm or not same(om[key], nm[key]):
+            out.append(f"capture.{key} changed")
+    otools = old["tools"]
+    ntools = new["tools"]
+
+    def name(t: Any, i: int) -> str:
+        return t["name"] if isinstance(t, dict) and isinstance(t.get("name"), str) else f"#{i}"
+
+    onames = {name(t, i): t for i, t in enumerate(otools)}
+    nnames = {name(t, i): t for i, t in enumerate(ntools)}
+    for n in nnames:
+        if n not in onames:
+            out.append(f"tool {printable(n, 80)} added")
+    for n in onames:
+        if n not in nnames:
+            out.append(f"tool {printable(n, 80)} removed")
+    for n, t in nnames.items():
+        if n in onames and not same(onames[n], t):
+            fields = sorted(set(t) | set(onames[n])) if isinstance(t, dict) and \
+                isinstance(onames[n], dict) else []
+            changed = [f for f in fields if f not in t or f not in onames[n]
+                       or not same(t[f], onames[n][f])]
+            out.append(f"tool {printable(n, 80)} changed"
+                       + (f" ({', '.join(changed)})" if changed else ""))
+    if not out and [name(t, i) for i, t in enumerate(otools)] != \
+            [name(t, i) for i, t in enumerate(ntools)]:
+        out.append("tools are in another order")
+    return out
