@@ -3,7 +3,7 @@
 Serves 7 tools over 3 ``tools/list`` pages (3 + 3 + 1, opaque cursors), with titles, output
 schemas, annotations and a ``$defs``/``$ref`` schema; ``tools/call`` answers ``echo``/``add``.
 Over stdio by default, or Streamable HTTP on 127.0.0.1 (``--http``, port 0 = any free port,
-written to ``--port-file``).
+written to ``--port-file`` or ``$TOOLCAT_PORT_FILE``).
 
 ``--mode`` makes it misbehave in each way toolcat must survive:
 
@@ -23,18 +23,25 @@ HTTP only: ``--token T`` answers 401 unless ``Authorization: Bearer T``; the app
 
 from __future__ import annotations
 
-import argparse
 import os
-import signal
-import socket
-import subprocess
-import sys
-from typing import Any
+import time
 
-import anyio
-import mcp_types as types
-from mcp.server import Server
-from mcp.shared.exceptions import MCPError
+if os.environ.get("CATALOG_SERVER_STARTED"):
+    # when the process started (before the SDK's imports), for tests that bound a run's time
+    with open(os.environ["CATALOG_SERVER_STARTED"], "a") as _f:
+        _f.write(f"{time.time()}\n")
+
+import argparse  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from typing import Any  # noqa: E402
+
+import anyio  # noqa: E402
+import mcp_types as types  # noqa: E402
+from mcp.server import Server  # noqa: E402
+from mcp.shared.exceptions import MCPError  # noqa: E402
 
 SCHEMA_TIME = {"type": "object", "properties": {
     "timezone": {"type": "string", "description": "IANA time zone name, e.g. Europe/Paris"}},
@@ -166,6 +173,7 @@ def serve_http(server: Server, port: int, port_file: str | None, token: str | No
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", port))
     sock.listen(64)
+    port_file = port_file or os.environ.get("TOOLCAT_PORT_FILE")
     if port_file:
         tmp = port_file + ".tmp"
         with open(tmp, "w") as f:

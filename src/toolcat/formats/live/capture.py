@@ -164,12 +164,14 @@ def to_catalog(cap: Any):  # noqa: ANN201 - toolcat.model.Catalog
     """The catalog of a capture: exactly what loading its capture file gives (the same
     bytes are parsed), named after the server; tool pointers are ``/tools/<index>``."""
     from toolcat.loaders import arrays
+    from toolcat.model import STANDARD
     from toolcat.parse import parse_json
 
     doc = document(cap)
     label = cap.spec.label
     parsed = parse_json(file_bytes(doc).decode("utf-8"), label)
     cat = arrays.load_mcp(parsed, label)
+    cat.view = STANDARD        # a server is never a compact view (load_mcp guesses by name)
     cat.meta["live"] = dict(parsed[CAPTURE_KEY], via=cap.spec.describe(),
                             origin=cap.spec.origin)
     cat.meta["envelope"] = "capture"
@@ -182,7 +184,7 @@ def compare(old: Any, new: dict) -> list[str]:
     from toolcat import canonical
 
     def same(a: Any, b: Any) -> bool:   # JSON equality (Python's == has 1 == 1.0 == True)
-        return canonical.dumps(a) == canonical.dumps(b)
+        return json_equal(a, b)
 
     out: list[str] = []
     if not isinstance(old, dict) or not isinstance(old.get("tools"), list):
@@ -219,4 +221,16 @@ def compare(old: Any, new: dict) -> list[str]:
     if not out and [name(t, i) for i, t in enumerate(otools)] != \
             [name(t, i) for i, t in enumerate(ntools)]:
         out.append("tools are in another order")
+    if not out and canonical.dumps(otools) != canonical.dumps(ntools):
+        out.append("the same tools with their keys in another order")
     return out
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equal as JSON values: object key order ignored; ``true``, ``1`` and ``1.0`` differ."""
+    import json
+
+    def key(v: Any) -> str:
+        return json.dumps(v, sort_keys=True, ensure_ascii=False, allow_nan=True)
+
+    return key(a) == key(b)
