@@ -5,6 +5,7 @@ options land): ``python driver.py [--timeout S] [-o DIR] [--server CMD]... [--ur
 Each server captured: ``<name>: <n> tools, <p> pages`` on stdout (and ``DIR/<name>.json``,
 the capture file). Each failure: its one ``toolcat: error:`` line on stderr. Exit 0, or 2
 when a server failed; Ctrl-C prints ``toolcat: interrupted`` and exits 130, as the CLI does.
+With ``TOOLCAT_TEST_TIMINGS=FILE``, the seconds spent importing the MCP SDK go to FILE.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ def main() -> int:
             specs += clients.read_config_file(a.client_config, a.client)
         spec.unique_names(specs)
         outcomes = capture.capture(specs, timeout=a.timeout, verbose=a.verbose)
+        if os.environ.get("TOOLCAT_TEST_TIMINGS") and capture.last_sdk_import_s is not None:
+            with open(os.environ["TOOLCAT_TEST_TIMINGS"], "w") as f:
+                f.write(f"{capture.last_sdk_import_s}\n")
     except ToolcatError as e:
         sys.stderr.write(e.render() + "\n")
         return 2

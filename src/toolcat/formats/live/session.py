@@ -545,7 +545,7 @@ def _translate(exc: BaseException | None, wire: _Wire) -> str:
                 return _timeout_message(wire)
             if isinstance(e, httpx2.ConnectError):
                 why = printable(str(e) or type(e).__name__, 160)
-                if "refused" in why.lower():
+                if "refused" in why.lower() or _caused_by(e, ConnectionRefusedError):
                     why = "connection refused (is the server running?)"
                 return f"cannot connect to {url}: {why}"
             if isinstance(e, httpx2.TransportError):
@@ -576,6 +576,20 @@ def _translate(exc: BaseException | None, wire: _Wire) -> str:
                     f"{printable(_first_error(e), 160)})")
     first = leaves[0] if leaves else exc
     return f"{wire.phase} failed: {type(first).__name__}: {printable(str(first), 200)}"
+
+
+def _caused_by(exc: BaseException, kind: type) -> bool:
+    seen = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, kind):
+            return True
+        if isinstance(cur, BaseExceptionGroup) and any(_caused_by(x, kind)
+                                                       for x in cur.exceptions):
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False
 
 
 def _first_error(e: ValidationError) -> str:
