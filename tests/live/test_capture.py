@@ -13,11 +13,14 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed (the live extra)
 live = pytest.importorskip("toolcat.formats.live.capture",
                            reason="toolcat.formats is not a package in this install yet")
 
-from conftest import (  # noqa: E402
+from live_support import (  # noqa: E402
     PY,
     SERVERS,
     catalog_cmd,
+    catalog_http,  # noqa: F401 - a fixture
     everything_cmd,
+    everything_http,  # noqa: F401 - a fixture
+    everything_js,  # noqa: F401 - a fixture
     live_env,
     raw_cmd,
     require_exe,
@@ -128,10 +131,8 @@ def test_own_server_three_pages_streamable_http_with_a_token(catalog_http):
 def test_tools_are_kept_raw_when_the_sdk_would_reject_them():
     # raw_server serves tools without inputSchema, with a non-object schema and an
     # unknown field: the SDK's models reject or trim them; the capture keeps them as sent.
-    from conftest import SERVERS as S
-
     cap = capture_one(specs.from_command(raw_cmd()))
-    expected = __import__("runpy").run_path(str(S / "raw_server.py"))["INVALID"]
+    expected = __import__("runpy").run_path(str(SERVERS / "raw_server.py"))["INVALID"]
     assert same_json(cap.tools, expected)
     assert cap.handshake.method == "initialize"
     assert cap.handshake.protocol_version == "2025-06-18"

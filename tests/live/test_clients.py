@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import catalog_cmd, raw_cmd, wait_gone
+from live_support import catalog_cmd, drive, raw_cmd, wait_gone  # noqa: F401 - drive: a fixture
 
 clients = pytest.importorskip("toolcat.formats.live.clients",
                               reason="toolcat.formats is not a package in this install yet")

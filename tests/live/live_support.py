@@ -1,4 +1,5 @@
-"""Fixtures of the live-server tests: real servers, test servers, an independent SDK capture,
+"""Helpers and fixtures of the live-server tests (imported by each test module: a
+conftest.py here would shadow tests/conftest.py, which the other tests import by name): real servers, test servers, an independent SDK capture,
 and the process table.
 
 Servers used (installed the way README says; see notes/live.md):
