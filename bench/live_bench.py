@@ -31,7 +31,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-NODE_JS = REPO / "tests/live/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+NODE_JS = REPO / "tests/live/node/node_modules/@modelcontextprotocol/server-everything" / \
+    "dist/index.js"
 
 _CHILD = r"""
 import json, sys, time

@@ -1,6 +1,6 @@
-"""Helpers and fixtures of the live-server tests (imported by each test module: a
-conftest.py here would shadow tests/conftest.py, which the other tests import by name): real servers, test servers, an independent SDK capture,
-and the process table.
+"""Helpers and fixtures of the live-server tests: real servers, test servers, an independent
+SDK capture, and the process table. Each test module imports them (a conftest.py here would
+shadow tests/conftest.py, which the other tests import by name).
 
 Servers used (installed the way README says; see notes/live.md):
 
@@ -65,7 +65,8 @@ def raw_cmd(*extra: str) -> str:
 def require_exe(name: str) -> str:
     path = shutil.which(name, path=BIN + os.pathsep + os.environ.get("PATH", ""))
     if path is None:
-        pytest.fail(f"{name} is not installed (the test extra installs it: pip install -e '.[test]')")
+        pytest.fail(f"{name} is not installed (the test extra installs it: "
+                    "pip install -e '.[test]')")
     return path
 
 

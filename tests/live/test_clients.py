@@ -16,6 +16,7 @@ clients = pytest.importorskip("toolcat.formats.live.clients",
 from toolcat.errors import InputError  # noqa: E402
 from toolcat.formats.live.spec import HTTP, STDIO  # noqa: E402
 
+SLACK = ("--timeout", "60")   # not about timeouts: a loaded machine is no failure
 FIX = Path(__file__).resolve().parent / "fixtures" / "clients"
 
 
@@ -198,7 +199,7 @@ def test_a_whole_client_setup_is_captured(drive, tmp_path):
     (home / ".codeium" / "windsurf" / "mcp_config.json").write_text(json.dumps(config))
     out = tmp_path / "out"
     out.mkdir()
-    run = drive("-o", str(out), "--client", "windsurf", env={"HOME": str(home)})
+    run = drive(*SLACK, "-o", str(out), "--client", "windsurf", env={"HOME": str(home)})
     assert run.rc == 2
     assert run.err_lines == ["toolcat: error: broken: command not found: "
                              "'toolcat-no-such-server' (is it installed and on PATH?)"]

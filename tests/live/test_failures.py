@@ -18,14 +18,21 @@ pytest.importorskip("toolcat.formats.live.capture",
 from live_support import (  # noqa: E402
     DRIVER,
     PY,
+    SERVERS,
     catalog_cmd,
     catalog_http,  # noqa: F401 - a fixture
     drive,  # noqa: F401 - a fixture
+    http_server,
     live_env,
     marked,
     raw_cmd,
     wait_gone,
 )
+
+
+# Cases that are not about the timeout get a long one: a machine starved by other work is
+# no server failure.
+SLACK = ("--timeout", "60")
 
 
 def one_error(run, *needles: str) -> str:
@@ -42,19 +49,20 @@ def one_error(run, *needles: str) -> str:
 
 
 def test_command_not_found(drive):
-    line = one_error(drive("--server", "toolcat-no-such-server --flag"),
+    line = one_error(drive(*SLACK, "--server", "toolcat-no-such-server --flag"),
                      "command not found", "toolcat-no-such-server")
     assert line.startswith("toolcat: error: toolcat-no-such-server: ")
 
 
 def test_exits_before_answering(drive):
-    one_error(drive("--server", catalog_cmd("exit")), "exited with status 3 before answering")
+    one_error(drive(*SLACK, "--server", catalog_cmd("exit")),
+              "exited with status 3 before answering")
 
 
 @pytest.mark.parametrize("mode,shown", [("garbage", "catalog_server starting up"),
                                         ("not-jsonrpc", '{"hello": "world"}')])
 def test_writes_what_is_not_json_rpc_to_stdout(drive, mode, shown):
-    one_error(drive("--server", catalog_cmd(mode)), "not JSON-RPC to stdout", shown)
+    one_error(drive(*SLACK, "--server", catalog_cmd(mode)), "not JSON-RPC to stdout", shown)
 
 
 def test_never_answers_is_killed_after_the_timeout(drive, tmp_path):
@@ -77,21 +85,22 @@ def test_never_answers_is_killed_after_the_timeout(drive, tmp_path):
 
 
 def test_answers_initialize_but_fails_tools_list(drive):
-    one_error(drive("--server", catalog_cmd("tools-error")),
+    one_error(drive(*SLACK, "--server", catalog_cmd("tools-error")),
               "answered tools/list with error -32603", "the tool registry is unavailable")
 
 
 def test_hangs_on_the_second_page(drive):
-    one_error(drive("--timeout", "4", "--server", catalog_cmd("hang-page2")),
-              "tools/list (page 2)", "within 4 s")
+    one_error(drive("--timeout", "8", "--server", catalog_cmd("hang-page2")),
+              "tools/list (page 2)", "within 8 s")
 
 
 def test_pages_that_never_end(drive):
-    one_error(drive("--server", catalog_cmd("loop")), "nextCursor 'again' was already given")
+    one_error(drive(*SLACK, "--server", catalog_cmd("loop")),
+              "nextCursor 'again' was already given")
 
 
 def test_invalid_tools_are_no_error(drive, tmp_path):
-    run = drive("-o", str(tmp_path), "--server", raw_cmd())
+    run = drive(*SLACK, "-o", str(tmp_path), "--server", raw_cmd())
     assert run.rc == 0, run.err
     assert run.err == ""
     assert "4 tools, 1 pages" in run.out
@@ -99,7 +108,8 @@ def test_invalid_tools_are_no_error(drive, tmp_path):
 
 
 def test_one_failing_server_does_not_stop_the_others(drive, tmp_path):
-    run = drive("-o", str(tmp_path), "--server", catalog_cmd(), "--server", catalog_cmd("exit"))
+    run = drive(*SLACK, "-o", str(tmp_path), "--server", catalog_cmd(), "--server",
+                catalog_cmd("exit"))
     assert run.rc == 2
     assert len(run.err_lines) == 1 and "exited with status 3" in run.err
     assert "7 tools, 3 pages" in run.out
@@ -107,18 +117,19 @@ def test_one_failing_server_does_not_stop_the_others(drive, tmp_path):
 
 
 def test_server_stderr_goes_to_its_log_not_to_toolcat_output(drive, tmp_path):
-    run = drive("--server", catalog_cmd())
+    run = drive(*SLACK, "--server", catalog_cmd())
     assert run.rc == 0
     assert "catalog_server: mode ok" not in run.err + run.out
     logs = list(tmp_path.rglob("catalog_server.log"))
     assert logs and "catalog_server: mode ok" in logs[0].read_text()
-    shown = drive("-v", "--server", catalog_cmd())
+    shown = drive(*SLACK, "-v", "--server", catalog_cmd())
     assert shown.rc == 0
     assert "[catalog_server] catalog_server: mode ok" in shown.err
 
 
 def test_env_values_are_never_echoed(drive):
-    line = one_error(drive("--server", "API_TOKEN=hunter2-value toolcat-no-such-server"),
+    line = one_error(drive(*SLACK, "--server",
+                           "API_TOKEN=hunter2-value toolcat-no-such-server"),
                      "command not found")
     assert "hunter2-value" not in line
 
@@ -133,14 +144,16 @@ def _free_port() -> int:
 
 
 def test_http_connection_refused(drive):
-    one_error(drive("--url", f"http://127.0.0.1:{_free_port()}/mcp"), "cannot connect",
+    one_error(drive(*SLACK, "--url", f"http://127.0.0.1:{_free_port()}/mcp"), "cannot connect",
               "connection refused")
 
 
-def test_http_never_answers(drive, catalog_http, tmp_path):
+def test_http_never_answers(drive, tmp_path):
     timings = tmp_path / "timings"
-    run = drive("--timeout", "2", "--url", catalog_http + "/slow",
-                env={"TOOLCAT_TEST_TIMINGS": str(timings)})
+    # a server of its own: the request it never answers stays pending there
+    with http_server([PY, str(SERVERS / "catalog_server.py"), "--http", "0"], tmp_path,
+                     path="/slow") as url:
+        run = drive("--timeout", "2", "--url", url, env={"TOOLCAT_TEST_TIMINGS": str(timings)})
     one_error(run, "within 2 s")
     from toolcat.formats.live.session import MIN_BUDGET
 
@@ -150,20 +163,22 @@ def test_http_never_answers(drive, catalog_http, tmp_path):
 
 
 def test_http_answers_with_html(drive, catalog_http):
-    one_error(drive("--url", catalog_http + "/html"), "an HTML page, not MCP")
+    one_error(drive(*SLACK, "--url", catalog_http + "/html"), "an HTML page, not MCP")
 
 
 def test_http_401_and_the_header_is_not_echoed(drive, catalog_http):
-    one_error(drive("--url", catalog_http + "/mcp"), "HTTP 401", "--header")
-    line = one_error(drive("--url", catalog_http + "/mcp?api_key=query-secret", "--header",
+    one_error(drive(*SLACK, "--url", catalog_http + "/mcp"), "HTTP 401", "--header")
+    line = one_error(drive(*SLACK, "--url", catalog_http + "/mcp?api_key=query-secret",
+                           "--header",
                            "Authorization: Bearer wrong-secret-value"), "HTTP 401")
     assert "wrong-secret-value" not in line and "query-secret" not in line
-    ok = drive("--url", catalog_http + "/mcp", "--header", "Authorization: Bearer secret-token")
+    ok = drive(*SLACK, "--url", catalog_http + "/mcp", "--header",
+               "Authorization: Bearer secret-token")
     assert ok.rc == 0 and "7 tools, 3 pages" in ok.out
 
 
 def test_http_404(drive, catalog_http):
-    one_error(drive("--url", catalog_http + "/nothing-here"), "HTTP 404")
+    one_error(drive(*SLACK, "--url", catalog_http + "/nothing-here"), "HTTP 404")
 
 
 # --------------------------------------------------------------------------- signals

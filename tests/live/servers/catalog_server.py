@@ -154,7 +154,8 @@ def serve_http(server: Server, port: int, port_file: str | None, token: str | No
         return HTMLResponse("")  # pragma: no cover
 
     app = server.streamable_http_app(custom_starlette_routes=[
-        Route("/html", html, methods=["GET", "POST"]), Route("/slow", slow, methods=["GET", "POST"])])
+        Route("/html", html, methods=["GET", "POST"]),
+        Route("/slow", slow, methods=["GET", "POST"])])
 
     if token:
         inner = app

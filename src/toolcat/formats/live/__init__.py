@@ -14,6 +14,13 @@ Layers (the SDK is imported only by :mod:`.session`, and only when a server is c
   :func:`~.capture.compare` for ``capture --check``.
 """
 
-from toolcat.formats.live.spec import DEFAULT_TIMEOUT, HTTP, STDIO, ServerSpec, from_command, from_url
+from toolcat.formats.live.spec import (
+    DEFAULT_TIMEOUT,
+    HTTP,
+    STDIO,
+    ServerSpec,
+    from_command,
+    from_url,
+)
 
 __all__ = ["DEFAULT_TIMEOUT", "HTTP", "STDIO", "ServerSpec", "from_command", "from_url"]
