@@ -30,8 +30,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
-import ajv as ajv_support  # noqa: E402
-from ajv import ENGINES, AjvJudge, JudgeError, JudgeTimeout, skip_reason  # noqa: E402
+import ajv as ajv_support
+from ajv import ENGINES, AjvJudge, JudgeError, JudgeTimeout, skip_reason
 
 D7 = "http://json-schema.org/draft-07/schema#"
 D2020 = "https://json-schema.org/draft/2020-12/schema"

@@ -34,9 +34,10 @@ import shutil
 import subprocess
 import tempfile
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Self
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
 JUDGE = NODE_DIR / "judge.mjs"
@@ -113,7 +114,8 @@ def _skip_reason(node: str | None) -> str | None:
     if not node:
         return "Ajv judge: node is not on PATH (install Node.js >= 20)"
     try:
-        out = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30)
+        out = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30,
+                             check=False)
         major = int(out.stdout.strip().lstrip("v").split(".")[0])
     except (OSError, ValueError, subprocess.SubprocessError) as e:
         return f"Ajv judge: {node} --version failed ({e})"
@@ -127,7 +129,7 @@ def _skip_reason(node: str | None) -> str | None:
             return f"Ajv judge: {pkg} {state} in {NODE_DIR}/node_modules; run: {INSTALL_COMMAND}"
     try:
         out = subprocess.run([node, str(JUDGE), "--check"], capture_output=True, text=True,
-                             timeout=60, cwd=NODE_DIR)
+                             timeout=60, cwd=NODE_DIR, check=False)
     except (OSError, subprocess.SubprocessError) as e:
         return f"Ajv judge: {JUDGE} --check failed to run ({e})"
     if out.returncode != 0:
@@ -155,11 +157,11 @@ class AjvJudge:
 
     # -- process -------------------------------------------------------------------------
 
-    def __enter__(self) -> "AjvJudge":
+    def __enter__(self) -> Self:
         self.start()
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def start(self) -> None:
@@ -168,7 +170,7 @@ class AjvJudge:
         why = skip_reason(self.node)
         if why is not None:
             raise JudgeError(why)
-        self._stderr = tempfile.TemporaryFile()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close() / _kill()
         self._proc = subprocess.Popen([self.node, str(JUDGE)], cwd=NODE_DIR, stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, stderr=self._stderr, bufsize=0)
         lines: queue.Queue = queue.Queue()
@@ -292,6 +294,10 @@ class AjvJudge:
         ``validateSchema``, which the SDK turns off): ``{"draft-07": None | [...], "2020-12": ...}``."""
         resp = self.request("metaschema", schema=schema)
         return {k: resp[k] for k in ("draft-07", "2020-12")}
+
+    def metaschema_many(self, schemas: Iterable[Any]) -> list[dict[str, list[str] | None]]:
+        reqs = [{"op": "metaschema", "schema": s} for s in schemas]
+        return [{k: r[k] for k in ("draft-07", "2020-12")} for r in self._batch(reqs)]
 
     def _batch(self, reqs: list[dict]) -> list[dict]:
         out: list[dict] = []

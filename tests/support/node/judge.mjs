@@ -34,7 +34,8 @@
 //   {"op": "metaschema", "schema": S} -> {"ok": true, "draft-07": null|[msg], "2020-12": null|[msg]}
 //   {"op": "batch", "requests": [...]} -> {"ok": true, "results": [...]}
 //   {"op": "ping"} / {"op": "versions"}
-// A request that cannot be read or served gets {"ok": false, "error": ...}; the process goes on.
+// A request that cannot be read or served gets {"ok": false, "request_error": true, "error": ...};
+// the process goes on. A batch answers each of its requests in order.
 
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
