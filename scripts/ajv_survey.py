@@ -539,6 +539,9 @@ REPRODUCERS = [
      "2020-12", {"subset": True, "floor": False}, [{"foo": 31}, {"foo": 1}]),
     ("3 object schema lowered to a boolean",
      {"type": "object", "properties": {"a": {"type": "string"}}, "not": {}}, "2020-12", {}, [{}, {"a": "x"}]),
+    ("3b a root property that accepts nothing lowered to false: v1 ListToolsResultSchema refuses the tool",
+     {"type": "object", "properties": {"a": {"not": {}}, "b": {"type": "string"}}}, "2020-12", {},
+     [{"b": "x"}, {"a": 1}]),
     ("4 keywords beside $ref dropped (Ajv applies them)",
      {"$schema": D7, "definitions": {"tags": {"type": "array"}}, "type": "object",
       "properties": {"t": {"$ref": "#/definitions/tags", "maxItems": 2}}},
@@ -691,9 +694,20 @@ def main() -> int:
         tl_fail: list = []
         tl_counter: Counter = Counter()
         for name, combo, result in tools_lists:
+            view = combo.split(" ", 1)[1]
+            by_id: dict[str, set] = defaultdict(set)
+            for t in result["tools"]:
+                o = t.get("outputSchema")
+                if isinstance(o, dict) and isinstance(o.get("$id"), str):
+                    by_id[o["$id"]].add(canon(o))
+            shared = [i for i, v in by_id.items() if len(v) > 1]
+            if shared:
+                counts[f"tools/list {view}: root $id shared by different outputSchemas "
+                       f"(the client validates with the first one's)"] += len(shared)
+                tl_fail.append({"sdk": "v1", "view": view, "where": name,
+                                "class": f"client: outputSchema $id {shared[0]} shared by different schemas"})
             for sdk in ("v1", "v2"):
                 r = judge.tools_list(result, sdk=sdk)
-                view = combo.split(" ", 1)[1]
                 counts[f"tools/list [{sdk}] {view}: outputs"] += 1
                 counts[f"tools/list [{sdk}] {view}: tools"] += len(result["tools"])
                 if not r.ok:
