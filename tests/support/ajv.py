@@ -29,6 +29,7 @@ would reach a JavaScript client.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import shutil
 import subprocess
@@ -100,10 +101,41 @@ def _locked_versions() -> dict[str, str]:
     return {p: lock["packages"][f"node_modules/{p}"]["version"] for p in PACKAGES}
 
 
+def install(timeout: float = 600) -> str | None:
+    """Run the install command (``npm ci``) once, under a file lock (pytest-xdist workers
+    share it); None on success, else what went wrong."""
+    import fcntl
+
+    npm = shutil.which("npm")
+    if npm is None:
+        return "npm is not on PATH"
+    with open(NODE_DIR / ".install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if all(_installed_version(p) == v for p, v in _locked_versions().items()):
+            return None
+        try:
+            r = subprocess.run([npm, "ci", "--prefix", str(NODE_DIR), "--no-audit", "--no-fund"],
+                               capture_output=True, text=True, timeout=timeout, check=False)
+        except (OSError, subprocess.SubprocessError) as e:
+            return f"{INSTALL_COMMAND} failed: {e}"
+        if r.returncode != 0:
+            return f"{INSTALL_COMMAND} failed: {r.stderr.strip()[-600:]}"
+    _skip_cache.clear()
+    return None
+
+
 def skip_reason(node: str | None = None) -> str | None:
-    """None when the judge can run here; else why not, with what to do about it."""
+    """None when the judge can run here; else why not, with what to do about it.
+
+    With ``TOOLCAT_AJV_INSTALL=1`` in the environment, a missing install is made first
+    (:func:`install`), as tests/live does for its npm server."""
     if node is None and _skip_cache:
         return _skip_cache[0]
+    if os.environ.get("TOOLCAT_AJV_INSTALL") == "1" and (node or shutil.which("node")) \
+            and any(_installed_version(p) != v for p, v in _locked_versions().items()):
+        failed = install()
+        if failed is not None:
+            return f"Ajv judge: {failed}"
     why = _skip_reason(node or shutil.which("node"))
     if node is None:
         _skip_cache.append(why)
