@@ -12,7 +12,7 @@
 //             draft-07 class for every schema whatever its `$schema` says (validateSchema: false,
 //             so `$schema` is never looked up), compiled schemas cached by a root `$id` (lines
 //             63-67). This is what `Client.callTool` validates `structuredContent` with
-//             (dist/esm/client/index.js lines 108, 485-511, 528-537).
+//             (dist/esm/client/index.js lines 108, 479-509, 528-547).
 //   "2020-12" the same provider class with the same options and formats on Ajv's `Ajv2020` class
 //             (what a host that passes its own Ajv2020 instance gets; what the SDK v2 does for a
 //             schema without `$schema`).
