@@ -3,8 +3,8 @@
 ``python bench/walk_bench.py CATALOG.json [--rounds N]`` loads an MCP ``tools/list`` file and
 times, over every ``inputSchema`` and ``outputSchema`` of its tools:
 
-* ``iter_schemas``: ``toolcat.walker.iter_schemas`` visiting every schema node;
-* ``transform``: ``toolcat.walker.transform`` with an identity hook (the rebuild that
+* ``iter_schemas``: ``toolcat.schema.walker.iter_schemas`` visiting every schema node;
+* ``transform``: ``toolcat.schema.walker.transform`` with an identity hook (the rebuild that
   ``project`` does);
 * ``floor``: a bare iterative walk over every JSON value (no keyword logic at all): the cost
   floor of visiting the data in Python.
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args(argv)
 
-    from toolcat.walker import count_values, iter_schemas, transform
+    from toolcat.schema.walker import count_values, iter_schemas, transform
 
     with open(a.catalog, "rb") as f:
         data = f.read()

@@ -18,7 +18,8 @@ environment (``NO_COLOR=1``, ``COLUMNS=120``, no config file upwards). The sampl
 ``/tmp/toolcat-golden/_samples`` for the same reason. Use it before and after a change that
 should not change behaviour:
 
-    python scripts/golden.py record /work/golden/before     # at the old commit
+    git archive OLD | tar -x -C /tmp/old           # the old commit's files
+    python scripts/golden.py record /work/golden/before --pythonpath /tmp/old/src
     python scripts/golden.py record /work/golden/after      # at the new one
     python scripts/golden.py compare /work/golden/before /work/golden/after
 """
@@ -155,7 +156,7 @@ def cases() -> list[Case]:
     return out
 
 
-def run_case(case: Case, outdir: Path, python: str) -> tuple[str, float]:
+def run_case(case: Case, outdir: Path, python: str, pythonpath: str | None) -> tuple[str, float]:
     start = time.monotonic()
     work = SCRATCH / case.name
     shutil.rmtree(work, ignore_errors=True)
@@ -175,6 +176,8 @@ def run_case(case: Case, outdir: Path, python: str) -> tuple[str, float]:
     }
     if "TOOLCAT_SHARED" in os.environ:
         env["TOOLCAT_SHARED"] = os.environ["TOOLCAT_SHARED"]
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
     with open(dest / "cmd", "w", encoding="utf-8") as f:
         for argv in case.steps:
             f.write(" ".join(argv) + "\n")
@@ -204,11 +207,12 @@ def record(args: argparse.Namespace) -> int:
     dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "src"],
                            capture_output=True, text=True).stdout.strip()
     (outdir / "_meta").write_text(f"commit {head}{' (src modified)' if dirty else ''}\n"
-                                  f"python {args.python}\ncases {len(todo)}\n")
+                                  f"python {args.python}\npythonpath {args.pythonpath}\n"
+                                  f"cases {len(todo)}\n")
     start = time.monotonic()
     done = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_case, c, outdir, args.python) for c in todo]
+        futures = [pool.submit(run_case, c, outdir, args.python, args.pythonpath) for c in todo]
         for fut in concurrent.futures.as_completed(futures):
             name, secs = fut.result()
             done += 1
@@ -271,6 +275,8 @@ def main() -> int:
     rec.add_argument("--jobs", type=int, default=2)
     rec.add_argument("--only", action="append", help="cases whose name contains this")
     rec.add_argument("--python", default=sys.executable)
+    rec.add_argument("--pythonpath", help="PYTHONPATH for the runs, e.g. the src/ of an exported "
+                     "older commit (git archive COMMIT | tar -x -C DIR)")
     rec.add_argument("-v", "--verbose", action="store_true")
     cmp_ = sub.add_parser("compare", help="print the differences of two recordings")
     cmp_.add_argument("a")

@@ -120,7 +120,7 @@ def run_inprocess(args: list, cwd: str | None = None, input: bytes | None = None
     """``toolcat.cli.run(args)`` here, as ``main`` would run it, isolated from the next run."""
     from toolcat import ui
     from toolcat.cli import run
-    from toolcat.parse import Limits
+    from toolcat.document.parse import Limits
 
     saved_streams = sys.stdin, sys.stdout, sys.stderr
     saved_limits = {k: getattr(Limits, k) for k in ("max_file_size", "max_depth",

@@ -12,8 +12,9 @@ from conftest import corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolcat import canonical, tokens
-from toolcat.parse import load_file
+from toolcat import tokens
+from toolcat.document import canonical
+from toolcat.document.parse import load_file
 
 node = shutil.which("node")
 

@@ -90,7 +90,7 @@ class Seed:
 
     def doc(self) -> Any:
         if self._doc is None:
-            from toolcat.parse import load_file
+            from toolcat.document.parse import load_file
 
             with tempfile.NamedTemporaryFile(suffix=self.suffix if self.suffix != ".snap"
                                              else ".json") as f:

@@ -422,7 +422,7 @@ _TMP = tempfile.mkdtemp(prefix="toolcat-schema-fuzz-")
 
 
 def load_one(schema: Any) -> Any:
-    from toolcat.loaders import LoadOptions, load_catalogs
+    from toolcat.formats import LoadOptions, load_catalogs
 
     p = Path(_TMP) / "one.tools.json"
     p.write_text(json.dumps({"tools": [{"name": "t", "description": "One tool.",

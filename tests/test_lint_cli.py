@@ -10,7 +10,7 @@ from conftest import run_toolcat
 from test_lint_support import mcp, tool, write
 
 from toolcat.cli import run as cli_run
-from toolcat.lint.config import load_config
+from toolcat.config import load_config
 from toolcat.lint.registry import all_rules, rules_markdown
 
 

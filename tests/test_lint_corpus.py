@@ -12,11 +12,11 @@ import pytest
 from conftest import corpus, spec
 from test_lint_support import run, write
 
+from toolcat.config import Config
 from toolcat.errors import InputError
-from toolcat.keywords import DRAFT7, DRAFT2020
-from toolcat.lint.config import Config
+from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.lint.engine import lint
-from toolcat.loaders import LoadOptions, load_catalogs
+from toolcat.schema.keywords import DRAFT7, DRAFT2020
 
 # ----------------------------------------------------------------------------- every catalog
 

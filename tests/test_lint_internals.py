@@ -13,7 +13,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolcat import pointer as jp
+from toolcat.document import pointer as jp
 from toolcat.lint.engine import Node
 from toolcat.lint.registry import all_rules
 from toolcat.lint.rules import secrets
@@ -216,7 +216,7 @@ class _Ctx:
     """Just what node rules read from the context."""
 
     def __init__(self):
-        from toolcat.lint.config import Config
+        from toolcat.config import Config
 
         self.config = Config()
         self.cache: dict = {}
@@ -244,7 +244,7 @@ def test_rules_with_trigger_keys_report_nothing_without_them(node, path, dialect
 
 def test_every_trigger_key_is_a_keyword_or_documented():
     # a typo in a trigger set would silence a rule: every key must be a schema keyword
-    from toolcat.keywords import DIALECTS, KEYWORDS
+    from toolcat.schema.keywords import DIALECTS, KEYWORDS
 
     known = {k for d in DIALECTS for k in KEYWORDS[d]}
     for r in all_rules():
@@ -281,7 +281,7 @@ YAML_LINES = st.lists(st.tuples(st.integers(0, 9), LINE_BODIES), max_size=25)
 
 @given(YAML_LINES, st.integers(0, 7), st.integers(0, 30))
 def test_yaml_scan_patterns_match_the_originals(lines, c, start):
-    from toolcat import positions
+    from toolcat.document import positions
 
     text = "\n" + "\n".join(" " * n + body for n, body in lines) + "\n"
     start = min(start, len(text))

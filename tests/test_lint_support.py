@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from toolcat.lint.config import Config
+from toolcat.config import Config
+from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.lint.engine import lint
-from toolcat.loaders import LoadOptions, load_catalogs
 
 
 def write(tmp_path: Path, data, name: str = "tools.json") -> Path:

@@ -15,7 +15,7 @@ import pytest
 from conftest import corpus, run_toolcat
 
 from toolcat.errors import InputError
-from toolcat.loaders import LoadOptions, load_catalogs
+from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.model import ANTHROPIC, MCP, MCP_CAPTURE, OPENAI, OPENWOP
 
 

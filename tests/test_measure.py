@@ -519,7 +519,7 @@ def test_delayed_progress_stays_hidden_for_quick_runs():
 
 
 def test_budgets_from_pyproject(tmp_path, one):
-    pytest.importorskip("toolcat.lint.config")
+    pytest.importorskip("toolcat.config")
     f, c = one
     (tmp_path / "pyproject.toml").write_text(
         "[tool.toolcat.budgets]\n"
@@ -537,7 +537,7 @@ def test_budgets_from_pyproject(tmp_path, one):
 
 
 def test_budgets_from_toolcat_toml_and_config_option(tmp_path, one):
-    pytest.importorskip("toolcat.lint.config")
+    pytest.importorskip("toolcat.config")
     f, c = one
     cfg = tmp_path / "sub" / "toolcat.toml"
     cfg.parent.mkdir()
@@ -564,7 +564,7 @@ def _tools_array_bytes(out: bytes) -> bytes:
     """The tools array inside `toolcat project` output, as it appears there (byte-exact)."""
     doc = json.loads(out)
     arr = doc["tools"] if isinstance(doc, dict) else doc
-    from toolcat.canonical import dumps
+    from toolcat.document.canonical import dumps
 
     raw = dumps(arr)
     assert raw in out, "the output holds the array's canonical bytes verbatim"

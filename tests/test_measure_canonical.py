@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolcat import canonical
+from toolcat.document import canonical
 
 scalars = st.one_of(
     st.none(), st.booleans(),

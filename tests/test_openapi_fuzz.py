@@ -7,9 +7,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolcat.loaders import LoadOptions
-from toolcat.loaders.openapi import load_openapi
-from toolcat.parse import SourceText
+from toolcat.document.parse import SourceText
+from toolcat.formats import LoadOptions
+from toolcat.formats.openapi.loader import load_openapi
 
 REFS = st.sampled_from([
     "#", "", "#/", "#/components/schemas/A", "#/components/schemas/B", "#/paths", "#x",

@@ -12,10 +12,10 @@ from conftest import CORPUS, corpus, run_toolcat
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from toolcat.loaders import LoadOptions, load_catalogs
-from toolcat.loaders.openapi import fallback_id
+from toolcat.formats import LoadOptions, load_catalogs
+from toolcat.formats.openapi.loader import fallback_id
 from toolcat.model import OPENAPI3, SWAGGER2
-from toolcat.walker import local_refs
+from toolcat.schema.walker import local_refs
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -225,8 +225,8 @@ def test_every_tool_schema_stands_alone(path: Path, loaded):
 
 def test_parsed_document_is_not_mutated(tmp_path):
     path = corpus("openapi", "swagger-petstore-v31.openapi.yaml")
-    from toolcat.loaders.openapi import load_openapi
-    from toolcat.parse import load_file
+    from toolcat.document.parse import load_file
+    from toolcat.formats.openapi.loader import load_openapi
 
     doc, src = load_file(str(path))
     before = copy.deepcopy(doc)
@@ -285,7 +285,7 @@ def test_titles_descriptions_annotations_and_pointers(loaded):
 
 
 def test_positions_resolve_to_lines():
-    pytest.importorskip("toolcat.positions")
+    pytest.importorskip("toolcat.document.positions")
     path = corpus("openapi", "swagger-petstore-v3.openapi.yaml")
     cat = load(path)
     t = next(t for t in cat.tools if t.id == "findPetsByStatus")

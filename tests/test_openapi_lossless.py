@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from toolcat.loaders import LoadOptions, load_catalogs
+from toolcat.formats import LoadOptions, load_catalogs
 
 MISSING = object()
 URN = "urn:toolcat-test:spec"

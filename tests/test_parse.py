@@ -1,4 +1,4 @@
-"""Safe reading and parsing (toolcat.parse): normalization, syntax choice, limits, and a
+"""Safe reading and parsing (toolcat.document.parse): normalization, syntax choice, limits, and a
 bounded fuzz of parse + positions on mutated real files (only InputError may come out)."""
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from conftest import corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolcat.errors import InputError
-from toolcat.parse import (
+from toolcat.document.parse import (
     JSON,
     YAML,
     Limits,
@@ -24,6 +23,7 @@ from toolcat.parse import (
     parse_text,
     parse_yaml,
 )
+from toolcat.errors import InputError
 
 # --------------------------------------------------------------------------- normalization
 

@@ -1,6 +1,6 @@
 """Positions (line, column) of JSON pointers, checked against exact references.
 
-References, written independently of ``toolcat.positions``:
+References, written independently of ``toolcat.document.positions``:
 * YAML: the start marks of ruamel.yaml's composer (what its round-trip ``.lc`` data holds),
   through ``yamlref`` (YAML 1.2 core schema, shared with ``test_yaml_reference.py``);
 * JSON: the small recursive-descent parser below, which records where each value starts.
@@ -16,10 +16,10 @@ import pytest
 import yamlref
 from conftest import corpus
 
-import toolcat.positions as positions
-from toolcat.parse import load_file
-from toolcat.pointer import escape
-from toolcat.positions import build_index
+import toolcat.document.positions as positions
+from toolcat.document.parse import load_file
+from toolcat.document.pointer import escape
+from toolcat.document.positions import build_index
 
 
 @pytest.fixture(autouse=True)
@@ -339,8 +339,8 @@ def test_mutated_files_place_like_the_reference(monkeypatch):
     puts it (or the scanner declines and the exact fallback answers)."""
     import test_parse
 
+    from toolcat.document.parse import parse_text
     from toolcat.errors import InputError
-    from toolcat.parse import parse_text
 
     seeds = test_parse._seed_files()
     rng = random.Random(20260101)

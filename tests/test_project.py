@@ -23,7 +23,7 @@ def _write(path: Path, data) -> Path:
 
 
 def _load(*paths, **kw):
-    from toolcat.loaders import LoadOptions, load_catalogs
+    from toolcat.formats import LoadOptions, load_catalogs
 
     return load_catalogs([str(p) for p in paths], LoadOptions(**kw))
 
@@ -92,7 +92,7 @@ def mcp_file(tmp_path: Path) -> Path:
 
 
 def test_api_contract_shapes(mcp_file: Path) -> None:
-    from toolcat.canonical import dumps
+    from toolcat.document.canonical import dumps
     from toolcat.project import ProjectOptions, standard_array
 
     opts = ProjectOptions()
@@ -121,7 +121,7 @@ def test_api_contract_shapes(mcp_file: Path) -> None:
 def test_standard_view_hashes_to_published_sha256() -> None:
     """Before = standard_array: on every capture its canonical bytes hash to the published
     canonicalSha256 (mcp-context-cost methodology)."""
-    from toolcat.canonical import dumps
+    from toolcat.document.canonical import dumps
     from toolcat.project import standard_array
 
     files = _captures()
@@ -264,7 +264,7 @@ def test_derivations(tmp_path: Path) -> None:
 
 def test_openapi_methods_give_safety_tier() -> None:
     proj = _project(corpus("openapi", "oai-petstore.openapi.yaml"), to="openwop")
-    from toolcat.loaders import LoadOptions, load_catalogs
+    from toolcat.formats import LoadOptions, load_catalogs
 
     tools = load_catalogs([str(corpus("openapi", "oai-petstore.openapi.yaml"))],
                           LoadOptions())[0].tools
@@ -563,7 +563,7 @@ def test_byte_stability(tmp_path: Path) -> None:
         outs.add(r.stdout)
     assert len(outs) == 1
     # the same tools in another file order give the same tools (by id) and bytes per tool
-    from toolcat.canonical import dumps
+    from toolcat.document.canonical import dumps
 
     a = _project(path, to="openwop")
     shuffled = tmp_path / "rev.json"
@@ -646,7 +646,7 @@ def test_idempotent(tmp_path: Path) -> None:
 
 def _figures(paths: list[str], **opts) -> tuple[int, int, int, int]:
     from toolcat import tokens
-    from toolcat.canonical import dumps
+    from toolcat.document.canonical import dumps
     from toolcat.project import ProjectOptions, project_catalogs, standard_array
 
     bb = ba = tb = ta = 0

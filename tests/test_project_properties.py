@@ -69,7 +69,7 @@ class Case:
 
 @lru_cache(maxsize=None)
 def _cases(group: str) -> tuple:
-    from toolcat.loaders import LoadOptions, load_catalogs
+    from toolcat.formats import LoadOptions, load_catalogs
 
     cases = []
     for path in _catalog_paths(group):
@@ -479,7 +479,7 @@ def test_size_rewrites_keep_verdicts(data, dialect) -> None:
     allOf merge, a name can be shorter; the real catalogs are fixpoints, test_idempotent)."""
     import jsonschema
 
-    from toolcat.canonical import dumps
+    from toolcat.document.canonical import dumps
     from toolcat.project.lower import EXACT, lower_schema
 
     schema = data.draw(_gen_schema(dialect))
@@ -499,6 +499,10 @@ def test_size_rewrites_keep_verdicts(data, dialect) -> None:
         inst = gen(c, schema, schema)
         for x in (inst, mutate(c, inst)):
             before = _outcome(orig, x)
+            if before == "error:RecursionError":
+                # the original loops (a definition that is only a $ref to itself, reached
+                # before a branch that accepts everything): it has no verdict to keep
+                continue
             for v in news:
                 assert _outcome(v, x) == before, (json.dumps(schema), json.dumps(out), x)
 

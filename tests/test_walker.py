@@ -9,9 +9,9 @@ from conftest import corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolcat import keywords as kw
-from toolcat.pointer import decode, encode, resolve
-from toolcat.walker import iter_schemas, local_refs, subschemas, transform
+from toolcat.document.pointer import decode, encode, resolve
+from toolcat.schema import keywords as kw
+from toolcat.schema.walker import iter_schemas, local_refs, subschemas, transform
 
 
 def paths(schema, dialect=kw.DRAFT2020):
@@ -220,7 +220,7 @@ def test_subschemas_of_non_schema_is_empty(dialect):
 def _via_subschemas(node, dialect, path=()):
     out = [(path, dialect)]
     if isinstance(node, dict):
-        from toolcat.walker import node_dialect
+        from toolcat.schema.walker import node_dialect
 
         d = node_dialect(node, dialect)
         out[0] = (path, d)

@@ -14,7 +14,7 @@ import pytest
 import yamlref
 from conftest import CORPUS, corpus
 
-from toolcat.parse import normalize, parse_yaml
+from toolcat.document.parse import normalize, parse_yaml
 
 
 def assert_same(got, want, where: str = "") -> None:

@@ -21,8 +21,8 @@ from ruamel.yaml.constructor import SafeConstructor
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 
-from toolcat.parse import js_key
-from toolcat.pointer import escape
+from toolcat.document.parse import js_key
+from toolcat.document.pointer import escape
 
 _CORE = [
     ("tag:yaml.org,2002:null", r"(?:null|Null|NULL|~|)"),

@@ -1,6 +1,6 @@
 """The internal model every loader produces and every command consumes.
 
-Formats live at the edges (``toolcat.loaders`` reads them, ``toolcat.envelopes`` writes
+Formats live at the edges (``toolcat.formats`` reads them, ``toolcat.envelopes`` writes
 them); everything in between works on :class:`Catalog`, :class:`Tool` and :class:`Finding`.
 
 Pointers inside a tool are *tool pointers*: JSON pointers into the tool's canonical form

@@ -33,9 +33,9 @@ MaxFileSize = Annotated[
 def load_options(from_format: str | None, webhooks: bool = False, cookies: bool = False,
                  merge: bool = False, strict: bool = True, max_file_size: int | None = None,
                  view: str | None = None):  # noqa: ANN201
+    from toolcat.document.parse import Limits
     from toolcat.errors import UsageError
-    from toolcat.loaders import LoadOptions
-    from toolcat.parse import Limits
+    from toolcat.formats import LoadOptions
 
     if from_format is not None and from_format not in FORMATS:
         raise UsageError(f"--from must be one of {', '.join(FORMATS)} (got {from_format!r})")

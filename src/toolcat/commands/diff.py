@@ -81,8 +81,8 @@ def diff_toolids(
     if a == "-" and b == "-":
         raise UsageError("only one of A and B can be stdin (-)")
 
-    from toolcat.diff import diff_sides, render_text, side_from_catalogs, side_from_items
-    from toolcat.loaders import load_catalogs
+    from toolcat.diff.toolids import diff_sides, render_text, side_from_catalogs, side_from_items
+    from toolcat.formats import load_catalogs
 
     lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size)
     cats_a = load_catalogs([a], lopts)
@@ -105,7 +105,7 @@ def diff_toolids(
     from toolcat.ui import write_stdout
 
     if fmt == "json":
-        from toolcat.canonical import dumps
+        from toolcat.document.canonical import dumps
 
         write_stdout(dumps(result.to_json(), indent=2) + b"\n")
     else:

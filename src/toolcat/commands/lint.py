@@ -108,8 +108,8 @@ def lint(
     import sys
 
     from toolcat import ui
+    from toolcat.config import FAIL_ON, load_config
     from toolcat.errors import UsageError
-    from toolcat.lint.config import FAIL_ON, load_config
     from toolcat.lint.profiles import PROFILES
     from toolcat.lint.render import FORMATS
 
@@ -142,10 +142,10 @@ def lint(
     if view is not None and view not in ("compact", "standard"):
         raise UsageError(f"--view must be compact or standard (got {view!r})")
 
+    from toolcat.formats import load_catalogs
     from toolcat.lint import registry
     from toolcat.lint.engine import lint as run_lint
     from toolcat.lint.engine import reaches
-    from toolcat.loaders import load_catalogs
 
     _check_codes(cfg)
     opts = load_options(from_format, webhooks, cookies, merge, strict=False,

@@ -124,7 +124,7 @@ def config_budget(path: str | None = None) -> dict:
     """Budgets from ``[tool.toolcat.budgets]`` of the configuration (``--config`` or the
     nearest ``toolcat.toml`` / ``pyproject.toml`` upwards from the current folder)."""
     try:
-        from toolcat.lint.config import load_config  # the lint command owns the config file
+        from toolcat.config import load_config  # the lint command owns the config file
     except ImportError:  # pragma: no cover - lint not installed
         if path is not None:
             from toolcat.errors import UsageError
@@ -298,7 +298,7 @@ def measure(
 
 
 def _render(fmt: str, figs: list, tok: str, tops: list | None, failed: set) -> None:
-    from toolcat import render_measure as r
+    from toolcat.measure import render as r
     from toolcat.ui import write_stdout
 
     if fmt == "json":

@@ -122,7 +122,7 @@ def project(
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
         indent=indent)
     from toolcat import ui
-    from toolcat.loaders import load_catalogs
+    from toolcat.formats import load_catalogs
 
     counter = None
     if not ui.state.quiet and not check:

@@ -69,7 +69,7 @@ def rule(
 
 
 def _json(rules) -> bytes:  # noqa: ANN001
-    from toolcat.canonical import dumps
+    from toolcat.document.canonical import dumps
 
     return dumps([{"code": r.code, "name": r.name, "severity": r.severity,
                    "summary": r.summary, "doc": r.doc, "category": r.category}

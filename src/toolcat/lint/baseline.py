@@ -41,7 +41,7 @@ def _key(f: Finding, base_dir: str) -> tuple[str, str, str, str]:
 
 
 def write_baseline(path: str, findings: list[Finding]) -> int:
-    from toolcat.canonical import dumps
+    from toolcat.document.canonical import dumps
     from toolcat.ui import write_atomic
 
     base_dir = os.path.dirname(os.path.abspath(path))

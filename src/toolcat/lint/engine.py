@@ -2,7 +2,7 @@
 
 Per catalog: load problems (e.g. SC302 from the OpenAPI loader) become findings; then the
 catalog rules; then, per tool, the tool rules and one walk over each of its schemas
-(:func:`toolcat.walker.subschemas`, so property names and data values are never taken for
+(:func:`toolcat.schema.walker.subschemas`, so property names and data values are never taken for
 keywords) that hands every schema node to the node rules.
 
 OpenAPI tools share their bundled ``$defs`` objects: a shared definition is walked once per
@@ -16,13 +16,13 @@ import os
 import re
 from typing import Any, Iterable
 
-from toolcat import pointer as jp
-from toolcat.keywords import DRAFT2020
-from toolcat.lint.config import Config
+from toolcat.config import Config
+from toolcat.document import pointer as jp
 from toolcat.lint.profiles import PROFILES, PROVIDERS, Profile, Provider
 from toolcat.lint.registry import SEVERITY_ORDER, Hit, Rule, all_rules, matches
 from toolcat.model import COMPACT, OPENAPI3, OPENWOP, SWAGGER2, Catalog, Finding, Tool
-from toolcat.walker import node_dialect, subschemas
+from toolcat.schema.keywords import DRAFT2020
+from toolcat.schema.walker import node_dialect, subschemas
 
 _CS_COMPACT_ERRORS = ("CS201", "CS202", "CS203", "CS204")
 _IGNORE_COMMENT = re.compile(r"#\s*toolcat:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")

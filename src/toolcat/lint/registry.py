@@ -6,7 +6,7 @@ calls it and with what:
 ``catalog``  ``check(ctx)``                 once per catalog
 ``tool``     ``check(ctx, tool)``           once per valid tool (an object descriptor)
 ``node``     ``check(ctx, tool, node)``     once per schema node of a tool's schemas, in the
-                                            order :mod:`toolcat.walker` visits them
+                                            order :mod:`toolcat.schema.walker` visits them
                                             (:class:`~toolcat.lint.engine.Node`)
 
 Each check yields :class:`Hit` values; the engine turns them into findings (file, line,

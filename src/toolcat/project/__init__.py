@@ -17,7 +17,7 @@ UI labels (``title``, ``annotations.title``) to the handbook when a description 
 and lower the input schema to the RFC 0112 compact subset where that is exact, widening (or
 omitting, keeping, failing) where it is not (:mod:`.lower`); for MCP, OpenAI and Anthropic,
 factor repeated identical subschemas into ``$defs`` + ``$ref`` (:mod:`.factor`). Output is
-canonical JSON (:mod:`toolcat.canonical`), byte-stable, tools in input order unless sorted.
+canonical JSON (:mod:`toolcat.document.canonical`), byte-stable, tools in input order unless sorted.
 """
 
 from __future__ import annotations
@@ -25,11 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolcat.canonical import dumps, sha256
+from toolcat.document.canonical import dumps, sha256
 from toolcat.errors import InputError, UsageError
-from toolcat.model import OPENWOP_SOURCES, SAFETY_TIERS, Catalog, Tool
-from toolcat.project import describe
-from toolcat.project.envelopes import (
+from toolcat.formats.targets import (
     ENVELOPED,
     MCP_HINT_DEFAULTS,
     NATIVE,
@@ -42,6 +40,8 @@ from toolcat.project.envelopes import (
     standard_descriptor,
     tool_id,
 )
+from toolcat.model import OPENWOP_SOURCES, SAFETY_TIERS, Catalog, Tool
+from toolcat.project import describe
 from toolcat.project.lower import (
     EXACT,
     KEPT,

@@ -37,11 +37,11 @@ import re
 from typing import Any
 from urllib.parse import unquote
 
-from toolcat.canonical import dumps
-from toolcat.keywords import DRAFT2019, DRAFT2020
-from toolcat.pointer import encode
-from toolcat.project.refs import walk_pointer
-from toolcat.walker import iter_schemas, node_dialect, transform
+from toolcat.document.canonical import dumps
+from toolcat.document.pointer import encode
+from toolcat.schema.keywords import DRAFT2019, DRAFT2020
+from toolcat.schema.refs import walk_pointer
+from toolcat.schema.walker import iter_schemas, node_dialect, transform
 
 _LOCATION_KEYS = ("$anchor", "$dynamicAnchor", "$recursiveAnchor", "$dynamicRef",
                   "$recursiveRef")

@@ -1,6 +1,6 @@
 """Strip prose and lower a schema to the RFC 0112 compact subset, reporting every change.
 
-:func:`lower_schema` is the one entry point. It runs :func:`toolcat.walker.transform` over
+:func:`lower_schema` is the one entry point. It runs :func:`toolcat.schema.walker.transform` over
 the schema with one hook that, at each schema node (children first):
 
 1. removes prose keys (keeping any key a remaining ``$ref`` points into);
@@ -29,13 +29,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolcat.canonical import dumps
-from toolcat.keywords import COMPACT_FORBIDDEN, DRAFT2020
-from toolcat.pointer import encode
-from toolcat.project import merge as M
-from toolcat.project.refs import RefIndex
-from toolcat.project.strip import strip_node
-from toolcat.walker import (
+from toolcat.document.canonical import dumps
+from toolcat.document.pointer import encode
+from toolcat.schema import merge as M
+from toolcat.schema.keywords import COMPACT_FORBIDDEN, DRAFT2020
+from toolcat.schema.refs import RefIndex
+from toolcat.schema.strip import strip_node
+from toolcat.schema.walker import (
     DESCEND,
     count_values,
     iter_schemas,
@@ -1328,7 +1328,7 @@ def dialect_neutral(schema: Any) -> bool:
     keywords beside it, no nested ``$id``, no format that only 2019-09+ defines."""
     if not isinstance(schema, dict):
         return False
-    from toolcat.keywords import dialect_from_uri
+    from toolcat.schema.keywords import dialect_from_uri
 
     declared = dialect_from_uri(schema.get("$schema"), "")
     if declared not in ("draft7", DRAFT2020):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolcat.canonical import dumps
+from toolcat.document.canonical import dumps
 from toolcat.lint.render import Report
 
 

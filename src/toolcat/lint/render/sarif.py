@@ -13,7 +13,7 @@ import os
 from urllib.parse import quote
 
 from toolcat import __version__
-from toolcat.canonical import dumps
+from toolcat.document.canonical import dumps
 from toolcat.lint.render import Report
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}

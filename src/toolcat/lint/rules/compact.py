@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from toolcat.keywords import COMPACT_FORBIDDEN, COMPACT_LOWERED
 from toolcat.lint.registry import Hit, rule
 from toolcat.model import OPENWOP
+from toolcat.schema.keywords import COMPACT_FORBIDDEN, COMPACT_LOWERED
 
 
 @rule("CS201", "input-type-object", "error",

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from toolcat import pointer as jp
-from toolcat.keywords import (
+from toolcat.document import pointer as jp
+from toolcat.lint.registry import Hit, rule
+from toolcat.schema.keywords import (
     DATA,
     DRAFT4,
     DRAFT2019,
@@ -28,8 +29,7 @@ from toolcat.keywords import (
     SCHEMA_OR_NAMES,
     python_kind,
 )
-from toolcat.lint.registry import Hit, rule
-from toolcat.walker import iter_schemas
+from toolcat.schema.walker import iter_schemas
 
 TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
 _ANCHOR = re.compile(r"^[A-Za-z_][-A-Za-z0-9._]*$")

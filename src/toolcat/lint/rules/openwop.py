@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from toolcat import pointer as jp
+from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
 from toolcat.model import OPENWOP, OPENWOP_COMPACT_FIELDS, OPENWOP_HEAVY_FIELDS
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from toolcat import pointer as jp
+from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
-from toolcat.walker import iter_schemas
+from toolcat.schema.walker import iter_schemas
 
 _COMBINATORS = ("anyOf", "oneOf", "allOf")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from toolcat import pointer as jp
+from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
 
 _TYPE_HINTS = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "not", "properties",

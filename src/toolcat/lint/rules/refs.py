@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import Any, Iterator
 from urllib.parse import urldefrag, urljoin
 
-from toolcat import pointer as jp
-from toolcat.keywords import DRAFT4, DRAFT6, DRAFT7
+from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
 from toolcat.model import ANTHROPIC, MCP, MCP_CAPTURE, OPENAI, OPENWOP
-from toolcat.walker import iter_schemas
+from toolcat.schema.keywords import DRAFT4, DRAFT6, DRAFT7
+from toolcat.schema.walker import iter_schemas
 
 _LEGACY = (DRAFT4, DRAFT6, DRAFT7)
 

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from toolcat.keywords import DIALECTS, DRAFT4, DRAFT6, DRAFT7, KEYWORDS, VALIDATION, python_kind
 from toolcat.lint.registry import Hit, rule
-from toolcat.walker import flagged, local_target
+from toolcat.schema.keywords import (
+    DIALECTS,
+    DRAFT4,
+    DRAFT6,
+    DRAFT7,
+    KEYWORDS,
+    VALIDATION,
+    python_kind,
+)
+from toolcat.schema.walker import flagged, local_target
 
 _LEGACY = (DRAFT4, DRAFT6, DRAFT7)
 _PROSE_TEXT = ("title", "description", "$comment")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from toolcat import pointer as jp
+from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
 from toolcat.model import FILE_MARK, MCP, MCP_CAPTURE, OPENWOP
 

@@ -3,7 +3,7 @@
 *Before* is the catalog's standard view in the target envelope (for MCP input: the raw
 ``tools`` array exactly as served), *after* is what ``toolcat project`` writes as the tools
 array for the same options (the compact view). Both are measured on the canonical wire
-bytes (:func:`toolcat.canonical.dumps`, i.e. the UTF-8 of JavaScript ``JSON.stringify``):
+bytes (:func:`toolcat.document.canonical.dumps`, i.e. the UTF-8 of JavaScript ``JSON.stringify``):
 byte length, exact BPE token count (:mod:`toolcat.tokens`), and, for the before side, the
 SHA-256 that the mcp-context-cost methodology publishes as ``canonicalSha256``.
 
@@ -14,7 +14,7 @@ The breakdown splits the before bytes into four parts that sum to the total:
 ``schema_prose``
     every prose entry (``description``, ``title``, ``examples``, ``example``, ``$comment``,
     ``x-*``) of every schema node in ``inputSchema``/``outputSchema`` (schema positions only,
-    found with :func:`toolcat.walker.iter_schemas`), counted the same way;
+    found with :func:`toolcat.schema.walker.iter_schemas`), counted the same way;
 ``schema_shape``
     the rest of the schemas' bytes (what validation needs);
 ``other``
@@ -33,11 +33,11 @@ from typing import Any, Iterable
 
 import orjson
 
-from toolcat import canonical
+from toolcat.document import canonical
 from toolcat.errors import InputError, UsageError
-from toolcat.keywords import DRAFT2020, is_prose_key
 from toolcat.model import MCP_CAPTURE, Catalog
-from toolcat.walker import iter_schemas
+from toolcat.schema.keywords import DRAFT2020, is_prose_key
+from toolcat.schema.walker import iter_schemas
 
 BREAKDOWN_KEYS = ("descriptions", "schema_prose", "schema_shape", "other")
 FIGURES = ("bytes", "tokens")
@@ -218,7 +218,7 @@ def breakdown(items: list, target: str, dialects: list[str] | None = None,
 
 
 def default_target(cat: Catalog) -> str:
-    from toolcat.project.envelopes import default_target as _default
+    from toolcat.formats.targets import default_target as _default
 
     return _default([cat.format])
 
@@ -328,8 +328,8 @@ def top_tools(figs: list[CatalogFigures], n: int) -> list[ToolFigures]:
 
 def uncaptured_status(path: str) -> str | None:
     """If ``path`` is an mcp-context-cost capture without tools, its status; else None."""
-    from toolcat.detect import detect
-    from toolcat.parse import load_file
+    from toolcat.document.parse import load_file
+    from toolcat.formats.detect import detect
 
     try:
         doc, _src = load_file(path)
@@ -352,7 +352,7 @@ def load_for_measure(paths: list[str], opts: Any, on_file: Any = None
     """
     import dataclasses
 
-    from toolcat.loaders import load_catalogs, merge_catalogs
+    from toolcat.formats import load_catalogs, merge_catalogs
 
     merge = bool(getattr(opts, "merge", False))
     one = dataclasses.replace(opts, merge=False) if merge else opts

@@ -9,8 +9,8 @@ body) validates against the tool's ``inputSchema`` and one it rejects does not.
   names collide with no parameter and merging keeps "body absent" valid; any other body goes
   whole under ``body`` (``requestBody``... when that name is taken).
 * ``outputSchema`` is the schema of the first 2xx response with a JSON media type.
-* Schemas are converted to JSON Schema 2020-12 (:mod:`toolcat.loaders.oaschema`) and bundled
-  per tool as ``$defs`` (:mod:`toolcat.loaders.refs`). Unresolvable references become
+* Schemas are converted to JSON Schema 2020-12 (:mod:`toolcat.formats.openapi.schema`) and bundled
+  per tool as ``$defs`` (:mod:`toolcat.formats.openapi.refs`). Unresolvable references become
   :class:`~toolcat.model.Problem` entries (code SC302), never exceptions.
 """
 
@@ -19,12 +19,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from toolcat import pointer as jp
+from toolcat.document import pointer as jp
+from toolcat.document.parse import SourceText
 from toolcat.errors import InputError
-from toolcat.keywords import ANNOTATION, DRAFT2020, KEYWORDS, is_prose_key
-from toolcat.loaders.refs import METHODS, Bundler, Def, Doc, Resolver, Target, file_pointer
+from toolcat.formats.openapi.refs import METHODS, Bundler, Def, Doc, Resolver, Target, file_pointer
 from toolcat.model import OPENAPI3, SWAGGER2, Catalog, Tool
-from toolcat.parse import SourceText
+from toolcat.schema.keywords import ANNOTATION, DRAFT2020, KEYWORDS, is_prose_key
 
 _METHODS = frozenset(METHODS)
 _LOC_RANK = {"path": 0, "query": 1, "header": 2, "cookie": 3}
@@ -488,7 +488,7 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
     request, ``writeOnly`` for a response) left out of ``required``, as OpenAPI 3.0 reads
     them ("the required will take effect on the response only"; Swagger 2.0: readOnly
     properties are not sent). A property is marked by its own schema or, through local
-    ``$ref``s, by the schema it refers to (:func:`toolcat.walker.flagged`). ``keep``: top-level
+    ``$ref``s, by the schema it refers to (:func:`toolcat.schema.walker.flagged`). ``keep``: top-level
     names that stay required whatever they say (the operation's parameters).
 
     Nodes that change are copies: the input (whose definitions other tools share) is not
@@ -496,7 +496,7 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
     to change, so that each is scanned once, not once per tool that bundles it."""
     if not isinstance(schema, dict):
         return schema
-    from toolcat.walker import DESCEND, flagged, iter_schemas, transform
+    from toolcat.schema.walker import DESCEND, flagged, iter_schemas, transform
 
     memo = cache if cache is not None else {}
 

@@ -1,4 +1,4 @@
-"""The one schema walker, driven by :mod:`toolcat.keywords`.
+"""The one schema walker, driven by :mod:`toolcat.schema.keywords`.
 
 * :func:`subschemas` lists the direct subschema positions of a schema node.
 * :func:`iter_schemas` visits every schema node of a schema, pre-order, with its path.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from toolcat.keywords import (
+from toolcat.schema.keywords import (
     APPLICATORS,
     DRAFT2020,
     SCHEMA,
@@ -219,7 +219,7 @@ def local_target(ref: str, root: Any) -> Any:
     reference is not local or leads nowhere."""
     if not ref.startswith("#"):
         return None
-    from toolcat import pointer as jp
+    from toolcat.document import pointer as jp
 
     try:
         return jp.resolve(root, jp.decode_fragment(ref[1:]))

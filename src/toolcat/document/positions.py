@@ -38,7 +38,7 @@ from bisect import bisect_right
 from itertools import accumulate
 from typing import Any
 
-from toolcat.pointer import decode, unescape
+from toolcat.document.pointer import decode, unescape
 
 __all__ = ["Index", "build_index", "find_duplicate_key"]
 
@@ -317,7 +317,7 @@ def _plain_key(raw: str) -> str:
         return raw
     import yaml_rs
 
-    from toolcat.parse import _CORE_NUMBER, _LOOSE_NUMBER, js_key
+    from toolcat.document.parse import _CORE_NUMBER, _LOOSE_NUMBER, js_key
 
     if _LOOSE_NUMBER.fullmatch(raw.replace("_", "")) and not _CORE_NUMBER.fullmatch(raw):
         return raw  # 1_000, 0b1...: strings in YAML 1.2, and so in the parsed data
@@ -927,7 +927,7 @@ class _FallbackIndex(Index):
             return None
         lc = getattr(doc, "lc", None)
         pos = (lc.line, lc.col) if lc is not None else (0, 0)
-        from toolcat.parse import js_key
+        from toolcat.document.parse import js_key
 
         node = doc
         for tok in _tokens(pointer):

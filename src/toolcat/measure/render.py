@@ -35,7 +35,7 @@ def json_data(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures]
 
 
 def render_json(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None) -> bytes:
-    from toolcat.canonical import dumps
+    from toolcat.document.canonical import dumps
 
     return dumps(json_data(figs, tokenizer, top), indent=2) + b"\n"
 

@@ -12,8 +12,9 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from toolcat.detect import TRIED, detect
+from toolcat.document.parse import SourceText, load_file
 from toolcat.errors import InputError
+from toolcat.formats.detect import TRIED, detect
 from toolcat.model import (
     ANTHROPIC,
     FORMATS,
@@ -25,7 +26,6 @@ from toolcat.model import (
     SWAGGER2,
     Catalog,
 )
-from toolcat.parse import SourceText, load_file
 
 CATALOG_EXTENSIONS = (".json", ".yaml", ".yml", ".snap")
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox",
@@ -55,10 +55,8 @@ def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalo
             raise InputError(f"a JSON-RPC error response, not a tools/list result "
                              f"(error {err.get('code')}: {err.get('message')})", path)
         raise InputError(f"not a tool catalog (tried: {TRIED})", path)
-    from toolcat.loaders import arrays
-
     if fmt in (OPENAPI3, SWAGGER2):
-        from toolcat.loaders.openapi import load_openapi
+        from toolcat.formats.openapi import load_openapi
 
         if not isinstance(doc, dict) or not ("openapi" in doc or "swagger" in doc):
             raise InputError(f"--from {fmt}: the document has no 'openapi' or 'swagger' field", path)
@@ -66,15 +64,25 @@ def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalo
     elif fmt == MCP_CAPTURE:
         if not isinstance(doc, dict):
             raise InputError("--from mcp-capture: expected a JSON object", path)
-        cat = arrays.load_capture(doc, path)
+        from toolcat.formats.capture import load_capture
+
+        cat = load_capture(doc, path)
     elif fmt == MCP:
-        cat = arrays.load_mcp(doc, path)
+        from toolcat.formats.mcp import load_mcp
+
+        cat = load_mcp(doc, path)
     elif fmt == OPENWOP:
-        cat = arrays.load_openwop(doc, path, opts.view)
+        from toolcat.formats.openwop import load_openwop
+
+        cat = load_openwop(doc, path, opts.view)
     elif fmt == OPENAI:
-        cat = arrays.load_openai(doc, path)
+        from toolcat.formats.openai import load_openai
+
+        cat = load_openai(doc, path)
     elif fmt == ANTHROPIC:
-        cat = arrays.load_anthropic(doc, path)
+        from toolcat.formats.anthropic import load_anthropic
+
+        cat = load_anthropic(doc, path)
     else:  # pragma: no cover - guarded by the CLI
         raise InputError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", path)
     cat.sources.setdefault(path, src)
@@ -123,8 +131,6 @@ def load_folder(path: str, opts: LoadOptions) -> list[Catalog]:
     files = _walk_folder(path)
     if not files:
         raise InputError("folder holds no .json, .yaml, .yml or .snap file", path)
-    from toolcat.loaders import arrays
-
     single: list[tuple[str, Any, SourceText]] = []
     catalogs: list[Catalog] = []
     errors: list[InputError] = []
@@ -151,7 +157,9 @@ def load_folder(path: str, opts: LoadOptions) -> list[Catalog]:
             continue
         catalogs.append(cat)
     if single:
-        catalogs.insert(0, arrays.folder_catalog(path, single))
+        from toolcat.formats.mcp import folder_catalog
+
+        catalogs.insert(0, folder_catalog(path, single))
     if errors and not opts.strict and opts.errors is not None:
         opts.errors.extend(errors)     # the caller reports each one and goes on
         return catalogs

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from toolcat.keywords import DRAFT2020, is_prose_key
-from toolcat.walker import transform
+from toolcat.schema.keywords import DRAFT2020, is_prose_key
+from toolcat.schema.walker import transform
 
 
 def strip_node(node: dict, keep: Callable[[str], bool] | None = None) -> tuple[dict, list[str]]:

@@ -17,13 +17,13 @@ import re
 from typing import Any, Iterator
 from urllib.parse import quote, unquote, urldefrag, urljoin, urlparse
 
-from toolcat import pointer as jp
+from toolcat.document import pointer as jp
+from toolcat.document.parse import SourceText, load_file
 from toolcat.errors import InputError
-from toolcat.keywords import DRAFT2020, is_prose_key
-from toolcat.loaders.oaschema import TRIGGERS, convert_node, needs_conversion
+from toolcat.formats.openapi.schema import TRIGGERS, convert_node, needs_conversion
 from toolcat.model import FILE_MARK, Catalog, Problem
-from toolcat.parse import SourceText, load_file
-from toolcat.walker import iter_schemas, transform
+from toolcat.schema.keywords import DRAFT2020, is_prose_key
+from toolcat.schema.walker import iter_schemas, transform
 
 PROBLEM_CODE = "SC302"
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")

@@ -23,7 +23,8 @@ import re
 import sys
 from typing import Any
 
-from toolcat.canonical import _I64, _U64, BigInt, big_int
+from toolcat.document.canonical import _I64, _U64, BigInt, big_int
+from toolcat.document.source import SourceText
 from toolcat.errors import InputError
 
 DEFAULT_MAX_FILE_SIZE = 64 * 1024 * 1024
@@ -42,26 +43,6 @@ class Limits:
     max_file_size: int = int(os.environ.get("TOOLCAT_MAX_FILE_SIZE", DEFAULT_MAX_FILE_SIZE))
     max_depth: int = int(os.environ.get("TOOLCAT_MAX_DEPTH", DEFAULT_MAX_DEPTH))
     max_alias_events: int = DEFAULT_MAX_ALIAS_EVENTS
-
-
-class SourceText:
-    """The text of one parsed file, kept to answer "where is this pointer?" on demand."""
-
-    __slots__ = ("path", "text", "syntax", "_index")
-
-    def __init__(self, path: str, text: str, syntax: str) -> None:
-        self.path = path
-        self.text = text
-        self.syntax = syntax
-        self._index = None
-
-    def locate(self, pointer: str) -> tuple[int, int] | None:
-        """1-based ``(line, column)`` of the node at ``pointer`` (nearest ancestor if absent)."""
-        if self._index is None:
-            from toolcat.positions import build_index
-
-            self._index = build_index(self.text, self.syntax)
-        return self._index.locate(pointer)
 
 
 # --------------------------------------------------------------------------- reading
@@ -256,7 +237,7 @@ def _one_line(e: BaseException) -> str:
 
 
 def _duplicate_position(text: str, syntax: str, key: Any) -> tuple[int | None, int | None]:
-    from toolcat.positions import find_duplicate_key
+    from toolcat.document.positions import find_duplicate_key
 
     try:
         k = js_key(key)
@@ -621,7 +602,7 @@ def normalize(doc: Any, path: str, text: str | None = None) -> Any:
         ptr = _pointer_to(doc, e.container, e.key)
         line = col = None
         if text is not None and ptr is not None:
-            from toolcat.positions import build_index
+            from toolcat.document.positions import build_index
 
             pos = build_index(text, YAML).locate(ptr)
             if pos:
@@ -672,7 +653,7 @@ def _normalize(doc: Any) -> Any:
 
 def _pointer_to(doc: Any, target: Any, key: Any) -> str | None:
     """JSON pointer of ``target[key]`` (or of ``target``) in ``doc``, by identity."""
-    from toolcat.pointer import escape
+    from toolcat.document.pointer import escape
 
     if target is None:
         return None

@@ -1,8 +1,8 @@
 """OpenAPI 3.0 / Swagger 2.0 Schema Objects to JSON Schema 2020-12, one node at a time.
 
 :func:`convert_node` rewrites the OpenAPI-only keywords of ONE schema node; the caller
-(:mod:`toolcat.loaders.refs`) applies it to every schema node through
-:func:`toolcat.walker.transform`, which hands it fresh dicts, so nothing here ever touches
+(:mod:`toolcat.formats.openapi.refs`) applies it to every schema node through
+:func:`toolcat.schema.walker.transform`, which hands it fresh dicts, so nothing here ever touches
 the parsed document.
 
 * ``nullable: true`` (3.0; also met in 3.1 files) and ``x-nullable: true`` (2.0): ``"null"``
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcat.keywords import ANNOTATION, DRAFT2020, KEYWORDS, PROSE
+from toolcat.schema.keywords import ANNOTATION, DRAFT2020, KEYWORDS, PROSE
 
 #: keys that make a node need :func:`convert_node` (``type: file`` is checked separately)
 TRIGGERS = frozenset({"nullable", "x-nullable", "example", "exclusiveMinimum",

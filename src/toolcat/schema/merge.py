@@ -11,7 +11,7 @@ calls it bottom-up). Nothing is mutated: every result is a fresh dict (data valu
 * :func:`union_exact` -- ``anyOf``/``oneOf`` branches as one schema, exactly, or None.
 * :func:`join` -- one schema that accepts a superset of ``anyOf`` the branches.
 
-Which keyword does what comes from :mod:`toolcat.keywords` (the per-dialect table), plus the
+Which keyword does what comes from :mod:`toolcat.schema.keywords` (the per-dialect table), plus the
 instance-type class of each type-specific keyword below.
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 from math import gcd
 from typing import Any, Iterable
 
-from toolcat.keywords import CORE, KEYWORDS, VALIDATION, python_kind
+from toolcat.schema.keywords import CORE, KEYWORDS, VALIDATION, python_kind
 
 # ----------------------------------------------------------------------------- JSON values
 

@@ -17,7 +17,7 @@ import itertools
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
-from toolcat.walker import iter_schemas, node_dialect
+from toolcat.schema.walker import iter_schemas, node_dialect
 
 _DUMMY_BASE = "https://toolcat.invalid/schema.json"
 _LEGACY = ("draft4", "draft6", "draft7")

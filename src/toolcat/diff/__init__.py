@@ -1,0 +1,4 @@
+"""Comparing catalogs.
+
+* :mod:`.toolids`  the toolId sets of two catalogs or of two views (``toolcat diff-toolids``)
+"""

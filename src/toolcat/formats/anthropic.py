@@ -1,0 +1,33 @@
+"""Anthropic tool arrays: ``[{"name", "description", "input_schema"}]``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
+from toolcat.model import ANTHROPIC, Catalog, Tool
+
+
+def anthropic_tool(item: Any, file: str, pointer: str) -> Tool:
+    if not isinstance(item, dict):
+        return not_an_object(item, file, pointer)
+    name = item.get("name")
+    return Tool(
+        id=name if isinstance(name, str) else None,
+        description=str_or_none(item.get("description")),
+        input_schema=item.get("input_schema"),
+        extra={k: v for k, v in item.items() if k not in ("name", "description", "input_schema")},
+        raw=item,
+        file=file,
+        pointer=pointer,
+        origin=[("", pointer), ("/inputSchema", pointer + "/input_schema")],
+    )
+
+
+def load_anthropic(doc: Any, path: str) -> Catalog:
+    items, base = tool_list(doc, path)
+    cat = Catalog(file=path, format=ANTHROPIC, document=doc, view=view_from_name(path),
+                  meta={"envelope": "tools" if base else "array"})
+    for i, item in enumerate(items):
+        cat.tools.append(anthropic_tool(item, path, f"{base}/{i}"))
+    return cat

@@ -1,0 +1,45 @@
+"""What the formats that are lists of tool descriptors share.
+
+MCP ``tools/list`` (:mod:`.mcp`), mcp-context-cost captures (:mod:`.capture`), OpenWOP
+ToolDescriptor catalogs (:mod:`.openwop`), OpenAI (:mod:`.openai`) and Anthropic
+(:mod:`.anthropic`) tool arrays. Each descriptor becomes a :class:`~toolcat.model.Tool` that
+keeps the original object (``raw``) and every field it does not model (``extra``) verbatim.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from toolcat.errors import InputError
+from toolcat.model import COMPACT, STANDARD, Tool
+
+
+def view_from_name(path: str) -> str:
+    """The view a tools file holds when nothing inside says: `toolcat project` output is
+    usually named like ``tools.compact.json``, so a file name containing "compact" is a
+    compact view; anything else is a standard view."""
+    return COMPACT if "compact" in os.path.basename(path).lower() else STANDARD
+
+
+def tool_list(doc: Any, path: str) -> tuple[list, str]:
+    """The tools array of an envelope and its pointer."""
+    if isinstance(doc, list):
+        return doc, ""
+    if isinstance(doc, dict):
+        if isinstance(doc.get("tools"), list):
+            return doc["tools"], "/tools"
+        res = doc.get("result")
+        if isinstance(res, dict) and isinstance(res.get("tools"), list):
+            return res["tools"], "/result/tools"
+    raise InputError("no tools array found (expected {\"tools\": [...]} or a JSON array)", path)
+
+
+def str_or_none(v: Any) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def not_an_object(item: Any, file: str, pointer: str) -> Tool:
+    """A tools-array entry that is not an object: kept (lint TC110 reports it), never dropped."""
+    return Tool(id=None, raw=item, file=file, pointer=pointer,
+                extra={"_invalid": f"expected an object, found {type(item).__name__}"})

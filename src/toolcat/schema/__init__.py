@@ -1,0 +1,8 @@
+"""All of toolcat's JSON Schema knowledge, importing no feature and no format.
+
+* :mod:`.keywords`  the one keyword table (shapes, roles, dialects)
+* :mod:`.walker`    schema positions: visit and rebuild schemas
+* :mod:`.refs`      where every ``$ref`` of a schema points (the one reference index)
+* :mod:`.merge`     the merge/union algebra used by exact rewrites
+* :mod:`.strip`     prose removal from schema positions
+"""
