@@ -1339,9 +1339,7 @@ def dialect_neutral(schema: Any) -> bool:
     if _neutral_by_text(schema):
         return True
     for d in ("draft7", DRAFT2020):
-        for path, node, _d in iter_schemas(schema, d):
-            if not isinstance(node, dict):
-                continue
+        for path, node in _reachable_nodes(schema, d):
             for k in node:
                 if k in _DIALECT_SENSITIVE and not (k == "$schema" and path == ()):
                     return False
@@ -1359,6 +1357,32 @@ def dialect_neutral(schema: Any) -> bool:
             if node.get("format") in _NEW_FORMATS:
                 return False
     return True
+
+
+def _reachable_nodes(schema: dict, dialect: str) -> Any:
+    """``(path, node)`` of every object a reader of ``dialect`` evaluates as a schema: the
+    schema positions, and the targets of local ``$ref``s wherever they sit (a draft-07 reader
+    follows ``#/$defs/x`` although ``$defs`` is no draft-07 keyword), to a fixpoint."""
+    from toolcat.document import pointer as jp
+
+    todo: list[tuple[tuple, Any]] = [((), schema)]
+    seen: set[int] = {id(schema)}
+    while todo:
+        start, root = todo.pop()
+        for path, node, _d in iter_schemas(root, dialect, start):
+            if not isinstance(node, dict):
+                continue
+            yield path, node
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#"):
+                try:
+                    tokens = jp.decode_fragment(ref[1:])
+                    target = jp.resolve(schema, tokens)
+                except (KeyError, ValueError):
+                    continue
+                if isinstance(target, dict) and id(target) not in seen:
+                    seen.add(id(target))
+                    todo.append((tuple(tokens), target))
 
 
 def _dedupe(changes: list[Change]) -> list[Change]:
