@@ -11,7 +11,7 @@ runs toolcat on every Tab.)
     python scripts/gen_completions.py          # rewrite the three files
     python scripts/gen_completions.py --check  # exit 1 when a committed file is stale
 
-tests/test_completions.py fails when the committed files differ from what this writes.
+tests/cli/test_completions.py fails when the committed files differ from what this writes.
 """
 
 from __future__ import annotations

@@ -198,6 +198,9 @@ def run_case(case: Case, outdir: Path, python: str, pythonpath: str | None) -> t
 
 
 def record(args: argparse.Namespace) -> int:
+    if not (shared() / "corpus").is_dir():
+        print(f"golden.py: no corpus at {shared() / 'corpus'} (set TOOLCAT_SHARED)", file=sys.stderr)
+        return 2
     prepare()
     outdir = Path(args.outdir).resolve()
     outdir.mkdir(parents=True, exist_ok=True)

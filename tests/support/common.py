@@ -1,0 +1,52 @@
+"""What every kind of test shares: where things are, the corpus (skipped with a reason where
+absent), and a fresh-process run of toolcat.
+
+Import as ``from support.common import corpus, run_toolcat`` (``tests/`` is on ``sys.path``:
+``pythonpath`` in pyproject.toml). Helpers live here rather than in ``conftest.py``: a folder
+with its own ``conftest.py`` (``tests/live/``) replaces the module ``conftest`` that
+``from conftest import ...`` would find.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent.parent
+REPO = TESTS.parent
+SHARED = Path(os.environ.get("TOOLCAT_SHARED", REPO.parent / "shared")).resolve()
+CORPUS = SHARED / "corpus"
+SPEC = SHARED / "spec"
+SAMPLES = REPO / "samples"
+FIXTURES = TESTS / "fixtures"
+
+
+def corpus(*parts: str) -> Path:
+    """Path into ../shared/corpus; skips the test when that folder is absent."""
+    p = CORPUS.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"corpus not available: {p} (set TOOLCAT_SHARED to the shared folder)")
+    return p
+
+
+def spec(*parts: str) -> Path:
+    p = SPEC.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"spec not available: {p} (set TOOLCAT_SHARED to the shared folder)")
+    return p
+
+
+def run_toolcat(*args: str, input: bytes | None = None, cwd: str | Path | None = None,
+                env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run toolcat in a fresh process (as users do); returns the completed process (bytes)."""
+    e = dict(os.environ)
+    e.pop("FORCE_COLOR", None)
+    e["NO_COLOR"] = "1"
+    if env:
+        e.update(env)
+    return subprocess.run([sys.executable, "-m", "toolcat", *map(str, args)], input=input,
+                          capture_output=True, cwd=cwd, env=e, timeout=timeout)
