@@ -21,8 +21,8 @@ from ruamel.yaml.constructor import SafeConstructor
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 
-from toolcat.document.parse import js_key
 from toolcat.document.pointer import escape
+from toolcat.document.scalars import js_key
 
 _CORE = [
     ("tag:yaml.org,2002:null", r"(?:null|Null|NULL|~|)"),

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from support.common import corpus
 
 from toolcat import tokens
-from toolcat.document import canonical
+from toolcat.document import canonical, scalars
 from toolcat.document.parse import load_file
 
 node = shutil.which("node")
@@ -141,7 +141,7 @@ def test_integers_beyond_64_bits_from_files(tmp_path, suffix, text):
     doc, _src = load_file(str(p))
     assert doc["maximum"] == 2**128 and doc["minimum"] == -(2**63) - 1
     # marked by the parser, so that serializing is one orjson pass (no copy of the document)
-    assert type(doc["maximum"]) is canonical.BigInt and type(doc["small"]) is int
+    assert type(doc["maximum"]) is scalars.BigInt and type(doc["small"]) is int
     assert canonical.dumps(doc) == (
         b'{"maximum":340282366920938463463374607431768211456,"minimum":-9223372036854775809,'
         b'"small":18446744073709551615,"x":[1.5,"9223372036854775808"]}')
@@ -160,5 +160,5 @@ def test_subclasses_of_json_types_serialize_as_their_base():
     class Count(int):
         pass
 
-    value = {"level": Level.ERROR, "n": Count(3), "big": canonical.BigInt(2**70)}
+    value = {"level": Level.ERROR, "n": Count(3), "big": scalars.BigInt(2**70)}
     assert canonical.dumps(value) == b'{"level":"error","n":3,"big":1180591620717411303424}'

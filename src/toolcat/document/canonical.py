@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from toolcat.document.scalars import INT64_MIN, UINT64_END
+
 _ESC = {
     '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
 }
@@ -136,25 +138,6 @@ def _slow(value: Any, indent: int | None) -> bytes:
 _ODD_FLOAT = re.compile(rb"[0-9]e(?:-6|\+1[5-9]|\+20)(?![0-9])|[0-9]\.0(?=[,\]}]|$)")
 
 
-_U64 = 2**64
-_I64 = -(2**63)
-
-
-class BigInt(int):
-    """An integer beyond 64 bits (e.g. a huge OpenAPI bound), marked so when parsed.
-
-    orjson cannot hold such integers; marked ones go through its ``default`` hook as
-    pre-formatted fragments in a single pass instead of a copy of the whole document.
-    It is an ``int`` in every other way."""
-
-    __slots__ = ()
-
-
-def big_int(v: int) -> int:
-    """``v``, marked as :class:`BigInt` when orjson cannot hold it."""
-    return v if _I64 <= v < _U64 else BigInt(v)
-
-
 def _subclass_default(v: Any) -> Any:
     """orjson's ``default`` with ``OPT_PASSTHROUGH_SUBCLASS``: a :class:`BigInt` as its digits,
     any other subclass of a JSON type as that type (what orjson writes without the option)."""
@@ -162,7 +145,7 @@ def _subclass_default(v: Any) -> Any:
 
     if isinstance(v, int) and not isinstance(v, bool):
         iv = int.__int__(v)
-        return orjson.Fragment(str(iv).encode("ascii")) if not _I64 <= iv < _U64 else iv
+        return orjson.Fragment(str(iv).encode("ascii")) if not INT64_MIN <= iv < UINT64_END else iv
     if isinstance(v, str):
         return str.__str__(v)
     if isinstance(v, dict):
@@ -200,7 +183,7 @@ def _big_ints_as_fragments(value: Any) -> Any:
     import orjson
 
     if isinstance(value, int) and not isinstance(value, bool):
-        return orjson.Fragment(str(value).encode("ascii")) if not _I64 <= value < _U64 else value
+        return orjson.Fragment(str(value).encode("ascii")) if not INT64_MIN <= value < UINT64_END else value
     if isinstance(value, dict):
         return {k: _big_ints_as_fragments(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

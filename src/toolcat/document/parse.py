@@ -23,7 +23,15 @@ import re
 import sys
 from typing import Any
 
-from toolcat.document.canonical import _I64, _U64, BigInt, big_int
+from toolcat.document.scalars import (
+    CORE_NUMBER,
+    INT64_MIN,
+    LOOSE_NUMBER,
+    UINT64_END,
+    BigInt,
+    big_int,
+    js_key,
+)
 from toolcat.document.source import SourceText
 from toolcat.errors import InputError
 
@@ -396,12 +404,6 @@ def parse_yaml(text: str, path: str) -> Any:
 _LOOSE_HINTS = (re.compile(r"_(?:[0-9]|(?=[\s,\]}#]|$))", re.M), re.compile(r"0[bBXO]"),
                 re.compile(r"\+0[xXoO]"), re.compile(r"-0[xXoO]"))
 _TOKEN_CHARS = frozenset("0123456789abcdefABCDEFxXoO_.+-")
-_LOOSE_NUMBER = re.compile(
-    r"[-+]?(?:0[bB][01]+|0[xX][0-9a-fA-F]+|0[oO][0-7]+|[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?|[0-9]+\.)")
-_CORE_NUMBER = re.compile(
-    r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
-
-
 def _loose_number_tokens(text: str) -> list[int]:
     """Start offsets of plain-scalar-like tokens yaml-rs may read as numbers (core: strings)."""
     starts: set[int] = set()
@@ -418,7 +420,7 @@ def _loose_number_tokens(text: str) -> list[int]:
                                                            " \t\r\n,]}:"):
                 continue  # part of a longer word: not a scalar of its own
             tok = text[a:b]
-            if _LOOSE_NUMBER.fullmatch(tok.replace("_", "")) and not _CORE_NUMBER.fullmatch(tok):
+            if LOOSE_NUMBER.fullmatch(tok.replace("_", "")) and not CORE_NUMBER.fullmatch(tok):
                 starts.add(a)
     return sorted(starts)
 
@@ -563,24 +565,6 @@ def _check_tags(text: str, path: str, tags: dict[int, str], parsed: bool = True)
 
 # --------------------------------------------------------------------------- normalize
 
-def js_key(k: Any) -> str:
-    if isinstance(k, str):
-        return k
-    if k is True:
-        return "true"
-    if k is False:
-        return "false"
-    if k is None:
-        return "null"
-    if isinstance(k, float):
-        if k.is_integer() and abs(k) < 1e21:
-            return str(int(k))
-        return repr(k)
-    if isinstance(k, int):
-        return str(k)
-    raise TypeError(type(k).__name__)
-
-
 class _BadValue(Exception):
     """A value JSON cannot hold, with where it is (container and key) for the message."""
 
@@ -684,7 +668,7 @@ def _pointer_to(doc: Any, target: Any, key: Any) -> str | None:
 
 def _scalar_ok(v: Any) -> bool:
     t = type(v)
-    return t is str or (t is int and _I64 <= v < _U64) or t is bool or v is None
+    return t is str or (t is int and INT64_MIN <= v < UINT64_END) or t is bool or v is None
 
 
 def _fix_scalar(v: Any, cont: Any, key: Any) -> Any:

@@ -39,6 +39,7 @@ from itertools import accumulate
 from typing import Any
 
 from toolcat.document.pointer import decode, unescape
+from toolcat.document.scalars import CORE_NUMBER, LOOSE_NUMBER, js_key
 
 __all__ = ["Index", "build_index", "find_duplicate_key"]
 
@@ -317,9 +318,7 @@ def _plain_key(raw: str) -> str:
         return raw
     import yaml_rs
 
-    from toolcat.document.parse import _CORE_NUMBER, _LOOSE_NUMBER, js_key
-
-    if _LOOSE_NUMBER.fullmatch(raw.replace("_", "")) and not _CORE_NUMBER.fullmatch(raw):
+    if LOOSE_NUMBER.fullmatch(raw.replace("_", "")) and not CORE_NUMBER.fullmatch(raw):
         return raw  # 1_000, 0b1...: strings in YAML 1.2, and so in the parsed data
     try:
         (k,) = yaml_rs.loads("- " + raw, parse_datetime=False)  # resolved like any scalar
@@ -927,8 +926,6 @@ class _FallbackIndex(Index):
             return None
         lc = getattr(doc, "lc", None)
         pos = (lc.line, lc.col) if lc is not None else (0, 0)
-        from toolcat.document.parse import js_key
-
         node = doc
         for tok in _tokens(pointer):
             if isinstance(node, dict):

@@ -13,7 +13,6 @@ problem in a shared component is reported once, at its source.
 from __future__ import annotations
 
 import os
-import re
 from typing import Any, Iterable
 
 from toolcat.config import Config
@@ -25,7 +24,6 @@ from toolcat.schema.keywords import DRAFT2020
 from toolcat.schema.walker import node_dialect, subschemas
 
 _CS_COMPACT_ERRORS = ("CS201", "CS202", "CS203", "CS204")
-_IGNORE_COMMENT = re.compile(r"#\s*toolcat:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 
 
 class Node:
@@ -293,104 +291,20 @@ def _suppress(cat: Catalog, config: Config, findings: list[Finding]) -> list[Fin
 
 
 def _ignore_comments(src: Any) -> dict[int, list[str] | None] | None:
-    """``{line: codes}`` of the ``# toolcat: ignore[CODE, ...]`` comments of a YAML source
-    (codes None: ``# toolcat: ignore``, every code). JSON has no comments: None."""
-    if src is None or getattr(src, "syntax", None) != "yaml":
-        return None
-    text = src.text
-    if "toolcat" not in text:   # the usual case: one C-speed search
-        return None
-    lines = _lines(src)
-    out: dict[int, list[str] | None] = {}
-    for i, line in enumerate(lines):
-        if "toolcat" not in line:
-            continue
-        start = _comment_start(line)
-        if start < 0:
-            continue
-        for m in _IGNORE_COMMENT.finditer(line, start):
-            codes = None if m.group(1) is None else \
-                [c.strip().upper() for c in m.group(1).split(",") if c.strip()]
-            if i + 1 in out and out[i + 1] is None or codes is None:
-                out[i + 1] = None
-            else:
-                out[i + 1] = (out.get(i + 1) or []) + codes
-    return out
-
-
-def _comment_start(line: str) -> int:
-    """Offset of the ``#`` starting a YAML comment on ``line`` (-1 when there is none): at
-    the start of the line or after a space or tab, and not inside a quoted scalar."""
-    i, n, prev = 0, len(line), " "
-    while i < n:
-        c = line[i]
-        if c == "#" and prev in " \t":
-            return i
-        if (c == '"' or c == "'") and prev in " \t[{,-:?":
-            j = i + 1
-            while j < n:             # the end of the quoted scalar on this line
-                if line[j] == c:
-                    if c == "'" and line[j + 1:j + 2] == "'":
-                        j += 2
-                        continue
-                    break
-                if c == '"' and line[j] == "\\":
-                    j += 1
-                j += 1
-            else:
-                return -1            # continues on the next line: no comment here
-            i, prev = j + 1, c
-            continue
-        prev = c
-        i += 1
-    return -1
+    """The suppression comments of a source (None: it has none; see
+    :meth:`toolcat.document.source.SourceText.suppressions`)."""
+    return src.suppressions() if src is not None else None
 
 
 def _comment_ignores(cat: Catalog, f: Finding, marks: dict[int, list[str] | None]) -> bool:
     """Does a suppression comment on the finding's line (or, for a block value that starts
     on the line after its key, on the key's line) cover the finding's code?"""
-    line = f.line or 0
-    cands = [line]
-    lines = _lines(cat.sources[f.file])
-    if 1 <= line <= len(lines):
-        text = lines[line - 1]
-        if f.column == len(text) - len(text.lstrip(" ")) + 1:   # the value starts its line
-            j = line - 2
-            while j >= 0 and (not lines[j].strip() or lines[j].lstrip().startswith("#")):
-                j -= 1
-            if j >= 0 and _BLOCK_KEY.search(lines[j]):
-                cands.append(j + 1)
-    for ln in cands:
+    for ln in cat.sources[f.file].comment_lines(f.line or 0, f.column):
         if ln in marks:
             codes = marks[ln]
             if codes is None or matches(f.code, codes):
                 return True
     return False
-
-
-_BLOCK_KEY = re.compile(r":\s*(#.*)?$")
-
-
-def _lines(src: Any) -> list[str]:
-    """The lines of a source, numbered as positions count them (a line ends at "\n"; YAML
-    also ends one at a lone "\r"), without their line break."""
-    got = _LINES.get(id(src))
-    if got is None or got[0] is not src:
-        text = src.text
-        if "\r" in text:
-            if getattr(src, "syntax", None) == "yaml":
-                text = text.replace("\r\n", "\n").replace("\r", "\n")
-            else:
-                text = text.replace("\r\n", "\n")
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        got = (src, lines)
-        _LINES[id(src)] = got
-    return got[1]
-
-
-_LINES: dict[int, tuple[Any, list[str]]] = {}
 
 
 def count_by_severity(findings: Iterable[Finding]) -> dict[str, int]:

@@ -22,14 +22,7 @@ def _source_line(report: Report, file: str, line: int | None) -> str | None:
     if line is None:
         return None
     src = report.sources.get(file)
-    if src is None:
-        return None
-    from toolcat.lint.engine import _lines
-
-    lines = _lines(src)
-    if 1 <= line <= len(lines):
-        return lines[line - 1]
-    return None
+    return src.line(line) if src is not None else None
 
 
 def grouped(findings: list[Finding]) -> list[Finding]:
