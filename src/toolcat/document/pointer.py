@@ -46,6 +46,38 @@ def decode_fragment(fragment: str) -> list[str]:
     return decode(unquote(fragment))
 
 
+def _index(tok: str, n: int) -> int | None:
+    """The array index a token names in an array of ``n`` items (RFC 6901: digits, no
+    leading zero), or None."""
+    if tok.isascii() and tok.isdigit() and (tok == "0" or tok[0] != "0"):
+        i = int(tok)
+        if i < n:
+            return i
+    return None
+
+
+def walk(doc: Any, tokens: Iterable[str]) -> tuple[tuple, Any] | None:
+    """Follow pointer tokens: ``(path, node)`` with array indices as ints, or None when the
+    pointer leads nowhere."""
+    node = doc
+    path: list = []
+    for tok in tokens:
+        if isinstance(node, dict):
+            if tok not in node:
+                return None
+            node = node[tok]
+            path.append(tok)
+        elif isinstance(node, list):
+            i = _index(tok, len(node))
+            if i is None:
+                return None
+            node = node[i]
+            path.append(i)
+        else:
+            return None
+    return tuple(path), node
+
+
 def resolve(doc: Any, tokens: Iterable[str], default: Any = _MISSING) -> Any:
     """Follow pointer tokens in ``doc``; raise KeyError (or return ``default``) when absent."""
     node = doc
@@ -55,8 +87,9 @@ def resolve(doc: Any, tokens: Iterable[str], default: Any = _MISSING) -> Any:
                 node = node[tok]
                 continue
         elif isinstance(node, list):
-            if tok.isdigit() and (tok == "0" or not tok.startswith("0")) and int(tok) < len(node):
-                node = node[int(tok)]
+            i = _index(tok, len(node))
+            if i is not None:
+                node = node[i]
                 continue
         if default is _MISSING:
             raise KeyError(tok)

@@ -35,12 +35,11 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import unquote
 
+from toolcat.document import pointer as jp
 from toolcat.document.canonical import dumps
 from toolcat.document.pointer import encode
 from toolcat.schema.keywords import DRAFT2019, DRAFT2020
-from toolcat.schema.refs import walk_pointer
 from toolcat.schema.walker import iter_schemas, node_dialect, transform
 
 _LOCATION_KEYS = ("$anchor", "$dynamicAnchor", "$recursiveAnchor", "$dynamicRef",
@@ -302,13 +301,11 @@ def _pointer_target(root: Any, ref: Any) -> tuple | None:
     """The path a ``#``/``#/...`` reference points at inside ``root``; None otherwise."""
     if not isinstance(ref, str) or not ref.startswith("#"):
         return None
-    frag = unquote(ref[1:])
-    if frag == "":
-        return ()
-    if not frag.startswith("/"):
+    try:
+        tokens = jp.decode_fragment(ref[1:])
+    except ValueError:       # a plain-name fragment (an anchor): no path
         return None
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in frag[1:].split("/")]
-    found = walk_pointer(root, tokens)
+    found = jp.walk(root, tokens)
     return None if found is None else found[0]
 
 

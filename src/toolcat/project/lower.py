@@ -184,6 +184,7 @@ class _Lowerer:
             if info.target is not None and (self.live is None or path in self.live):
                 self.live_count[info.target] = self.live_count.get(info.target, 0) + 1
         self.decisions: dict[tuple, str] = {}
+        self.why: dict[tuple, str] = {}      # a $ref widened although it resolves: why
         self._sizes: dict[tuple, int] = {}
         self._counts: dict[tuple, int] = {}
         for path, info in idx.refs.items():
@@ -198,7 +199,7 @@ class _Lowerer:
             return "widen" if self.widen else "keep"
         if idx.dialect_at(info.target) != idx.dialect_at(info.path):
             if self.widen:
-                info.reason = "its target is in another dialect"
+                self.why[info.path] = "its target is in another dialect"
                 return "widen"
             return "keep"
         if self.widen:
@@ -599,7 +600,8 @@ class _Lowerer:
         if decision == "keep":
             return n
         if decision == "widen":
-            why = info.reason if info is not None else "reference not resolved"
+            why = (self.why.get(path) or info.why) if info is not None else \
+                "reference not resolved"
             self._note(path + ("$ref",), WIDENED, f"$ref {n['$ref']!r} dropped: {why}")
             return {} if legacy else siblings
         t = info.target

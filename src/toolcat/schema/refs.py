@@ -14,9 +14,11 @@ schema root; nothing here fetches anything.
 from __future__ import annotations
 
 import itertools
+from enum import Enum
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
+from toolcat.document import pointer as jp
 from toolcat.schema.walker import iter_schemas, node_dialect
 
 _DUMMY_BASE = "https://toolcat.invalid/schema.json"
@@ -49,34 +51,42 @@ def _plain(root: Any, dialect: str) -> bool:
     return not any(m in text for k, m in _MARKERS.items() if not (skip_id and k == "id"))
 
 
-class RefInfo:
-    __slots__ = ("path", "ref", "target", "reason")
+class RefProblem(Enum):
+    """Why a ``$ref`` does not resolve inside its schema."""
 
-    def __init__(self, path: tuple, ref: str, target: tuple | None, reason: str = "") -> None:
+    MALFORMED = "malformed"      # not a URI reference
+    REMOTE = "remote"            # another resource than this schema (toolcat never fetches)
+    NO_TARGET = "no-target"      # a JSON pointer to nothing
+    NO_ANCHOR = "no-anchor"      # a plain-name fragment no $anchor (draft-07: $id) defines
+
+
+class RefInfo:
+    """One ``$ref`` at ``path``: the path of its ``target`` in the schema, or the ``problem``
+    (and the ``fragment`` as written) that leaves it unresolved."""
+
+    __slots__ = ("path", "ref", "target", "problem", "fragment")
+
+    def __init__(self, path: tuple, ref: str, target: tuple | None,
+                 problem: RefProblem | None = None, fragment: str = "") -> None:
         self.path = path
         self.ref = ref
         self.target = target
-        self.reason = reason
+        self.problem = problem
+        self.fragment = fragment
 
-
-def walk_pointer(doc: Any, tokens: list[str]) -> tuple[tuple, Any] | None:
-    """Follow pointer tokens; return (normalized path, node) or None when absent."""
-    node = doc
-    path: list = []
-    for tok in tokens:
-        if isinstance(node, dict):
-            if tok not in node:
-                return None
-            node = node[tok]
-            path.append(tok)
-        elif isinstance(node, list):
-            if not tok.isdigit() or (tok != "0" and tok.startswith("0")) or int(tok) >= len(node):
-                return None
-            node = node[int(tok)]
-            path.append(int(tok))
-        else:
-            return None
-    return tuple(path), node
+    @property
+    def why(self) -> str:
+        """Why the reference does not resolve, in words ("" when it does)."""
+        p = self.problem
+        if p is None:
+            return ""
+        if p is RefProblem.REMOTE:
+            return "points outside the tool's schema (toolcat never fetches references)"
+        if p is RefProblem.NO_TARGET:
+            return f"target {self.fragment or '/'} does not exist"
+        if p is RefProblem.NO_ANCHOR:
+            return f"anchor #{self.fragment} is not defined"
+        return "it is not a valid URI reference"
 
 
 def node_at(doc: Any, path: tuple) -> Any:
@@ -133,7 +143,7 @@ class RefIndex:
                 seen_targets.add(t)
                 if t in self.nodes:
                     continue
-                found = walk_pointer(root, [str(x) for x in t])
+                found = jp.walk(root, [str(x) for x in t])
                 if found is None:
                     continue
                 d, base = self._context(t)
@@ -144,8 +154,8 @@ class RefIndex:
     def _resolve_pending(self) -> None:
         # every identifier is known before any reference is resolved
         for path, ref, base in self._raw_refs:
-            target, reason = self.resolve(ref, base)
-            self.refs[path] = RefInfo(path, ref, target, reason)
+            target, problem, fragment = self.resolve(ref, base)
+            self.refs[path] = RefInfo(path, ref, target, problem, fragment)
         self._raw_refs = []
 
     # -- indexing
@@ -271,37 +281,39 @@ class RefIndex:
         if isinstance(ref, str) and path not in self.refs:
             self._raw_refs.append((path, ref, base))
 
-    def resolve(self, ref: str, base: str) -> tuple[tuple | None, str]:
+    def resolve(self, ref: str, base: str) -> tuple[tuple | None, RefProblem | None, str]:
+        """Where ``ref``, found where ``base`` is the base URI, points: ``(target path, None,
+        "")``, or ``(None, problem, fragment as written)``."""
         if ref.startswith("#/") and base == self.root_base and "%" not in ref:
             # the common case: a JSON pointer into this document
-            tokens = [t.replace("~1", "/").replace("~0", "~") for t in ref[2:].split("/")]
-            found = walk_pointer(self.root, tokens)
-            return (found[0], "") if found is not None else (None, "target not found")
+            found = jp.walk(self.root, [jp.unescape(t) for t in ref[2:].split("/")])
+            if found is None:
+                return None, RefProblem.NO_TARGET, ref[1:]
+            return found[0], None, ""
         try:
             full = urljoin(base, ref)
         except ValueError:
-            return None, "malformed reference"
+            return None, RefProblem.MALFORMED, ""
         uri, frag = urldefrag(full)
         if ref.startswith("#"):
             uri = urldefrag(base)[0]
             frag = ref[1:]
         res = self.resources.get(uri)
         if res is None:
-            return None, "remote reference (toolcat never fetches)"
+            return None, RefProblem.REMOTE, frag
+        written = frag
         frag = unquote(frag)
         if frag == "":
-            return res, ""
+            return res, None, ""
         if frag.startswith("/"):
-            tokens = [t.replace("~1", "/").replace("~0", "~") for t in frag[1:].split("/")]
-            resource = node_at(self.root, res)
-            found = walk_pointer(resource, tokens)
+            found = jp.walk(node_at(self.root, res), [jp.unescape(t) for t in frag[1:].split("/")])
             if found is None:
-                return None, "target not found"
-            return res + found[0], ""
+                return None, RefProblem.NO_TARGET, written
+            return res + found[0], None, ""
         t = self.anchors.get((uri, frag))
         if t is None:
-            return None, "anchor not found"
-        return t, ""
+            return None, RefProblem.NO_ANCHOR, written
+        return t, None, ""
 
     # -- cycles
 
