@@ -56,6 +56,9 @@ class Tool:
     source: str | None = None          # OpenWOP `source`, when given
     safety_tier: str | None = None     # OpenWOP `safetyTier`, when given
     extra: dict = field(default_factory=dict)   # every other field, verbatim, in order
+    # Why the entry is no tool descriptor (a tools-array entry that is not an object: lint
+    # TC110 reports it, project refuses it); None for a real tool.
+    invalid: str | None = None
     raw: Any = None                    # the descriptor object exactly as in the file
     file: str = ""                     # file the tool is defined in
     pointer: str = ""                  # JSON pointer of the tool in that file
@@ -66,6 +69,17 @@ class Tool:
     dialect: str = "2020-12"           # JSON Schema dialect of input/output schemas
     # source_pointer()'s lookup table: (origin list, its length, {prefix: source pointer})
     _origin_index: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def display_title(self) -> str | None:
+        """The tool's title for people: ``title``, else a non-empty string
+        ``annotations.title`` (MCP puts UI labels there), else None."""
+        if self.title:
+            return self.title
+        ann = self.annotations
+        if isinstance(ann, dict) and isinstance(ann.get("title"), str) and ann["title"]:
+            return ann["title"]
+        return None
 
     @property
     def parameter_count(self) -> int:

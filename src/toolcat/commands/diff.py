@@ -37,9 +37,6 @@ Examples:
   toolcat diff-toolids openapi.yaml --format json
 """
 
-TARGETS = ("mcp", "openwop", "openai", "anthropic")
-
-
 def register(app: typer.Typer) -> None:
     app.command("diff-toolids", epilog=EPILOG, help=HELP, short_help=SHORT)(diff_toolids)
 
@@ -74,6 +71,8 @@ def diff_toolids(
     apply_ui(no_color, quiet)
     if fmt not in ("text", "json"):
         raise UsageError(f"--format must be text or json (got {fmt!r})")
+    from toolcat.formats.targets import TARGETS
+
     if to is not None and to not in TARGETS:
         raise UsageError(f"--to must be one of {', '.join(TARGETS)} (got {to!r})")
     if b is not None and (to is not None or source is not None or safety_tier is not None):
@@ -91,12 +90,11 @@ def diff_toolids(
         side_a = side_from_catalogs(cats_a, a)
         side_b = side_from_catalogs(cats_b, b)
     else:
-        from toolcat.measure import default_target
         from toolcat.project import ProjectOptions, project_catalogs, standard_array
 
         popts = ProjectOptions(view="compact", to=to, source=source, safety_tier=safety_tier)
         proj = project_catalogs(cats_a, popts)
-        target = proj.target or to or default_target(cats_a[0])
+        target = proj.target
         side_a = side_from_items(standard_array(cats_a, target), target,
                                  f"{a} (standard view, {target})")
         side_b = side_from_items(proj.array(), target, f"{a} (compact view, {target})")

@@ -64,15 +64,6 @@ def tools(
 
 # --------------------------------------------------------------------------- rendering
 
-def display_title(tool: Tool) -> str | None:
-    if tool.title:
-        return tool.title
-    ann = tool.annotations
-    if isinstance(ann, dict) and isinstance(ann.get("title"), str):
-        return ann["title"]
-    return None
-
-
 def schema_bytes(tool: Tool) -> int:
     from toolcat.document.canonical import dumps
 
@@ -92,7 +83,7 @@ def tools_data(cats: list[Catalog]) -> dict[str, Any]:
                 "tools": [
                     {
                         "id": t.id,
-                        "title": display_title(t),
+                        "title": t.display_title,
                         "parameters": t.parameter_count,
                         "schema_bytes": schema_bytes(t),
                     }

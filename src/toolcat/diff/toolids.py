@@ -57,15 +57,16 @@ def side_from_catalogs(cats: list[Catalog], label: str) -> Side:
 
 def side_from_items(items: list, target: str, label: str) -> Side:
     """A side from descriptors in a target envelope's shape (``standard_array``, ``array()``)."""
-    from toolcat.measure import item_body, item_id
+    from toolcat.formats import targets
 
-    side = Side(label=label, has_fields=target == "openwop")
+    envelope = targets.get(target)
+    side = Side(label=label, has_fields=envelope.openwop_fields)
     for it in items:
-        body = item_body(it, target)
+        body = envelope.body(it)
         values = None
         if side.has_fields and isinstance(body, dict):
             values = {f: body.get(f) for f in FIELDS}
-        side.add(item_id(it, target), values)
+        side.add(envelope.item_id(it), values)
     return side
 
 

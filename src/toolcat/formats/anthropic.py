@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
+from toolcat.formats.targets import Target, put
 from toolcat.model import ANTHROPIC, Catalog, Tool
 
 
@@ -31,3 +32,23 @@ def load_anthropic(doc: Any, path: str) -> Catalog:
     for i, item in enumerate(items):
         cat.tools.append(anthropic_tool(item, path, f"{base}/{i}"))
     return cat
+
+
+class AnthropicTarget(Target):
+    """``[{"name", "description", "input_schema"}]`` (Messages API tools)."""
+
+    name = "anthropic"
+    native_formats = (ANTHROPIC,)
+    schema_keys = ("input_schema",)
+    compact_fields = ("name", "description", "input_schema")
+    requires_input_schema = True
+
+    def _fields(self, **f: Any) -> dict:
+        d: dict = {}
+        put(d, "name", f["id"])
+        put(d, "description", f["description"])
+        put(d, "input_schema", f["input_schema"])
+        return d
+
+
+ANTHROPIC_TARGET = AnthropicTarget()

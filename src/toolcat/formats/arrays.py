@@ -42,4 +42,4 @@ def str_or_none(v: Any) -> str | None:
 def not_an_object(item: Any, file: str, pointer: str) -> Tool:
     """A tools-array entry that is not an object: kept (lint TC110 reports it), never dropped."""
     return Tool(id=None, raw=item, file=file, pointer=pointer,
-                extra={"_invalid": f"expected an object, found {type(item).__name__}"})
+                invalid=f"expected an object, found {type(item).__name__}")

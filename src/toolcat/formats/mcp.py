@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
-from toolcat.model import MCP, Catalog, Tool
+from toolcat.formats.targets import Target, put
+from toolcat.model import MCP, MCP_CAPTURE, Catalog, Tool
 
 _MCP_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 
@@ -52,3 +53,40 @@ def folder_catalog(path: str, parts: list[tuple[str, Any, Any]]) -> Catalog:
         cat.tools.append(mcp_tool(doc, file, ""))
         cat.sources[file] = src
     return cat
+
+
+#: the MCP annotation hints whose value here is the specification's default
+MCP_HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
+                     "openWorldHint": True}
+
+
+class McpTarget(Target):
+    """``{"tools": [Tool]}``: name, title, description, inputSchema, outputSchema, annotations.
+    Titles are UI labels (the model reads name and description)."""
+
+    name = "mcp"
+    enveloped = True
+    native_formats = (MCP, MCP_CAPTURE)
+    schema_keys = ("inputSchema", "outputSchema")
+    compact_fields = ("name", "title", "description", "inputSchema", "outputSchema",
+                      "annotations")
+    standard_output_schema = True
+    compact_output_schema = True
+    annotations = True
+    title = "own"
+    ui_titles = True
+    drops_repeated_description = True
+    requires_input_schema = True
+
+    def _fields(self, **f: Any) -> dict:
+        d: dict = {}
+        put(d, "name", f["id"])
+        put(d, "title", f["title"])
+        put(d, "description", f["description"])
+        put(d, "inputSchema", f["input_schema"])
+        put(d, "outputSchema", f["output_schema"])
+        put(d, "annotations", f["annotations"])
+        return d
+
+
+MCP_TARGET = McpTarget()

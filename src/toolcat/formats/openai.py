@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
+from toolcat.formats.targets import Target, put
 from toolcat.model import OPENAI, Catalog, Tool
 
 
@@ -18,9 +19,9 @@ def openai_tool(item: Any, file: str, pointer: str) -> Tool:
     else:                           # Responses API / legacy functions: flat
         body, fptr = item, pointer
     name = body.get("name")
+    # the function object's other fields (`strict`...); a Chat Completions wrapper's own
+    # other fields stay in `raw`
     extra = {k: v for k, v in body.items() if k not in ("name", "description", "parameters")}
-    if body is not item:
-        extra.update({f"@{k}": v for k, v in item.items() if k not in ("function", "type")})
     return Tool(
         id=name if isinstance(name, str) else None,
         description=str_or_none(body.get("description")),
@@ -41,3 +42,35 @@ def load_openai(doc: Any, path: str) -> Catalog:
     for i, item in enumerate(items):
         cat.tools.append(openai_tool(item, path, f"{base}/{i}"))
     return cat
+
+
+class OpenAiTarget(Target):
+    """``[{"type": "function", "function": {"name", "description", "parameters"}}]`` (Chat
+    Completions function tools; no parameters when the tool has no input schema)."""
+
+    name = "openai"
+    native_formats = (OPENAI,)
+    schema_keys = ("parameters",)
+    compact_fields = ("type", "function", "name", "description", "parameters")
+    compact_body_fields = ("name", "description", "parameters")
+
+    def _fields(self, **f: Any) -> dict:
+        fn: dict = {}
+        put(fn, "name", f["id"])
+        put(fn, "description", f["description"])
+        put(fn, "parameters", f["input_schema"])
+        return {"type": "function", "function": fn}
+
+    def dropped_fields(self, raw: Any) -> list[tuple[str, ...]]:
+        out = super().dropped_fields(raw)
+        if isinstance(raw, dict) and isinstance(raw.get("function"), dict):
+            out += [("function", k) for k in raw["function"] if k not in self.compact_body_fields]
+        return out
+
+    def body(self, item: Any) -> Any:
+        if isinstance(item, dict) and isinstance(item.get("function"), dict):
+            return item["function"]
+        return item
+
+
+OPENAI_TARGET = OpenAiTarget()

@@ -6,7 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
-from toolcat.model import COMPACT, OPENWOP, STANDARD, Catalog, Tool
+from toolcat.formats.targets import Target, put
+from toolcat.model import (
+    COMPACT,
+    MCP,
+    MCP_CAPTURE,
+    OPENAPI3,
+    OPENWOP,
+    STANDARD,
+    SWAGGER2,
+    Catalog,
+    Tool,
+)
 
 _OPENWOP_FIELDS = ("toolId", "title", "description", "inputSchema", "outputSchema", "source",
                    "safetyTier")
@@ -49,3 +60,89 @@ def load_openwop(doc: Any, path: str, view: str | None = None) -> Catalog:
     for i, item in enumerate(items):
         cat.tools.append(openwop_tool(item, path, "" if base is None else f"{base}/{i}"))
     return cat
+
+
+# ----------------------------------------------------------------------------- the target
+
+_READ_METHODS = ("get", "head", "options", "trace")
+_SCOPE = {"mcp": "mcp:", "connector": "connector:"}
+
+
+def derive_source(tool: Tool, fmt: str, override: str | None = None) -> str:
+    """A tool's OpenWOP ``source`` (``--source`` overrides): its own, else ``mcp`` for MCP
+    input, else ``connector`` (an HTTP or application action, RFC 0045's connector surface)."""
+    if override:
+        return override
+    if tool.source:
+        return tool.source
+    if fmt in (MCP, MCP_CAPTURE):
+        return "mcp"
+    return "connector"
+
+
+def derive_safety_tier(tool: Tool, fmt: str, override: str | None = None) -> str:
+    """A tool's OpenWOP ``safetyTier`` (``--safety-tier`` overrides): its own, else an MCP
+    ``readOnlyHint: true`` (also OpenAPI ``x-annotations``) -> ``read``, any other annotations
+    -> ``write``; OpenAPI without annotations: GET/HEAD/OPTIONS/TRACE -> ``read``, other
+    methods -> ``write``; nothing known -> ``write`` (never under-state effects)."""
+    if override:
+        return override
+    if tool.safety_tier:
+        return tool.safety_tier
+    ann = tool.annotations if isinstance(tool.annotations, dict) else None
+    if ann is not None and "readOnlyHint" in ann:
+        return "read" if ann.get("readOnlyHint") is True else "write"
+    if fmt in (OPENAPI3, SWAGGER2) and tool.http_method:
+        return "read" if tool.http_method.lower() in _READ_METHODS else "write"
+    if ann is not None and ann:
+        return "write"
+    return "write"
+
+
+class OpenWopTarget(Target):
+    """``{"tools": [ToolDescriptor]}``; the compact view is ``CompactToolDescriptor``s in the
+    RFC 0112 subset (no outputSchema, no $ref: nothing is factored). ``toolId`` follows RFC
+    0078's ``<scope>:<tool-id>``: ``mcp:<name>`` for MCP-sourced tools, ``connector:<id>`` for
+    connector tools, unchanged when the id already has that scope or the tool came from
+    OpenWOP."""
+
+    name = "openwop"
+    enveloped = True
+    native_formats = (OPENWOP,)
+    schema_keys = ("inputSchema", "outputSchema")
+    compact_fields = ("toolId", "source", "safetyTier", "title", "description", "inputSchema",
+                      "outputSchema")
+    standard_output_schema = True
+    title = "display"
+    drops_repeated_description = True
+    openwop_fields = True
+    subset_by_default = True
+    factors = False
+
+    def _fields(self, **f: Any) -> dict:
+        d: dict = {}
+        put(d, "toolId", f["id"])
+        put(d, "source", f["source"])
+        put(d, "safetyTier", f["safety_tier"])
+        put(d, "title", f["title"])
+        put(d, "description", f["description"])
+        put(d, "inputSchema", f["input_schema"])
+        put(d, "outputSchema", f["output_schema"])
+        return d
+
+    def tool_id(self, tool: Tool, fmt: str, source: str) -> str:
+        tid = tool.id or ""
+        if fmt == OPENWOP:
+            return tid
+        scope = _SCOPE.get(source)
+        if scope and not tid.startswith(scope):
+            return scope + tid
+        return tid
+
+    def item_id(self, item: Any) -> str | None:
+        body = self.body(item)
+        v = body.get("toolId") if isinstance(body, dict) else None
+        return v if isinstance(v, str) else None
+
+
+OPENWOP_TARGET = OpenWopTarget()

@@ -1,175 +1,176 @@
-"""Target shapes: the descriptor fields each target carries, in a fixed key order, and what
-toolcat derives where the input does not say (OpenWOP ``source``, ``safetyTier``, ``toolId``).
+"""Targets: what ``toolcat project`` writes for each envelope, one object per target.
 
-Targets: ``mcp`` (``{"tools": [Tool]}``), ``openwop`` (``{"tools": [ToolDescriptor]}``, the
-compact view as ``CompactToolDescriptor``), ``openai`` (``[{"type": "function", "function":
-{...}}]``) and ``anthropic`` (``[{"name", "description", "input_schema"}]``).
+A :class:`Target` holds every fact of one envelope that the features need: whether the tools
+array sits in ``{"tools": [...]}``, the descriptor's fields and their order, where the id and
+the schemas are, which fields its standard and compact views carry (title, outputSchema,
+annotations, OpenWOP's source and safetyTier), its id rules, and whether its compact view is
+the RFC 0112 subset. project, measure, diff and the handbook ask the object; nobody compares
+a target's name. Each target's class lives in its format's module (:mod:`.mcp`,
+:mod:`.openwop`, :mod:`.openai`, :mod:`.anthropic`); :func:`get` finds one by name.
 
 The standard view of a tool in its own format is its descriptor verbatim (``Tool.raw``: for
 an MCP catalog these are the bytes the server sent). Across formats, the fields both formats
 know are mapped; the rest has no place in the target and is left out.
 
-Derivations (``--source``/``--safety-tier`` override them):
-
-* ``source``: MCP -> ``mcp``; OpenAPI/Swagger, OpenAI, Anthropic -> ``connector`` (an HTTP or
-  application action, RFC 0045's connector surface).
-* ``safetyTier``: an MCP ``readOnlyHint: true`` (also OpenAPI ``x-annotations``) -> ``read``,
-  any other annotations -> ``write``; OpenAPI without annotations: GET/HEAD/OPTIONS/TRACE ->
-  ``read``, other methods -> ``write``; nothing known -> ``write`` (never under-state effects).
-* ``toolId`` (RFC 0078 ``<scope>:<tool-id>``): ``mcp:<name>`` for MCP-sourced tools,
-  ``connector:<id>`` for connector tools, unchanged when the id already has that scope or
-  the tool came from OpenWOP. Back to MCP, OpenAI or Anthropic, an ``mcp:`` scope is removed.
+OpenWOP derivations (:func:`toolcat.formats.openwop.derive_source`,
+:func:`~toolcat.formats.openwop.derive_safety_tier`, the RFC 0078 ``toolId`` scopes of
+:class:`~toolcat.formats.openwop.OpenWopTarget`) are described in :mod:`.openwop`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from toolcat.model import (
-    ANTHROPIC,
-    MCP,
-    MCP_CAPTURE,
-    OPENAI,
-    OPENAPI3,
-    OPENWOP,
-    SWAGGER2,
-    Tool,
-)
+from toolcat.model import OPENWOP, Tool
 
+#: the target names, in the order the CLI lists them
 TARGETS = ("mcp", "openwop", "openai", "anthropic")
-ENVELOPED = ("mcp", "openwop")          # written as {"tools": [...]}
 
-#: the input formats whose descriptors *are* a target's shape
-NATIVE = {MCP: "mcp", MCP_CAPTURE: "mcp", OPENWOP: "openwop", OPENAI: "openai",
-          ANTHROPIC: "anthropic"}
-
-_READ_METHODS = ("get", "head", "options", "trace")
-_SCOPE = {"mcp": "mcp:", "connector": "connector:"}
-MCP_HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
-                     "openWorldHint": True}
+#: an input schema for a tool that has none, where the target requires one
+EMPTY_OBJECT_SCHEMA = {"type": "object", "properties": {}}
 
 
-def default_target(formats: list[str]) -> str:
-    """``openwop`` when every input is OpenWOP, else ``mcp``."""
-    return "openwop" if formats and all(f == OPENWOP for f in formats) else "mcp"
-
-
-def derive_source(tool: Tool, fmt: str, override: str | None = None) -> str:
-    if override:
-        return override
-    if tool.source:
-        return tool.source
-    if fmt in (MCP, MCP_CAPTURE):
-        return "mcp"
-    return "connector"
-
-
-def derive_safety_tier(tool: Tool, fmt: str, override: str | None = None) -> str:
-    if override:
-        return override
-    if tool.safety_tier:
-        return tool.safety_tier
-    ann = tool.annotations if isinstance(tool.annotations, dict) else None
-    if ann is not None and "readOnlyHint" in ann:
-        return "read" if ann.get("readOnlyHint") is True else "write"
-    if fmt in (OPENAPI3, SWAGGER2) and tool.http_method:
-        return "read" if tool.http_method.lower() in _READ_METHODS else "write"
-    if ann is not None and ann:
-        return "write"
-    return "write"
-
-
-def tool_id(tool: Tool, fmt: str, target: str, source: str) -> str:
-    """The tool's id in ``target`` (RFC 0078 scopes for OpenWOP, plain names elsewhere)."""
-    tid = tool.id or ""
-    if target == "openwop":
-        if fmt == OPENWOP:
-            return tid
-        scope = _SCOPE.get(source)
-        if scope and not tid.startswith(scope):
-            return scope + tid
-        return tid
-    if fmt == OPENWOP and (tool.source == "mcp" or source == "mcp") and tid.startswith("mcp:"):
-        return tid[4:]
-    return tid
-
-
-def display_title(tool: Tool) -> str | None:
-    if tool.title:
-        return tool.title
-    ann = tool.annotations
-    if isinstance(ann, dict) and isinstance(ann.get("title"), str) and ann["title"]:
-        return ann["title"]
-    return None
-
-
-def _put(d: dict, key: str, value: Any) -> None:
+def put(d: dict, key: str, value: Any) -> None:
+    """``d[key] = value`` unless the value is None (absent fields stay absent)."""
     if value is not None:
         d[key] = value
 
 
-def shape(target: str, *, id: str, title: str | None = None, description: str | None = None,
-          input_schema: Any = None, output_schema: Any = None, annotations: dict | None = None,
-          source: str | None = None, safety_tier: str | None = None,
-          input_required: bool = False, extra: dict | None = None) -> dict:
-    """One descriptor in ``target``'s shape, keys in the target's fixed order.
+class Target:
+    """One target envelope (see the module doc); subclasses set the facts and the shape."""
 
-    ``None`` fields are left out. ``input_required``: a target that needs an input schema
-    (Anthropic; MCP) gets ``{"type": "object", "properties": {}}`` when there is none.
-    """
-    if input_schema is None and input_required and target in ("mcp", "anthropic"):
-        input_schema = {"type": "object", "properties": {}}
-    d: dict = {}
-    if target == "mcp":
-        _put(d, "name", id)
-        _put(d, "title", title)
-        _put(d, "description", description)
-        _put(d, "inputSchema", input_schema)
-        _put(d, "outputSchema", output_schema)
-        _put(d, "annotations", annotations)
-    elif target == "openwop":
-        _put(d, "toolId", id)
-        _put(d, "source", source)
-        _put(d, "safetyTier", safety_tier)
-        _put(d, "title", title)
-        _put(d, "description", description)
-        _put(d, "inputSchema", input_schema)
-        _put(d, "outputSchema", output_schema)
-    elif target == "openai":
-        fn: dict = {}
-        _put(fn, "name", id)
-        _put(fn, "description", description)
-        _put(fn, "parameters", input_schema)
-        d = {"type": "function", "function": fn}
-    elif target == "anthropic":
-        _put(d, "name", id)
-        _put(d, "description", description)
-        _put(d, "input_schema", input_schema)
-    else:  # pragma: no cover - guarded by callers
-        raise ValueError(f"unknown target {target!r}")
-    if extra:
-        d.update(extra)
-    return d
+    name: ClassVar[str]
+    #: the tools array is written as ``{"tools": [...]}`` (else as a bare array)
+    enveloped: ClassVar[bool] = False
+    #: input formats whose descriptors are this target's shape (their standard view is raw)
+    native_formats: ClassVar[tuple[str, ...]] = ()
+    #: the descriptor fields (of :meth:`body`) holding schemas, as measure splits bytes
+    schema_keys: ClassVar[tuple[str, ...]] = ("inputSchema",)
+    #: top-level descriptor fields the compact view carries (others are listed as omitted)
+    compact_fields: ClassVar[tuple[str, ...]] = ()
+    #: fields of the function object (OpenAI) the compact view carries
+    compact_body_fields: ClassVar[tuple[str, ...]] = ()
+    #: the standard view carries the output schema, the compact view too
+    standard_output_schema: ClassVar[bool] = False
+    compact_output_schema: ClassVar[bool] = False
+    #: MCP annotations (readOnlyHint...; the compact view drops the defaults)
+    annotations: ClassVar[bool] = False
+    #: the tool's title: "own" (``Tool.title``), "display" (``Tool.display_title``) or None
+    title: ClassVar[str | None] = None
+    #: titles are UI labels the compact view moves to the handbook (``--keep-titles``)
+    ui_titles: ClassVar[bool] = False
+    #: the compact view drops a description that only repeats the title
+    drops_repeated_description: ClassVar[bool] = False
+    #: OpenWOP ``source`` and ``safetyTier``
+    openwop_fields: ClassVar[bool] = False
+    #: the compact view is lowered to the RFC 0112 subset unless told otherwise
+    subset_by_default: ClassVar[bool] = False
+    #: repeated subschemas may be factored into ``$defs`` (never where ``$ref`` is refused)
+    factors: ClassVar[bool] = True
+    #: a tool without an input schema gets :data:`EMPTY_OBJECT_SCHEMA`
+    requires_input_schema: ClassVar[bool] = False
+
+    def __repr__(self) -> str:
+        return f"<target {self.name}>"
+
+    def __str__(self) -> str:
+        return self.name
+
+    # ------------------------------------------------------------------ writing
+    def descriptor(self, *, id: str, title: str | None = None, description: str | None = None,
+                   input_schema: Any = None, output_schema: Any = None,
+                   annotations: dict | None = None, source: str | None = None,
+                   safety_tier: str | None = None) -> dict:
+        """One descriptor, keys in the target's order; fields it does not carry, and None
+        values, are left out."""
+        if input_schema is None and self.requires_input_schema:
+            input_schema = dict(EMPTY_OBJECT_SCHEMA)
+        return self._fields(id=id, title=title, description=description,
+                            input_schema=input_schema, output_schema=output_schema,
+                            annotations=annotations, source=source, safety_tier=safety_tier)
+
+    def _fields(self, **f: Any) -> dict:  # pragma: no cover - every target defines it
+        raise NotImplementedError
+
+    def wrap(self, tools: list) -> Any:
+        """The document ``project`` writes around the tools array."""
+        return {"tools": tools} if self.enveloped else tools
+
+    def tool_id(self, tool: Tool, fmt: str, source: str) -> str:
+        """The tool's id in this target (``source``: its derived OpenWOP source). Plain
+        names; an OpenWOP tool whose source is MCP loses its ``mcp:`` scope."""
+        tid = tool.id or ""
+        if fmt == OPENWOP and (tool.source == "mcp" or source == "mcp") and tid.startswith("mcp:"):
+            return tid[4:]
+        return tid
+
+    def title_of(self, tool: Tool) -> str | None:
+        if self.title == "own":
+            return tool.title
+        if self.title == "display":
+            return tool.display_title
+        return None
+
+    def standard(self, tool: Tool, fmt: str, source: str | None = None,
+                 safety_tier: str | None = None) -> Any:
+        """The lossless standard view of one tool in this target's shape (``source`` and
+        ``safety_tier``: OpenWOP overrides)."""
+        if fmt in self.native_formats and tool.raw is not None:
+            return tool.raw
+        from toolcat.formats.openwop import derive_safety_tier, derive_source
+
+        src = derive_source(tool, fmt, source)
+        tier = derive_safety_tier(tool, fmt, safety_tier)
+        return self.descriptor(
+            id=self.tool_id(tool, fmt, src),
+            title=self.title_of(tool),
+            description=tool.description,
+            input_schema=tool.input_schema,
+            output_schema=tool.output_schema if self.standard_output_schema else None,
+            annotations=(tool.annotations if self.annotations
+                         and isinstance(tool.annotations, dict) else None),
+            source=src if self.openwop_fields else None,
+            safety_tier=tier if self.openwop_fields else None,
+        )
+
+    def dropped_fields(self, raw: Any) -> list[tuple[str, ...]]:
+        """Pointer tokens of the fields of a native descriptor its compact view leaves out."""
+        if not isinstance(raw, dict):
+            return []
+        return [(k,) for k in raw if k not in self.compact_fields]
+
+    # ------------------------------------------------------------------ reading
+    def body(self, item: Any) -> Any:
+        """The object that holds a descriptor's name, description and schemas."""
+        return item
+
+    def item_id(self, item: Any) -> str | None:
+        """The tool id of one descriptor in this target's shape."""
+        body = self.body(item)
+        if not isinstance(body, dict):
+            return None
+        v = body.get("name")
+        if v is None:
+            v = body.get("toolId")
+        return v if isinstance(v, str) else None
 
 
-def standard_descriptor(tool: Tool, fmt: str, target: str, source: str | None = None,
-                        safety_tier: str | None = None) -> Any:
-    """The lossless standard view of one tool in ``target``'s shape."""
-    if NATIVE.get(fmt) == target and tool.raw is not None:
-        return tool.raw
-    src = derive_source(tool, fmt, source)
-    tier = derive_safety_tier(tool, fmt, safety_tier)
-    ann = tool.annotations if target == "mcp" and isinstance(tool.annotations, dict) else None
-    return shape(
-        target,
-        id=tool_id(tool, fmt, target, src),
-        title=(display_title(tool) if target == "openwop"
-               else tool.title if target == "mcp" else None),
-        description=tool.description,
-        input_schema=tool.input_schema,
-        output_schema=tool.output_schema if target in ("mcp", "openwop") else None,
-        annotations=ann,
-        source=src if target == "openwop" else None,
-        safety_tier=tier if target == "openwop" else None,
-        input_required=True,
-    )
+_BY_NAME: dict[str, Target] = {}
+
+
+def get(name: str) -> Target:
+    """The target called ``name`` (one of :data:`TARGETS`); KeyError for any other."""
+    if not _BY_NAME:
+        from toolcat.formats.anthropic import ANTHROPIC_TARGET
+        from toolcat.formats.mcp import MCP_TARGET
+        from toolcat.formats.openai import OPENAI_TARGET
+        from toolcat.formats.openwop import OPENWOP_TARGET
+
+        for t in (MCP_TARGET, OPENWOP_TARGET, OPENAI_TARGET, ANTHROPIC_TARGET):
+            _BY_NAME[t.name] = t
+    return _BY_NAME[name]
+
+
+def default_target(formats: list[str]) -> Target:
+    """``openwop`` when every input is OpenWOP, else ``mcp``."""
+    return get("openwop" if formats and all(f == OPENWOP for f in formats) else "mcp")

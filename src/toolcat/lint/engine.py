@@ -170,10 +170,10 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
 
     seen_defs: set[tuple[str, int]] = set()
     for tool in cat.tools:
-        if "_invalid" in tool.extra:
+        if tool.invalid is not None:
             if "TC110" in rules:
-                add("TC110", Hit(f"tool entry is not a tool descriptor: "
-                                 f"{tool.extra['_invalid']}", ""), tool)
+                add("TC110", Hit(f"tool entry is not a tool descriptor: {tool.invalid}", ""),
+                    tool)
             continue
         for r in tool_rules:
             for hit in r.check(ctx, tool):

@@ -35,6 +35,7 @@ import orjson
 
 from toolcat.document import canonical
 from toolcat.errors import InputError, UsageError
+from toolcat.formats import targets
 from toolcat.model import MCP_CAPTURE, Catalog
 from toolcat.schema.keywords import DRAFT2020, is_prose_key
 from toolcat.schema.walker import iter_schemas
@@ -44,15 +45,6 @@ FIGURES = ("bytes", "tokens")
 SIDES = ("before", "after")
 TOKENIZER_ALIASES = {"o200k": "o200k_base", "cl100k": "cl100k_base"}
 BASELINE_VERSION = 1
-
-# Where each target envelope keeps the tool's description and its schemas.
-_SCHEMA_KEYS = {
-    "mcp": ("inputSchema", "outputSchema"),
-    "openwop": ("inputSchema", "outputSchema"),
-    "openai": ("parameters",),
-    "anthropic": ("input_schema",),
-}
-
 
 def tokenizer_name(name: str) -> str:
     from toolcat.tokens import ENCODINGS
@@ -163,24 +155,6 @@ def _fast_len(value: Any) -> int:
     return len(orjson.dumps(value))
 
 
-def item_body(item: Any, target: str) -> Any:
-    """The object holding name, description and schema of one descriptor in ``target``."""
-    if target == "openai" and isinstance(item, dict) and isinstance(item.get("function"), dict):
-        return item["function"]
-    return item
-
-
-def item_id(item: Any, target: str) -> str | None:
-    """The tool id of one descriptor in ``target`` shape (toolId, or name)."""
-    body = item_body(item, target)
-    if not isinstance(body, dict):
-        return None
-    v = body.get("toolId") if target == "openwop" else body.get("name")
-    if v is None and target != "openwop":
-        v = body.get("toolId")
-    return v if isinstance(v, str) else None
-
-
 def breakdown(items: list, target: str, dialects: list[str] | None = None,
               whole: bytes | None = None) -> dict[str, int]:
     """Split the canonical bytes of the array ``items`` into :data:`BREAKDOWN_KEYS`.
@@ -197,9 +171,10 @@ def breakdown(items: list, target: str, dialects: list[str] | None = None,
     except Exception:  # noqa: BLE001 - orjson refuses the value: the exact encoder for parts
         jlen = _json_len
     desc = prose = schema = 0
-    keys = _SCHEMA_KEYS.get(target, ("inputSchema", "outputSchema"))
+    envelope = targets.get(target)
+    keys = envelope.schema_keys
     for i, item in enumerate(items):
-        body = item_body(item, target)
+        body = envelope.body(item)
         if not isinstance(body, dict):
             continue
         if "description" in body:
@@ -218,9 +193,8 @@ def breakdown(items: list, target: str, dialects: list[str] | None = None,
 
 
 def default_target(cat: Catalog) -> str:
-    from toolcat.formats.targets import default_target as _default
-
-    return _default([cat.format])
+    """The name of the target ``cat`` is measured in when ``--to`` is not given."""
+    return targets.default_target([cat.format]).name
 
 
 def project_one(cat: Catalog, popts: Any) -> Any:
@@ -299,12 +273,13 @@ def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
     slots.append((fig, "tokens_after", counter.submit(after)))
     if per_tool:
         after_items = proj.array()
+        envelope = targets.get(target)
         after_by_id: dict[str | None, Any] = {}
         for it in after_items:
-            after_by_id.setdefault(item_id(it, target), it)
+            after_by_id.setdefault(envelope.item_id(it), it)
         aligned = len(after_items) == len(before_items)
         for i, it in enumerate(before_items):
-            tid = item_id(it, target)
+            tid = envelope.item_id(it)
             a_item = after_items[i] if aligned else after_by_id.get(tid)
             b = canonical.dumps(it)
             a = canonical.dumps(a_item) if a_item is not None else b""
@@ -530,7 +505,7 @@ def iter_limits(budget: Budget) -> Iterable[str]:  # pragma: no cover - used by 
 
 __all__ = [
     "BREAKDOWN_KEYS", "Budget", "CatalogFigures", "GateFailure", "ToolFigures", "baseline_doc",
-    "breakdown", "check_gates", "default_target", "item_id", "load_for_measure",
+    "breakdown", "check_gates", "default_target", "load_for_measure",
     "measure_catalog", "read_baseline", "schema_prose_bytes", "top_tools", "total",
     "write_baseline",
 ]

@@ -25,21 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolcat.document import pointer as jp
 from toolcat.document.canonical import dumps, sha256
 from toolcat.errors import InputError, UsageError
-from toolcat.formats.targets import (
-    ENVELOPED,
-    MCP_HINT_DEFAULTS,
-    NATIVE,
-    TARGETS,
-    default_target,
-    derive_safety_tier,
-    derive_source,
-    display_title,
-    shape,
-    standard_descriptor,
-    tool_id,
-)
+from toolcat.formats import targets as tg
+from toolcat.formats.mcp import MCP_HINT_DEFAULTS
+from toolcat.formats.openwop import derive_safety_tier, derive_source
+from toolcat.formats.targets import TARGETS, Target
 from toolcat.model import OPENWOP_SOURCES, SAFETY_TIERS, Catalog, Tool
 from toolcat.project import describe
 from toolcat.project.lower import (
@@ -151,7 +143,7 @@ class ProjectedTool:
 
 @dataclass
 class Projection:
-    target: str
+    target: str                      # the target's name ("mcp", "openwop"...)
     view: str
     tools: list[ProjectedTool]
     options: ProjectOptions
@@ -159,8 +151,19 @@ class Projection:
     # serialized views, made once (output, digest, summary and report all want them)
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
+    @property
+    def envelope(self) -> Target:
+        """The :class:`~toolcat.formats.targets.Target` the tools are written for."""
+        return tg.get(self.target)
+
     def array(self) -> list:
         return [t.descriptor for t in self.tools]
+
+    def catalog(self) -> Any:
+        """What ``toolcat project`` writes, as JSON data (a fresh copy: change it freely)."""
+        import json
+
+        return json.loads(self.output_bytes())
 
     def _once(self, key: str, make: Any) -> Any:
         got = self._memo.get(key)
@@ -173,7 +176,7 @@ class Projection:
 
     def output_bytes(self) -> bytes:
         indent = self.options.indent or None
-        if self.target in ENVELOPED:
+        if self.envelope.enveloped:
             if indent:
                 return dumps({"tools": self.array()}, indent=indent) + b"\n"
             return b'{"tools":' + self.array_bytes() + b"}"
@@ -214,7 +217,7 @@ class Projection:
 # ----------------------------------------------------------------------------- one tool
 
 def _check_tool(tool: Tool, cat: Catalog) -> None:
-    bad = tool.extra.get("_invalid") if isinstance(tool.extra, dict) else None
+    bad = tool.invalid
     if bad or not tool.id:
         file, line, col = cat.tool_position(tool)
         where = tool.pointer or "/"
@@ -231,7 +234,7 @@ def _compact_annotations(ann: dict, title: str | None, changes: list[Change],
     out: dict = {}
     for k, v in ann.items():
         if k in MCP_HINT_DEFAULTS and v is MCP_HINT_DEFAULTS[k]:
-            changes.append(Change(f"/annotations/{k}", EXACT,
+            changes.append(Change(jp.encode(("annotations", k)), EXACT,
                                   f"{k}: {str(v).lower()} is the MCP default"))
             continue
         if k == "title" and drop_title:
@@ -244,38 +247,35 @@ def _compact_annotations(ann: dict, title: str | None, changes: list[Change],
     return out or None
 
 
-def project_tool(tool: Tool, fmt: str, target: str, opts: ProjectOptions,
+def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOptions,
                  subset: bool, cat: Catalog | None = None,
                  cache: LowerCache | None = None) -> ProjectedTool:
     """Project one tool (the standard view always; the compact one when asked).
 
     ``cache``: shared between the tools of one run (see :class:`LowerCache`)."""
+    if isinstance(target, str):
+        target = tg.get(target)
     source = derive_source(tool, fmt, opts.source)
     tier = derive_safety_tier(tool, fmt, opts.safety_tier)
-    if target == "openwop" and tier == "exec" and source != "host-extension":
+    if target.openwop_fields and tier == "exec" and source != "host-extension":
         raise UsageError(f"tool {tool.id}: safetyTier exec needs source host-extension "
                          "(RFC 0069); use --source host-extension")
-    tid = tool_id(tool, fmt, target, source)
-    standard = standard_descriptor(tool, fmt, target, opts.source, opts.safety_tier)
+    tid = target.tool_id(tool, fmt, source)
+    standard = target.standard(tool, fmt, opts.source, opts.safety_tier)
     if opts.view == "standard":
         return ProjectedTool(tid, standard, standard, file=tool.file)
     changes: list[Change] = []
-    # title
-    if target == "mcp":
-        title = tool.title
-    elif target == "openwop":
-        title = display_title(tool)
-    else:
-        title = None
+    title = target.title_of(tool)
     # description
     description = None
     if tool.description is not None:
         shown_titles = [title]
-        if target == "mcp" and isinstance(tool.annotations, dict):
+        if target.annotations and isinstance(tool.annotations, dict):
             shown_titles.append(tool.annotations.get("title"))
         cut = describe.truncate(tool.description, opts.description_max)
-        if target in ("mcp", "openwop") and (describe.repeats(tool.description, *shown_titles)
-                                             or describe.repeats(cut, *shown_titles)):
+        if target.drops_repeated_description and (
+                describe.repeats(tool.description, *shown_titles)
+                or describe.repeats(cut, *shown_titles)):
             changes.append(Change("/description", OMITTED, "only repeats the title"))
         else:
             description = cut
@@ -289,7 +289,7 @@ def project_tool(tool: Tool, fmt: str, target: str, opts: ProjectOptions,
                 description = None
     # MCP titles are UI labels: with a description to read, the compact view leaves them to
     # the handbook; without one a title is the only prose left, and stays
-    relocate_titles = target == "mcp" and not opts.keep_titles and description is not None
+    relocate_titles = target.ui_titles and not opts.keep_titles and description is not None
     if relocate_titles and title is not None:
         changes.append(Change("/title", OMITTED, _RELOCATED))
     # input schema
@@ -299,7 +299,7 @@ def project_tool(tool: Tool, fmt: str, target: str, opts: ProjectOptions,
     if in_schema is not None:
         res = lower_schema(in_schema, tool.dialect, subset=subset,
                            unlowerable=opts.unlowerable, pointer="/inputSchema", cache=cache,
-                           factor=opts.factor and target != "openwop")
+                           factor=opts.factor and target.factors)
         changes.extend(res.changes)
         in_schema = res.schema
         conformant = res.conformant
@@ -309,7 +309,7 @@ def project_tool(tool: Tool, fmt: str, target: str, opts: ProjectOptions,
             in_schema = None
     # output schema
     out_schema = None
-    if target == "mcp" and tool.output_schema is not None:
+    if target.compact_output_schema and tool.output_schema is not None:
         if opts.output_schema:
             res = lower_schema(tool.output_schema, tool.dialect, subset=False,
                                pointer="/outputSchema", cache=cache, factor=opts.factor)
@@ -323,47 +323,26 @@ def project_tool(tool: Tool, fmt: str, target: str, opts: ProjectOptions,
                               f"not carried by the {target} compact view (in the handbook)"))
     # annotations
     ann = None
-    if target == "mcp" and isinstance(tool.annotations, dict):
+    if target.annotations and isinstance(tool.annotations, dict):
         ann = _compact_annotations(tool.annotations, title, changes, relocate_titles)
     # fields the compact view leaves out
-    for k in _dropped_fields(tool, fmt, target):
-        changes.append(Change("/" + k.replace("~", "~0").replace("/", "~1"), OMITTED,
-                              f"not carried by the {target} compact view (in the handbook)"))
-    descriptor = shape(
-        target, id=tid, title=None if relocate_titles else title, description=description,
-        input_schema=in_schema,
-        output_schema=out_schema, annotations=ann,
-        source=source if target == "openwop" else None,
-        safety_tier=tier if target == "openwop" else None,
-        input_required=True,
+    if fmt in target.native_formats:
+        for k in target.dropped_fields(tool.raw):
+            changes.append(Change(jp.encode(k), OMITTED,
+                                  f"not carried by the {target} compact view (in the handbook)"))
+    descriptor = target.descriptor(
+        id=tid, title=None if relocate_titles else title, description=description,
+        input_schema=in_schema, output_schema=out_schema, annotations=ann,
+        source=source if target.openwop_fields else None,
+        safety_tier=tier if target.openwop_fields else None,
     )
-    if target == "openai" and in_schema is None and "parameters" in descriptor["function"]:
-        del descriptor["function"]["parameters"]
     return ProjectedTool(tid, descriptor, standard, changes, conformant, failed, tool.file)
-
-
-def _dropped_fields(tool: Tool, fmt: str, target: str) -> list[str]:
-    if NATIVE.get(fmt) != target:
-        return []
-    keep = {
-        "mcp": ("name", "title", "description", "inputSchema", "outputSchema", "annotations"),
-        "openwop": ("toolId", "source", "safetyTier", "title", "description", "inputSchema",
-                    "outputSchema"),
-        "openai": ("type", "function", "name", "description", "parameters"),
-        "anthropic": ("name", "description", "input_schema"),
-    }[target]
-    raw = tool.raw if isinstance(tool.raw, dict) else {}
-    out = [k for k in raw if k not in keep]
-    if target == "openai" and isinstance(raw.get("function"), dict):
-        out += ["function/" + k for k in raw["function"]
-                if k not in ("name", "description", "parameters")]
-    return out
 
 
 # ----------------------------------------------------------------------------- catalogs
 
-def resolve_target(cats: list[Catalog], opts: ProjectOptions) -> str:
-    return opts.to or default_target([c.format for c in cats])
+def resolve_target(cats: list[Catalog], opts: ProjectOptions) -> Target:
+    return tg.get(opts.to) if opts.to else tg.default_target([c.format for c in cats])
 
 
 def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None) -> Projection:
@@ -371,7 +350,7 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None) ->
     opts = opts or ProjectOptions()
     opts.check()
     target = resolve_target(cats, opts)
-    subset = opts.subset if opts.subset is not None else target == "openwop"
+    subset = opts.subset if opts.subset is not None else target.subset_by_default
     tools: list[ProjectedTool] = []
     cache = LowerCache()   # the catalogs stay alive (and unchanged) for the whole run
     for cat in cats:
@@ -380,18 +359,20 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None) ->
             tools.append(project_tool(tool, cat.format, target, opts, subset, cat, cache))
     if opts.sort:
         tools.sort(key=lambda t: t.id)
-    return Projection(target, opts.view, tools, opts, subset)
+    return Projection(target.name, opts.view, tools, opts, subset)
 
 
-def standard_array(cats: list[Catalog], target: str | None = None) -> list:
+def standard_array(cats: list[Catalog], target: Target | str | None = None) -> list:
     """The lossless standard view of ``cats`` in ``target``'s shape (input order).
 
     For MCP input and the ``mcp`` target these are the tool objects exactly as served
     (``Tool.raw``), so their canonical bytes are the ones mcp-context-cost hashes.
     """
-    target = target or default_target([c.format for c in cats])
+    if isinstance(target, str):
+        target = tg.get(target)
+    target = target or tg.default_target([c.format for c in cats])
     out = []
     for cat in cats:
         for tool in cat.tools:
-            out.append(standard_descriptor(tool, cat.format, target))
+            out.append(target.standard(tool, cat.format))
     return out

@@ -30,12 +30,9 @@ def build_handbook(proj: "Projection") -> dict:
 
 def descriptor_id(target: str, descriptor: dict) -> str | None:
     """The id of a descriptor written for ``target``."""
-    if target == "openwop":
-        return descriptor.get("toolId")
-    if target == "openai":
-        fn = descriptor.get("function")
-        return fn.get("name") if isinstance(fn, dict) else descriptor.get("name")
-    return descriptor.get("name")
+    from toolcat.formats import targets
+
+    return targets.get(target).item_id(descriptor)
 
 
 def rebuild_standard(target: str, compact_tools: list, handbook: dict) -> list:

@@ -34,7 +34,7 @@ def unique_tool_id(ctx) -> Iterator[Hit]:
     first: dict[str, int] = {}
     ptr = ctx.cache["id_pointer"]
     for i, t in enumerate(ctx.catalog.tools):
-        if not t.id or "_invalid" in t.extra:
+        if not t.id or t.invalid is not None:
             continue
         if t.id in first:
             yield Hit(f"duplicate toolId {t.id!r} (first used by tool #{first[t.id] + 1})",
@@ -115,7 +115,7 @@ def duplicate_description(ctx) -> Iterator[Hit]:
     first: dict[str, str] = {}
     for t in ctx.catalog.tools:
         d = t.description
-        if not isinstance(d, str) or not d.strip() or "_invalid" in t.extra:
+        if not isinstance(d, str) or not d.strip() or t.invalid is not None:
             continue
         key = " ".join(d.split()).lower()
         if key in first and first[key] != t.id:
@@ -132,7 +132,7 @@ def tool_id_case_collision(ctx) -> Iterator[Hit]:
     seen: dict[str, str] = {}
     ptr = ctx.cache["id_pointer"]
     for t in ctx.catalog.tools:
-        if not t.id or "_invalid" in t.extra:
+        if not t.id or t.invalid is not None:
             continue
         k = t.id.casefold()
         if k in seen and seen[k] != t.id:

@@ -95,7 +95,7 @@ def compact_fields(ctx, tool) -> Iterator[Hit]:
         if key in OPENWOP_COMPACT_FIELDS:
             continue
         if key in OPENWOP_HEAVY_FIELDS:
-            yield Hit(f"heavy field {key!r} is not part of the compact view", "/" + jp.escape(key))
+            yield Hit(f"heavy field {key!r} is not part of the compact view", jp.encode((key,)))
         else:
             yield Hit(f"unknown field {key!r} is not part of CompactToolDescriptor",
-                      "/" + jp.escape(key))
+                      jp.encode((key,)))

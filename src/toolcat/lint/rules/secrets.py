@@ -162,7 +162,7 @@ def _pointer(path: Any) -> str:
     while type(path) is tuple:
         path, tok = path
         toks.append(tok)
-    return path + "".join(["/" + jp.escape(t) for t in reversed(toks)])
+    return path + jp.encode(reversed(toks))
 
 
 def _string_hit(v: str, key: str, holder: bool, shape_of: Any) -> str | None:
