@@ -36,7 +36,7 @@ Unknown keys are an error (a misspelt key would otherwise be ignored silently).
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Collection
 
 from toolcat.errors import UsageError
 
@@ -151,9 +151,11 @@ def _table(data: dict, toolcat_toml: bool, path: str | None = None) -> dict:
     raise UsageError("[tool.toolcat] must be a table", path)
 
 
-def load_config(path: str | None = None, start: str | None = None) -> Config:
+def load_config(path: str | None = None, start: str | None = None,
+                profiles: Collection[str] | None = None) -> Config:
     """The configuration: ``path`` when given, else the nearest one upwards from ``start``
-    (default: the current folder), else the defaults."""
+    (default: the current folder), else the defaults. ``profiles``: the profile names a
+    ``profile`` value must be one of (the lint profiles; this module knows no feature)."""
     if path is not None:
         if not os.path.isfile(path):
             raise UsageError("config file not found", path)
@@ -164,7 +166,7 @@ def load_config(path: str | None = None, start: str | None = None) -> Config:
         found = _find(start or os.getcwd())
     if found is None:
         return Config()
-    return parse_config(found[1], found[0])
+    return parse_config(found[1], found[0], profiles)
 
 
 def _codes(v: Any, key: str, path: str) -> list[str]:
@@ -181,9 +183,7 @@ def _int(v: Any, key: str, path: str, minimum: int = 1) -> int:
     return v
 
 
-def parse_config(table: dict, path: str) -> Config:
-    from toolcat.lint.profiles import PROFILES
-
+def parse_config(table: dict, path: str, profiles: Collection[str] | None = None) -> Config:
     unknown = sorted(set(table) - _KEYS)
     if unknown:
         raise UsageError(f"unknown key(s) in the toolcat config: {', '.join(unknown)} "
@@ -191,8 +191,8 @@ def parse_config(table: dict, path: str) -> Config:
     cfg = Config(path=path, root=os.path.dirname(os.path.abspath(path)))
     if "profile" in table:
         prof = table["profile"]
-        if prof not in PROFILES:
-            raise UsageError(f"profile must be one of {', '.join(PROFILES)} (got {prof!r})", path)
+        if profiles is not None and prof not in profiles:
+            raise UsageError(f"profile must be one of {', '.join(profiles)} (got {prof!r})", path)
         cfg.profile = prof
     if "select" in table:
         cfg.select = _codes(table["select"], "select", path)

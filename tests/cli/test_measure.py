@@ -519,7 +519,6 @@ def test_delayed_progress_stays_hidden_for_quick_runs():
 
 
 def test_budgets_from_pyproject(tmp_path, one):
-    pytest.importorskip("toolcat.config")
     f, c = one
     (tmp_path / "pyproject.toml").write_text(
         "[tool.toolcat.budgets]\n"
@@ -537,7 +536,6 @@ def test_budgets_from_pyproject(tmp_path, one):
 
 
 def test_budgets_from_toolcat_toml_and_config_option(tmp_path, one):
-    pytest.importorskip("toolcat.config")
     f, c = one
     cfg = tmp_path / "sub" / "toolcat.toml"
     cfg.parent.mkdir()

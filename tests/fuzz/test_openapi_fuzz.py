@@ -7,7 +7,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolcat.document.parse import SourceText
+from toolcat.document.source import SourceText
 from toolcat.formats import LoadOptions
 from toolcat.formats.openapi.loader import load_openapi
 

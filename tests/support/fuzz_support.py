@@ -120,11 +120,8 @@ def run_inprocess(args: list, cwd: str | None = None, input: bytes | None = None
     """``toolcat.cli.run(args)`` here, as ``main`` would run it, isolated from the next run."""
     from toolcat import ui
     from toolcat.cli import run
-    from toolcat.document.parse import Limits
 
     saved_streams = sys.stdin, sys.stdout, sys.stderr
-    saved_limits = {k: getattr(Limits, k) for k in ("max_file_size", "max_depth",
-                                                      "max_alias_events")}
     saved_ui = (ui.state.no_color, ui.state.quiet)
     saved_cwd = os.getcwd()
     saved_rec = sys.getrecursionlimit()
@@ -164,8 +161,6 @@ def run_inprocess(args: list, cwd: str | None = None, input: bytes | None = None
         sys.stdin, sys.stdout, sys.stderr = saved_streams
         os.chdir(saved_cwd)
         sys.setrecursionlimit(saved_rec)
-        for k, v in saved_limits.items():
-            setattr(Limits, k, v)
         ui.state.no_color, ui.state.quiet = saved_ui
         ui.state._out = ui.state._err = None
         for k, v in saved_env.items():

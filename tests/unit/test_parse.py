@@ -114,28 +114,30 @@ def test_yaml_error_has_position():
     assert e.value.line is not None and e.value.column is not None
 
 
-def test_depth_limit_is_configurable(monkeypatch):
+def test_depth_limit_is_configurable():
     nested = "[" * 40 + "]" * 40
     parse_json(nested, "x.json")
-    monkeypatch.setattr(Limits, "max_depth", 20)
+    lim = Limits(max_depth=20)
     with pytest.raises(InputError, match="nesting deeper than 20"):
-        parse_json(nested, "x.json")
+        parse_json(nested, "x.json", lim)
     with pytest.raises(InputError, match="nesting deeper than 20"):
-        parse_yaml(nested, "x.yaml")
+        parse_yaml(nested, "x.yaml", lim)
+    parse_json(nested, "x.json")     # a run's limits are its own: nothing global changed
 
 
-def test_alias_limit_is_configurable(monkeypatch):
+def test_alias_limit_is_configurable():
     text = "a: &a [1, 2, 3, 4, 5, 6, 7, 8]\nb: [*a, *a, *a, *a, *a, *a, *a, *a]\n"
     assert len(parse_yaml(text, "x.yaml")["b"]) == 8
-    monkeypatch.setattr(Limits, "max_alias_events", 20)
     with pytest.raises(InputError, match="alias"):
-        parse_yaml(text, "x.yaml")
+        parse_yaml(text, "x.yaml", Limits(max_alias_events=20))
 
 
 def test_file_size_limit(tmp_path, monkeypatch):
     f = tmp_path / "c.json"
     f.write_text('{"tools": []}' + " " * 200)
-    monkeypatch.setattr(Limits, "max_file_size", 100)
+    with pytest.raises(InputError, match="over the 100 bytes limit"):
+        load_file(str(f), limits=Limits(max_file_size=100))
+    monkeypatch.setenv("TOOLCAT_MAX_FILE_SIZE", "100")   # the environment's, when not given
     with pytest.raises(InputError, match="over the 100 bytes limit"):
         load_file(str(f))
 

@@ -39,12 +39,10 @@ def load_options(from_format: str | None, webhooks: bool = False, cookies: bool 
 
     if from_format is not None and from_format not in FORMATS:
         raise UsageError(f"--from must be one of {', '.join(FORMATS)} (got {from_format!r})")
-    if max_file_size is not None:
-        if max_file_size <= 0:
-            raise UsageError("--max-file-size must be positive")
-        Limits.max_file_size = max_file_size
+    if max_file_size is not None and max_file_size <= 0:
+        raise UsageError("--max-file-size must be positive")
     return LoadOptions(from_format=from_format, webhooks=webhooks, cookies=cookies, merge=merge,
-                       strict=strict, view=view)
+                       strict=strict, view=view, limits=Limits.from_env(max_file_size))
 
 
 def apply_ui(no_color: bool, quiet: bool) -> None:

@@ -114,7 +114,7 @@ def lint(
     from toolcat.lint.render import FORMATS
 
     apply_ui(no_color, quiet)
-    cfg = load_config(config_file)
+    cfg = load_config(config_file, profiles=PROFILES)
     fmt = fmt or cfg.format or "text"
     if fmt not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")

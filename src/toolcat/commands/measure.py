@@ -123,15 +123,10 @@ def want_progress(fmt: str, quiet: bool, stream: Any = None) -> bool:
 def config_budget(path: str | None = None) -> dict:
     """Budgets from ``[tool.toolcat.budgets]`` of the configuration (``--config`` or the
     nearest ``toolcat.toml`` / ``pyproject.toml`` upwards from the current folder)."""
-    try:
-        from toolcat.config import load_config  # the lint command owns the config file
-    except ImportError:  # pragma: no cover - lint not installed
-        if path is not None:
-            from toolcat.errors import UsageError
+    from toolcat.config import load_config
+    from toolcat.lint.profiles import PROFILES
 
-            raise UsageError("--config needs toolcat's lint configuration support") from None
-        return {}
-    budgets = getattr(load_config(path), "budgets", None)
+    budgets = getattr(load_config(path, profiles=PROFILES), "budgets", None)
     return dict(budgets) if isinstance(budgets, dict) else {}
 
 

@@ -21,6 +21,7 @@ import json
 import os
 import re
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from toolcat.document.scalars import (
@@ -45,21 +46,37 @@ JSON = "json"
 YAML = "yaml"
 
 
+@dataclass(frozen=True, slots=True)
 class Limits:
-    """Resource limits; the CLI sets them from options and config."""
+    """Resource limits of one run, passed to every reader (nothing global): the largest
+    file, the deepest nesting, the YAML alias expansion budget."""
 
-    max_file_size: int = int(os.environ.get("TOOLCAT_MAX_FILE_SIZE", DEFAULT_MAX_FILE_SIZE))
-    max_depth: int = int(os.environ.get("TOOLCAT_MAX_DEPTH", DEFAULT_MAX_DEPTH))
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    max_depth: int = DEFAULT_MAX_DEPTH
     max_alias_events: int = DEFAULT_MAX_ALIAS_EVENTS
+
+    @classmethod
+    def from_env(cls, max_file_size: int | None = None) -> Limits:
+        """The defaults, with ``TOOLCAT_MAX_FILE_SIZE`` / ``TOOLCAT_MAX_DEPTH`` where set;
+        ``max_file_size`` (``--max-file-size``) wins over the environment."""
+        size = max_file_size if max_file_size is not None else int(
+            os.environ.get("TOOLCAT_MAX_FILE_SIZE", DEFAULT_MAX_FILE_SIZE))
+        return cls(max_file_size=size,
+                   max_depth=int(os.environ.get("TOOLCAT_MAX_DEPTH", DEFAULT_MAX_DEPTH)))
+
+
+def _limits(limits: Limits | None) -> Limits:
+    return limits if limits is not None else Limits.from_env()
 
 
 # --------------------------------------------------------------------------- reading
 
-def read_bytes(path: str) -> bytes:
+def read_bytes(path: str, limits: Limits | None = None) -> bytes:
+    lim = _limits(limits)
     if path == "-":
-        data = sys.stdin.buffer.read(Limits.max_file_size + 1)
-        if len(data) > Limits.max_file_size:
-            raise InputError(f"input is larger than the {_size(Limits.max_file_size)} limit", "-")
+        data = sys.stdin.buffer.read(lim.max_file_size + 1)
+        if len(data) > lim.max_file_size:
+            raise InputError(f"input is larger than the {_size(lim.max_file_size)} limit", "-")
         return data
     try:
         st = os.stat(path)
@@ -69,13 +86,13 @@ def read_bytes(path: str) -> bytes:
         raise InputError(f"cannot read: {e.strerror or e}", path) from None
     if os.path.isdir(path):
         raise InputError("is a folder, not a file", path)
-    if st.st_size > Limits.max_file_size:
+    if st.st_size > lim.max_file_size:
         raise InputError(
-            f"file is {_size(st.st_size)}, over the {_size(Limits.max_file_size)} limit "
+            f"file is {_size(st.st_size)}, over the {_size(lim.max_file_size)} limit "
             "(raise it with --max-file-size)", path)
     try:
         with open(path, "rb") as f:
-            return f.read(Limits.max_file_size + 1)
+            return f.read(lim.max_file_size + 1)
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror or e}", path) from None
 
@@ -126,34 +143,37 @@ def guess_syntax(path: str, text: str) -> str:
     return JSON if first in ("{", "[") else YAML
 
 
-def load_file(path: str, syntax: str | None = None) -> tuple[Any, SourceText]:
-    """Read and parse ``path`` (``-`` for stdin) into normalized JSON data."""
-    data = read_bytes(path)
+def load_file(path: str, syntax: str | None = None,
+              limits: Limits | None = None) -> tuple[Any, SourceText]:
+    """Read and parse ``path`` (``-`` for stdin) into normalized JSON data (``limits``: the
+    run's, default :meth:`Limits.from_env`)."""
+    lim = _limits(limits)
+    data = read_bytes(path, lim)
     text = decode_text(data, path)
-    doc, used = _parse(text, path, syntax or guess_syntax(path, text))
+    doc, used = _parse(text, path, syntax or guess_syntax(path, text), lim)
     return doc, SourceText(path, text, used)
 
 
-def parse_text(text: str, path: str, syntax: str) -> Any:
+def parse_text(text: str, path: str, syntax: str, limits: Limits | None = None) -> Any:
     """Parse ``text`` as ``syntax`` (a JSON-looking file without a .json name may be YAML)."""
-    return _parse(text, path, syntax)[0]
+    return _parse(text, path, syntax, _limits(limits))[0]
 
 
-def _parse(text: str, path: str, syntax: str) -> tuple[Any, str]:
+def _parse(text: str, path: str, syntax: str, lim: Limits) -> tuple[Any, str]:
     if syntax == JSON:
         try:
-            return parse_json(text, path), JSON
+            return parse_json(text, path, lim), JSON
         except InputError:
             # A file not named *.json that starts like JSON may still be YAML (flow style);
             # a file named *.json is JSON and nothing else.
             if path.lower().endswith((".json", ".snap", ".jsonl")):
                 raise
             try:
-                return parse_yaml(text, path), YAML
+                return parse_yaml(text, path, lim), YAML
             except InputError:
                 pass
             raise
-    return parse_yaml(text, path), YAML
+    return parse_yaml(text, path, lim), YAML
 
 
 # --------------------------------------------------------------------------- JSON
@@ -199,10 +219,10 @@ def _reject_constant(s: str) -> Any:
     raise _NotJSON(s)
 
 
-def parse_json(text: str, path: str) -> Any:
+def parse_json(text: str, path: str, limits: Limits | None = None) -> Any:
     old = sys.getrecursionlimit()
     # The C scanner counts its nesting against the recursion limit: bound it to the depth limit.
-    depth = min(Limits.max_depth, _MAX_PARSER_DEPTH)
+    depth = min(_limits(limits).max_depth, _MAX_PARSER_DEPTH)
     sys.setrecursionlimit(_frame_depth() + depth + 20)
     try:
         return json.loads(text, object_pairs_hook=_pairs_hook, parse_float=_parse_float,
@@ -367,9 +387,10 @@ def _tag_candidates(text: str) -> dict[int, str]:
     return out
 
 
-def parse_yaml(text: str, path: str) -> Any:
+def parse_yaml(text: str, path: str, limits: Limits | None = None) -> Any:
     import yaml_rs
 
+    lim = _limits(limits)
     deep = _too_deep_line(text)
     if deep:
         raise InputError(f"nesting too deep (more than {_MAX_BLOCK_PREFIX} columns of "
@@ -380,21 +401,21 @@ def parse_yaml(text: str, path: str) -> Any:
                          path, text.count("\n", 0, second) + 1, 1)
     tags = _tag_candidates(text) if "!" in text else None
     try:
-        doc = _yaml_rs_loads(text)
+        doc = _yaml_rs_loads(text, lim)
     except yaml_rs.YAMLDecodeError as e:
         if tags:
-            _check_tags(text, path, tags, parsed=False)
-        raise _yaml_error(str(e), text, path) from None
+            _check_tags(text, path, tags, lim, parsed=False)
+        raise _yaml_error(str(e), text, path, lim) from None
     except RecursionError:
-        raise InputError(f"nesting deeper than {Limits.max_depth} levels", path) from None
+        raise InputError(f"nesting deeper than {lim.max_depth} levels", path) from None
     except (ValueError, TypeError, OverflowError) as e:
         raise InputError(f"invalid YAML: {_one_line(e)}", path) from None
     if tags:
-        _check_tags(text, path, tags)
+        _check_tags(text, path, tags, lim)
     if doc is None:
         raise InputError("file holds no data (empty YAML document)", path)
-    doc = _fix_loose_numbers(doc, text)
-    return normalize(doc, path, text)
+    doc = _fix_loose_numbers(doc, text, lim)
+    return normalize(doc, path, text, lim)
 
 
 # yaml-rs reads some plain scalars as numbers that YAML 1.2's core schema keeps as strings:
@@ -425,7 +446,7 @@ def _loose_number_tokens(text: str) -> list[int]:
     return sorted(starts)
 
 
-def _fix_loose_numbers(doc: Any, text: str) -> Any:
+def _fix_loose_numbers(doc: Any, text: str, lim: Limits) -> Any:
     starts = _loose_number_tokens(text)
     if not starts:
         return doc
@@ -436,7 +457,7 @@ def _fix_loose_numbers(doc: Any, text: str) -> Any:
         prev = a
     parts.append(text[prev:])
     try:
-        marked = _yaml_rs_loads("".join(parts))
+        marked = _yaml_rs_loads("".join(parts), lim)
     except Exception:  # noqa: BLE001 - cannot tell: keep what the parser gave
         return doc
 
@@ -471,13 +492,13 @@ def _fix_loose_numbers(doc: Any, text: str) -> Any:
     return root[0]
 
 
-def _yaml_rs_loads(text: str) -> Any:
+def _yaml_rs_loads(text: str, lim: Limits) -> Any:
     import yaml_rs
 
     return yaml_rs.loads(
         text,
         parse_datetime=False,
-        alias_limits=yaml_rs.AliasLimits(max_total_replayed_events=Limits.max_alias_events),
+        alias_limits=yaml_rs.AliasLimits(max_total_replayed_events=lim.max_alias_events),
         duplicate_key_policy=yaml_rs.DuplicateKeyPolicy.Error,
     )
 
@@ -490,7 +511,7 @@ def _only_directives(prefix: str) -> bool:
     return True
 
 
-def _yaml_error(msg: str, text: str, path: str) -> InputError:
+def _yaml_error(msg: str, text: str, path: str, lim: Limits) -> InputError:
     if msg.startswith("duplicate mapping key"):
         m = re.search(r"duplicate mapping key: (.*)$", msg)
         shown = m.group(1) if m else "?"
@@ -504,7 +525,7 @@ def _yaml_error(msg: str, text: str, path: str) -> InputError:
                           *_duplicate_position(text, YAML, key))
     if "alias" in msg and "limit" in msg:
         return InputError(
-            f"YAML aliases expand past the limit of {Limits.max_alias_events:,} nodes "
+            f"YAML aliases expand past the limit of {lim.max_alias_events:,} nodes "
             "(an alias bomb?)", path)
     pos = _YAML_POS.search(msg)
     lines = [ln.strip() for ln in msg.strip().splitlines() if ln.strip()]
@@ -518,7 +539,8 @@ def _yaml_error(msg: str, text: str, path: str) -> InputError:
     return InputError(f"invalid YAML: {reason}", path)
 
 
-def _check_tags(text: str, path: str, tags: dict[int, str], parsed: bool = True) -> None:
+def _check_tags(text: str, path: str, tags: dict[int, str], lim: Limits,
+                parsed: bool = True) -> None:
     """Reject YAML tags other than the core schema's (they would build objects).
 
     Every place a tag could start (``tags``) gets its ``!`` replaced by ``@``, which no YAML
@@ -536,7 +558,7 @@ def _check_tags(text: str, path: str, tags: dict[int, str], parsed: bool = True)
         prev = off + 1
     parts.append(text[prev:])
     try:
-        _yaml_rs_loads("".join(parts))
+        _yaml_rs_loads("".join(parts), lim)
     except yaml_rs.YAMLDecodeError as e:
         pos = _YAML_POS.search(str(e))
         found = None
@@ -575,13 +597,14 @@ class _BadValue(Exception):
         self.key = key
 
 
-def normalize(doc: Any, path: str, text: str | None = None) -> Any:
+def normalize(doc: Any, path: str, text: str | None = None,
+              limits: Limits | None = None) -> Any:
     """Make YAML data JSON data (in place where possible); enforce the depth limit.
 
     With the YAML ``text``, an error says where the offending value is (line and column).
     """
     try:
-        return _normalize(doc)
+        return _normalize(doc, _limits(limits).max_depth)
     except _BadValue as e:
         ptr = _pointer_to(doc, e.container, e.key)
         line = col = None
@@ -595,8 +618,7 @@ def normalize(doc: Any, path: str, text: str | None = None) -> Any:
         raise InputError(e.message + where, path, line, col) from None
 
 
-def _normalize(doc: Any) -> Any:
-    max_depth = Limits.max_depth
+def _normalize(doc: Any, max_depth: int) -> Any:
     root = [doc]
     stack: list[tuple[Any, int]] = [(root, 0)]
     while stack:

@@ -12,7 +12,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from toolcat.document.parse import SourceText, load_file
+from toolcat.document.parse import Limits, load_file
+from toolcat.document.source import SourceText
 from toolcat.errors import InputError
 from toolcat.formats.detect import TRIED, detect
 from toolcat.model import (
@@ -45,6 +46,8 @@ class LoadOptions:
     # here as its InputError, and the other inputs load (lint reports them, then exits 2).
     # None: the first such error is raised (files in a folder: only when none loads).
     errors: list[InputError] | None = None
+    # file size, nesting and alias limits of every file read (None: Limits.from_env())
+    limits: Limits | None = None
 
 
 def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalog:
@@ -103,7 +106,7 @@ def raise_problems(cat: Catalog) -> None:
 
 
 def load_file_catalog(path: str, opts: LoadOptions) -> Catalog:
-    doc, src = load_file(path)
+    doc, src = load_file(path, limits=opts.limits)
     cat = _from_doc(doc, src, path, opts)
     if opts.strict:
         raise_problems(cat)
@@ -136,7 +139,7 @@ def load_folder(path: str, opts: LoadOptions) -> list[Catalog]:
     errors: list[InputError] = []
     for f in files:
         try:
-            doc, src = load_file(f)
+            doc, src = load_file(f, limits=opts.limits)
         except InputError as e:
             errors.append(e)
             continue

@@ -301,13 +301,13 @@ def top_tools(figs: list[CatalogFigures], n: int) -> list[ToolFigures]:
 # --------------------------------------------------------------------------- loading
 
 
-def uncaptured_status(path: str) -> str | None:
+def uncaptured_status(path: str, limits: Any = None) -> str | None:
     """If ``path`` is an mcp-context-cost capture without tools, its status; else None."""
     from toolcat.document.parse import load_file
     from toolcat.formats.detect import detect
 
     try:
-        doc, _src = load_file(path)
+        doc, _src = load_file(path, limits=limits)
     except InputError:
         return None
     if isinstance(doc, dict) and detect(doc) == MCP_CAPTURE \
@@ -340,7 +340,7 @@ def load_for_measure(paths: list[str], opts: Any, on_file: Any = None
         except InputError as e:
             status = None
             if p != "-" and not os.path.isdir(p) and (one.from_format in (None, MCP_CAPTURE)):
-                status = uncaptured_status(p)
+                status = uncaptured_status(p, one.limits)
             if status is None:
                 raise
             skipped.append((p, status))

@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from toolcat.document import pointer as jp
-from toolcat.document.parse import SourceText
+from toolcat.document.source import SourceText
 from toolcat.errors import InputError
 from toolcat.formats.openapi.refs import METHODS, Bundler, Def, Doc, Resolver, Target, file_pointer
 from toolcat.model import OPENAPI3, SWAGGER2, Catalog, Tool
@@ -81,7 +81,7 @@ class _Loader:
         self.swagger = "openapi" not in doc
         version = cat.version or ""
         index_ids = not self.swagger and not version.startswith("3.0")
-        self.r = Resolver(doc, src, path, cat, index_ids)
+        self.r = Resolver(doc, src, path, cat, index_ids, getattr(opts, "limits", None))
         self.b = Bundler(self.r, self.swagger,
                          legacy_items=self.swagger or version.startswith("3.0"))
         self.root = self.r.root

@@ -18,7 +18,8 @@ from typing import Any, Iterator
 from urllib.parse import quote, unquote, urldefrag, urljoin, urlparse
 
 from toolcat.document import pointer as jp
-from toolcat.document.parse import SourceText, load_file
+from toolcat.document.parse import Limits, load_file
+from toolcat.document.source import SourceText
 from toolcat.errors import InputError
 from toolcat.formats.openapi.schema import TRIGGERS, convert_node, needs_conversion
 from toolcat.model import FILE_MARK, Catalog, Problem
@@ -162,8 +163,9 @@ class Resolver:
     """Resolve ``$ref`` strings; load referenced files (inside the spec's folder only)."""
 
     def __init__(self, data: Any, src: SourceText, path: str, catalog: Catalog,
-                 index_ids: bool) -> None:
+                 index_ids: bool, limits: Limits | None = None) -> None:
         self.catalog = catalog
+        self.limits = limits
         self.index_ids = index_ids
         if path == "-":
             self.folder = None
@@ -234,7 +236,7 @@ class Resolver:
             rel = os.path.relpath(real, self.folder)
             shown = os.path.normpath(os.path.join(self.given_dir, rel))
             try:
-                data, src = load_file(real)
+                data, src = load_file(real, limits=self.limits)
             except InputError as e:
                 msg = f"$ref {ref!r}: cannot load {shown}: {e.message}"
             else:
