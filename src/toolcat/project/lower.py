@@ -27,6 +27,7 @@ Every change is a :class:`Change` with a JSON pointer into the original schema a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum, StrEnum
 from typing import Any
 
 from toolcat.document.canonical import dumps
@@ -44,11 +45,26 @@ from toolcat.schema.walker import (
     transform,
 )
 
-EXACT = "exact"
-WIDENED = "widened"
-OMITTED = "omitted"
-KEPT = "kept"
-KINDS = (EXACT, WIDENED, OMITTED, KEPT)
+
+class Kind(StrEnum):
+    """What a change does to what a schema accepts (the report's ``kind``)."""
+
+    EXACT = "exact"        # accepts the same instances
+    WIDENED = "widened"    # accepts a superset
+    OMITTED = "omitted"    # left out (the handbook has it)
+    KEPT = "kept"          # kept although outside the compact subset
+
+
+EXACT, WIDENED, OMITTED, KEPT = Kind.EXACT, Kind.WIDENED, Kind.OMITTED, Kind.KEPT
+KINDS = tuple(Kind)
+
+
+class Decision(Enum):
+    """What lowering does with one ``$ref``."""
+
+    INLINE = "inline"      # replace it by its (lowered) target
+    KEEP = "keep"          # leave it as it is
+    WIDEN = "widen"        # drop it (widen mode: the schema then accepts a superset)
 
 _LEGACY = ("draft4", "draft6", "draft7")
 _DEFS = ("$defs", "definitions")
@@ -57,11 +73,11 @@ _DEFS = ("$defs", "definitions")
 @dataclass(frozen=True, slots=True)
 class Change:
     pointer: str
-    kind: str
+    kind: Kind
     what: str
 
     def as_dict(self) -> dict:
-        return {"pointer": self.pointer, "kind": self.kind, "what": self.what}
+        return {"pointer": self.pointer, "kind": self.kind.value, "what": self.what}
 
 
 @dataclass
@@ -111,10 +127,30 @@ class LowerCache:
         return k
 
 
+@dataclass(frozen=True, slots=True)
+class ChangeEvent:
+    """A change reported while lowering a recorded subtree (``path`` relative to it)."""
+
+    kind: Kind
+    path: tuple
+    what: str
+    rebuilt: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ExpansionEvent:
+    """A nested expansion met while lowering a recorded subtree: the ``$ref`` node at
+    ``path`` (relative to it) was expanded, or (``walked``) the target at ``path`` itself was
+    met in the walk."""
+
+    path: tuple
+    walked: bool
+
+
 class _Record:
-    """One lowered subtree: the result, and what its lowering reported, in order: changes
-    ``("c", kind, relative path, what)`` and nested expansions ``("m", relative path of the
-    $ref node)`` (replayed only where the replaying lowerer has not expanded them yet)."""
+    """One lowered subtree: the result, and what its lowering reported, in order: its
+    :class:`ChangeEvent` and :class:`ExpansionEvent` values (a nested expansion is replayed
+    only where the replaying lowerer has not expanded it yet)."""
 
     __slots__ = ("node", "result", "events", "prose", "noops")
 
@@ -131,9 +167,33 @@ class _Frame:
 
     def __init__(self, root: tuple) -> None:
         self.root = root
-        self.events: list = []
+        self.events: list[ChangeEvent | ExpansionEvent] = []
         self.prose = 0
         self.noops: dict[str, int] = {}
+
+
+@dataclass(slots=True)
+class _Pass:
+    """What one pass of :meth:`_Lowerer.run` accumulates; a restart starts a fresh one."""
+
+    changes: list[Change] = field(default_factory=list)
+    prose_removed: int = 0
+    noops: dict[str, int] = field(default_factory=dict)   # validation no-ops removed, by kind
+    widened: bool = False
+    n_widened: int = 0                   # widened changes so far
+    widened_at: set[tuple] = field(default_factory=set)   # paths at and above a widening
+    memo_widened: set[tuple] = field(default_factory=set)  # expansions whose lowering widened
+    expanded_widened: bool = False       # whether the last _expand widened
+    memo: dict[tuple, Any] = field(default_factory=dict)  # lowered targets, by path
+    counts: dict[tuple, int] = field(default_factory=dict)  # their sizes (size budget)
+    stack: list[tuple] = field(default_factory=list)       # targets being expanded
+    spent: int = 0                       # size budget spent
+    restart: bool = False                # a decision flipped past the budget: one more pass
+    rebuilt: int = 0                     # rewrites that made new nodes, so far
+    clean: dict[int, Any] = field(default_factory=dict)    # hook results (no-op free)
+    frames: list[_Frame] = field(default_factory=list)     # recordings under way
+    tops: list[tuple] = field(default_factory=list)        # paths _process walks from
+    keys: dict[tuple, int] = field(default_factory=dict)   # expansion keys, by target
 
 
 class _Lowerer:
@@ -145,22 +205,10 @@ class _Lowerer:
         self.inline_policy = inline          # "all" | "smaller"
         self.pointer = pointer
         self.idx = RefIndex(root, dialect, cache.walks if cache is not None else None)
-        self.changes: list[Change] = []
-        self.prose_removed = 0
-        self.noops: dict[str, int] = {}     # validation no-ops removed, by kind
-        self.widened = False
-        self.rebuilt = 0                    # rewrites that made new nodes, so far
-        self._clean: dict[int, Any] = {}    # hook results (no-op free), by identity
-        self.stack: list[tuple] = []
-        self.memo: dict[tuple, Any] = {}
-        self.n_widened = 0                  # widened changes so far (this run)
-        self.widened_at: set[tuple] = set()   # paths at and above a widening (this run)
-        self.memo_widened: set[tuple] = set()  # expansions whose lowering widened
-        self.expanded_widened = False      # whether the last _expand widened
+        self.p = _Pass()                     # the state of the pass under way (see run())
         if budget is None and inline == "all":   # only "all" spends the size budget
             budget = max(200_000, 50 * count_values(root))
         self.budget = budget if budget is not None else 0
-        self.spent = 0
         idx = self.idx
         # exact mode cannot move anything when dynamic references are about
         self.prose_only = idx.dynamic and not widen
@@ -172,9 +220,9 @@ class _Lowerer:
         # the expansion stack, "all" on the size budget spent so far)
         self.cache = cache if (cache is not None and not widen and inline == "smaller"
                                and not self.prose_only) else None
-        self._frames: list[_Frame] = []
-        self._tops: list[tuple] = []         # paths _process walks from (innermost last)
-        self._keys: dict[tuple, int] = {}
+        self.p.frames: list[_Frame] = []
+        self.p.tops: list[tuple] = []         # paths _process walks from (innermost last)
+        self.p.keys: dict[tuple, int] = {}
         self.pins_rel: dict[tuple, frozenset] = {}
         # the references that count: all of them, or when unused definitions can go, those
         # a used part of the schema holds (a definition only an unused one uses goes too)
@@ -183,37 +231,37 @@ class _Lowerer:
         for path, info in idx.refs.items():
             if info.target is not None and (self.live is None or path in self.live):
                 self.live_count[info.target] = self.live_count.get(info.target, 0) + 1
-        self.decisions: dict[tuple, str] = {}
+        self.decisions: dict[tuple, Decision] = {}
         self.why: dict[tuple, str] = {}      # a $ref widened although it resolves: why
         self._sizes: dict[tuple, int] = {}
-        self._counts: dict[tuple, int] = {}
+        self.p.counts: dict[tuple, int] = {}
         for path, info in idx.refs.items():
             self.decisions[path] = self._decide(info)
         self._set_pins()
 
     # -- decisions and pins
 
-    def _decide(self, info: Any) -> str:
+    def _decide(self, info: Any) -> Decision:
         idx = self.idx
         if info.target is None:
-            return "widen" if self.widen else "keep"
+            return Decision.WIDEN if self.widen else Decision.KEEP
         if idx.dialect_at(info.target) != idx.dialect_at(info.path):
             if self.widen:
                 self.why[info.path] = "its target is in another dialect"
-                return "widen"
-            return "keep"
+                return Decision.WIDEN
+            return Decision.KEEP
         if self.widen:
-            return "inline"
+            return Decision.INLINE
         if self.prose_only or idx.embedded_ids:
-            return "keep"
+            return Decision.KEEP
         t = info.target
         if t in idx.cyclic:
-            return "keep"
+            return Decision.KEEP
         if idx.has_identifiers_below(t):
-            return "keep"
+            return Decision.KEEP
         if self.inline_policy == "smaller" and not self._smaller(info):
-            return "keep"
-        return "inline"
+            return Decision.KEEP
+        return Decision.INLINE
 
     def _smaller(self, info: Any) -> bool:
         t = info.target
@@ -245,7 +293,7 @@ class _Lowerer:
         live = self.live
         pins = set()
         for path, d in self.decisions.items():
-            if d == "keep" and (live is None or path in live):
+            if d is Decision.KEEP and (live is None or path in live):
                 info = self.idx.refs[path]
                 if info.target is not None:
                     pins.add(info.target)
@@ -308,19 +356,19 @@ class _Lowerer:
         return live
 
     def _flip(self, path: tuple, defer: bool = False) -> None:
-        if self.decisions.get(path) != "keep":
-            self.decisions[path] = "keep"
+        if self.decisions.get(path) is not Decision.KEEP:
+            self.decisions[path] = Decision.KEEP
             if not defer:
                 raise _Restart
             # over the size budget: every reference past the budget in this run is kept,
             # then one restart (one restart per reference was quadratic on long ref chains)
-            self.restart = True
+            self.p.restart = True
 
     # -- reporting
 
     def _mark(self, path: tuple) -> None:
         """Remember that something at ``path`` was widened (for :meth:`_polarity`)."""
-        w = self.widened_at
+        w = self.p.widened_at
         for i in range(len(path), -1, -1):
             p = path[:i]
             if p in w:
@@ -331,7 +379,7 @@ class _Lowerer:
         """Widening is sound only where a larger subschema makes the whole accept more. Below
         ``not`` it narrows, below ``if`` it moves the then/else boundary, below ``contains`` it
         can break ``maxContains``: where a subschema there was widened, the keyword goes."""
-        w = self.widened_at
+        w = self.p.widened_at
         if "not" in n and path + ("not",) in w and M.validates("not", d):
             self._note(path + ("not",), WIDENED, "not dropped: its subschema was widened")
             n = {k: v for k, v in n.items() if k != "not"}
@@ -349,44 +397,29 @@ class _Lowerer:
         """Report a change; ``rebuilt``: the rewrite made new nodes (a merge, a union...)
         that the no-op pass has to see whole."""
         if kind == WIDENED:
-            self.widened = True
-            self.n_widened += 1
+            self.p.widened = True
+            self.p.n_widened += 1
             self._mark(path)
         if rebuilt:
-            self.rebuilt += 1
-        self.changes.append(Change(self.pointer + encode(path), kind, what))
-        if self._frames:
-            f = self._frames[-1]
-            f.events.append(("c", kind, path[len(f.root):], what, rebuilt))
+            self.p.rebuilt += 1
+        self.p.changes.append(Change(self.pointer + encode(path), kind, what))
+        if self.p.frames:
+            f = self.p.frames[-1]
+            f.events.append(ChangeEvent(kind, path[len(f.root):], what, rebuilt))
 
     # -- running
 
     def run(self) -> Any:
+        """Lower the schema: passes over it until no decision flips (a flip restarts the
+        pass with fresh state)."""
         for _ in range(len(self.decisions) + 2):
-            self.changes = []
-            self.prose_removed = 0
-            self.noops = {}
-            self.widened = False
-            self.n_widened = 0
-            self.widened_at = set()
-            self.memo_widened = set()
-            self.expanded_widened = False
-            self.memo = {}
-            self._counts = {}
-            self.stack = []
-            self.spent = 0
-            self.restart = False
-            self.rebuilt = 0
-            self._clean = {}
-            self._frames = []
-            self._tops = []
-            self._keys = {}
+            self.p = _Pass()
             try:
                 out = self._process(self.root, (), self.dialect)
             except _Restart:
                 self._set_pins()
                 continue
-            if self.restart:
+            if self.p.restart:
                 self._set_pins()
                 continue
             return self._finish(out)
@@ -397,16 +430,16 @@ class _Lowerer:
             node = self._drop_defs(node, path)
         if self.cache is None:
             return transform(node, self._hook, dialect, path)
-        self._tops.append(path)
+        self.p.tops.append(path)
         try:
             return transform(node, self._hook, dialect, path, self._enter)
         finally:
-            self._tops.pop()
+            self.p.tops.pop()
 
     def _enter(self, node: Any, path: tuple, _d: str) -> Any:
         """A ``$ref`` target met in a walk (a kept definition...) is lowered as an expansion,
         so that its lowering is shared with the other schemas of the run."""
-        if path == self._tops[-1] or path not in self.idx.ref_count:
+        if path == self.p.tops[-1] or path not in self.idx.ref_count:
             return DESCEND
         return self._expand(path, path, True)
 
@@ -463,8 +496,8 @@ class _Lowerer:
         return n if out is None else out
 
     def _finish(self, out: Any) -> Any:
-        if self.widen and self.widened and _has_unevaluated(out, self.dialect):
-            self.widened_at = set()   # marks of this pass only (paths of the output)
+        if self.widen and self.p.widened and _has_unevaluated(out, self.dialect):
+            self.p.widened_at = set()   # marks of this pass only (paths of the output)
             out = transform(out, self._drop_unevaluated_hook, self.dialect)
         if self.widen and isinstance(out, (dict, bool)):
             out = transform(out, self._drop_identifiers_hook, self.dialect)
@@ -477,7 +510,7 @@ class _Lowerer:
                     self._note(path + (k,), WIDENED,
                                f"{k} dropped: a construct it depends on was widened")
             n = {k: v for k, v in n.items() if k not in M.UNEVALUATED}
-        if isinstance(n, dict) and self.widened_at:
+        if isinstance(n, dict) and self.p.widened_at:
             # dropped below an `if` (or `not`...): that widening narrows, the keyword goes too
             n = self._polarity(n, path, d)
         return n
@@ -504,12 +537,12 @@ class _Lowerer:
         else:
             n, removed = strip_node(n)
         if removed:
-            self.prose_removed += len(removed)
-            if self._frames:
-                self._frames[-1].prose += len(removed)
+            self.p.prose_removed += len(removed)
+            if self.p.frames:
+                self.p.frames[-1].prose += len(removed)
         if self.prose_only:
             return n
-        rebuilt = self.rebuilt
+        rebuilt = self.p.rebuilt
         if isinstance(n.get("$ref"), str):
             n = self._ref(n, path, d)
             if not isinstance(n, dict):
@@ -517,14 +550,14 @@ class _Lowerer:
             if d in _LEGACY and isinstance(n.get("$ref"), str):
                 # a kept $ref in draft-07 and older *is* its target: the keywords beside it
                 # are inert, nothing here may be lowered (`not: {}` beside it is no `false`)
-                self._clean[id(n)] = n
+                self.p.clean[id(n)] = n
                 return n
         if self.widen:
             for k in ("$dynamicRef", "$recursiveRef"):
                 if k in n and M.validates(k, d):
                     self._note(path + (k,), WIDENED, f"{k} dropped (dynamic reference)")
                     n = {x: v for x, v in n.items() if x != k}
-            if self.widened_at:
+            if self.p.widened_at:
                 n = self._polarity(n, path, d)
         if path not in self.pinned_below:
             ids = _identifiers(n) if path in self.pins else None
@@ -535,20 +568,20 @@ class _Lowerer:
                 # a kept $ref resolves through this node's $anchor/$id: an exact rewrite
                 # (`not: {}` -> false...) must not lose it
                 n = _with_identifiers(n, ids)
-        if self.rebuilt != rebuilt and isinstance(n, dict):
+        if self.p.rebuilt != rebuilt and isinstance(n, dict):
             # merges and unions made nodes no hook call saw whole (a `type` beside an enum
             # that now implies it...): the no-op pass over the new parts
             return self._scrub(n, path, d)
         if isinstance(n, dict):
             if n:
                 n = self._drop_noops(n, path, d)
-            self._clean[id(n)] = n
+            self.p.clean[id(n)] = n
         return n
 
     def _scrub(self, n: Any, path: tuple, d: str) -> Any:
         """``n`` with the no-op pass applied to every node in it that is not a hook result
         already (those are clean): the new nodes a merge or a union made."""
-        clean = self._clean
+        clean = self.p.clean
         if not isinstance(n, dict) or id(n) in clean:
             return n
         if "$schema" in n:
@@ -580,8 +613,8 @@ class _Lowerer:
             if not found:
                 return n
         drop = {k for k, _label in found}
-        counts = self.noops
-        frame = self._frames[-1] if self._frames else None
+        counts = self.p.noops
+        frame = self.p.frames[-1] if self.p.frames else None
         for _k, label in found:
             counts[label] = counts.get(label, 0) + 1
             if frame is not None:
@@ -592,14 +625,15 @@ class _Lowerer:
 
     def _ref(self, n: dict, path: tuple, d: str) -> Any:
         info = self.idx.refs.get(path)
-        decision = self.decisions.get(path, "keep" if not self.widen else "widen")
+        default = Decision.WIDEN if self.widen else Decision.KEEP
+        decision = self.decisions.get(path, default)
         if info is None or info.ref != n["$ref"]:
-            decision = "keep" if not self.widen else "widen"
+            decision = default
         legacy = d in _LEGACY
         siblings = {k: v for k, v in n.items() if k != "$ref"}
-        if decision == "keep":
+        if decision is Decision.KEEP:
             return n
-        if decision == "widen":
+        if decision is Decision.WIDEN:
             why = (self.why.get(path) or info.why) if info is not None else \
                 "reference not resolved"
             self._note(path + ("$ref",), WIDENED, f"$ref {n['$ref']!r} dropped: {why}")
@@ -608,7 +642,7 @@ class _Lowerer:
         if not self.widen and path in self.pinned_below:
             self._flip(path)
         target_node = self.idx.node(t)
-        if t in self.stack:
+        if t in self.p.stack:
             # recursive: the target's type stands in for it
             widened: Any = _stand_in(target_node, self.idx.dialect_at(t))
             self._note(path + ("$ref",), WIDENED,
@@ -616,7 +650,7 @@ class _Lowerer:
             expanded = widened
         else:
             expanded = self._expand(t, path)
-            if self.widen and expanded is not None and self.expanded_widened:
+            if self.widen and expanded is not None and self.p.expanded_widened:
                 self._mark(path)
             if expanded is None:  # over budget
                 if not self.widen:
@@ -661,7 +695,7 @@ class _Lowerer:
         node (by identity) and its dialect, whether ``unevaluated*`` is about, the pinned
         paths below it, and for each ``$ref`` inside it the decision taken (with the key of
         the target it inlines). Two lowerers with equal keys lower the subtree alike."""
-        k = self._keys.get(t)
+        k = self.p.keys.get(t)
         if k is None:
             idx = self.idx
             n = len(t)
@@ -669,31 +703,31 @@ class _Lowerer:
             for p in idx.refs_within.get(t, ()):
                 info = idx.refs[p]
                 dec = self.decisions.get(p)
-                sub = self._key(info.target) if dec == "inline" and info.target is not None \
+                sub = self._key(info.target) if dec is Decision.INLINE and info.target is not None \
                     else None
                 sig.append((p[n:], info.ref, dec, sub))
             key = (id(idx.node(t)), idx.dialect_at(t), self.annotations, self.may_drop_defs,
                    self.pins_rel.get(t), t in idx.reaches_cycle, tuple(sig))
-            k = self._keys[t] = self.cache.intern(key)
+            k = self.p.keys[t] = self.cache.intern(key)
         return k
 
     def _replay(self, t: tuple, rec: _Record) -> None:
         """Report what lowering ``t`` reported when it was recorded (see :class:`_Record`)."""
         for ev in rec.events:
-            if ev[0] == "c":
-                self._note(t + ev[2], ev[1], ev[3], ev[4])
+            if isinstance(ev, ChangeEvent):
+                self._note(t + ev.path, ev.kind, ev.what, ev.rebuilt)
             else:
-                at = t + ev[1]
-                target = at if ev[0] == "n" else self.idx.refs[at].target
-                if target in self.memo:
+                at = t + ev.path
+                target = at if ev.walked else self.idx.refs[at].target
+                if target in self.p.memo:
                     continue
                 sub = self.cache.expansions[self._key(target)]
                 self._replay(target, sub)
                 if target not in self.idx.reaches_cycle:
-                    self.memo[target] = sub.result
-        self.prose_removed += rec.prose
+                    self.p.memo[target] = sub.result
+        self.p.prose_removed += rec.prose
         for label, k in rec.noops.items():
-            self.noops[label] = self.noops.get(label, 0) + k
+            self.p.noops[label] = self.p.noops.get(label, 0) + k
 
     def _expand(self, t: tuple, at: tuple, walked: bool = False) -> Any:
         """The lowered target ``t`` of the ``$ref`` at ``at`` (``walked``: ``t`` itself,
@@ -701,61 +735,61 @@ class _Lowerer:
         idx = self.idx
         memo_ok = t not in idx.reaches_cycle
         if self.cache is not None:
-            if self._frames:
-                f = self._frames[-1]
-                f.events.append(("n" if walked else "m", at[len(f.root):]))
-            if memo_ok and t in self.memo:
-                return self.memo[t]
+            if self.p.frames:
+                f = self.p.frames[-1]
+                f.events.append(ExpansionEvent(at[len(f.root):], walked))
+            if memo_ok and t in self.p.memo:
+                return self.p.memo[t]
             key = self._key(t)
             rec = self.cache.expansions.get(key)
             if rec is not None and rec.node is idx.node(t):
                 self.cache.hits += 1
                 if isinstance(rec.result, dict):
-                    self._clean[id(rec.result)] = rec.result
-                saved, self._frames = self._frames, []
+                    self.p.clean[id(rec.result)] = rec.result
+                saved, self.p.frames = self.p.frames, []
                 try:
                     self._replay(t, rec)
                 finally:
-                    self._frames = saved
+                    self.p.frames = saved
                 if memo_ok:
-                    self.memo[t] = rec.result
+                    self.p.memo[t] = rec.result
                 return rec.result
             self.cache.misses += 1
-            self._frames.append(_Frame(t))
-            self.stack.append(t)
+            self.p.frames.append(_Frame(t))
+            self.p.stack.append(t)
             try:
                 out = self._process(idx.node(t), t, idx.dialect_at(t))
             finally:
-                self.stack.pop()
-                frame = self._frames.pop()
+                self.p.stack.pop()
+                frame = self.p.frames.pop()
             self.cache.expansions[key] = _Record(idx.node(t), out, frame.events, frame.prose,
                                                  frame.noops)
             if memo_ok:
-                self.memo[t] = out
+                self.p.memo[t] = out
             return out
-        if memo_ok and t in self.memo:
-            out = self.memo[t]
-            self.expanded_widened = t in self.memo_widened
+        if memo_ok and t in self.p.memo:
+            out = self.p.memo[t]
+            self.p.expanded_widened = t in self.p.memo_widened
         else:
-            before = self.n_widened
-            self.stack.append(t)
+            before = self.p.n_widened
+            self.p.stack.append(t)
             try:
                 out = self._process(idx.node(t), t, idx.dialect_at(t))
             finally:
-                self.stack.pop()
-            self.expanded_widened = self.n_widened != before
-            if self.expanded_widened:
-                self.memo_widened.add(t)
+                self.p.stack.pop()
+            self.p.expanded_widened = self.p.n_widened != before
+            if self.p.expanded_widened:
+                self.p.memo_widened.add(t)
             if memo_ok:
-                self.memo[t] = out
+                self.p.memo[t] = out
         if self.inline_policy == "all":   # "smaller" never grows the schema
-            size = self._counts.get(t) if memo_ok else None
+            size = self.p.counts.get(t) if memo_ok else None
             if size is None:
                 size = count_values(out)
                 if memo_ok:
-                    self._counts[t] = size
-            self.spent += size
-            if self.spent > self.budget:
+                    self.p.counts[t] = size
+            self.p.spent += size
+            if self.p.spent > self.budget:
                 return None
         return out
 
@@ -1206,16 +1240,17 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
     low = _Lowerer(schema, dialect, widen=widen, inline=inline, pointer=pointer, budget=budget,
                    cache=cache)
     out = low.run()
-    res = SchemaResult(out, _dedupe(low.changes), prose_removed=low.prose_removed)
-    if low.noops:
-        total = sum(low.noops.values())
-        kinds = ", ".join(f"{label} ({low.noops[label]})" for label in NOOP_LABELS
-                          if label in low.noops)
+    done = low.p
+    res = SchemaResult(out, _dedupe(done.changes), prose_removed=done.prose_removed)
+    if done.noops:
+        total = sum(done.noops.values())
+        kinds = ", ".join(f"{label} ({done.noops[label]})" for label in NOOP_LABELS
+                          if label in done.noops)
         res.changes.insert(0, Change(pointer, EXACT, f"{total} validation no-ops removed: "
                                      + kinds))
-    if low.prose_removed:
+    if done.prose_removed:
         res.changes.insert(0, Change(pointer, EXACT,
-                                     f"{low.prose_removed} prose keys removed (description, "
+                                     f"{done.prose_removed} prose keys removed (description, "
                                      "title, examples, $comment, x-*)"))
     dropped = False
     if drop_schema and isinstance(res.schema, dict) and "$schema" in res.schema \
