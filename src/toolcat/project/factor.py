@@ -39,11 +39,15 @@ from typing import Any
 from toolcat.document import pointer as jp
 from toolcat.document.canonical import dumps
 from toolcat.document.pointer import encode
-from toolcat.schema.keywords import DRAFT2019, DRAFT2020
+from toolcat.schema.keywords import (
+    ANCHOR_KEYWORDS,
+    DRAFT2019,
+    DRAFT2020,
+    DYNAMIC_REFERENCE_KEYWORDS,
+)
 from toolcat.schema.walker import iter_schemas, node_dialect, transform
 
-_LOCATION_KEYS = ("$anchor", "$dynamicAnchor", "$recursiveAnchor", "$dynamicRef",
-                  "$recursiveRef")
+_LOCATION_KEYS = ANCHOR_KEYWORDS + DYNAMIC_REFERENCE_KEYWORDS
 _LOCATION_SET = frozenset(_LOCATION_KEYS)
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_]+")
 _NAME_MAX = 24

@@ -33,7 +33,13 @@ from typing import Any
 from toolcat.document.canonical import dumps
 from toolcat.document.pointer import encode
 from toolcat.schema import merge as M
-from toolcat.schema.keywords import COMPACT_FORBIDDEN, DRAFT2020
+from toolcat.schema.keywords import (
+    ANCHOR_KEYWORDS,
+    COMPACT_FORBIDDEN,
+    DRAFT2020,
+    DYNAMIC_REFERENCE_KEYWORDS,
+    LEGACY_DIALECTS,
+)
 from toolcat.schema.refs import RefIndex
 from toolcat.schema.strip import strip_node
 from toolcat.schema.walker import (
@@ -66,7 +72,6 @@ class Decision(Enum):
     KEEP = "keep"          # leave it as it is
     WIDEN = "widen"        # drop it (widen mode: the schema then accepts a superset)
 
-_LEGACY = ("draft4", "draft6", "draft7")
 _DEFS = ("$defs", "definitions")
 
 
@@ -519,7 +524,7 @@ class _Lowerer:
         # no reference is left: anchors and nested ids identify nothing any more
         if not isinstance(n, dict) or path == ():
             return n
-        drop = [k for k in ("$anchor", "$dynamicAnchor", "$recursiveAnchor") if k in n]
+        drop = [k for k in ANCHOR_KEYWORDS if k in n]
         if "$id" in n and "$schema" not in n:
             drop.append("$id")
         if not drop:
@@ -547,13 +552,13 @@ class _Lowerer:
             n = self._ref(n, path, d)
             if not isinstance(n, dict):
                 return n
-            if d in _LEGACY and isinstance(n.get("$ref"), str):
+            if d in LEGACY_DIALECTS and isinstance(n.get("$ref"), str):
                 # a kept $ref in draft-07 and older *is* its target: the keywords beside it
                 # are inert, nothing here may be lowered (`not: {}` beside it is no `false`)
                 self.p.clean[id(n)] = n
                 return n
         if self.widen:
-            for k in ("$dynamicRef", "$recursiveRef"):
+            for k in DYNAMIC_REFERENCE_KEYWORDS:
                 if k in n and M.validates(k, d):
                     self._note(path + (k,), WIDENED, f"{k} dropped (dynamic reference)")
                     n = {x: v for x, v in n.items() if x != k}
@@ -629,7 +634,7 @@ class _Lowerer:
         decision = self.decisions.get(path, default)
         if info is None or info.ref != n["$ref"]:
             decision = default
-        legacy = d in _LEGACY
+        legacy = d in LEGACY_DIALECTS
         siblings = {k: v for k, v in n.items() if k != "$ref"}
         if decision is Decision.KEEP:
             return n
@@ -991,14 +996,15 @@ def _stand_in(target: Any, dialect: str) -> Any:
     ``$ref`` itself *is* that ref's target: its own ``type`` is inert, so ``{}``."""
     if target is False:
         return False
-    if not isinstance(target, dict) or (dialect in _LEGACY and isinstance(target.get("$ref"), str)):
+    if not isinstance(target, dict) or (dialect in LEGACY_DIALECTS and isinstance(target.get("$ref"), str)):
         return {}
     if M.type_atoms(target.get("type")) is not None:
         return {"type": target["type"]}
     return {}
 
 
-_IDENTIFIERS = ("$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor")
+# the identifiers a kept $ref may resolve through (not draft-04's `id`: see factor)
+_IDENTIFIERS = ("$id",) + ANCHOR_KEYWORDS
 
 
 def _identifiers(n: dict) -> dict:

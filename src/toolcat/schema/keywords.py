@@ -59,8 +59,11 @@ DIALECT_URIS: Final = {
     DRAFT2020: "https://json-schema.org/draft/2020-12/schema",
 }
 
-_LEGACY = (DRAFT4, DRAFT6, DRAFT7)
-_MODERN = (DRAFT2019, DRAFT2020)
+#: dialect groups: before 2019-09 a `$ref` ignores its siblings (and `$id` beside it), there
+#: are `definitions`, no `$anchor`; before 2020-12 `items` may be an array (tuple validation)
+LEGACY_DIALECTS: Final = (DRAFT4, DRAFT6, DRAFT7)
+MODERN_DIALECTS: Final = (DRAFT2019, DRAFT2020)
+TUPLE_ITEMS_DIALECTS: Final = LEGACY_DIALECTS + (DRAFT2019,)
 _ALL = DIALECTS
 
 # (keyword, shape, role, dialects)
@@ -68,26 +71,26 @@ _TABLE: Final = [
     # applicators holding one subschema
     ("not", SCHEMA, VALIDATION, _ALL),
     ("additionalProperties", SCHEMA, VALIDATION, _ALL),
-    ("propertyNames", SCHEMA, VALIDATION, (DRAFT6, DRAFT7) + _MODERN),
-    ("contains", SCHEMA, VALIDATION, (DRAFT6, DRAFT7) + _MODERN),
-    ("if", SCHEMA, VALIDATION, (DRAFT7,) + _MODERN),
-    ("then", SCHEMA, VALIDATION, (DRAFT7,) + _MODERN),
-    ("else", SCHEMA, VALIDATION, (DRAFT7,) + _MODERN),
-    ("unevaluatedItems", SCHEMA, VALIDATION, _MODERN),
-    ("unevaluatedProperties", SCHEMA, VALIDATION, _MODERN),
-    ("contentSchema", SCHEMA, ANNOTATION, _MODERN),
-    ("additionalItems", SCHEMA, VALIDATION, _LEGACY + (DRAFT2019,)),
+    ("propertyNames", SCHEMA, VALIDATION, (DRAFT6, DRAFT7) + MODERN_DIALECTS),
+    ("contains", SCHEMA, VALIDATION, (DRAFT6, DRAFT7) + MODERN_DIALECTS),
+    ("if", SCHEMA, VALIDATION, (DRAFT7,) + MODERN_DIALECTS),
+    ("then", SCHEMA, VALIDATION, (DRAFT7,) + MODERN_DIALECTS),
+    ("else", SCHEMA, VALIDATION, (DRAFT7,) + MODERN_DIALECTS),
+    ("unevaluatedItems", SCHEMA, VALIDATION, MODERN_DIALECTS),
+    ("unevaluatedProperties", SCHEMA, VALIDATION, MODERN_DIALECTS),
+    ("contentSchema", SCHEMA, ANNOTATION, MODERN_DIALECTS),
+    ("additionalItems", SCHEMA, VALIDATION, TUPLE_ITEMS_DIALECTS),
     ("items", SCHEMA, VALIDATION, (DRAFT2020,)),
-    ("items", SCHEMA_OR_LIST, VALIDATION, _LEGACY + (DRAFT2019,)),
+    ("items", SCHEMA_OR_LIST, VALIDATION, TUPLE_ITEMS_DIALECTS),
     # maps of subschemas
     ("properties", SCHEMA_MAP, VALIDATION, _ALL),
     ("patternProperties", SCHEMA_MAP, VALIDATION, _ALL),
-    ("dependentSchemas", SCHEMA_MAP, VALIDATION, _MODERN),
-    ("$defs", SCHEMA_MAP, CORE, _MODERN),
+    ("dependentSchemas", SCHEMA_MAP, VALIDATION, MODERN_DIALECTS),
+    ("$defs", SCHEMA_MAP, CORE, MODERN_DIALECTS),
     # `definitions` is draft-07 vocabulary, but real 2020-12 schemas still keep their
     # reusable parts there and point at them with $ref; treat it as a schema map everywhere.
     ("definitions", SCHEMA_MAP, CORE, _ALL),
-    ("dependencies", SCHEMA_OR_NAMES, VALIDATION, _LEGACY),
+    ("dependencies", SCHEMA_OR_NAMES, VALIDATION, LEGACY_DIALECTS),
     # arrays of subschemas
     ("allOf", SCHEMA_LIST, VALIDATION, _ALL),
     ("anyOf", SCHEMA_LIST, VALIDATION, _ALL),
@@ -97,17 +100,17 @@ _TABLE: Final = [
     ("$ref", DATA, CORE, _ALL),
     ("$dynamicRef", DATA, CORE, (DRAFT2020,)),
     ("$recursiveRef", DATA, CORE, (DRAFT2019,)),
-    ("$id", DATA, CORE, (DRAFT6, DRAFT7) + _MODERN),
+    ("$id", DATA, CORE, (DRAFT6, DRAFT7) + MODERN_DIALECTS),
     ("id", DATA, CORE, (DRAFT4,)),
     ("$schema", DATA, CORE, _ALL),
-    ("$anchor", DATA, CORE, _MODERN),
+    ("$anchor", DATA, CORE, MODERN_DIALECTS),
     ("$dynamicAnchor", DATA, CORE, (DRAFT2020,)),
     ("$recursiveAnchor", DATA, CORE, (DRAFT2019,)),
-    ("$vocabulary", DATA, CORE, _MODERN),
+    ("$vocabulary", DATA, CORE, MODERN_DIALECTS),
     # validation data
     ("type", DATA, VALIDATION, _ALL),
     ("enum", DATA, VALIDATION, _ALL),
-    ("const", DATA, VALIDATION, (DRAFT6, DRAFT7) + _MODERN),
+    ("const", DATA, VALIDATION, (DRAFT6, DRAFT7) + MODERN_DIALECTS),
     ("multipleOf", DATA, VALIDATION, _ALL),
     ("maximum", DATA, VALIDATION, _ALL),
     ("exclusiveMaximum", DATA, VALIDATION, _ALL),
@@ -119,26 +122,26 @@ _TABLE: Final = [
     ("maxItems", DATA, VALIDATION, _ALL),
     ("minItems", DATA, VALIDATION, _ALL),
     ("uniqueItems", DATA, VALIDATION, _ALL),
-    ("maxContains", DATA, VALIDATION, _MODERN),
-    ("minContains", DATA, VALIDATION, _MODERN),
+    ("maxContains", DATA, VALIDATION, MODERN_DIALECTS),
+    ("minContains", DATA, VALIDATION, MODERN_DIALECTS),
     ("maxProperties", DATA, VALIDATION, _ALL),
     ("minProperties", DATA, VALIDATION, _ALL),
     ("required", DATA, VALIDATION, _ALL),
-    ("dependentRequired", DATA, VALIDATION, _MODERN),
+    ("dependentRequired", DATA, VALIDATION, MODERN_DIALECTS),
     # `format` is an annotation by default but validators may assert it: never dropped.
     ("format", DATA, VALIDATION, _ALL),
     # annotations that are not prose
     ("default", DATA, ANNOTATION, _ALL),
-    ("readOnly", DATA, ANNOTATION, (DRAFT7,) + _MODERN),
-    ("writeOnly", DATA, ANNOTATION, (DRAFT7,) + _MODERN),
-    ("deprecated", DATA, ANNOTATION, _MODERN),
-    ("contentEncoding", DATA, ANNOTATION, (DRAFT7,) + _MODERN),
-    ("contentMediaType", DATA, ANNOTATION, (DRAFT7,) + _MODERN),
+    ("readOnly", DATA, ANNOTATION, (DRAFT7,) + MODERN_DIALECTS),
+    ("writeOnly", DATA, ANNOTATION, (DRAFT7,) + MODERN_DIALECTS),
+    ("deprecated", DATA, ANNOTATION, MODERN_DIALECTS),
+    ("contentEncoding", DATA, ANNOTATION, (DRAFT7,) + MODERN_DIALECTS),
+    ("contentMediaType", DATA, ANNOTATION, (DRAFT7,) + MODERN_DIALECTS),
     # prose
     ("title", DATA, PROSE, _ALL),
     ("description", DATA, PROSE, _ALL),
-    ("$comment", DATA, PROSE, (DRAFT7,) + _MODERN),
-    ("examples", DATA, PROSE, (DRAFT6, DRAFT7) + _MODERN),
+    ("$comment", DATA, PROSE, (DRAFT7,) + MODERN_DIALECTS),
+    ("examples", DATA, PROSE, (DRAFT6, DRAFT7) + MODERN_DIALECTS),
     # OpenAPI's singular `example` (converted to `examples` on load, but seen in MCP captures)
     ("example", DATA, PROSE, _ALL),
 ]
@@ -170,6 +173,19 @@ KEYWORDS: Final[dict[str, dict[str, Keyword]]] = _build()
 APPLICATORS: Final[dict[str, dict[str, str]]] = {
     d: {k: kw.shape for k, kw in table.items() if kw.shape != DATA} for d, table in KEYWORDS.items()
 }
+
+#: Keywords that refer to another schema (``$ref`` everywhere; the dynamic ones in 2019-09 and
+#: 2020-12), and the dynamic ones alone.
+REFERENCE_KEYWORDS: Final = ("$ref", "$dynamicRef", "$recursiveRef")
+DYNAMIC_REFERENCE_KEYWORDS: Final = ("$dynamicRef", "$recursiveRef")
+#: Keywords that name a resource (its base URI: ``$id``, draft-04's ``id``) or a location in
+#: one (an anchor); what a reference can point at besides a JSON pointer.
+RESOURCE_KEYWORDS: Final = ("$id", "id")
+ANCHOR_KEYWORDS: Final = ("$anchor", "$dynamicAnchor", "$recursiveAnchor")
+IDENTIFIER_KEYWORDS: Final = RESOURCE_KEYWORDS + ANCHOR_KEYWORDS
+#: The identifiers plus what declares a schema's meaning (``$schema``, ``$vocabulary``):
+#: keywords no merge of two schemas may change.
+DECLARATION_KEYWORDS: Final = IDENTIFIER_KEYWORDS + ("$schema", "$vocabulary")
 
 #: Prose keywords, the same in every dialect (plus every ``x-*`` key).
 PROSE_KEYWORDS: Final = frozenset(

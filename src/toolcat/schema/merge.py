@@ -20,7 +20,16 @@ from __future__ import annotations
 from math import gcd
 from typing import Any, Iterable
 
-from toolcat.schema.keywords import CORE, KEYWORDS, VALIDATION, python_kind
+from toolcat.schema.keywords import (
+    CORE,
+    DECLARATION_KEYWORDS,
+    KEYWORDS,
+    LEGACY_DIALECTS,
+    REFERENCE_KEYWORDS,
+    TUPLE_ITEMS_DIALECTS,
+    VALIDATION,
+    python_kind,
+)
 
 # ----------------------------------------------------------------------------- JSON values
 
@@ -149,8 +158,8 @@ KEYWORD_ATOMS: dict[str, frozenset] = {
 }
 #: validation keywords that apply to every instance type
 GENERIC = frozenset(("type", "enum", "const", "not", "allOf", "anyOf", "oneOf", "if", "then",
-                     "else", "$ref", "$dynamicRef", "$recursiveRef"))
-REFS = ("$ref", "$dynamicRef", "$recursiveRef")
+                     "else") + REFERENCE_KEYWORDS)
+REFS = REFERENCE_KEYWORDS
 UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")
 # keyword groups whose members interact; a group is merged as a whole
 PROPS_GROUP = ("properties", "patternProperties", "additionalProperties")
@@ -159,8 +168,7 @@ CONTAINS_GROUP = ("contains", "minContains", "maxContains")
 IF_GROUP = ("if", "then", "else")
 LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
-IDENTIFIERS = ("$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$schema",
-               "$vocabulary")
+IDENTIFIERS = DECLARATION_KEYWORDS
 
 
 def validates(key: str, dialect: str) -> bool:
@@ -249,7 +257,7 @@ def _merge(a: Any, b: Any, dialect: str) -> Any:
         _fail()
     # every keyword beside a `$ref` is ignored before 2019-09 (even `$id`): nothing can join
     # such a node but prose
-    if dialect in ("draft4", "draft6", "draft7"):
+    if dialect in LEGACY_DIALECTS:
         if ("$ref" in a and _substantive(b, dialect)) or ("$ref" in b and _substantive(a, dialect)):
             _fail()
     for k in UNEVALUATED:
@@ -440,7 +448,7 @@ def _merge_props(ga: dict, gb: dict, dialect: str) -> dict:
 
 def _split_items(g: dict, dialect: str) -> tuple[list, Any]:
     """(per-index schemas, schema for the rest) of an array keyword group."""
-    if dialect in ("draft4", "draft6", "draft7", "2019-09"):
+    if dialect in TUPLE_ITEMS_DIALECTS:
         items = g.get("items")
         if isinstance(items, list):
             return list(items), g.get("additionalItems", True)
@@ -464,7 +472,7 @@ def _merge_items(ga: dict, gb: dict, dialect: str) -> dict:
         prefix.append(_merge(sa, sb, dialect))
     rest = _merge(ra, rb, dialect)
     out: dict = {}
-    legacy = dialect in ("draft4", "draft6", "draft7", "2019-09")
+    legacy = dialect in TUPLE_ITEMS_DIALECTS
     if legacy:
         if prefix:
             out["items"] = prefix
@@ -774,7 +782,7 @@ def _join_objects(bs: list[dict], dialect: str) -> dict:
 
 def _join_arrays(bs: list[dict], dialect: str) -> dict:
     out: dict = {}
-    legacy = dialect in ("draft4", "draft6", "draft7", "2019-09")
+    legacy = dialect in TUPLE_ITEMS_DIALECTS
     simple = all(("prefixItems" not in b or not validates("prefixItems", dialect))
                  and not (legacy and isinstance(b.get("items"), list)) for b in bs)
     if simple and all("items" in b for b in bs):

@@ -19,16 +19,20 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
 from toolcat.document import pointer as jp
+from toolcat.schema.keywords import (
+    LEGACY_DIALECTS,
+    MODERN_DIALECTS,
+    REFERENCE_KEYWORDS,
+    RESOURCE_KEYWORDS,
+)
 from toolcat.schema.walker import iter_schemas, node_dialect
 
 _DUMMY_BASE = "https://toolcat.invalid/schema.json"
-_LEGACY = ("draft4", "draft6", "draft7")
 
 
 # keys that make a node interesting to the index (any other node only records its base)
-_SPECIAL = frozenset(("$id", "id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef",
-                      "$ref", "$defs", "definitions", "unevaluatedProperties",
-                      "unevaluatedItems"))
+_SPECIAL = frozenset(RESOURCE_KEYWORDS + ("$anchor", "$dynamicAnchor") + REFERENCE_KEYWORDS
+                     + ("$defs", "definitions", "unevaluatedProperties", "unevaluatedItems"))
 
 
 _MARKERS = {k: b'"' + k.encode() + b'"' for k in _SPECIAL}
@@ -123,7 +127,7 @@ class RefIndex:
         if isinstance(root, dict):
             rid = root.get("$id") if dialect != "draft4" else root.get("id")
             if isinstance(rid, str) and not rid.startswith("#") and \
-                    not (dialect in _LEGACY and "$ref" in root):
+                    not (dialect in LEGACY_DIALECTS and "$ref" in root):
                 root_base = urljoin(_DUMMY_BASE, rid)
         self.root_base = urldefrag(root_base)[0]
         self.resources[self.root_base] = ()
@@ -181,7 +185,7 @@ class RefIndex:
         if shared is not None and start == () and isinstance(schema, dict) and \
                 isinstance(schema.get("$defs"), dict) and next(reversed(schema)) == "$defs":
             d0 = node_dialect(schema, dialect)
-            if d0 in ("2019-09", "2020-12"):
+            if d0 in MODERN_DIALECTS:
                 self._index_with_shared_defs(schema, dialect, d0, start_base, shared)
                 return
         self._walk(iter_schemas(schema, dialect, start), start, start_base)
@@ -248,7 +252,7 @@ class RefIndex:
             self.unevaluated = True
         if "$defs" in node or "definitions" in node:
             self.defs_at[path] = (start, len(self.defs_at))
-        legacy = d in _LEGACY
+        legacy = d in LEGACY_DIALECTS
         has_ref = "$ref" in node
         id_key = "id" if d == "draft4" else "$id"
         nid = node.get(id_key)

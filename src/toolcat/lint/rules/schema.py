@@ -7,16 +7,13 @@ from typing import Any, Iterator
 from toolcat.lint.registry import Hit, rule
 from toolcat.schema.keywords import (
     DIALECTS,
-    DRAFT4,
-    DRAFT6,
-    DRAFT7,
     KEYWORDS,
+    LEGACY_DIALECTS,
     VALIDATION,
     python_kind,
 )
 from toolcat.schema.walker import flagged, local_target
 
-_LEGACY = (DRAFT4, DRAFT6, DRAFT7)
 _PROSE_TEXT = ("title", "description", "$comment")
 
 
@@ -142,7 +139,7 @@ def ref_siblings(ctx, tool, n) -> Iterator[Hit]:
     assume it does. Wrap them with the reference in an `allOf`, or move the schema to
     2020-12."""
     node = n.node
-    if not isinstance(node, dict) or n.dialect not in _LEGACY or "$ref" not in node:
+    if not isinstance(node, dict) or n.dialect not in LEGACY_DIALECTS or "$ref" not in node:
         return
     table = KEYWORDS[n.dialect]
     ignored = [k for k in node if k != "$ref" and k in table and table[k].role == VALIDATION]
