@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 # --- toolcat's public functions (the only toolcat imports; update after the restructure) ---
-from toolcat.loaders import LoadOptions, load_catalogs
+from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.project import EXACT, KEPT, OMITTED, ProjectOptions, lower_schema, project_catalogs
 
 # ---------------------------------------------------------------------------------------------

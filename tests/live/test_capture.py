@@ -27,7 +27,7 @@ from live_support import (  # noqa: E402
     sdk_list_tools,
 )
 
-from toolcat import canonical  # noqa: E402
+from toolcat.document import canonical  # noqa: E402
 from toolcat.formats.live import spec as specs  # noqa: E402
 
 
@@ -148,7 +148,7 @@ def test_pages_from_a_hand_written_server(tmp_path):
 
 
 def test_capture_file_loads_as_the_live_catalog(tmp_path):
-    from toolcat.loaders import LoadOptions, load_catalogs
+    from toolcat.formats import LoadOptions, load_catalogs
 
     cap = capture_one(specs.from_command(catalog_cmd()))
     path = tmp_path / "catalog.capture.json"

@@ -150,7 +150,7 @@ def document(cap: Any) -> dict:
 
 def file_bytes(doc: dict) -> bytes:
     """The capture file's bytes (JSON, 2-space indent, as JavaScript's JSON.stringify)."""
-    from toolcat import canonical
+    from toolcat.document import canonical
 
     try:
         return canonical.dumps(doc, indent=2) + b"\n"
@@ -163,14 +163,14 @@ def file_bytes(doc: dict) -> bytes:
 def to_catalog(cap: Any):  # noqa: ANN201 - toolcat.model.Catalog
     """The catalog of a capture: exactly what loading its capture file gives (the same
     bytes are parsed), named after the server; tool pointers are ``/tools/<index>``."""
-    from toolcat.loaders import arrays
+    from toolcat.document.parse import parse_json
+    from toolcat.formats.mcp import load_mcp
     from toolcat.model import STANDARD
-    from toolcat.parse import parse_json
 
     doc = document(cap)
     label = cap.spec.label
     parsed = parse_json(file_bytes(doc).decode("utf-8"), label)
-    cat = arrays.load_mcp(parsed, label)
+    cat = load_mcp(parsed, label)
     cat.view = STANDARD        # a server is never a compact view (load_mcp guesses by name)
     cat.meta["live"] = dict(parsed[CAPTURE_KEY], via=cap.spec.describe(),
                             origin=cap.spec.origin)
@@ -181,7 +181,7 @@ def to_catalog(cap: Any):  # noqa: ANN201 - toolcat.model.Catalog
 def compare(old: Any, new: dict) -> list[str]:
     """What differs between a capture file's content and a new capture (``capturedAt``
     ignored): one line per difference, empty when the file is current."""
-    from toolcat import canonical
+    from toolcat.document import canonical
 
     def same(a: Any, b: Any) -> bool:   # JSON equality (Python's == has 1 == 1.0 == True)
         return json_equal(a, b)

@@ -214,7 +214,7 @@ def _dig(doc: Any, key: tuple[str, ...]) -> Any:
 
 
 def _load(path: str) -> Any:
-    from toolcat.parse import decode_text, read_bytes
+    from toolcat.document.parse import decode_text, read_bytes
 
     text = decode_text(read_bytes(path), path)
     try:
