@@ -76,15 +76,15 @@ _toolcat() {
     lint)
         case $prev in
         --format|-f)
-            COMPREPLY=($(compgen -W 'text json sarif github junit' -- "$cur"))
+            COMPREPLY=($(compgen -W 'text json markdown sarif github junit' -- "$cur"))
             return 0 ;;
         --profile|-p)
-            COMPREPLY=($(compgen -W 'mcp openwop-compact openai-strict anthropic gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop-compact openai-strict openai anthropic anthropic-strict gemini' -- "$cur"))
             return 0 ;;
-        --config|--baseline|--write-baseline|--output-file|-o)
+        --mcp-version|--config|--baseline|--write-baseline|--output-file|-o)
             return 0 ;;  # file names (complete -o default)
         --select|--extend-select|--ignore)
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -- "$cur"))
             return 0 ;;
         --fail-on)
             COMPREPLY=($(compgen -W 'error warning info never' -- "$cur"))
@@ -100,7 +100,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--format -f --profile -p --config --select --extend-select --ignore --fail-on --baseline --write-baseline --output-file -o --description-max --prose-max --view --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--format -f --profile -p --mcp-version --config --select --extend-select --ignore --fail-on --baseline --write-baseline --output-file -o --description-max --prose-max --view --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     diff-toolids)
@@ -173,7 +173,7 @@ _toolcat() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--all -a --format -f --no-color --quiet -q --help -h' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -- "$cur"))
         fi
         ;;
     esac

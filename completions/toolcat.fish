@@ -55,12 +55,13 @@ complete -c toolcat -n '__fish_seen_subcommand_from project' -l quiet -s q -d 'N
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l help -s h -d 'Show the help and exit'
 
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -F
-complete -c toolcat -n '__fish_seen_subcommand_from lint' -l format -s f -x -a 'text json sarif github junit' -d 'Output: text, json, sarif, github or junit'
-complete -c toolcat -n '__fish_seen_subcommand_from lint' -l profile -s p -x -a 'mcp openwop-compact openai-strict anthropic gemini' -d 'Rule set and severities: mcp, openwop-compact, openai-strict, anthropic, gemini'
+complete -c toolcat -n '__fish_seen_subcommand_from lint' -l format -s f -x -a 'text json markdown sarif github junit' -d 'Output: text, json, markdown, sarif, github or junit'
+complete -c toolcat -n '__fish_seen_subcommand_from lint' -l profile -s p -x -a 'mcp openwop-compact openai-strict openai anthropic anthropic-strict gemini' -d 'Rule set and severities: mcp, openwop-compact, openai-strict, openai, anthropic, anthropic-strict, gemini; several comma-separated (each finding names its profiles, and a tools x profiles matrix follows)'
+complete -c toolcat -n '__fish_seen_subcommand_from lint' -l mcp-version -r -F -d 'MCP specification revision the mcp profile checks: 2025-06-18, 2025-11-25 or 2026-07-28'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l config -r -F -d 'Config file'
-complete -c toolcat -n '__fish_seen_subcommand_from lint' -l select -x -a 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -d 'Only these rule codes or prefixes (comma-separated)'
-complete -c toolcat -n '__fish_seen_subcommand_from lint' -l extend-select -x -a 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -d 'Add these codes or prefixes to the selection'
-complete -c toolcat -n '__fish_seen_subcommand_from lint' -l ignore -x -a 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -d 'Never report these codes or prefixes (comma-separated)'
+complete -c toolcat -n '__fish_seen_subcommand_from lint' -l select -x -a 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -d 'Only these rule codes or prefixes (comma-separated)'
+complete -c toolcat -n '__fish_seen_subcommand_from lint' -l extend-select -x -a 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -d 'Add these codes or prefixes to the selection'
+complete -c toolcat -n '__fish_seen_subcommand_from lint' -l ignore -x -a 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -d 'Never report these codes or prefixes (comma-separated)'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l fail-on -x -a 'error warning info never' -d 'Lowest severity that makes the exit code 1: error, warning, info or never'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l baseline -r -F -d 'Hide the findings recorded in this baseline file'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l write-baseline -r -F -d 'Record the current findings in this file and exit 0 (nothing is written when an input cannot be read)'
@@ -120,7 +121,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from measure' -l no-color -d 'No 
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l quiet -s q -d 'No summaries on stderr'
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l help -s h -d 'Show the help and exit'
 
-complete -c toolcat -n '__fish_seen_subcommand_from rule' -x -a 'CS201 CS202 CS203 CS204 CS205 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110'
+complete -c toolcat -n '__fish_seen_subcommand_from rule' -x -a 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110'
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -l all -s a -d 'List every rule'
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -l format -s f -x -a 'text markdown json' -d 'With --all: text, markdown or json'
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -l no-color -d 'No colours (also: NO_COLOR=1)'

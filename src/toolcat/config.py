@@ -7,9 +7,13 @@ over ``pyproject.toml``; a ``pyproject.toml`` without a ``[tool.toolcat]`` table
 
 Keys (all optional)::
 
-    profile = "mcp"                # mcp | openwop-compact | openai-strict | anthropic | gemini
+    profile = "mcp"                # mcp | openwop-compact | openai-strict | openai | anthropic |
+                                   # anthropic-strict | gemini; or a list: ["openai-strict",
+                                   # "gemini"] (each finding names its profiles; a matrix)
+    mcp-version = "2026-07-28"     # the MCP revision the mcp profile checks (2025-06-18,
+                                   # 2025-11-25, 2026-07-28)
     select = ["TC", "SC3"]         # codes or prefixes to run (default: the profile's rules)
-    extend-select = ["PV"]         # added to select
+    extend-select = ["MC"]         # added to select
     ignore = ["MR402"]             # codes or prefixes never reported
     fail-on = "error"              # error | warning | info | never
     description-max = 1024         # TC106: tool description length (characters)
@@ -41,6 +45,8 @@ from typing import Any, Collection
 from toolcat.errors import UsageError
 
 FAIL_ON = ("error", "warning", "info", "never")
+#: the MCP revisions lint knows (the last is the default; toolcat.lint.profiles.MCP_VERSIONS)
+MCP_VERSIONS = ("2025-06-18", "2025-11-25", "2026-07-28")
 SEVERITY_VALUES = ("error", "warning", "info", "off")
 
 #: Budget keys `toolcat measure` understands, with their value types.
@@ -52,7 +58,7 @@ BUDGET_KEYS: dict[str, tuple[type, ...]] = {
     "gate": (str,),
 }
 
-_KEYS = {"profile", "select", "extend-select", "ignore", "fail-on", "description-max",
+_KEYS = {"profile", "mcp-version", "select", "extend-select", "ignore", "fail-on", "description-max",
          "prose-max", "max-depth", "format", "severity", "per-file-ignores", "budgets"}
 
 
@@ -80,6 +86,7 @@ class Config:
         self.severity = severity or {}      # code -> error|warning|info|off
         self.per_file_ignores = per_file_ignores or {}
         self.budgets = budgets or {}        # see BUDGET_KEYS
+        self.mcp_version: str | None = None  # lint: the MCP revision (None: the newest)
 
     def ignored_for(self, file: str) -> list[str]:
         """Codes/prefixes per-file-ignores switch off for ``file``."""
@@ -191,9 +198,21 @@ def parse_config(table: dict, path: str, profiles: Collection[str] | None = None
     cfg = Config(path=path, root=os.path.dirname(os.path.abspath(path)))
     if "profile" in table:
         prof = table["profile"]
-        if profiles is not None and prof not in profiles:
-            raise UsageError(f"profile must be one of {', '.join(profiles)} (got {prof!r})", path)
-        cfg.profile = prof
+        names = [prof] if isinstance(prof, str) else prof
+        if not isinstance(names, list) or not names or \
+                not all(isinstance(x, str) for x in names):
+            raise UsageError("profile must be a profile name or a list of them", path)
+        for x in names:
+            if profiles is not None and x not in profiles:
+                raise UsageError(f"profile must be one of {', '.join(profiles)} (got {x!r})",
+                                 path)
+        cfg.profile = prof if isinstance(prof, str) else list(dict.fromkeys(names))
+    if "mcp-version" in table:
+        v = table["mcp-version"]
+        if v not in MCP_VERSIONS:
+            raise UsageError(f"mcp-version must be one of {', '.join(MCP_VERSIONS)} (got "
+                             f"{v!r})", path)
+        cfg.mcp_version = v
     if "select" in table:
         cfg.select = _codes(table["select"], "select", path)
     if "extend-select" in table:

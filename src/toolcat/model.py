@@ -176,6 +176,7 @@ class Finding:
     line: int | None = None
     column: int | None = None
     source_pointer: str | None = None  # pointer in `file`, used for positions and baselines
+    profiles: tuple[str, ...] = ()     # with several lint profiles: those reporting it
 
     def sort_key(self) -> tuple:
         return (self.file, self.line or 0, self.column or 0, self.code, self.tool or "", self.pointer)

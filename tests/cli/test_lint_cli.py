@@ -151,7 +151,8 @@ def test_rule_command(capfd):
     assert cli_run(["rule", "cs203"]) == 0
     out = capfd.readouterr()[0]
     assert out.startswith("CS203 compact-forbidden-keyword\n")
-    assert "Default severity: error" in out and "mcp: warning" in out and "RFC 0112" in out
+    assert "Default severity: error" in out and "mcp: off" in out and "RFC 0112" in out
+    assert "openwop-compact: error" in out
     assert cli_run(["rule", "--all"]) == 0
     out = capfd.readouterr()[0]
     for r in all_rules():

@@ -16,7 +16,8 @@ SARIF_SCHEMA = FIXTURES / "sarif" / "sarif-schema-2.1.0.json"
 
 
 def lint_out(capfd, *args) -> tuple[int, str, str]:
-    code = cli_run(["lint", *map(str, args)])
+    # CS203 (a compact-view rule, not the mcp profile's) is the node rule these tests follow
+    code = cli_run(["lint", "--extend-select", "CS", *map(str, args)])
     out, err = capfd.readouterr()
     return code, out, err
 
@@ -82,7 +83,7 @@ def test_github_annotations(capfd, catalog):
     assert lines and all(re.match(r"^::(error|warning|notice) file=[^,]+(,line=\d+,col=\d+)?,"
                                   r"title=[A-Z]{2}\d{3}::.+", ln) for ln in lines), lines
     cs = [ln for ln in lines if "title=CS203" in ln][0]
-    assert cs.startswith("::warning ") and f"line={line_of(catalog, chr(34) + 'oneOf')}," in cs
+    assert cs.startswith("::error ") and f"line={line_of(catalog, chr(34) + 'oneOf')}," in cs
 
 
 def test_junit(capfd, catalog):
@@ -90,7 +91,7 @@ def test_junit(capfd, catalog):
     root = ET.fromstring(out)
     assert root.tag == "testsuites"
     failures = root.findall(".//failure")
-    assert [f.get("type") for f in failures] == ["TC102"]     # only errors fail by default
+    assert [f.get("type") for f in failures] == ["CS203", "TC102"]   # only errors fail
     code, out, _ = lint_out(capfd, catalog, "--format", "junit", "--fail-on", "warning")
     assert len(ET.fromstring(out).findall(".//failure")) > 1
 
@@ -108,7 +109,7 @@ def test_text_groups_and_caret(capfd, catalog):
     caret = lines[i + 2]
     col = text.index("[") + 1                                  # the value of "oneOf"
     assert caret.index("^") - caret.index("|") - 2 == col - 1
-    assert re.search(r"^Found 1 error, \d+ warnings?, \d+ infos? in 1 file, 2 tools\.$", out,
+    assert re.search(r"^Found 2 errors, \d+ warnings?, \d+ infos? in 1 file, 2 tools\.$", out,
                      re.M)
 
 

@@ -44,9 +44,15 @@ def test_tc102_tool_id_format(tmp_path):
     p = write(tmp_path, mcp(tool("search web!"), tool("ok_name-1", "Other.")))
     f = one(run(p), "TC102")
     check(f, p, line_of(p, "search web!"), "search web!", "/name")
-    # 65 characters is one too many; 64 is fine
-    p2 = write(tmp_path, mcp(tool("x" * 65), tool("y" * 64, "Other.")), "long.json")
-    assert [f.tool for f in only(run(p2), "TC102")] == ["x" * 65]
+    # MCP (2025-11-25 and later): 129 characters is one too many; 128 is fine
+    p2 = write(tmp_path, mcp(tool("x" * 129), tool("y" * 128, "Other.")), "long.json")
+    assert [f.tool for f in only(run(p2), "TC102")] == ["x" * 129]
+    # the spec's own example has dots; 2025-06-18 had no name grammar at all
+    p4 = write(tmp_path, mcp(tool("admin.tools.list"), tool("a b", "Other.")), "dots.json")
+    assert [f.tool for f in only(run(p4), "TC102")] == ["a b"]
+    cfg = Config()
+    cfg.mcp_version = "2025-06-18"
+    assert only(run(p4, config=cfg), "TC102") == []
     # missing name
     p3 = write(tmp_path, mcp(tool("named"), {"description": "No name.", "inputSchema": {
         "type": "object", "properties": {}}}), "noname.json")
@@ -59,10 +65,17 @@ def test_tc102_openwop_and_gemini_patterns(tmp_path):
             "inputSchema": {"type": "object", "properties": {}}}
     p = write(tmp_path, {"tools": [desc]}, "wop.json")
     assert "TC102" not in codes(run(p))                      # OpenWOP ids have a colon
-    assert "TC102" in codes(run(p, profile="openai-strict"))  # OpenAI names do not
+    assert "PV508" in codes(run(p, profile="openai-strict"))  # OpenAI names do not
     p2 = write(tmp_path, mcp(tool("fs.read")), "dots.json")
-    assert "TC102" in codes(run(p2))
-    assert "TC102" not in codes(run(p2, profile="gemini"))    # Gemini allows dots
+    assert "TC102" not in codes(run(p2))                      # MCP names may hold dots
+    # the 64-character, no-dot rule is the providers' (a portability finding)
+    for prof in ("openai-strict", "openai", "anthropic", "anthropic-strict"):
+        fs = run(p2, profile=prof)
+        assert "PV508" in codes(fs) and "TC102" not in codes(fs), prof
+    assert "PV508" not in codes(run(p2, profile="gemini"))    # Gemini allows dots
+    p3 = write(tmp_path, mcp(tool("x" * 65)), "long65.json")
+    assert codes(only(run(p3, profile="openai"), "PV508")) == ["PV508"]
+    assert only(run(p3), "TC102") == []
 
 
 def test_tc102_openapi_missing_operation_id(tmp_path):
@@ -184,15 +197,19 @@ def test_cs201_cs202(tmp_path):
     t2 = {"name": "b", "description": "B.", "inputSchema": {"type": "object"}}
     t3 = {"name": "c", "description": "C."}
     p = write(tmp_path, mcp(t1, t2, t3))
-    fs = run(p)
+    # the compact-view rules are RFC 0112's (openwop-compact), not the mcp profile's
+    assert [f for f in run(p) if f.code.startswith("CS")] == []
+    fs = run(p, config=Config(select=["CS"]))
     cs201 = only(fs, "CS201")
     assert [(f.tool, f.pointer) for f in cs201] == [("a", "/inputSchema/type"), ("c", "")]
     assert cs201[0].line == line_of(p, '"type": [')
     cs202 = one(fs, "CS202")
     check(cs202, p, line_of(p, '"inputSchema"', 1), "b", "/inputSchema")
-    assert all(f.severity == "warning" for f in cs201 + [cs202])        # mcp profile
     assert {f.severity for f in run(p, profile="openwop-compact") if f.code.startswith("CS20")} \
         == {"error"}
+    # the MCP specification's own rule (MC101) reports the root type and the missing schema
+    mc = only(run(p), "MC101")
+    assert [(f.tool, f.pointer) for f in mc] == [("a", "/inputSchema/type"), ("c", "")]
 
 
 def test_cs203_any_depth(tmp_path):
@@ -201,7 +218,7 @@ def test_cs203_any_depth(tmp_path):
         "p": {"type": "object", "patternProperties": {"^x": {"type": "string"}}}}})
     t["inputSchema"]["$defs"] = {"n": {"not": {"type": "null"}}}
     p = write(tmp_path, mcp(t))
-    fs = only(run(p), "CS203")
+    fs = only(run(p, profile="openwop-compact"), "CS203")
     assert sorted(f.pointer for f in fs) == sorted([
         "/inputSchema/properties/q/properties/deep/items/anyOf",
         "/inputSchema/properties/q/properties/deep/items/anyOf/1/$ref",
@@ -242,7 +259,8 @@ def test_cs205_lowering(tmp_path):
     t["inputSchema"].update({"$defs": {"a": {"type": "string"}},
                              "if": {"required": ["q"]}, "then": {"required": ["q"]}})
     p = write(tmp_path, mcp(t))
-    assert sorted(f.pointer for f in only(run(p), "CS205")) == [
+    assert only(run(p), "CS205") == []
+    assert sorted(f.pointer for f in only(run(p, profile="openwop-compact"), "CS205")) == [
         "/inputSchema/$defs", "/inputSchema/if", "/inputSchema/then"]
 
 
@@ -473,7 +491,7 @@ components:
             - {type: integer}
 """
     p = write(tmp_path, spec, "api.yaml")
-    fs = only(run(p), "CS203")
+    fs = only(run(p, config=Config(extend_select=["CS"])), "CS203")
     oneofs = [f for f in fs if f.pointer.endswith("/oneOf")]
     assert len(oneofs) == 1, fs
     assert oneofs[0].line == line_of(p, "oneOf:") + 1
@@ -499,7 +517,7 @@ def test_yaml_ignore_comments(tmp_path):
           allOf: [{type: string}]  # toolcat: ignore[SC301]
 """
     p = write(tmp_path, text, "tools.yaml")
-    fs = only(run(p), "CS203")
+    fs = only(run(p, config=Config(extend_select=["CS"])), "CS203")
     assert [f.pointer for f in fs] == ["/inputSchema/properties/s/allOf"]
 
 
@@ -552,7 +570,7 @@ components:
 
 def test_yaml_ignore_comments_in_an_openapi_spec(tmp_path):
     p = write(tmp_path, OPENAPI_IGNORES, "api.yaml")
-    fs = run(p)
+    fs = run(p, config=Config(extend_select=["CS"]))
     mr401 = sorted(f.pointer.rsplit("/", 1)[1] for f in only(fs, "MR401"))
     # q: its code; r: one of several codes; s: every code; t: another code only; v: the
     # comment is not on the line of the finding (w is only a $ref: MR401 skips it)
@@ -567,7 +585,7 @@ def test_yaml_ignore_comments_in_an_openapi_spec(tmp_path):
     assert cs203 == ["$ref", "not"]
     # without the comments every one of them is reported
     plain = write(tmp_path, re.sub(r"  # toolcat: ignore[^\n]*", "", OPENAPI_IGNORES), "plain.yaml")
-    fs = run(plain)
+    fs = run(plain, config=Config(extend_select=["CS"]))
     assert sorted(f.pointer.rsplit("/", 1)[1] for f in only(fs, "MR401")) == \
         ["q", "r", "s", "t", "v"]
     assert len(only(fs, "MR402")) == 2
@@ -685,7 +703,7 @@ def test_tool_pointers_for_openai_and_anthropic_arrays(tmp_path):
     oa = [{"type": "function", "function": {"name": "f", "description": "F.",
                                             "parameters": params}}]
     p = write(tmp_path, oa, "openai.json")
-    fs = run(p)
+    fs = run(p, config=Config(extend_select=["CS"]))
     for code in ("TC105", "CS203"):
         f = one(fs, code)
         assert f.tool == "f" and f.pointer.startswith("/inputSchema/properties/a/")

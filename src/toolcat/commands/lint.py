@@ -25,6 +25,8 @@ EPILOG = """Examples:
 
   toolcat lint openapi.yaml --profile openai-strict --format sarif -o toolcat.sarif
 
+  toolcat lint tools.json --profile openai-strict,gemini,anthropic   (a compatibility matrix)
+
   toolcat lint catalogs/ --write-baseline .toolcat-baseline.json
 
   toolcat lint catalogs/ --baseline .toolcat-baseline.json --format github
@@ -54,11 +56,18 @@ def _split(values: list[str] | None) -> list[str] | None:
 def lint(
     paths: Paths,
     fmt: Annotated[Optional[str], typer.Option(
-        "--format", "-f", help="Output: text, json, sarif, github or junit [default: text].",
+        "--format", "-f", help="Output: text, json, markdown, sarif, github or junit "
+        "[default: text].",
         show_default=False)] = None,
     profile: Annotated[Optional[str], typer.Option(
         "--profile", "-p", help="Rule set and severities: mcp, openwop-compact, openai-strict, "
-        "anthropic, gemini [default: mcp].", show_default=False)] = None,
+        "openai, anthropic, anthropic-strict, gemini; several comma-separated (each finding "
+        "names its profiles, and a tools x profiles matrix follows) [default: mcp].",
+        show_default=False)] = None,
+    mcp_version: Annotated[Optional[str], typer.Option(
+        "--mcp-version", help="MCP specification revision the mcp profile checks: "
+        "2025-06-18, 2025-11-25 or 2026-07-28 [default: 2026-07-28].",
+        show_default=False)] = None,
     config_file: Annotated[Optional[str], typer.Option(
         "--config", help="Config file [default: toolcat.toml or [tool.toolcat] in "
         "pyproject.toml, found upwards from the current folder].", show_default=False)] = None,
@@ -110,7 +119,8 @@ def lint(
     from toolcat import ui
     from toolcat.config import FAIL_ON, load_config
     from toolcat.errors import UsageError
-    from toolcat.lint.profiles import PROFILES
+    from toolcat.config import MCP_VERSIONS
+    from toolcat.lint.profiles import PROFILES, parse_profiles
     from toolcat.lint.render import FORMATS
 
     apply_ui(no_color, quiet)
@@ -118,9 +128,15 @@ def lint(
     fmt = fmt or cfg.format or "text"
     if fmt not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
-    pname = profile or cfg.profile or "mcp"
-    if pname not in PROFILES:
-        raise UsageError(f"--profile must be one of {', '.join(PROFILES)} (got {pname!r})")
+    try:
+        pnames = parse_profiles(profile if profile is not None else cfg.profile) or ["mcp"]
+    except ValueError as e:
+        raise UsageError(f"--profile: {e}") from None
+    if mcp_version is not None:
+        if mcp_version not in MCP_VERSIONS:
+            raise UsageError(f"--mcp-version must be one of {', '.join(MCP_VERSIONS)} (got "
+                             f"{mcp_version!r})")
+        cfg.mcp_version = mcp_version
     fail = fail_on or cfg.fail_on or "error"
     if fail not in FAIL_ON:
         raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)} (got {fail!r})")
@@ -148,6 +164,7 @@ def lint(
     from toolcat.lint.engine import reaches
 
     _check_codes(cfg)
+    _check_provider_selection(cfg, pnames)
     opts = load_options(from_format, webhooks, cookies, merge, strict=False,
                         max_file_size=max_file_size, view=view)
     # an input that cannot be read (a broken file among many, in a folder or given) does not
@@ -160,7 +177,7 @@ def lint(
     for c in cats:
         if view:
             c.view = view
-    result = run_lint(cats, cfg, pname)
+    result = run_lint(cats, cfg, pnames if len(pnames) > 1 else pnames[0])
     findings = result.findings
 
     if write_baseline:
@@ -190,8 +207,8 @@ def lint(
     for c in cats:
         sources.update(c.sources)
     report = Report(findings=findings, files=result.files, tools=result.tools, fail_on=fail,
-                    profile=pname, hidden=hidden, sources=sources,
-                    rules=registry.all_rules())
+                    profile=",".join(pnames), hidden=hidden, sources=sources,
+                    rules=registry.all_rules(), profiles=pnames, matrix=result.matrix)
     to_file = output_file is not None and output_file != "-"
     color = fmt == "text" and not to_file and ui.color_enabled(sys.stdout)
     text = render(fmt, report, color=color, quiet=ui.state.quiet)
@@ -229,3 +246,23 @@ def _check_codes(cfg) -> None:  # noqa: ANN001
     for code in cfg.severity:
         if code not in known:
             raise UsageError(f"severity: unknown rule {code!r}", cfg.path)
+
+
+def _check_provider_selection(cfg, pnames: list[str]) -> None:  # noqa: ANN001
+    """`--select PV...` checks a provider: without a provider profile it would report nothing,
+    so it is a usage error that says which profiles to pass (`ALL` selects what applies)."""
+    from toolcat.errors import UsageError
+    from toolcat.lint.profiles import PROFILES, PROVIDER_PROFILES
+
+    if any(PROFILES[n].provider for n in pnames):
+        return
+    from toolcat.lint.registry import codes
+
+    known = codes()
+    for sels in (cfg.select, cfg.extend_select):
+        for s in sels or []:
+            hit = [c for c in known if c.startswith(s)] if s != "ALL" else []
+            if hit and all(c.startswith("PV") for c in hit):
+                raise UsageError(f"select: {s!r} selects provider rules, which need a provider "
+                                 f"profile: pass --profile with one of "
+                                 f"{', '.join(PROVIDER_PROFILES)} (several: comma-separated)")

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from toolcat.config import Config
 from toolcat.document import pointer as jp
-from toolcat.lint.profiles import PROFILES, PROVIDERS, Profile, Provider
+from toolcat.lint.profiles import MCP_VERSIONS, PROFILES, PROVIDERS, Profile, Provider
 from toolcat.lint.registry import SEVERITY_ORDER, Hit, Rule, all_rules, matches
 from toolcat.model import COMPACT, OPENAPI3, OPENWOP, SWAGGER2, Catalog, Finding, Tool
 from toolcat.schema.keywords import DRAFT2020
@@ -58,6 +58,7 @@ class Context:
         self.severities = severities       # enabled rule code -> severity
         self.provider = provider
         self.cache: dict = {}              # per-catalog scratch space for rules
+        self.view = catalog.view           # the view the catalog is read as
 
     @property
     def is_openapi(self) -> bool:
@@ -65,7 +66,11 @@ class Context:
 
     @property
     def is_compact(self) -> bool:
-        return self.catalog.format == OPENWOP and self.catalog.view == COMPACT
+        return self.catalog.format == OPENWOP and self.view == COMPACT
+
+    @property
+    def mcp_version(self) -> str:
+        return getattr(self.config, "mcp_version", None) or MCP_VERSIONS[-1]
 
     def enabled(self, code: str) -> bool:
         return code in self.severities
@@ -92,14 +97,24 @@ def enabled_rules(config: Config, profile: Profile) -> dict[str, tuple[Rule, str
 
 
 class LintResult:
-    def __init__(self, findings: list[Finding], files: int, tools: int) -> None:
+    def __init__(self, findings: list[Finding], files: int, tools: int,
+                 profiles: list[str] | None = None, matrix: dict | None = None) -> None:
         self.findings = findings
         self.files = files
         self.tools = tools
+        self.profiles = profiles or []     # the profiles run (several: findings name theirs)
+        self.matrix = matrix               # several profiles: see compatibility_matrix()
 
 
-def lint(catalogs: list[Catalog], config: Config, profile_name: str | None = None) -> LintResult:
-    pname = profile_name or config.profile or "mcp"
+def lint(catalogs: list[Catalog], config: Config,
+         profile_name: str | list[str] | None = None) -> LintResult:
+    """Lint ``catalogs`` with one profile, or with several (a list): then each finding lists
+    the profiles that report it (``Finding.profiles``) and the result has the matrix."""
+    names = profile_name if isinstance(profile_name, list) else \
+        [profile_name or (config.profile if isinstance(config.profile, str) else None) or "mcp"]
+    if len(names) > 1:
+        return _lint_many(catalogs, config, names)
+    pname = names[0]
     profile = PROFILES[pname]
     rules = enabled_rules(config, profile)
     findings: list[Finding] = []
@@ -110,7 +125,65 @@ def lint(catalogs: list[Catalog], config: Config, profile_name: str | None = Non
         files.update(cat.sources or [cat.file])
         tools += len(cat.tools)
     findings.sort(key=Finding.sort_key)
-    return LintResult(findings, len(files), tools)
+    return LintResult(findings, len(files), tools, [pname])
+
+
+def _lint_many(catalogs: list[Catalog], config: Config, names: list[str]) -> LintResult:
+    merged: dict[tuple, Finding] = {}
+    files = tools = 0
+    for name in names:
+        res = lint(catalogs, config, name)
+        files, tools = res.files, res.tools
+        for f in res.findings:
+            key = (f.file, f.source_pointer, f.tool, f.code, f.severity, f.message)
+            got = merged.get(key)
+            if got is None:
+                f.profiles = (name,)
+                merged[key] = f
+            else:
+                got.profiles = got.profiles + (name,)
+    findings = sorted(merged.values(), key=Finding.sort_key)
+    return LintResult(findings, files, tools, list(names),
+                      compatibility_matrix(catalogs, findings, names))
+
+
+#: a matrix cell: the worst severity a tool has in a profile (infos count as ok)
+MATRIX_CELLS = ("ok", "warnings", "errors")
+
+
+def compatibility_matrix(catalogs: list[Catalog], findings: list[Finding],
+                         names: list[str]) -> dict:
+    """Tools x profiles: ``{"profiles": [...], "rows": [{"file", "tool", "cells": {profile:
+    "ok" | "warnings" | "errors"}}], "totals": {profile: {cell: count}}}``. A finding that
+    names no tool (a catalog-wide limit such as the tool count) marks every tool of its
+    file."""
+    rank = {"ok": 0, "warnings": 1, "errors": 2}
+    cell_of = {"error": "errors", "warning": "warnings", "info": "ok"}
+    rows: list[dict] = []
+    index: dict[tuple, dict] = {}
+    by_file: dict[str, list[dict]] = {}
+    for cat in catalogs:
+        for t in cat.tools:
+            key = (t.file or cat.file, t.id)
+            if key in index:
+                continue
+            row = {"file": key[0], "tool": t.id, "cells": {n: "ok" for n in names}}
+            index[key] = row
+            rows.append(row)
+            by_file.setdefault(key[0], []).append(row)
+            if cat.file != key[0]:
+                by_file.setdefault(cat.file, []).append(row)
+    for f in findings:
+        cell = cell_of[f.severity]
+        targets = [index[(f.file, f.tool)]] if (f.file, f.tool) in index and f.tool else \
+            by_file.get(f.file, [])
+        for row in targets:
+            for n in f.profiles:
+                if rank[cell] > rank[row["cells"][n]]:
+                    row["cells"][n] = cell
+    totals = {n: {c: sum(1 for r in rows if r["cells"][n] == c) for c in MATRIX_CELLS}
+              for n in names}
+    return {"profiles": list(names), "rows": rows, "totals": totals}
 
 
 def _id_pointer(cat: Catalog) -> str:
@@ -124,14 +197,22 @@ def _id_pointer(cat: Catalog) -> str:
 def lint_catalog(cat: Catalog, config: Config, profile: Profile,
                  rules: dict[str, tuple[Rule, str]]) -> list[Finding]:
     severities = {code: sev for code, (_r, sev) in rules.items()}
-    if cat.format == OPENWOP and cat.view == COMPACT:
+    view = profile.view or cat.view
+    if cat.format == OPENWOP and view == COMPACT:
+        # an OpenWOP compact view must be one, whatever the profile
         for code in _CS_COMPACT_ERRORS:
-            if code in severities and code not in config.severity:
-                severities[code] = "error"
+            if code in config.severity or (config.ignore and matches(code, config.ignore)):
+                continue
+            if config.select is not None and not matches(code, config.select):
+                continue
+            r = _rule(code)
+            rules = {**rules, code: (r, "error")}
+            severities[code] = "error"
     ctx = Context(cat, config, profile, severities,
                   PROVIDERS.get(profile.provider) if profile.provider else None)
     ctx.cache["id_pointer"] = _id_pointer(cat)
-    compact = cat.view == COMPACT      # a compact view drops schema prose on purpose
+    ctx.view = view
+    compact = view == COMPACT          # a compact view drops schema prose on purpose
     active = [r for r, _s in rules.values()
               if (r.formats is None or cat.format in r.formats) and not (compact and r.prose)]
     cat_rules = [r for r in active if r.scope == "catalog"]
@@ -202,6 +283,13 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
 
 
 _KNOWN: set[str] | None = None
+
+
+def _rule(code: str) -> Rule:
+    for r in all_rules():
+        if r.code == code:
+            return r
+    raise KeyError(code)
 
 
 def _known_codes() -> set[str]:

@@ -15,11 +15,12 @@ column, tool, pointer), applies the profile and the configuration, and de-duplic
 Codes are stable (users write them into configs and baselines):
 
 * ``TC1xx`` catalog and tool conformance (TC101-TC107 fixed by the issue, TC108+ added here)
-* ``CS2xx`` compact-view readiness (RFC 0112)
+* ``CS2xx`` compact-view readiness (RFC 0112), with ``--profile openwop-compact``
+* ``MC1xx`` the MCP specification (``--mcp-version``), with the ``mcp`` profile
 * ``SC3xx`` JSON Schema correctness (SC301-SC304 fixed, SC305+ added here)
 * ``MR4xx`` model readiness (parameter docs, enum use, nesting)
-* ``PV5xx`` provider profiles (OpenAI strict mode, Anthropic, Gemini), off unless a provider
-  profile is chosen
+* ``PV5xx`` provider profiles (OpenAI, Anthropic, Gemini), off unless a provider profile is
+  chosen
 
 ``toolcat rule CODE`` prints a rule's doc; :func:`rules_markdown` renders the rule table for
 the README.
@@ -34,6 +35,7 @@ SEVERITY_ORDER = {"info": 0, "warning": 1, "error": 2}
 CATEGORIES = {
     "TC": "catalog and tool conformance",
     "CS": "compact-view readiness (RFC 0112)",
+    "MC": "MCP specification",
     "SC": "JSON Schema correctness",
     "MR": "model readiness",
     "PV": "provider profiles",

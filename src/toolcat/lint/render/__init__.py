@@ -1,4 +1,10 @@
-"""Lint report renderers: text, json, sarif (2.1.0), github (workflow annotations), junit.
+"""Lint report renderers: text, json, markdown, sarif (2.1.0), github (workflow annotations),
+junit.
+
+With several profiles each finding names the profiles that report it (text, markdown:
+``[openai-strict, gemini]`` before the message; json: ``"profiles"``; sarif, github, junit:
+in the message), and text, markdown and json end with the compatibility matrix (tools x
+profiles: ok / warnings / errors).
 
 Each renderer takes a :class:`Report` and returns the text to write (stdout or
 ``--output-file``). None of them imports Rich; the text renderer uses it only to colour
@@ -11,13 +17,14 @@ from typing import Any
 
 from toolcat.model import Finding
 
-FORMATS = ("text", "json", "sarif", "github", "junit")
+FORMATS = ("text", "json", "markdown", "sarif", "github", "junit")
 
 
 class Report:
     def __init__(self, findings: list[Finding], files: int, tools: int, fail_on: str = "error",
                  profile: str = "mcp", hidden: int = 0, sources: dict[str, Any] | None = None,
-                 rules: list[Any] | None = None) -> None:
+                 rules: list[Any] | None = None, profiles: list[str] | None = None,
+                 matrix: dict | None = None) -> None:
         self.findings = findings
         self.files = files
         self.tools = tools
@@ -26,6 +33,19 @@ class Report:
         self.hidden = hidden                    # findings hidden by --baseline
         self.sources = sources or {}            # file -> SourceText
         self.rules = rules or []                # registry.Rule, for SARIF
+        self.profiles = profiles or [profile]   # the profiles run
+        self.matrix = matrix                    # several profiles: tools x profiles
+
+    @property
+    def many(self) -> bool:
+        """Several profiles: findings name theirs."""
+        return len(self.profiles) > 1
+
+    def tagged(self, f: Finding) -> str:
+        """The finding's message, after the profiles reporting it when there are several."""
+        if self.many and f.profiles:
+            return f"[{', '.join(f.profiles)}] {f.message}"
+        return f.message
 
     def counts(self) -> dict[str, int]:
         out = {"error": 0, "warning": 0, "info": 0}
@@ -39,6 +59,10 @@ def render(fmt: str, report: Report, color: bool = False, quiet: bool = False) -
         from toolcat.lint.render.json import render_json
 
         return render_json(report)
+    if fmt == "markdown":
+        from toolcat.lint.render.markdown import render_markdown
+
+        return render_markdown(report)
     if fmt == "sarif":
         from toolcat.lint.render.sarif import render_sarif
 

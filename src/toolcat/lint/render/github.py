@@ -30,6 +30,6 @@ def render_github(report: Report) -> str:
                 props.append(f"col={f.column}")
         props.append(f"title={_prop(f.code)}")
         where = " ".join(x for x in (f.tool and f"[{f.tool}]", f.pointer) if x)
-        msg = f"{f.message} {where}".rstrip()
+        msg = f"{report.tagged(f)} {where}".rstrip()
         out.append(f"::{_LEVEL[f.severity]} {','.join(props)}::{_data(msg)}")
     return "\n".join(out) + ("\n" if out else "")

@@ -7,16 +7,29 @@ from toolcat.lint.render import Report
 
 
 def report_data(report: Report) -> dict:
+    """With several profiles each finding has ``"profiles"`` and the report a ``"matrix"``:
+    ``{"profiles": [...], "tools": [{"file", "tool", "results": {profile: "ok" | "warnings" |
+    "errors"}}], "totals": {profile: {"ok": n, "warnings": n, "errors": n}}}``."""
     c = report.counts()
-    return {
-        "findings": [
-            {"code": f.code, "severity": f.severity, "message": f.message, "file": f.file,
+    findings = []
+    for f in report.findings:
+        d = {"code": f.code, "severity": f.severity, "message": f.message, "file": f.file,
              "line": f.line, "column": f.column, "tool": f.tool, "pointer": f.pointer}
-            for f in report.findings
-        ],
+        if report.many:
+            d["profiles"] = list(f.profiles)
+        findings.append(d)
+    out = {
+        "findings": findings,
         "summary": {"errors": c["error"], "warnings": c["warning"], "infos": c["info"],
                     "files": report.files, "tools": report.tools},
     }
+    if report.many and report.matrix is not None:
+        m = report.matrix
+        out["matrix"] = {"profiles": m["profiles"],
+                         "tools": [{"file": r["file"], "tool": r["tool"], "results": r["cells"]}
+                                   for r in m["rows"]],
+                         "totals": m["totals"]}
+    return out
 
 
 def render_json(report: Report) -> str:

@@ -27,11 +27,11 @@ def render_junit(report: Report) -> str:
         for f in by_file[file]:
             where = f":{f.line}:{f.column}" if f.line is not None else ""
             name = " ".join(x for x in (f.code, f.tool, f.pointer) if x)
-            body = f"{f.file}{where}: {f.severity} {f.code} {f.message}"
+            body = f"{f.file}{where}: {f.severity} {f.code} {report.tagged(f)}"
             if reaches(f.severity, report.fail_on):
                 nfail += 1
                 cases.append(f"    <testcase classname={quoteattr(file)} name={quoteattr(name)}>"
-                             f"<failure type={quoteattr(f.code)} message={quoteattr(f.message)}>"
+                             f"<failure type={quoteattr(f.code)} message={quoteattr(report.tagged(f))}>"
                              f"{escape(body)}</failure></testcase>")
             else:
                 cases.append(f"    <testcase classname={quoteattr(file)} name={quoteattr(name)}>"

@@ -54,7 +54,7 @@ def render_sarif(report: Report) -> str:
                                         "fullyQualifiedName": f"{f.tool}{f.pointer}"}]
         ident = "\x00".join((f.file, f.code, f.tool or "", f.pointer or ""))
         res: dict = {"ruleId": f.code, "level": _LEVEL[f.severity],
-                     "message": {"text": f.message}, "locations": [loc],
+                     "message": {"text": report.tagged(f)}, "locations": [loc],
                      "partialFingerprints": {
                          "toolcatFinding/v1": hashlib.sha256(ident.encode()).hexdigest()[:32]},
                      "properties": {"pointer": f.pointer, "tool": f.tool}}

@@ -71,7 +71,7 @@ def build(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
             out.append([("  ", ""), (f"tool {f.tool}" if f.tool else "(no tool id)", "bold")])
         pos = f"{f.line}:{f.column}" if f.line is not None else "-"
         out.append([("    ", ""), (f"{pos:<9}", "dim"), (f"{f.severity:<9}", _SEV_STYLE[f.severity]),
-                    (f"{f.code}  ", "bold"), (f.message, ""),
+                    (f"{f.code}  ", "bold"), (report.tagged(f), ""),
                     (f"  {f.pointer}" if f.pointer else "", "dim")])
         text = _source_line(report, f.file, f.line)
         if text is not None and f.column is not None:
@@ -92,6 +92,40 @@ def build(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
             out.append([(f"Found {', '.join(parts)} in {where}.{hidden}", "bold")])
         else:
             out.append([(f"No problems found in {where}.{hidden}", "bold")])
+    if report.many and report.matrix is not None:
+        out.append([])
+        out.extend(matrix_lines(report.matrix))
+    return out
+
+
+_CELL_STYLE = {"ok": "green", "warnings": "yellow", "errors": "bold red"}
+
+
+def matrix_lines(m: dict) -> list[list[tuple[str, str]]]:
+    """The compatibility matrix as aligned text lines (tools x profiles)."""
+    names = m["profiles"]
+    files = {r["file"] for r in m["rows"]}
+    label = (lambda r: f"{r['file']}: {r['tool']}") if len(files) > 1 else \
+        (lambda r: str(r["tool"]))
+    labels = [label(r) for r in m["rows"]]
+    w0 = max([len("tool")] + [len(x) for x in labels])
+    widths = [max(len(n), len("warnings")) for n in names]
+    out: list[list[tuple[str, str]]] = [[("Compatibility (tools x profiles)", "bold")]]
+    out.append([("tool".ljust(w0), "bold")] + [("  " + (n.ljust(w) if i < len(names) - 1
+                                                         else n), "bold")
+                                                for i, (n, w) in enumerate(zip(names, widths))])
+    for r, lab in zip(m["rows"], labels):
+        segs = [(lab.ljust(w0), "")]
+        for i, (n, w) in enumerate(zip(names, widths)):
+            cell = r["cells"][n]
+            segs.append(("  ", ""))
+            segs.append((cell.ljust(w) if i < len(names) - 1 else cell, _CELL_STYLE[cell]))
+        out.append(segs)
+    tot = m["totals"]
+    cells = [f"{tot[n]['ok']}/{len(m['rows'])}" for n in names]
+    out.append([("tools ok".ljust(w0), "bold")] +
+               [("  " + (c.ljust(w) if i < len(names) - 1 else c), "bold")
+                for i, (c, w) in enumerate(zip(cells, widths))])
     return out
 
 

@@ -44,15 +44,17 @@ def unique_tool_id(ctx) -> Iterator[Hit]:
 
 
 @rule("TC102", "tool-id-format", "error",
-      "toolId present and well-formed: non-empty; for MCP/OpenAI/Anthropic targets "
-      "`^[a-zA-Z0-9_-]{1,64}$`")
+      "toolId present and well-formed: non-empty; with the `mcp` profile an MCP tool name "
+      "(`^[A-Za-z0-9_.-]{1,128}$`)")
 def tool_id_format(ctx, tool) -> Iterator[Hit]:
-    """A tool needs a non-empty id, and the id must be a name the target accepts: MCP,
-    OpenAI and Anthropic tool names match `^[a-zA-Z0-9_-]{1,64}$` (the `gemini` profile
-    uses Gemini's pattern, which also allows `.` and `:`). OpenWOP catalogs checked with the
-    `mcp` or `openwop-compact` profile only need a non-empty `toolId` (its `<scope>:<id>` form
-    has a colon). An OpenAPI operation without an `operationId` is reported too: toolcat then
-    names the tool from method and path, a name that changes whenever the path does."""
+    """A tool needs a non-empty id. With the `mcp` profile the id must be an MCP tool name:
+    1 to 128 ASCII letters, digits, `_`, `-` and `.` (MCP 2025-11-25 and later, "Tool
+    Names"; `admin.tools.list` is the specification's own example; 2025-06-18 had no name
+    grammar). The provider profiles check their own, stricter name rules (PV508: OpenAI and
+    Anthropic allow at most 64 characters and no dot). OpenWOP catalogs only need a
+    non-empty `toolId` (its `<scope>:<id>` form has a colon). An OpenAPI operation without an
+    `operationId` is reported too: toolcat then names the tool from method and path, a name
+    that changes whenever the path does."""
     ptr = ctx.cache["id_pointer"]
     cat = ctx.catalog
     if cat.format in (OPENAPI3, SWAGGER2):
@@ -70,10 +72,9 @@ def tool_id_format(ctx, tool) -> Iterator[Hit]:
         yield Hit("toolId is empty", ptr)
         return
     pattern = ctx.profile.name_pattern
-    if ctx.provider is not None:
-        pattern = ctx.provider.name_pattern
-    elif cat.format == OPENWOP:
-        pattern = None
+    if cat.format == OPENWOP or (pattern and getattr(ctx.config, "mcp_version", None)
+                                 == "2025-06-18"):
+        pattern = None   # OpenWOP `<scope>:<id>`; MCP 2025-06-18 has no name grammar
     if pattern and not _pattern(pattern).match(tid):
         yield Hit(f"toolId {_short(tid)!r} does not match {pattern}", ptr)
 
@@ -102,7 +103,7 @@ def missing_description(ctx, tool) -> Iterator[Hit]:
     d = tool.description
     if isinstance(d, str) and d.strip():
         return
-    if ctx.catalog.view == COMPACT and isinstance(tool.title, str) and tool.title.strip():
+    if ctx.view == COMPACT and isinstance(tool.title, str) and tool.title.strip():
         return
     yield Hit("tool has no description", "")
 

@@ -1,18 +1,47 @@
-"""Provider profiles (PV501-PV507): what OpenAI strict mode, Anthropic and Gemini accept.
+"""Provider profiles (PV501-PV510): what OpenAI (strict and not), Anthropic (plain and strict
+tool use) and Gemini accept.
 
 Every fact comes from :data:`toolcat.lint.profiles.PROVIDERS`; these rules run only when the
-profile names a provider (``openai-strict``, ``anthropic``, ``gemini``).
+profile names a provider. A strict row's schema rules apply to the tools sent with
+``strict: true``: a tool whose descriptor says ``"strict": false`` is not checked by them.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterator
 
+import re
+
 from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
 from toolcat.schema.walker import iter_schemas
 
 _COMBINATORS = ("anyOf", "oneOf", "allOf")
+
+
+def strict_applies(p, tool) -> bool:  # noqa: ANN001
+    """Do ``p``'s schema rules apply to ``tool``? (A strict row: unless it says strict false.)"""
+    return not p.strict or tool.extra.get("strict") is not False
+
+
+def _provider(ctx, tool):  # noqa: ANN001
+    p = ctx.provider
+    return p if p is not None and strict_applies(p, tool) else None
+
+
+_PATTERNS: dict[str, re.Pattern] = {}
+
+
+def _pattern(p: str) -> re.Pattern:
+    rx = _PATTERNS.get(p)
+    if rx is None:
+        rx = _PATTERNS[p] = re.compile(p)
+    return rx
+
+
+def _short(s: str, n: int = 60) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= n else s[: n - 1] + "…"
 
 
 def _is_object_schema(node: dict) -> bool:
@@ -33,7 +62,7 @@ def unsupported_keyword(ctx, tool, n) -> Iterator[Hit]:
     With the `anthropic` profile, keywords unsupported only in strict tool use are reported
     as info. The keyword sets and their sources are in the provider table
     (`toolcat/lint/profiles.py`)."""
-    p = ctx.provider
+    p = _provider(ctx, tool)
     node = n.node
     if p is None or not isinstance(node, dict):
         return
@@ -56,7 +85,7 @@ def unsupported_keyword(ctx, tool, n) -> Iterator[Hit]:
 def strict_additional_properties(ctx, tool, n) -> Iterator[Hit]:
     """OpenAI strict mode requires `additionalProperties: false` on every object schema,
     nested ones included; the request is rejected otherwise."""
-    p = ctx.provider
+    p = _provider(ctx, tool)
     node = n.node
     if p is None or not p.strict_objects or not isinstance(node, dict):
         return
@@ -70,9 +99,9 @@ def strict_all_required(ctx, tool, n) -> Iterator[Hit]:
     """OpenAI strict mode requires every property of every object to be listed in
     `required`. An optional argument is written as a required one whose type admits null
     (`"type": ["string", "null"]`)."""
-    p = ctx.provider
+    p = _provider(ctx, tool)
     node = n.node
-    if p is None or not p.strict_objects or not isinstance(node, dict):
+    if p is None or not p.all_required or not isinstance(node, dict):
         return
     props = node.get("properties")
     if not isinstance(props, dict):
@@ -98,7 +127,7 @@ def size_limits(ctx, tool) -> Iterator[Hit]:
     properties in all, 10 levels of nesting, 1,000 enum values in all, 120,000 characters of
     property names, definition names and enum/const values together, and 15,000 characters
     for a string enum of more than 250 values. Figures and sources: the provider table."""
-    p = ctx.provider
+    p = _provider(ctx, tool)
     s = tool.input_schema
     if p is None or not isinstance(s, (dict, bool)):
         return
@@ -157,6 +186,8 @@ def root_schema(ctx, tool) -> Iterator[Hit]:
     if p is None:
         return
     s = tool.input_schema
+    if s is None and not p.strict:
+        return   # no parameters: the function takes none (OpenAI, Gemini, Anthropic alike)
     if not isinstance(s, dict):
         if s is not None or p.root_must_be_object:
             yield Hit(f"the parameters schema must be an object schema for {p.title}",
@@ -173,15 +204,20 @@ def root_schema(ctx, tool) -> Iterator[Hit]:
 @rule("PV506", "provider-tool-count", "error",
       "more tools than the provider accepts in one request", scope="catalog")
 def tool_count(ctx) -> Iterator[Hit]:
-    """OpenAI accepts at most 128 functions in one request's `tools`. A larger catalog has
-    to be split or filtered before it is sent."""
+    """OpenAI accepts at most 128 functions in one request's `tools`; Anthropic at most 20
+    strict tools. A larger catalog has to be split or filtered before it is sent."""
     p = ctx.provider
-    if p is None or p.max_tools is None:
+    if p is None:
         return
     n = len(ctx.catalog.tools)
-    if n > p.max_tools:
+    if p.max_tools is not None and n > p.max_tools:
         yield Hit(f"{n} tools (max {p.max_tools} for {p.title})", "", None,
                   file=ctx.catalog.file)
+    if p.max_strict_tools is not None:
+        strict = sum(1 for t in ctx.catalog.tools if t.invalid is None and strict_applies(p, t))
+        if strict > p.max_strict_tools:
+            yield Hit(f"{strict} strict tools (max {p.max_strict_tools} for {p.title}; set "
+                      "\"strict\": false on the others)", "", None, file=ctx.catalog.file)
 
 
 def _non_string(values: list) -> Any:
@@ -193,15 +229,27 @@ def _non_string(values: list) -> Any:
 
 @rule("PV507", "provider-value-form", "error",
       "a keyword value in a form the provider does not accept (type arrays, non-string "
-      "enums)", scope="node")
+      "enums, unsupported formats, minItems values)", scope="node")
 def value_form(ctx, tool, n) -> Iterator[Hit]:
     """Some providers accept a keyword but not every JSON Schema spelling of it. Gemini's
     Schema takes one `type` (write `nullable: true` instead of `["string", "null"]`) and
-    `enum` values that are strings."""
-    p = ctx.provider
+    `enum` values that are strings; OpenAI strict mode and Anthropic strict tool use accept
+    a fixed list of string `format`s; Anthropic strict tool use accepts `minItems` 0 or 1
+    only."""
+    p = _provider(ctx, tool)
     node = n.node
     if p is None or not isinstance(node, dict):
         return
+    if p.formats is not None and isinstance(node.get("format"), str) \
+            and node["format"] not in p.formats:
+        yield Hit(f"format {node['format']!r} is not supported by {p.title} (supported: "
+                  f"{', '.join(sorted(p.formats))})", n.ptr("format"))
+    mi = node.get("minItems")
+    if p.min_items_values is not None and "minItems" in node \
+            and mi not in p.min_items_values:
+        yield Hit(f"minItems {mi!r} is not supported by {p.title} (only "
+                  f"{' or '.join(str(v) for v in sorted(p.min_items_values))})",
+                  n.ptr("minItems"))
     if not p.type_arrays and isinstance(node.get("type"), list):
         yield Hit(f"`type` must be a single type for {p.title} (use nullable for null)",
                   n.ptr("type"))
@@ -210,3 +258,128 @@ def value_form(ctx, tool, n) -> Iterator[Hit]:
         bad = _non_string(e)
         if bad is not None:
             yield Hit(f"enum values must be strings for {p.title} (found {bad!r})", n.ptr("enum"))
+
+
+@rule("PV508", "provider-tool-name", "error",
+      "the tool name does not match the provider's name rule (OpenAI and Anthropic: "
+      "`^[a-zA-Z0-9_-]{1,64}$`)")
+def provider_tool_name(ctx, tool) -> Iterator[Hit]:
+    """Each provider has its own rule for function names, stricter than MCP's (which allows
+    128 characters and dots, e.g. `admin.tools.list`): OpenAI and Anthropic accept
+    `^[a-zA-Z0-9_-]{1,64}$`, Gemini names start with a letter or `_` and may hold `.`, `:`
+    and `-` (64 characters at most). A request listing a tool with another name is rejected,
+    so an MCP catalog that is fine for MCP clients is not portable to that provider."""
+    p = ctx.provider
+    tid = tool.id
+    if p is None or not isinstance(tid, str) or not tid.strip():
+        return
+    if not _pattern(p.name_pattern).match(tid):
+        yield Hit(f"tool name {_short(tid)!r} does not match {p.name_pattern} ({p.title})",
+                  ctx.cache["id_pointer"])
+
+
+def _local_target(root: Any, ref: str) -> tuple | None:
+    """The path (array indices as ints, as the walker gives them) a local ``$ref`` names."""
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    if ref in ("#", "#/"):
+        return ()
+    if not ref.startswith("#/"):
+        return None
+    try:
+        got = jp.walk(root, jp.decode_fragment(ref[1:]))
+    except ValueError:
+        return None
+    return None if got is None else tuple(got[0])
+
+
+def recursive_refs(schema: Any, dialect: str) -> list[tuple]:
+    """Paths of the local ``$ref`` nodes of ``schema`` that lead back to themselves (a
+    target that holds, or reaches through further references, the reference)."""
+    refs: dict[tuple, tuple] = {}
+    for path, node, _d in iter_schemas(schema, dialect):
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            t = _local_target(schema, node["$ref"])
+            if t is not None:
+                refs[path] = t
+    out = []
+    for path, target in refs.items():
+        seen: set[tuple] = set()
+        todo = [target]
+        hit = False
+        while todo and not hit:
+            t = todo.pop()
+            if t in seen:
+                continue
+            seen.add(t)
+            for rp, rt in refs.items():
+                if rp[:len(t)] == t:          # a reference inside the target's subtree
+                    if rp == path:
+                        hit = True
+                        break
+                    todo.append(rt)
+        if hit:
+            out.append(path)
+    return out
+
+
+@rule("PV509", "provider-recursive-schema", "error",
+      "a recursive `$ref` where the provider accepts none (Anthropic strict tool use)")
+def recursive_schema(ctx, tool) -> Iterator[Hit]:
+    """Anthropic strict tool use compiles the schema into a grammar and does not support
+    recursive schemas (a `$ref` that leads back to itself). OpenAI strict mode supports
+    them (`"$ref": "#"` or through `$defs`)."""
+    p = _provider(ctx, tool)
+    s = tool.input_schema
+    if p is None or p.recursion or not isinstance(s, dict):
+        return
+    for path in recursive_refs(s, tool.dialect):
+        yield Hit(f"recursive $ref is not supported by {p.title}",
+                  "/inputSchema" + jp.encode(path + ("$ref",)))
+
+
+def _union(node: Any) -> bool:
+    if not isinstance(node, dict):
+        return False
+    t = node.get("type")
+    return (isinstance(t, list) and len(t) > 1) or isinstance(node.get("anyOf"), list)
+
+
+def strict_budget(schema: Any, dialect: str) -> tuple[int, int]:
+    """(optional parameters, union-typed parameters) of one schema, as Anthropic counts them
+    against its per-request limits: every property of every object, optional when its object
+    does not require it, a union when its type is a list or it is an ``anyOf``."""
+    optional = unions = 0
+    for _path, node, _d in iter_schemas(schema, dialect):
+        if not isinstance(node, dict) or not isinstance(node.get("properties"), dict):
+            continue
+        req = node.get("required") if isinstance(node.get("required"), list) else []
+        for name, sub in node["properties"].items():
+            optional += name not in req
+            unions += _union(sub)
+    return optional, unions
+
+
+@rule("PV510", "strict-request-budget", "error",
+      "the strict tools of one request exceed the provider's totals (Anthropic: 24 optional "
+      "and 16 union-typed parameters)", scope="catalog")
+def strict_request_budget(ctx) -> Iterator[Hit]:
+    """Anthropic strict tool use compiles every strict tool of a request into one grammar
+    and caps its size: at most 24 optional parameters and 16 parameters whose type is a
+    union (`["string", "null"]` counts, as does `anyOf`) over all strict tools together.
+    A request beyond them fails; send the other tools without `strict`."""
+    p = ctx.provider
+    if p is None or (p.max_optional is None and p.max_unions is None):
+        return
+    optional = unions = 0
+    for t in ctx.catalog.tools:
+        if t.invalid is None and strict_applies(p, t) and isinstance(t.input_schema, dict):
+            o, u = strict_budget(t.input_schema, t.dialect)
+            optional += o
+            unions += u
+    if p.max_optional is not None and optional > p.max_optional:
+        yield Hit(f"{optional} optional parameters in strict tools (max {p.max_optional} per "
+                  f"request for {p.title})", "", None, file=ctx.catalog.file)
+    if p.max_unions is not None and unions > p.max_unions:
+        yield Hit(f"{unions} union-typed parameters in strict tools (max {p.max_unions} per "
+                  f"request for {p.title})", "", None, file=ctx.catalog.file)

@@ -1,0 +1,329 @@
+"""The MCP specification's rules for a tool (MC101-MC109), per revision (``--mcp-version``).
+
+Sources, by revision (``docs/specification/<rev>/server/tools.mdx``, ``basic/index.mdx`` and
+``schema/<rev>/schema.ts`` of github.com/modelcontextprotocol/modelcontextprotocol):
+
+=====================================  ==========  ==========  ==========
+rule                                    2025-06-18  2025-11-25  2026-07-28
+=====================================  ==========  ==========  ==========
+inputSchema is an object, type object   yes         yes         yes
+outputSchema root ``type: "object"``    yes         yes         no (any)
+no parameters: additionalProperties     -           yes         yes
+annotations of the right types          yes         yes         yes
+``icons`` well-formed                   -           yes         yes
+``execution.taskSupport``               -           yes         -
+``_meta`` key grammar, reserved names   labels      2nd label   2nd label
+``x-mcp-header``                        -           -           yes
+2020-12 when ``$schema`` is absent      -           yes         yes
+tool names 1-128 ``[A-Za-z0-9_.-]``     -           yes         yes (TC102)
+=====================================  ==========  ==========  ==========
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+
+from toolcat.config import MCP_VERSIONS
+from toolcat.document import pointer as jp
+from toolcat.lint.registry import Hit, rule
+from toolcat.model import MCP, MCP_CAPTURE
+
+_MCP = (MCP, MCP_CAPTURE)
+
+_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+def _rev(ctx) -> str:  # noqa: ANN001
+    return getattr(ctx.config, "mcp_version", None) or MCP_VERSIONS[-1]
+
+
+def _raw(tool) -> dict:  # noqa: ANN001
+    return tool.raw if isinstance(tool.raw, dict) else {}
+
+
+@rule("MC101", "input-schema-object", "error",
+      "inputSchema is present, an object schema and has top-level `type: \"object\"`")
+def input_schema_object(ctx, tool) -> Iterator[Hit]:
+    """Every MCP tool has an `inputSchema`, "a valid JSON Schema object (not `null`)", and
+    since tool arguments are always a JSON object the schema's root says `type: "object"`
+    (the `Tool` type of every revision's schema.ts requires it). A client validating
+    `tools/list` (the MCP SDKs do) refuses the whole list for one tool that breaks this."""
+    s = tool.input_schema
+    if s is None:
+        if ctx.catalog.format in _MCP:
+            yield Hit("tool has no inputSchema (required; use {\"type\": \"object\"} for no "
+                      "parameters)", "")
+        return
+    if not isinstance(s, dict):
+        yield Hit(f"inputSchema is a {type(s).__name__}, not a JSON Schema object",
+                  "/inputSchema")
+        return
+    if "type" not in s:
+        yield Hit("inputSchema has no top-level type (must be \"object\")", "/inputSchema")
+    elif s["type"] != "object":
+        yield Hit(f"inputSchema top-level type is {s['type']!r}, must be \"object\"",
+                  "/inputSchema/type")
+
+
+@rule("MC102", "output-schema-object", "error",
+      "outputSchema has top-level `type: \"object\"` (MCP 2025-06-18 and 2025-11-25)")
+def output_schema_object(ctx, tool) -> Iterator[Hit]:
+    """MCP 2025-06-18 and 2025-11-25 type `outputSchema` as an object schema (`type:
+    "object"` at its root: structured content is a JSON object). 2026-07-28 allows any JSON
+    Schema there, so the rule only runs for the older revisions (`--mcp-version`)."""
+    if _rev(ctx) == "2026-07-28":
+        return
+    s = tool.output_schema
+    if s is None:
+        return
+    if not isinstance(s, dict):
+        yield Hit(f"outputSchema is a {type(s).__name__}, not a JSON Schema object",
+                  "/outputSchema")
+    elif s.get("type") != "object":
+        yield Hit(f"outputSchema top-level type is {s.get('type')!r}, must be \"object\" "
+                  f"in MCP {_rev(ctx)}", "/outputSchema" + ("/type" if "type" in s else ""))
+
+
+@rule("MC103", "no-parameters-open", "info",
+      "a tool without parameters whose inputSchema does not say `additionalProperties: false`")
+def no_parameters_open(ctx, tool) -> Iterator[Hit]:
+    """For a tool with no parameters the specification (2025-11-25 and later) recommends
+    `{"type": "object", "additionalProperties": false}`, which accepts only `{}`; a bare
+    `{"type": "object"}` accepts any object, so a model may send arguments the tool ignores."""
+    if _rev(ctx) == "2025-06-18":
+        return
+    s = tool.input_schema
+    if not isinstance(s, dict) or s.get("type") != "object":
+        return
+    props = s.get("properties")
+    if props not in (None, {}) or s.get("additionalProperties") is False:
+        return
+    if any(k in s for k in ("additionalProperties", "patternProperties", "$ref", "allOf",
+                            "anyOf", "oneOf", "propertyNames", "unevaluatedProperties")):
+        return
+    yield Hit("no parameters: write \"additionalProperties\": false (recommended) so only {} "
+              "is accepted", "/inputSchema")
+
+
+@rule("MC104", "annotation-types", "error",
+      "`annotations` is an object whose `title` is a string and whose hints are booleans",
+      formats=_MCP)
+def annotation_types(ctx, tool) -> Iterator[Hit]:
+    """`ToolAnnotations` (every revision): `title` is a string, `readOnlyHint`,
+    `destructiveHint`, `idempotentHint` and `openWorldHint` are booleans. A client reading
+    `"readOnlyHint": "false"` as truthy may skip the confirmation a destructive tool needs."""
+    raw = _raw(tool)
+    if "annotations" not in raw:
+        return
+    ann = raw["annotations"]
+    if not isinstance(ann, dict):
+        yield Hit(f"annotations is a {type(ann).__name__}, not an object", "/annotations")
+        return
+    if "title" in ann and not isinstance(ann["title"], str):
+        yield Hit(f"annotations.title is {ann['title']!r}, not a string", "/annotations/title")
+    for k in _HINTS:
+        if k in ann and not isinstance(ann[k], bool):
+            yield Hit(f"annotations.{k} is {ann[k]!r}, not a boolean", f"/annotations/{k}")
+
+
+_SIZE = re.compile(r"^(any|[1-9][0-9]*x[1-9][0-9]*)$")
+
+
+@rule("MC105", "icons-well-formed", "error",
+      "`icons` is an array of `{src, mimeType?, sizes?, theme?}` with an https: or data: `src` "
+      "(MCP 2025-11-25 and later)", formats=_MCP)
+def icons_well_formed(ctx, tool) -> Iterator[Hit]:
+    """Tools carry `icons` since 2025-11-25: each an object with a `src` URI, an optional
+    `mimeType` string, `sizes` (strings `WxH` or `any`) and `theme` (`light` or `dark`).
+    Clients "MUST reject icon URIs that use unsafe schemes": only `https:` and `data:` URIs
+    are safe, so an `http:`, `file:` or `javascript:` icon is never shown."""
+    if _rev(ctx) == "2025-06-18":
+        return
+    raw = _raw(tool)
+    if "icons" not in raw:
+        return
+    icons = raw["icons"]
+    if not isinstance(icons, list):
+        yield Hit(f"icons is a {type(icons).__name__}, not an array", "/icons")
+        return
+    for i, ic in enumerate(icons):
+        base = f"/icons/{i}"
+        if not isinstance(ic, dict):
+            yield Hit(f"icon is a {type(ic).__name__}, not an object", base)
+            continue
+        src = ic.get("src")
+        if not isinstance(src, str) or not src:
+            yield Hit("icon has no src (a URI string is required)", base)
+        else:
+            scheme = src.split(":", 1)[0].lower() if ":" in src else ""
+            if scheme not in ("https", "data"):
+                yield Hit(f"icon src scheme {scheme or '(none)'!r} is not https: or data: "
+                          "(clients must reject it)", base + "/src")
+        if "mimeType" in ic and not isinstance(ic["mimeType"], str):
+            yield Hit("icon mimeType is not a string", base + "/mimeType")
+        if "sizes" in ic:
+            sizes = ic["sizes"]
+            if not isinstance(sizes, list) or not all(isinstance(x, str) for x in sizes):
+                yield Hit("icon sizes is not an array of strings", base + "/sizes")
+            else:
+                for j, x in enumerate(sizes):
+                    if not _SIZE.match(x):
+                        yield Hit(f"icon size {x!r} is neither WxH nor \"any\"",
+                                  f"{base}/sizes/{j}")
+        if "theme" in ic and ic["theme"] not in ("light", "dark"):
+            yield Hit(f"icon theme {ic['theme']!r} is not \"light\" or \"dark\"",
+                      base + "/theme")
+
+
+_LABEL = r"[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+_META_KEY = re.compile(rf"^(?:(?P<prefix>{_LABEL}(?:\.{_LABEL})*)/)?"
+                       r"(?P<name>(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?)$")
+_RESERVED_LABELS = ("modelcontextprotocol", "mcp")
+
+
+def meta_reserved(prefix: str, revision: str) -> bool:
+    """Is the ``_meta`` key prefix reserved for MCP in ``revision``? 2025-06-18: any label but
+    the last is ``modelcontextprotocol`` or ``mcp``; later: the second label is."""
+    labels = prefix.split(".")
+    if revision == "2025-06-18":
+        return any(lab in _RESERVED_LABELS for lab in labels[:-1])
+    return len(labels) >= 2 and labels[1] in _RESERVED_LABELS
+
+
+@rule("MC106", "meta-key", "error",
+      "`_meta` is an object whose keys follow the key grammar; reserved MCP prefixes are not "
+      "used for a server's own keys", formats=_MCP)
+def meta_key(ctx, tool) -> Iterator[Hit]:
+    """`_meta` keys are an optional prefix (dot-separated labels that start with a letter
+    and end with a letter or digit, then `/`) and a name (empty, or alphanumerics at both
+    ends with `-`, `_`, `.` between). Prefixes whose second label is `modelcontextprotocol`
+    or `mcp` (`io.modelcontextprotocol/`, `dev.mcp/`; in 2025-06-18 any such label before
+    the last) are reserved for MCP: a server's own key there is a warning."""
+    raw = _raw(tool)
+    if "_meta" not in raw:
+        return
+    meta = raw["_meta"]
+    if not isinstance(meta, dict):
+        yield Hit(f"_meta is a {type(meta).__name__}, not an object", "/_meta")
+        return
+    for k in meta:
+        m = _META_KEY.match(k)
+        ptr = "/_meta" + jp.encode((k,))
+        if m is None:
+            yield Hit(f"_meta key {k!r} does not follow the key grammar (prefix labels/, name)",
+                      ptr)
+        elif m.group("prefix") and meta_reserved(m.group("prefix"), _rev(ctx)):
+            yield Hit(f"_meta key {k!r} uses a prefix reserved for MCP", ptr,
+                      severity="warning")
+
+
+_TCHAR = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+
+def _header_nodes(schema: Any) -> Iterator[tuple[tuple, Any, bool]]:
+    """Every schema node holding ``x-mcp-header``: (path, node, statically reachable: a chain
+    of ``properties`` keys from the root)."""
+    stack: list[tuple[tuple, Any, bool]] = [((), schema, True)]
+    while stack:
+        path, node, static = stack.pop()
+        if isinstance(node, dict):
+            if "x-mcp-header" in node and path:
+                yield path, node, static
+            for k, v in node.items():
+                if k in ("enum", "const", "default", "examples", "example"):
+                    continue
+                if k == "properties" and isinstance(v, dict):
+                    for name, sub in v.items():
+                        stack.append((path + ("properties", name), sub, static))
+                elif isinstance(v, (dict, list)):
+                    stack.append((path + (k,), v, False))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                stack.append((path + (i,), v, False))
+
+
+@rule("MC107", "x-mcp-header", "error",
+      "`x-mcp-header` values are valid, unique header names on statically reachable "
+      "primitive parameters (MCP 2026-07-28)")
+def x_mcp_header(ctx, tool) -> Iterator[Hit]:
+    """MCP 2026-07-28 lets a parameter's schema carry `x-mcp-header: NAME` to mirror its value
+    into an `Mcp-Param-NAME` HTTP header. The value must be a non-empty HTTP token (RFC 9110
+    `tchar`s, no control characters), case-insensitively unique in the inputSchema, and sit
+    on a `string`, `integer` or `boolean` parameter (not `number`) reached from the root
+    through `properties` only (no `items`, combinators, conditionals or `$ref`). Clients on
+    the Streamable HTTP transport MUST drop a tool that breaks a rule from `tools/list`: a
+    silent loss of the whole tool."""
+    if _rev(ctx) != "2026-07-28":
+        return
+    s = tool.input_schema
+    if not isinstance(s, dict):
+        return
+    seen: dict[str, str] = {}
+    for path, node, static in sorted(_header_nodes(s), key=lambda x: [str(t) for t in x[0]]):
+        ptr = "/inputSchema" + jp.encode(path + ("x-mcp-header",))
+        v = node["x-mcp-header"]
+        if not isinstance(v, str) or not v:
+            yield Hit("x-mcp-header must be a non-empty string (clients drop the tool)", ptr)
+            continue
+        if not _TCHAR.match(v):
+            yield Hit(f"x-mcp-header {v!r} is not an HTTP field-name token (clients drop the "
+                      "tool)", ptr)
+        low = v.lower()
+        if low in seen:
+            yield Hit(f"x-mcp-header {v!r} repeats {seen[low]!r} (case-insensitively; clients "
+                      "drop the tool)", ptr)
+        else:
+            seen[low] = v
+        if not static:
+            yield Hit("x-mcp-header on a parameter not reached through properties alone "
+                      "(clients drop the tool)", ptr)
+        t = node.get("type")
+        if t not in ("string", "integer", "boolean"):
+            yield Hit(f"x-mcp-header on a parameter of type {t!r} (only string, integer, "
+                      "boolean; clients drop the tool)", ptr)
+
+
+@rule("MC108", "dialect-default", "warning",
+      "a schema without `$schema` uses draft-07 forms that 2020-12 (the MCP default) reads "
+      "differently", schemas=("input", "output"), scope="node",
+      keys=("items", "additionalItems", "dependencies"))
+def dialect_default(ctx, tool, n) -> Iterator[Hit]:
+    """Since 2025-11-25 a tool schema without `$schema` is JSON Schema 2020-12. Under 2020-12
+    an `items` array is no tuple (write `prefixItems`), and `additionalItems` and
+    `dependencies` are no keywords at all (write `items` and `dependentRequired` /
+    `dependentSchemas`): a schema written for draft-07 validates differently, or not at all."""
+    if _rev(ctx) == "2025-06-18" or n.dialect != "2020-12":
+        return
+    node = n.node
+    if not isinstance(node, dict):
+        return
+    root = tool.input_schema if n.role == "input" else tool.output_schema
+    if isinstance(root, dict) and "$schema" in root:
+        return
+    if isinstance(node.get("items"), list):
+        yield Hit("`items` is an array: draft-07's tuple form; 2020-12 (the MCP default) "
+                  "spells it prefixItems", n.ptr("items"))
+    for k, instead in (("additionalItems", "items"),
+                       ("dependencies", "dependentRequired/dependentSchemas")):
+        if k in node:
+            yield Hit(f"`{k}` is draft-07; 2020-12 (the MCP default) ignores it (write "
+                      f"{instead})", n.ptr(k))
+
+
+@rule("MC109", "execution-task-support", "error",
+      "`execution.taskSupport` is forbidden, optional or required (MCP 2025-11-25)",
+      formats=_MCP)
+def execution_task_support(ctx, tool) -> Iterator[Hit]:
+    """MCP 2025-11-25 gives tools `execution.taskSupport` (`"forbidden"`, the default,
+    `"optional"` or `"required"`) for task-augmented calls; another value is invalid."""
+    if _rev(ctx) != "2025-11-25":
+        return
+    ex = _raw(tool).get("execution")
+    if ex is None:
+        return
+    if not isinstance(ex, dict):
+        yield Hit(f"execution is a {type(ex).__name__}, not an object", "/execution")
+    elif "taskSupport" in ex and ex["taskSupport"] not in ("forbidden", "optional", "required"):
+        yield Hit(f"execution.taskSupport {ex['taskSupport']!r} is not forbidden, optional "
+                  "or required", "/execution/taskSupport")
