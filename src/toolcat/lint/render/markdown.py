@@ -10,7 +10,10 @@ _MARK = {"ok": "ok", "warnings": "warnings", "errors": "**errors**"}
 
 
 def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    from toolcat.lint.render.text import printable
+
+    text = printable(text.replace("\n", " "))
+    return text.replace("\\", "\\\\").replace("|", "\\|")
 
 
 def render_markdown(report: Report) -> str:

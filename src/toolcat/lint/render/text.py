@@ -98,6 +98,13 @@ def build(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
     return out
 
 
+def printable(text: str) -> str:
+    """``text`` with control and other unprintable characters escaped (``\\x1b``)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 _CELL_STYLE = {"ok": "green", "warnings": "yellow", "errors": "bold red"}
 
 
@@ -105,8 +112,8 @@ def matrix_lines(m: dict) -> list[list[tuple[str, str]]]:
     """The compatibility matrix as aligned text lines (tools x profiles)."""
     names = m["profiles"]
     files = {r["file"] for r in m["rows"]}
-    label = (lambda r: f"{r['file']}: {r['tool']}") if len(files) > 1 else \
-        (lambda r: str(r["tool"]))
+    label = (lambda r: printable(f"{r['file']}: {r['tool']}")) if len(files) > 1 else \
+        (lambda r: printable(str(r["tool"])))
     labels = [label(r) for r in m["rows"]]
     w0 = max([len("tool")] + [len(x) for x in labels])
     widths = [max(len(n), len("warnings")) for n in names]

@@ -222,11 +222,12 @@ _TCHAR = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
 
 def _header_nodes(schema: Any) -> Iterator[tuple[tuple, Any, bool]]:
-    """Every schema node holding ``x-mcp-header``: (path, node, statically reachable: a chain
-    of ``properties`` keys from the root)."""
+    """Every schema node holding ``x-mcp-header``, in document order: (path, node,
+    statically reachable: a chain of ``properties`` keys from the root)."""
     stack: list[tuple[tuple, Any, bool]] = [((), schema, True)]
     while stack:
         path, node, static = stack.pop()
+        kids: list[tuple[tuple, Any, bool]] = []
         if isinstance(node, dict):
             if "x-mcp-header" in node and path:
                 yield path, node, static
@@ -235,12 +236,13 @@ def _header_nodes(schema: Any) -> Iterator[tuple[tuple, Any, bool]]:
                     continue
                 if k == "properties" and isinstance(v, dict):
                     for name, sub in v.items():
-                        stack.append((path + ("properties", name), sub, static))
+                        kids.append((path + ("properties", name), sub, static))
                 elif isinstance(v, (dict, list)):
-                    stack.append((path + (k,), v, False))
+                    kids.append((path + (k,), v, False))
         elif isinstance(node, list):
             for i, v in enumerate(node):
-                stack.append((path + (i,), v, False))
+                kids.append((path + (i,), v, False))
+        stack.extend(reversed(kids))
 
 
 @rule("MC107", "x-mcp-header", "error",
@@ -260,7 +262,7 @@ def x_mcp_header(ctx, tool) -> Iterator[Hit]:
     if not isinstance(s, dict):
         return
     seen: dict[str, str] = {}
-    for path, node, static in sorted(_header_nodes(s), key=lambda x: [str(t) for t in x[0]]):
+    for path, node, static in _header_nodes(s):
         ptr = "/inputSchema" + jp.encode(path + ("x-mcp-header",))
         v = node["x-mcp-header"]
         if not isinstance(v, str) or not v:
