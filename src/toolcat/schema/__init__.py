@@ -5,4 +5,7 @@
 * :mod:`.refs`      where every ``$ref`` of a schema points (the one reference index)
 * :mod:`.merge`     the merge/union algebra used by exact rewrites
 * :mod:`.strip`     prose removal from schema positions
+* :mod:`.inclusion` where one schema rejects what another accepts (``toolcat diff``)
+* :mod:`.examples`  small instances a schema accepts; instances with a value at a given place
+* :mod:`.validate`  instance validation with ``jsonschema`` (never fetches a reference)
 """
