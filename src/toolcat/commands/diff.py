@@ -37,8 +37,135 @@ Examples:
   toolcat diff-toolids openapi.yaml --format json
 """
 
+DIFF_HELP = ("What changed between two versions of a catalog, and whether it breaks the "
+             "callers: removed or renamed tools, narrowed input schemas, outputs no longer "
+             "guaranteed, rewritten descriptions, tools that became destructive.")
+DIFF_SHORT = "What changed between two catalog versions, and whether it breaks callers."
+DIFF_EPILOG = """OLD and NEW: any catalog formats (each detected, or --from for both). Tools are
+paired by id; ids that differ only in case or by a namespace prefix are likely renames. Each
+finding has a kind: breaking (a call valid against OLD's inputSchema is rejected by NEW's, a
+result NEW may return is rejected by OLD's outputSchema, a tool removed or renamed), unknown
+(no sound check decided it: say so, never guess), behavioural (descriptions, titles,
+annotations, safety tier; a tool that became destructive or exec comes first), non-breaking
+(NEW accepts more inputs: a new optional parameter, an enum value added, a bound relaxed).
+Schemas are compared by what they accept, both normalized with the projection's exact
+rewrites first; every breaking finding carries a witness instance checked with jsonschema.
+A property only NEW declares, where OLD said nothing about other properties, counts as no
+part of OLD's interface (a new optional parameter is non-breaking).
+
+--ignore TOOL or TOOL:POINTER (repeatable; --ignore-file: one a line, # comments) drops the
+findings of a tool, or those at or below a pointer (the finding's canonical pointer, as
+printed, or its pointer in either version); the json format gives each finding's "ignore".
+
+Exit codes: 0 no finding of the --fail-on kinds (default: breaking; unknown = breaking or
+unknown; behavioural = those and behavioural; any = any change), 1 there is one, 2 usage or
+input error.
+
+Examples:
+
+  toolcat diff tools-v1.json tools-v2.json
+
+  toolcat diff openapi-old.yaml openapi.yaml --format markdown > comment.md
+
+  toolcat diff old.json new.json --fail-on behavioural --ignore search:/inputSchema/properties/q
+"""
+
+
 def register(app: typer.Typer) -> None:
+    app.command("diff", epilog=DIFF_EPILOG, help=DIFF_HELP, short_help=DIFF_SHORT)(diff)
     app.command("diff-toolids", epilog=EPILOG, help=HELP, short_help=SHORT)(diff_toolids)
+
+
+def _ignore_file(path: str) -> list[str]:
+    from toolcat.errors import InputError
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read(1 << 20)
+    except OSError as e:
+        raise InputError(f"cannot read ignore file: {e.strerror or e}", path) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("ignore file is not UTF-8 text", path) from None
+    out = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip() if not line.lstrip().startswith("#") else ""
+        if line:
+            out.append(line)
+    return out
+
+
+def diff(
+    old: Annotated[str, typer.Argument(help="The old catalog (file, folder or `-`).",
+                                       show_default=False)],
+    new: Annotated[str, typer.Argument(help="The new catalog (file, folder or `-`).",
+                                       show_default=False)],
+    fmt: Annotated[str, typer.Option("--format", "-f",
+                                     help="Output: text, json, markdown or github.")] = "text",
+    fail_on: Annotated[str, typer.Option(
+        "--fail-on", help="Exit 1 on findings of this kind or worse: breaking, unknown, "
+        "behavioural or any.")] = "breaking",
+    ignore: Annotated[Optional[list[str]], typer.Option(
+        "--ignore", help="TOOL or TOOL:POINTER: accepted changes to leave out (repeatable).",
+        show_default=False)] = None,
+    ignore_file: Annotated[Optional[str], typer.Option(
+        "--ignore-file", help="A file of --ignore entries, one a line (# comments).",
+        show_default=False)] = None,
+    ids_only: Annotated[bool, typer.Option(
+        "--ids-only", help="Compare the toolId sets only (what diff-toolids does).")] = False,
+    from_format: FromFormat = None,
+    webhooks: Webhooks = False,
+    cookies: Cookies = False,
+    max_file_size: MaxFileSize = None,
+    no_color: NoColor = False,
+    quiet: Quiet = False,
+) -> int:
+    """Compare two catalog versions; exit 1 when a finding of the --fail-on kinds is found."""
+    from toolcat.diff.catalog import FAIL_ON
+    from toolcat.diff.render import FORMATS
+    from toolcat.errors import UsageError
+
+    apply_ui(no_color, quiet)
+    if ids_only:
+        if fmt not in ("text", "json"):
+            raise UsageError(f"--format must be text or json with --ids-only (got {fmt!r})")
+    elif fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
+    if fail_on not in FAIL_ON:
+        raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)} (got {fail_on!r})")
+    if old == "-" and new == "-":
+        raise UsageError("only one of OLD and NEW can be stdin (-)")
+    entries = list(ignore or [])
+    for e in entries:
+        if not e or e.startswith(":"):
+            raise UsageError(f"--ignore needs TOOL or TOOL:POINTER (got {e!r})")
+    if ignore_file is not None:
+        entries += _ignore_file(ignore_file)
+    from toolcat.formats import load_catalogs
+
+    lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size)
+    cats_old = load_catalogs([old], lopts)
+    cats_new = load_catalogs([new], lopts)
+    from toolcat.ui import write_stdout
+
+    if ids_only:
+        from toolcat.diff.toolids import diff_sides, render_text, side_from_catalogs
+
+        result = diff_sides(side_from_catalogs(cats_old, old), side_from_catalogs(cats_new, new))
+        if fmt == "json":
+            from toolcat.document.canonical import dumps
+
+            write_stdout(dumps(result.to_json(), indent=2) + b"\n")
+        else:
+            write_stdout(render_text(result))
+        raise typer.Exit(0 if result.equal else 1)
+    from toolcat.diff.catalog import Options, diff_catalogs
+    from toolcat.diff.render import render
+
+    rep = diff_catalogs(cats_old, cats_new, old, new, Options(ignore=entries))
+    write_stdout(render(rep, fmt, fail_on))
+    raise typer.Exit(rep.exit_code(fail_on))
 
 
 def diff_toolids(

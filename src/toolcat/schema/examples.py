@@ -36,6 +36,40 @@ _FILLER = ("a", "0", "A", "x1", " ", "-")
 EXTRA_NAMES = ("extra", "x", "zz_extra", "other", "_", "a1")
 
 
+_VALUE_KEYS = frozenset(("type", "enum", "const"))
+
+
+def plain_accepts(node: Any, value: Any, d: str) -> bool | None:
+    """What a schema of only ``type``/``enum``/``const`` (and annotations) says of
+    ``value``, as jsonschema decides it; None for any other schema."""
+    if node is True:
+        return True
+    if node is False:
+        return False
+    if not isinstance(node, dict):
+        return None
+    for k in node:
+        if k not in _VALUE_KEYS and M.validates(k, d):
+            return None
+    if "type" in node:
+        atoms = M.type_atoms(node["type"])
+        if atoms is None:
+            return None
+        if M.value_atom(value, d) not in atoms:
+            return False
+    if "const" in node and M.validates("const", d):
+        if M.jkey(node["const"]) != M.jkey(value):
+            return False
+    if "enum" in node:
+        vals = node["enum"]
+        if not isinstance(vals, list):
+            return None
+        k = M.jkey(value)
+        if not any(M.jkey(v) == k for v in vals):
+            return False
+    return True
+
+
 def _as_node(s: Any) -> Any:
     return {} if s is True else s
 
@@ -57,10 +91,14 @@ class Sampler:
         self.checker = checker if checker is not None else Checker(root, dialect)
         self.hints = tuple(h for h in hints if isinstance(h, str))[:40]
         self.budget = budget
+        self._memo: dict[tuple, tuple[Any, list]] = {}
 
     # ------------------------------------------------------------------ verified samples
 
     def ok(self, value: Any, node: Any) -> bool:
+        fast = plain_accepts(node, value, self.dialect)
+        if fast is not None:
+            return fast
         if self.budget <= 0:
             return False
         self.budget -= 1
@@ -69,6 +107,15 @@ class Sampler:
     def samples(self, node: Any, limit: int = 3, depth: int = 0, atoms: Any = None) -> list:
         """Up to ``limit`` distinct values that ``node`` accepts (``atoms``: only of these
         instance types, e.g. ``{"string"}``)."""
+        key = (id(node), limit, frozenset(atoms) if atoms is not None else None)
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is node:
+            return list(hit[1])
+        got = self._samples(node, limit, depth, atoms)
+        self._memo[key] = (node, got)
+        return list(got)
+
+    def _samples(self, node: Any, limit: int, depth: int, atoms: Any) -> list:
         out: list = []
         seen: set = set()
         tries = 0
@@ -465,8 +512,18 @@ class Sampler:
     def _objects_for(self, node: Any, depth: int) -> list[dict]:
         if not isinstance(node, dict):
             return [{}]
-        got = [o for o in self._objects(node, depth + 1)][:2]
-        return got or [{}]
+        # the minimal object (its required properties); the fuller one only without it
+        key = ("objects_for", id(node))
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        got = []
+        for o in self._objects(node, depth + 1):
+            got.append(o)
+            break
+        got = got or [{}]
+        self._memo[key] = (node, got)
+        return got
 
     def _fresh_names(self, node: dict, base: dict) -> Iterator[str]:
         props = node.get("properties") if isinstance(node.get("properties"), dict) else {}

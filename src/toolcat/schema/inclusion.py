@@ -41,6 +41,7 @@ from typing import Any, Callable
 from toolcat.schema import merge as M
 from toolcat.schema.examples import (
     Sampler,
+    plain_accepts,
     bounds,
     dependent_required,
     int_bounds,
@@ -57,32 +58,64 @@ MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 _COMBINATORS = ("allOf", "anyOf", "oneOf", "not", "$ref", "if")
 _IF_GROUP = ("if", "then", "else")
 _UNSUPPORTED = ("unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef")
-_MAX_BRANCHES = 24
+_MAX_BRANCHES = 64
 MAX_STEPS = 200_000
+#: changes that mean something although neither direction is in doubt
+_INFO_TAGS = ("property-added", "property-removed")
 _MAX_FOLLOWS = 32
 _MAX_DRY = 6
 
 
-class _Shared:
-    """What every comparator of one comparison shares: the work done (bounded)."""
+N, W = "narrows", "widens"
+BOTH = frozenset((N, W))
 
-    __slots__ = ("steps", "dry_depth")
+
+class _Refuted(Exception):
+    """A dry run met a narrowing: its answer is known."""
+
+
+class _Shared:
+    """What every comparator of one comparison shares: the work done (bounded), and the
+    answers of dry runs (context-free: they start without assumptions)."""
+
+    __slots__ = ("steps", "dry_depth", "dry", "shapes_differ", "disjoint")
 
     def __init__(self) -> None:
         self.steps = 0
         self.dry_depth = 0
+        self.shapes_differ = False   # combinators of different shapes were compared
+        self.disjoint: dict[tuple, tuple] = {}
+        self.dry: dict[tuple, tuple] = {}   # (flip, id x, id y) -> (x, y, answer)
 
 
-@dataclass
 class Maybe:
     """NEW may reject (``narrows``) or accept (``widens``) an instance here.
 
     ``candidates``: instances *at this node* that one side accepts and the other rejects
-    (checked with ``jsonschema`` on the two nodes); ``reason``: why the rules could not
-    decide (None when they found the difference itself, e.g. a raised ``minLength``)."""
+    (checked with ``jsonschema`` on the two nodes), computed on first use (most changes
+    never need them); ``reason``: why the rules could not decide (None when they found the
+    difference itself, e.g. a raised ``minLength``)."""
 
-    candidates: list = field(default_factory=list)
-    reason: str | None = None
+    __slots__ = ("_candidates", "_make", "reason")
+
+    def __init__(self, candidates: list | None = None, reason: str | None = None,
+                 make: Callable[[], list] | None = None) -> None:
+        self._candidates = candidates
+        self._make = make
+        self.reason = reason
+
+    @property
+    def candidates(self) -> list:
+        if self._candidates is None:
+            make, self._make = self._make, None
+            try:
+                self._candidates = make() if make is not None else []
+            except RecursionError:
+                self._candidates = []
+        return self._candidates
+
+    def __repr__(self) -> str:
+        return f"Maybe(reason={self.reason!r})"
 
 
 @dataclass
@@ -159,18 +192,86 @@ def _num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+class Digests:
+    """Equality of JSON values, fast: Python's ``==`` (in C) first, then the canonical text
+    with sorted keys (``true`` and ``1`` differ there; ``1`` and ``1.0`` do too, which only
+    makes two equal values look different: never the reverse). One instance may serve a
+    whole diff."""
+
+    __slots__ = ("refs",)
+    _REF_MARKS = (b'"$ref":"', b'"$dynamicRef":"', b'"$recursiveRef":"')
+
+    def __init__(self) -> None:
+        self.refs: dict[int, tuple[Any, tuple[str, ...]]] = {}
+
+    @staticmethod
+    def text(v: Any) -> bytes | None:
+        import orjson
+
+        try:
+            return orjson.dumps(v, option=orjson.OPT_SORT_KEYS)
+        except (TypeError, orjson.JSONEncodeError, RecursionError):
+            return None
+
+    def equal(self, a: Any, b: Any) -> tuple[bool, tuple[str, ...] | None]:
+        """(``a`` and ``b`` are equal as written, the reference strings in them; None: they
+        may hold references toolcat cannot list)."""
+        try:
+            if a != b:
+                return False, ()
+        except RecursionError:
+            return False, ()
+        ta, tb = self.text(a), self.text(b)
+        if ta is None or tb is None or ta != tb:
+            return False, ()
+        if not any(m in ta for m in self._REF_MARKS):
+            return True, ()
+        return True, tuple(_ref_strings(ta))
+
+    # (kept for callers that only want "equal as written")
+    def same_text(self, a: Any, b: Any) -> bool:
+        return self.equal(a, b)[0]
+
+
+def _ref_strings(text: bytes) -> list[str]:
+    """Every string value of a reference keyword in a canonical JSON text (a data value that
+    happens to look like one is listed too: harmless, it is only checked)."""
+    import json
+    import re
+
+    out = []
+    for m in re.finditer(rb'"\$(?:ref|dynamicRef|recursiveRef)":("(?:[^"\\]|\\.)*")', text):
+        try:
+            out.append(json.loads(m.group(1)))
+        except ValueError:
+            continue
+    return list(dict.fromkeys(out))
+
+
 class Side:
     """One schema of a comparison: its root, dialect, checker and sampler."""
 
     def __init__(self, root: Any, dialect: str = DRAFT2020, hints: tuple = (),
-                 checker: Checker | None = None) -> None:
+                 checker: Checker | None = None, digests: Digests | None = None) -> None:
         self.root = root
         self.dialect = node_dialect(root, dialect) if isinstance(root, dict) else dialect
         self.checker = checker if checker is not None else Checker(root, self.dialect)
         self.sampler = Sampler(root, self.dialect, self.checker, hints)
-        self.embedded_ids = _has_embedded_ids(root)
+        self.digests = digests if digests is not None else Digests()
+        self._embedded_ids: bool | None = None
+
+    @property
+    def embedded_ids(self) -> bool:
+        """The schema has an ``$id``/``$anchor`` below its root (local references may then
+        mean something else than a JSON pointer from the root: not followed)."""
+        if self._embedded_ids is None:
+            self._embedded_ids = _has_embedded_ids(self.root)
+        return self._embedded_ids
 
     def accepts(self, value: Any, node: Any) -> bool | None:
+        fast = plain_accepts(node, value, self.dialect)
+        if fast is not None:
+            return fast
         return self.checker.accepts(value, node)
 
 
@@ -199,6 +300,10 @@ class Comparator:
         self.witnesses = witnesses        # collect candidates (off in dry runs)
         self._expanding: dict[tuple[int, int], int] = {}   # pair -> len(data) when met
         self._follows = 0                  # $ref expansions on the current stack
+        # pairs compared: (id a, id b) -> (a, b, the directions their changes cover)
+        self._done: dict[tuple[int, int], tuple] = {}
+        self._want: frozenset = BOTH
+        self.stop_early = False            # dry runs: stop at the first narrowing
         self._same_memo: dict[tuple[int, int], bool] = {}
         self._assumed: list[tuple[int, int]] = []
         self._same_log: list[tuple[int, int]] = []
@@ -213,16 +318,25 @@ class Comparator:
         ``y``: True when nothing narrows. No assumption of the enclosing comparison carries
         over (its instance depths are not this one's); nesting is bounded (unproved past it)."""
         sh = self.shared
+        key = (flip, id(x), id(y))
+        hit = sh.dry.get(key)
+        if hit is not None and hit[0] is x and hit[1] is y:
+            return hit[2]
         if sh.dry_depth >= _MAX_DRY or sh.steps > MAX_STEPS:
             return False
         a, b = (self.b, self.a) if flip else (self.a, self.b)
         dry = Comparator(a, b, interface=self.interface, witnesses=False, shared=sh)
-        dry._follows = self._follows
+        dry._want = frozenset((N,))
+        dry.stop_early = True
         sh.dry_depth += 1
         try:
-            return all(c.narrows is None for c in dry.node(x, y, (), (), ()))
+            ok = all(c.narrows is None for c in dry.node(x, y, (), (), ()))
+        except _Refuted:
+            ok = False
         finally:
             sh.dry_depth -= 1
+        sh.dry[key] = (x, y, ok)
+        return ok
 
     def sub(self, x: Any, y: Any) -> bool:
         """Proved: every instance ``x`` (a node of OLD) accepts is accepted by ``y`` (a node
@@ -236,11 +350,27 @@ class Comparator:
     # ------------------------------------------------------------------ nodes
 
     def same(self, a: Any, b: Any) -> bool:
-        """``a`` and ``b`` are the same schema: equal as JSON, with every local ``$ref``
-        in them leading to equal schemas too (a bisimulation: a cycle of pairs assumed equal
-        while they are checked is equal). Results found under an assumption that then fails
-        are forgotten."""
-        key = (id(a), id(b))
+        """``a`` and ``b`` are the same schema: equal as written, with every local ``$ref``
+        in them leading to the same schema too (a bisimulation: a pair of targets assumed
+        the same while it is checked is the same). Results found under an assumption that
+        then fails are forgotten."""
+        if a is b and not isinstance(a, (dict, list)):
+            return True
+        ok, refs = self.a.digests.equal(a, b)
+        if not ok or not refs:
+            return ok
+        if self.a.embedded_ids or self.b.embedded_ids or \
+                self.a.dialect != self.b.dialect:
+            return False
+        return all(self._same_target(r) for r in refs)
+
+    def _same_target(self, ref: str) -> bool:
+        if ref.startswith("#") is False:
+            return True   # a remote reference, the same string on both sides (never fetched)
+        ta, tb = local_target(ref, self.a.root), local_target(ref, self.b.root)
+        if ta is None or tb is None:
+            return ta is None and tb is None
+        key = (id(ta), id(tb))
         hit = self._same_memo.get(key)
         if hit is not None:
             return hit
@@ -250,7 +380,7 @@ class Comparator:
         mark = len(self._same_log)
         self._same_log.append(key)
         try:
-            ok = self._same(a, b)
+            ok = self.same(ta, tb)
         finally:
             self._assumed.pop()
         if not ok:
@@ -263,44 +393,41 @@ class Comparator:
             self._same_log.clear()
         return ok
 
-    def _same(self, a: Any, b: Any) -> bool:
-        if a is b and not isinstance(a, (dict, list)):
-            return True
-        if isinstance(a, dict) and isinstance(b, dict):
-            if len(a) != len(b):
-                return False
-            for k, v in a.items():
-                if k not in b:
-                    return False
-                w = b[k]
-                if k == "$ref" and isinstance(v, str):
-                    if v != w:
-                        return False
-                    if self.a.embedded_ids or self.b.embedded_ids:
-                        return False
-                    ta, tb = local_target(v, self.a.root), local_target(w, self.b.root)
-                    if (ta is None) != (tb is None):
-                        return False
-                    if ta is not None and not self.same(ta, tb):
-                        return False
-                    continue
-                if k in ("enum", "const", "default", "examples", "required"):
-                    if not _eqv(v, w):
-                        return False
-                    continue
-                if isinstance(v, (dict, list)):
-                    if not self._same(v, w):
-                        return False
-                elif not _eqv(v, w):
-                    return False
-            return True
-        if isinstance(a, list) and isinstance(b, list):
-            return len(a) == len(b) and all(self._same(x, y) for x, y in zip(a, b))
-        return _eqv(a, b)
-
-    def node(self, a: Any, b: Any, ra: tuple, rb: tuple, data: tuple) -> list[Change]:
+    def node(self, a: Any, b: Any, ra: tuple, rb: tuple, data: tuple,
+             want: frozenset | None = None) -> list[Change]:
+        """The changes from ``a`` (a node of OLD) to ``b`` (of NEW) for the directions in
+        ``want`` (default: those of the enclosing comparison); the other direction of each
+        change is left None (another comparison covers it)."""
         if self.same(a, b):
             return []
+        want = self._want if want is None else want
+        # A pair of nodes compared once already (a definition both versions reference from
+        # several places): its changes are in the list, reported where it was met first.
+        key = (id(a), id(b))
+        hit = self._done.get(key)
+        need = want - hit[2] if hit is not None else want
+        if not need:
+            return []
+        # (the memo keeps the objects alive: their ids are not reused)
+        self._done[key] = (a, b, (hit[2] if hit is not None else frozenset()) | need)
+        saved, self._want = self._want, need
+        try:
+            out = self._node(a, b, ra, rb, data)
+        finally:
+            self._want = saved
+        if self.stop_early and any(c.narrows is not None for c in out):
+            raise _Refuted
+        if need != BOTH:
+            for c in out:
+                if N not in need:
+                    c.narrows = None
+                if W not in need:
+                    c.widens = None
+            out = [c for c in out if c.narrows is not None or c.widens is not None
+                   or c.tag in _INFO_TAGS]
+        return out
+
+    def _node(self, a: Any, b: Any, ra: tuple, rb: tuple, data: tuple) -> list[Change]:
         A, B = _dict(a), _dict(b)
         self.shared.steps += 1
         if self.shared.steps > MAX_STEPS:
@@ -327,9 +454,24 @@ class Comparator:
         cb = {k for k in _COMBINATORS if k in B and M.validates(k, db)}
         diff_a = {k for k in ca if not (k in cb and self._shared(A, B, k))}
         diff_b = {k for k in cb if not (k in ca and self._shared(A, B, k))}
+        if diff_a or diff_b:
+            for k in ("anyOf", "oneOf", "allOf", "not", "if"):
+                if (k in ca) != (k in cb) or (k in ca and k not in ("not", "if") and (
+                        not isinstance(A[k], list) or not isinstance(B[k], list)
+                        or len(A[k]) != len(B[k]))):
+                    # combinators of different shapes: the exact rewrites may tell more
+                    self.shared.shapes_differ = True
         if {"anyOf", "oneOf"} & (diff_a | diff_b):
             return self._unions(A, B, da, db, ra, rb, data)
         out = self._plain(A, B, da, db, ra, rb, data)
+        xa, xb = A.get("allOf"), B.get("allOf")
+        if "allOf" in diff_a and "allOf" in diff_b and isinstance(xa, list) and \
+                isinstance(xb, list) and len(xa) == len(xb):
+            # conjunct by conjunct (sufficient: each OLD conjunct within NEW's)
+            for i, (x, y) in enumerate(zip(xa, xb)):
+                out.extend(self.node(x, y, ra + ("allOf", i), rb + ("allOf", i), data))
+            diff_a.discard("allOf")
+            diff_b.discard("allOf")
         for k in ("allOf", "not", "if"):
             if k in diff_a or k in diff_b:
                 out.extend(self._conjunct(k, A, B, da, db, ra, rb, data))
@@ -373,23 +515,24 @@ class Comparator:
 
     def _maybe_from(self, side: Side, valid_node: Any, other_node: Any,
                     gen: Callable[[], list], reason: str | None = None) -> Maybe:
-        """A Maybe whose candidates are values ``gen`` yields that ``valid_node`` (of
-        ``side``) accepts and ``other_node`` (of the other side) rejects."""
+        """A Maybe whose candidates (computed when first asked for) are values ``gen``
+        yields that ``valid_node`` (of ``side``) accepts and ``other_node`` (of the other
+        side) rejects."""
         if not self.witnesses:
             return Maybe([], reason)
         other = self.b if side is self.a else self.a
-        out = []
-        try:
-            vals = gen()
-        except RecursionError:
-            vals = []
-        for v in vals:
-            if side.accepts(v, valid_node) is True and other.accepts(v, other_node) is False:
-                if not any(_eqv(v, o) for o in out):
-                    out.append(v)
-            if len(out) >= 3:
-                break
-        return Maybe(out, reason)
+
+        def make() -> list:
+            out: list = []
+            for v in gen():
+                if side.accepts(v, valid_node) is True and other.accepts(v, other_node) is False:
+                    if not any(_eqv(v, o) for o in out):
+                        out.append(v)
+                if len(out) >= 3:
+                    break
+            return out
+
+        return Maybe(None, reason, make)
 
     def _narrow(self, A: Any, B: Any, gen: Callable[[], list], reason: str | None = None) -> Maybe:
         return self._maybe_from(self.a, A, B, gen, reason)
@@ -480,75 +623,161 @@ class Comparator:
         if "both" in (ka, kb) or len(xa) * len(xb) > _MAX_BRANCHES ** 2:
             return [self._unknown(A, B, ra, rb, data, ka if ka not in (None, "both") else kb or "",
                                   "anyOf/oneOf too large or combined: no sound check")]
+        want = self._want
         out: list[Change] = []
-        # oneOf on the including side needs its branches to be disjoint
-        b_exclusive = kb != "oneOf" or self._disjoint_all(xb, self.b)
-        a_exclusive = ka != "oneOf" or self._disjoint_all(xa, self.a)
-        # narrowing: every OLD branch inside some NEW branch
-        pairs_n = [self._best(x, xb, self.sub, forward=True) for x in xa]
-        pairs_w = [self._best(y, xa, self.sup, forward=False) for y in xb]
+        pn_s = [self._pair(x, xb, self.a, self.b) for x in xa]
+        pw_s = [self._pair(y, xa, self.b, self.a) for y in xb]
+        pn = [p[0] for p in pn_s]
+        pw = [p[0] for p in pw_s]
+        # A oneOf on the including side needs each instance to match only one of its
+        # branches: see _exclusive.
+        overlap_n = overlap_w = False
         emitted: set[tuple[int, int]] = set()
-        for i, (j, ok) in enumerate(pairs_n):
-            if ok and b_exclusive:
-                continue
-            if j is None:
-                out.append(Change(ka or "", ra + routes_a[i], rb, data,
-                                  f"{ka or 'schema'} branch {i} of OLD is not accepted by NEW",
-                                  self._narrow(A, B, lambda x=xa[i]: self.a.sampler.samples(x, 4)),
-                                  None, tag="branch-removed"))
-                continue
-            mutual = pairs_w[j][0] == i
-            sub = self.node(xa[i], xb[j], ra + routes_a[i], rb + routes_b[j], data)
-            if not mutual:
-                for c in sub:
-                    c.widens = None
-            if ok and not b_exclusive:
-                out.append(Change(kb, ra, rb, data, "oneOf branches of NEW may overlap: an "
-                                  "instance OLD accepts may match two of them",
-                                  self._narrow(A, B, lambda: self.a.sampler.samples(A, 4),
-                                               "oneOf exclusivity is not proved"), None,
-                                  tag="unknown"))
-            out.extend(sub)
-            emitted.add((i, j))
-        for j, (i, ok) in enumerate(pairs_w):
-            if ok and a_exclusive:
-                continue
-            if i is None:
-                out.append(Change(kb or "", ra, rb + routes_b[j], data,
-                                  f"{kb or 'schema'} branch {j} of NEW accepts what OLD did not",
-                                  None,
-                                  self._widen(A, B, lambda y=xb[j]: self.b.sampler.samples(y, 4)),
-                                  tag="branch-added"))
-                continue
-            if (i, j) in emitted:
-                continue
-            sub = self.node(xa[i], xb[j], ra + routes_a[i], rb + routes_b[j], data)
-            for c in sub:
-                c.narrows = None
-            if ok and not a_exclusive:
-                out.append(Change(ka, ra, rb, data, "oneOf branches of OLD may overlap",
-                                  None, self._widen(A, B, lambda: self.b.sampler.samples(B, 4),
-                                                    "oneOf exclusivity is not proved"),
-                                  tag="unknown"))
-            out.extend(sub)
+        if N in want:
+            # every OLD branch inside some NEW branch: the closest one first
+            for i, j in enumerate(pn):
+                if j is None:
+                    out.append(Change(ka or "", ra + routes_a[i], rb, data,
+                                      f"{ka or 'schema'} branch {i} of OLD is not accepted by NEW",
+                                      self._narrow(A, B, lambda x=xa[i]: self.a.sampler.samples(x, 4)),
+                                      None, tag="branch-removed"))
+                    continue
+                mutual = pw[j] == i
+                dirs = want if mutual else frozenset((N,))
+                sub, proved = self._branch_pair(xa[i], xb[j], ra + routes_a[i], rb + routes_b[j],
+                                                data, dirs, N,
+                                                [] if pn_s[i][1] else
+                                                [k for k in range(len(xb)) if k != j][:8],
+                                                lambda k, x=xa[i]: self.sub(x, xb[k]))
+                if proved and not overlap_n and not self._exclusive(i, j, xa, xb, pn, pw, ka, kb, N):
+                    overlap_n = True
+                    out.append(Change(kb, ra, rb, data, "oneOf branches of NEW may overlap: an "
+                                      "instance OLD accepts may match two of them",
+                                      self._narrow(A, B, lambda: self.a.sampler.samples(A, 4),
+                                                   "oneOf exclusivity is not proved"), None,
+                                      tag="unknown"))
+                out.extend(sub)
+                if mutual:
+                    emitted.add((i, j))
+        if W in want:
+            for j, i in enumerate(pw):
+                if i is None:
+                    out.append(Change(kb or "", ra, rb + routes_b[j], data,
+                                      f"{kb or 'schema'} branch {j} of NEW accepts what OLD did not",
+                                      None,
+                                      self._widen(A, B, lambda y=xb[j]: self.b.sampler.samples(y, 4)),
+                                      tag="branch-added"))
+                    continue
+                if (i, j) in emitted:
+                    continue
+                sub, proved = self._branch_pair(xa[i], xb[j], ra + routes_a[i], rb + routes_b[j],
+                                                data, frozenset((W,)), W,
+                                                [] if pw_s[j][1] else
+                                                [k for k in range(len(xa)) if k != i][:8],
+                                                lambda k, y=xb[j]: self.sup(xa[k], y))
+                if proved and not overlap_w and not self._exclusive(j, i, xb, xa, pw, pn, kb, ka, W):
+                    overlap_w = True
+                    out.append(Change(ka, ra, rb, data, "oneOf branches of OLD may overlap",
+                                      None, self._widen(A, B, lambda: self.b.sampler.samples(B, 4),
+                                                        "oneOf exclusivity is not proved"),
+                                      tag="unknown"))
+                out.extend(sub)
         return out
 
-    def _best(self, x: Any, ys: list, proved: Callable, forward: bool) -> tuple[int | None, bool]:
-        """The branch of ``ys`` that ``x`` is proved inside (and True), else the closest one
-        by instance types (and False), else None."""
+    def _exclusive(self, i: int, j: int, xs: list, ys: list, px: list, py: list, kx: str | None,
+                   ky: str | None, direction: str) -> bool:
+        """Proved: an instance of branch ``i`` of ``xs`` (the included side), which branch
+        ``j`` of ``ys`` holds, matches no other branch of ``ys`` (needed when ``ys`` is a
+        oneOf). For each other branch ``m``: it is disjoint from ``j``, or (``xs`` being a
+        oneOf too, so the instance matches only its own branch there) ``m`` is paired with
+        a branch ``k != i`` of ``xs`` that holds all of ``m``."""
+        if ky != "oneOf":
+            return True
+        sy = self.b if direction == N else self.a
+        for m in range(len(ys)):
+            if m == j or self._disjoint(ys[j], ys[m], sy):
+                continue
+            k = py[m]
+            if kx == "oneOf" and k is not None and k != i and px[k] == m:
+                holds = self.sup(xs[k], ys[m]) if direction == N else self.sub(ys[m], xs[k])
+                if holds:
+                    continue
+            return False
+        return True
+
+    def _branch_pair(self, x: Any, y: Any, rx: tuple, ry: tuple, data: tuple, dirs: frozenset,
+                     key: str, others: list[int], other_holds: Callable[[int], bool]
+                     ) -> tuple[list[Change], bool]:
+        """The changes between paired branches ``x`` and ``y`` for ``dirs``, and whether the
+        ``key`` direction is proved for the branch (by this pair, or by another branch that
+        a dry run proves holds it: then this pair's ``key`` findings are left out)."""
+        child = Comparator(self.a, self.b, interface=self.interface, witnesses=self.witnesses,
+                           shared=self.shared)
+        child._expanding = self._expanding
+        child._follows = self._follows
+        child._done = dict(self._done)
+        sub = child.node(x, y, rx, ry, data, want=dirs)
+        proved = all(getattr(c, key) is None for c in sub)
+        if not proved and any(other_holds(k) for k in others[:_MAX_BRANCHES]):
+            # another branch holds it: this pair's `key` findings are void, and so is what
+            # the child covered (nothing of it goes into this comparator's memo)
+            proved = True
+            for c in sub:
+                setattr(c, key, None)
+            sub = [c for c in sub if c.narrows is not None or c.widens is not None]
+        else:
+            self._done.update(child._done)
+        return sub, proved
+
+    def _pair(self, x: Any, ys: list, sx: Side, sy: Side) -> tuple[int | None, bool]:
+        """The branch of ``ys`` most like ``x``, and whether that is clear (the same schema,
+        the same reference, or the only branch a discriminator value leaves): else the one
+        with the most instance types in common and the best discriminator score (ties: the
+        first); None when none shares an instance type."""
         for j, y in enumerate(ys):
-            if (proved(x, y) if forward else proved(y, x)):
+            if (sx is self.a and self.same(x, y)) or (sx is self.b and self.same(y, x)):
                 return j, True
-        side_x = self.a if forward else self.b
-        side_y = self.b if forward else self.a
-        ax = M.schema_atoms(x, side_x.dialect)
-        best, score = None, 0
+        if isinstance(x, dict) and isinstance(x.get("$ref"), str):
+            for j, y in enumerate(ys):
+                if isinstance(y, dict) and y.get("$ref") == x["$ref"]:
+                    return j, True
+        x = self._deref(x, sx)
+        ax = M.schema_atoms(x, sx.dialect)
+        best, score, scores = None, 0, []
         for j, y in enumerate(ys):
-            ay = M.schema_atoms(y, side_y.dialect)
-            s = len(ax & ay)
-            if s > score:
-                best, score = j, s
-        return best, False
+            y = self._deref(y, sy)
+            ay = M.schema_atoms(y, sy.dialect)
+            sc = len(ax & ay) * 4
+            if not sc:
+                scores.append(None)
+                continue
+            disc = _discriminator_score(x, y, sx, sy)
+            scores.append(disc)
+            sc += disc
+            if sc > score:
+                best, score = j, sc
+        clear = best is not None and scores[best] is not None and scores[best] >= 8 and \
+            sum(1 for v in scores if v is not None and v >= 8) == 1
+        return best, clear
+
+    def _deref(self, s: Any, side: Side) -> Any:
+        """``s`` with a local ``$ref`` of it replaced by its target (merged with the keywords
+        beside it), a few times; ``s`` itself when that cannot be done."""
+        for _ in range(8):
+            if not isinstance(s, dict) or not isinstance(s.get("$ref"), str) or side.embedded_ids:
+                return s
+            t = local_target(s["$ref"], side.root)
+            if t is None:
+                return s
+            rest = {k: v for k, v in s.items() if k != "$ref"}
+            if not rest or node_dialect(s, side.dialect) in LEGACY_DIALECTS:
+                s = t
+            else:
+                m = M.merge_and(rest, t, side.dialect)
+                if m is None:
+                    return s
+                s = m
+        return s
 
     def _disjoint_all(self, xs: list, side: Side) -> bool:
         return all(self._disjoint(xs[i], xs[j], side) for i in range(len(xs))
@@ -556,29 +785,37 @@ class Comparator:
 
     def _disjoint(self, x: Any, y: Any, side: Side, depth: int = 0) -> bool:
         """Proved: no instance matches both ``x`` and ``y`` (schemas of ``side``)."""
+        key = (id(x), id(y), id(side))
+        hit = self.shared.disjoint.get(key)
+        if hit is not None and hit[0] is x and hit[1] is y:
+            return hit[2]
+        ok = self._disjoint1(x, y, side, depth)
+        self.shared.disjoint[key] = (x, y, ok)
+        return ok
+
+    def _disjoint1(self, x: Any, y: Any, side: Side, depth: int) -> bool:
+        x, y = self._deref(x, side), self._deref(y, side)
         if x is False or y is False:
             return True
         if not isinstance(x, dict) or not isinstance(y, dict) or depth > 4:
             return False
         d = side.dialect
-        if not (M.schema_atoms(x, d) & M.schema_atoms(y, d)):
+        common = M.schema_atoms(x, d) & M.schema_atoms(y, d)
+        if not common:
             return True
+        # a discriminator: a property both require, with disjoint schemas
+        if common <= {"object"}:
+            ry = _names(y.get("required"))
+            for name in _names(x.get("required")):
+                if name in ry and self._disjoint(property_schema(x, name),
+                                                 property_schema(y, name), side, depth + 1):
+                    return True
         for s, t in ((x, y), (y, x)):
             vals = M.finite_values({k: v for k, v in s.items() if k in ("type", "enum", "const")}, d) \
                 if ("enum" in s or "const" in s) else None
-            if vals is not None:
-                verdicts = [side.accepts(v, t) for v in vals]
-                if all(v is False for v in verdicts):
+            if vals is not None and len(vals) <= 64:
+                if all(side.accepts(v, t) is False for v in vals):
                     return True
-        # a discriminator: a property both require, with disjoint schemas
-        rx = x.get("required") if isinstance(x.get("required"), list) else []
-        ry = y.get("required") if isinstance(y.get("required"), list) else []
-        if M.schema_atoms(x, d) & M.schema_atoms(y, d) <= {"object"}:
-            for name in rx:
-                if name in ry and isinstance(name, str):
-                    if self._disjoint(property_schema(x, name), property_schema(y, name), side,
-                                      depth + 1):
-                        return True
         return False
 
     # ------------------------------------------------------------------ other conjuncts
@@ -649,9 +886,13 @@ class Comparator:
         if sh.dry_depth >= _MAX_DRY or sh.steps > MAX_STEPS:
             return False
         c = Comparator(sn, sm, interface=False, witnesses=False, shared=sh)
+        c._want = frozenset((N,))
+        c.stop_early = True
         sh.dry_depth += 1
         try:
             return all(ch.narrows is None for ch in c.node(n, m, (), (), ()))
+        except _Refuted:
+            return False
         finally:
             sh.dry_depth -= 1
 
@@ -1159,7 +1400,28 @@ class Comparator:
                        tag="unknown", old=ga, new=gb)]
 
 
+
 # ---------------------------------------------------------------------- helpers
+
+def _discriminator_score(x: Any, y: Any, sx: Side, sy: Side) -> int:
+    """How alike two object branches look: +2 per property both declare, +8 per required
+    property whose values they both list with one in common, -8 when such lists share none
+    (a discriminator that tells them apart)."""
+    if not isinstance(x, dict) or not isinstance(y, dict):
+        return 0
+    px = x.get("properties") if isinstance(x.get("properties"), dict) else {}
+    py = y.get("properties") if isinstance(y.get("properties"), dict) else {}
+    score = 2 * len(set(px) & set(py))
+    for name in _names(x.get("required")):
+        if name in px and name in py and name in _names(y.get("required")):
+            vx, vy = px[name], py[name]
+            fx = M.finite_values(vx, sx.dialect) if isinstance(vx, dict) and ("enum" in vx or "const" in vx) else None
+            fy = M.finite_values(vy, sy.dialect) if isinstance(vy, dict) and ("enum" in vy or "const" in vy) else None
+            if fx is not None and fy is not None:
+                kx = {M.jkey(v) for v in fx}
+                score += 8 if any(M.jkey(v) in kx for v in fy) else -8
+    return score
+
 
 def _names(v: Any) -> list:
     return [x for x in v if isinstance(x, str)] if isinstance(v, list) else []
@@ -1267,13 +1529,33 @@ def _dependent_schemas(S: dict, d: str) -> dict[str, tuple[Any, str]]:
 
 # ---------------------------------------------------------------------- public API
 
+@dataclass
+class Comparison:
+    """What :func:`compare` found: the changes, the two sides (their checkers and samplers,
+    for :func:`witness`), and whether combinators of different shapes were met (``allOf``
+    on one side only, unions of other lengths...: the exact rewrites of
+    :func:`toolcat.project.lower.lower_schema` may then show that some changes are only
+    spelling)."""
+
+    changes: list[Change]
+    old: Side
+    new: Side
+    shapes_differ: bool
+
+    def __iter__(self):  # (changes, old, new) = compare(...)
+        return iter((self.changes, self.old, self.new))
+
+
 def compare(old: Any, new: Any, old_dialect: str = DRAFT2020, new_dialect: str = DRAFT2020, *,
-            interface: bool = True, old_hints: tuple = (), new_hints: tuple = ()) -> tuple[list[Change], Side, Side]:
-    """The changes from ``old`` to ``new`` (see the module docstring), and the two sides
-    (their checkers and samplers, for :func:`witness`)."""
-    a = Side(old, old_dialect, old_hints)
-    b = Side(new, new_dialect, new_hints)
-    return Comparator(a, b, interface=interface).compare(), a, b
+            interface: bool = True, old_hints: tuple = (), new_hints: tuple = (),
+            digests: Digests | None = None) -> Comparison:
+    """The changes from ``old`` to ``new`` (see the module docstring). ``digests``: shared
+    between the comparisons of one diff (see :class:`Digests`)."""
+    dig = digests if digests is not None else Digests()
+    a = Side(old, old_dialect, old_hints, digests=dig)
+    b = Side(new, new_dialect, new_hints, digests=dig)
+    c = Comparator(a, b, interface=interface)
+    return Comparison(c.compare(), a, b, c.shared.shapes_differ)
 
 
 def witness(change: Change, direction: str, old: Side, new: Side,
