@@ -78,13 +78,19 @@ class _Shared:
     """What every comparator of one comparison shares: the work done (bounded), and the
     answers of dry runs (context-free: they start without assumptions)."""
 
-    __slots__ = ("steps", "dry_depth", "dry", "shapes_differ", "disjoint")
+    __slots__ = ("steps", "dry_depth", "dry", "shapes_differ", "disjoint", "derefs",
+                 "same_memo", "assumed", "same_log", "equal")
 
     def __init__(self) -> None:
         self.steps = 0
         self.dry_depth = 0
         self.shapes_differ = False   # combinators of different shapes were compared
         self.disjoint: dict[tuple, tuple] = {}
+        self.derefs: dict[tuple, tuple] = {}
+        self.same_memo: dict[tuple[int, int], bool] = {}
+        self.assumed: list[tuple[int, int]] = []
+        self.same_log: list[tuple[int, int]] = []
+        self.equal: dict[tuple[int, int], tuple] = {}   # (id a, id b) -> (a, b, answer)
         self.dry: dict[tuple, tuple] = {}   # (flip, id x, id y) -> (x, y, answer)
 
 
@@ -265,7 +271,7 @@ class Side:
         """The schema has an ``$id``/``$anchor`` below its root (local references may then
         mean something else than a JSON pointer from the root: not followed)."""
         if self._embedded_ids is None:
-            self._embedded_ids = _has_embedded_ids(self.root)
+            self._embedded_ids = _has_embedded_ids(self.root, self.dialect)
         return self._embedded_ids
 
     def accepts(self, value: Any, node: Any) -> bool | None:
@@ -275,16 +281,19 @@ class Side:
         return self.checker.accepts(value, node)
 
 
-def _has_embedded_ids(root: Any) -> bool:
-    stack = [(root, True)]
-    while stack:
-        n, top = stack.pop()
-        if isinstance(n, dict):
-            if not top and ("$id" in n or "$anchor" in n or "id" in n and isinstance(n.get("id"), str)):
-                return True
-            stack.extend((v, False) for v in n.values())
-        elif isinstance(n, list):
-            stack.extend((v, False) for v in n)
+def _has_embedded_ids(root: Any, dialect: str = DRAFT2020) -> bool:
+    """A schema position below the root declares a base URI or an anchor (``$id``,
+    ``$anchor``...; draft-04's ``id``)."""
+    from toolcat.schema.keywords import ANCHOR_KEYWORDS, RESOURCE_KEYWORDS
+    from toolcat.schema.walker import iter_schemas
+
+    keys = RESOURCE_KEYWORDS + ANCHOR_KEYWORDS
+    for path, node, d in iter_schemas(root, dialect):
+        if path and isinstance(node, dict):
+            for k in keys:
+                if k in node and M.validates(k, d) is False and k in M.KEYWORDS[d] and \
+                        isinstance(node[k], str):
+                    return True
     return False
 
 
@@ -304,9 +313,10 @@ class Comparator:
         self._done: dict[tuple[int, int], tuple] = {}
         self._want: frozenset = BOTH
         self.stop_early = False            # dry runs: stop at the first narrowing
-        self._same_memo: dict[tuple[int, int], bool] = {}
-        self._assumed: list[tuple[int, int]] = []
-        self._same_log: list[tuple[int, int]] = []
+        # the bisimulation state of same(): shared by the comparators of one comparison
+        self._same_memo = self.shared.same_memo
+        self._assumed = self.shared.assumed
+        self._same_log = self.shared.same_log
 
     # ------------------------------------------------------------------ entry points
 
@@ -356,7 +366,14 @@ class Comparator:
         then fails are forgotten."""
         if a is b and not isinstance(a, (dict, list)):
             return True
-        ok, refs = self.a.digests.equal(a, b)
+        key = (id(a), id(b))
+        hit = self.shared.equal.get(key)
+        if hit is not None and hit[0] is a and hit[1] is b:
+            ok, refs = hit[2]
+        else:
+            ok, refs = self.a.digests.equal(a, b)
+            if isinstance(a, (dict, list)):
+                self.shared.equal[key] = (a, b, (ok, refs))
         if not ok or not refs:
             return ok
         if self.a.embedded_ids or self.b.embedded_ids or \
@@ -629,10 +646,11 @@ class Comparator:
         pw_s = [self._pair(y, xa, self.b, self.a) for y in xb]
         pn = [p[0] for p in pn_s]
         pw = [p[0] for p in pw_s]
-        # A oneOf on the including side needs each instance to match only one of its
-        # branches: see _exclusive.
-        overlap_n = overlap_w = False
-        emitted: set[tuple[int, int]] = set()
+        same = {(i, j) for i, (j, how) in enumerate(pn_s) if how == "same"}
+        # (i, j) -> {direction: proved?} for the pairs compared here (not from the memo)
+        known: dict[tuple[int, int], dict[str, bool]] = {}
+        pending_n: list[tuple[int, int]] = []
+        pending_w: list[tuple[int, int]] = []
         if N in want:
             # every OLD branch inside some NEW branch: the closest one first
             for i, j in enumerate(pn):
@@ -644,21 +662,17 @@ class Comparator:
                     continue
                 mutual = pw[j] == i
                 dirs = want if mutual else frozenset((N,))
-                sub, proved = self._branch_pair(xa[i], xb[j], ra + routes_a[i], rb + routes_b[j],
-                                                data, dirs, N,
-                                                [] if pn_s[i][1] else
-                                                [k for k in range(len(xb)) if k != j][:8],
-                                                lambda k, x=xa[i]: self.sub(x, xb[k]))
-                if proved and not overlap_n and not self._exclusive(i, j, xa, xb, pn, pw, ka, kb, N):
-                    overlap_n = True
-                    out.append(Change(kb, ra, rb, data, "oneOf branches of NEW may overlap: an "
-                                      "instance OLD accepts may match two of them",
-                                      self._narrow(A, B, lambda: self.a.sampler.samples(A, 4),
-                                                   "oneOf exclusivity is not proved"), None,
-                                      tag="unknown"))
+                sub, proved, fresh = self._branch_pair(
+                    xa[i], xb[j], ra + routes_a[i], rb + routes_b[j], data, dirs, N,
+                    [] if pn_s[i][1] is not None else [k for k in range(len(xb)) if k != j][:8],
+                    lambda k, x=xa[i]: self.sub(x, xb[k]))
+                if fresh:
+                    known.setdefault((i, j), {})[N] = proved
+                    if W in dirs:
+                        known[(i, j)][W] = all(c.widens is None for c in sub)
+                if proved:
+                    pending_n.append((i, j))
                 out.extend(sub)
-                if mutual:
-                    emitted.add((i, j))
         if W in want:
             for j, i in enumerate(pw):
                 if i is None:
@@ -668,53 +682,89 @@ class Comparator:
                                       self._widen(A, B, lambda y=xb[j]: self.b.sampler.samples(y, 4)),
                                       tag="branch-added"))
                     continue
-                if (i, j) in emitted:
-                    continue
-                sub, proved = self._branch_pair(xa[i], xb[j], ra + routes_a[i], rb + routes_b[j],
-                                                data, frozenset((W,)), W,
-                                                [] if pw_s[j][1] else
-                                                [k for k in range(len(xa)) if k != i][:8],
-                                                lambda k, y=xb[j]: self.sup(xa[k], y))
-                if proved and not overlap_w and not self._exclusive(j, i, xb, xa, pw, pn, kb, ka, W):
-                    overlap_w = True
-                    out.append(Change(ka, ra, rb, data, "oneOf branches of OLD may overlap",
-                                      None, self._widen(A, B, lambda: self.b.sampler.samples(B, 4),
-                                                        "oneOf exclusivity is not proved"),
-                                      tag="unknown"))
-                out.extend(sub)
+                if N in want and pn[i] == j:
+                    proved = known.get((i, j), {}).get(W)
+                    if proved is None:   # (met before: its changes are in the list already)
+                        proved = self.sup(xa[i], xb[j])
+                else:
+                    sub, proved, fresh = self._branch_pair(
+                        xa[i], xb[j], ra + routes_a[i], rb + routes_b[j], data, frozenset((W,)), W,
+                        [] if pw_s[j][1] is not None else [k for k in range(len(xa)) if k != i][:8],
+                        lambda k, y=xb[j]: self.sup(xa[k], y))
+                    if fresh:
+                        known.setdefault((i, j), {})[W] = proved
+                    out.extend(sub)
+                if proved:
+                    pending_w.append((i, j))
+
+        def held(direction: str, k: int, m: int) -> bool:
+            # N: NEW branch m within OLD branch k; W: OLD branch m within NEW branch k
+            if ((k, m) if direction == N else (m, k)) in same:
+                return True
+            pair = (k, m) if direction == N else (m, k)
+            got = known.get(pair, {}).get(W if direction == N else N)
+            if got is not None:
+                return got
+            return self.sup(xa[k], xb[m]) if direction == N else self.sub(xa[m], xb[k])
+
+        # a oneOf on the including side: each instance must match only one of its branches
+        for i, j in pending_n:
+            if not self._exclusive(i, j, xa, xb, pn, pw, ka, kb, N, same, held):
+                out.append(Change(kb, ra, rb, data, "oneOf branches of NEW may overlap: an "
+                                  "instance OLD accepts may match two of them",
+                                  self._narrow(A, B, lambda: self.a.sampler.samples(A, 4),
+                                               "oneOf exclusivity is not proved"), None,
+                                  tag="unknown"))
+                break
+        for i, j in pending_w:
+            if not self._exclusive(j, i, xb, xa, pw, pn, kb, ka, W, {(b, a) for a, b in same},
+                                   held):
+                out.append(Change(ka, ra, rb, data, "oneOf branches of OLD may overlap",
+                                  None, self._widen(A, B, lambda: self.b.sampler.samples(B, 4),
+                                                    "oneOf exclusivity is not proved"),
+                                  tag="unknown"))
+                break
         return out
 
     def _exclusive(self, i: int, j: int, xs: list, ys: list, px: list, py: list, kx: str | None,
-                   ky: str | None, direction: str) -> bool:
+                   ky: str | None, direction: str, same: set, held: Callable) -> bool:
         """Proved: an instance of branch ``i`` of ``xs`` (the included side), which branch
         ``j`` of ``ys`` holds, matches no other branch of ``ys`` (needed when ``ys`` is a
         oneOf). For each other branch ``m``: it is disjoint from ``j``, or (``xs`` being a
         oneOf too, so the instance matches only its own branch there) ``m`` is paired with
-        a branch ``k != i`` of ``xs`` that holds all of ``m``."""
+        a branch ``k != i`` of ``xs`` that holds all of ``m`` (``held(direction, k, m)``)."""
         if ky != "oneOf":
             return True
         sy = self.b if direction == N else self.a
         for m in range(len(ys)):
-            if m == j or self._disjoint(ys[j], ys[m], sy):
+            if m == j:
                 continue
             k = py[m]
-            if kx == "oneOf" and k is not None and k != i and px[k] == m:
-                holds = self.sup(xs[k], ys[m]) if direction == N else self.sub(ys[m], xs[k])
-                if holds:
-                    continue
+            paired = kx == "oneOf" and k is not None and k != i and px[k] == m
+            if paired and (k, m) in same:
+                continue
+            if self._disjoint(ys[j], ys[m], sy):
+                continue
+            if paired and held(direction, k, m):
+                continue
             return False
         return True
 
     def _branch_pair(self, x: Any, y: Any, rx: tuple, ry: tuple, data: tuple, dirs: frozenset,
                      key: str, others: list[int], other_holds: Callable[[int], bool]
-                     ) -> tuple[list[Change], bool]:
-        """The changes between paired branches ``x`` and ``y`` for ``dirs``, and whether the
+                     ) -> tuple[list[Change], bool, bool]:
+        """The changes between paired branches ``x`` and ``y`` for ``dirs``; whether the
         ``key`` direction is proved for the branch (by this pair, or by another branch that
-        a dry run proves holds it: then this pair's ``key`` findings are left out)."""
+        a dry run proves holds it: then this pair's ``key`` findings are left out); and
+        whether the pair was compared here (not met before: then its changes are already in
+        the list, and "no change" proves nothing)."""
+        prior = self._done.get((id(x), id(y)))
+        fresh = prior is None or not (dirs & prior[2])
         child = Comparator(self.a, self.b, interface=self.interface, witnesses=self.witnesses,
                            shared=self.shared)
         child._expanding = self._expanding
         child._follows = self._follows
+        child.stop_early = self.stop_early
         child._done = dict(self._done)
         sub = child.node(x, y, rx, ry, data, want=dirs)
         proved = all(getattr(c, key) is None for c in sub)
@@ -727,20 +777,20 @@ class Comparator:
             sub = [c for c in sub if c.narrows is not None or c.widens is not None]
         else:
             self._done.update(child._done)
-        return sub, proved
+        return sub, proved, fresh
 
-    def _pair(self, x: Any, ys: list, sx: Side, sy: Side) -> tuple[int | None, bool]:
+    def _pair(self, x: Any, ys: list, sx: Side, sy: Side) -> tuple[int | None, str | None]:
         """The branch of ``ys`` most like ``x``, and whether that is clear (the same schema,
         the same reference, or the only branch a discriminator value leaves): else the one
         with the most instance types in common and the best discriminator score (ties: the
         first); None when none shares an instance type."""
         for j, y in enumerate(ys):
             if (sx is self.a and self.same(x, y)) or (sx is self.b and self.same(y, x)):
-                return j, True
+                return j, "same"
         if isinstance(x, dict) and isinstance(x.get("$ref"), str):
             for j, y in enumerate(ys):
                 if isinstance(y, dict) and y.get("$ref") == x["$ref"]:
-                    return j, True
+                    return j, "ref"
         x = self._deref(x, sx)
         ax = M.schema_atoms(x, sx.dialect)
         best, score, scores = None, 0, []
@@ -758,11 +808,22 @@ class Comparator:
                 best, score = j, sc
         clear = best is not None and scores[best] is not None and scores[best] >= 8 and \
             sum(1 for v in scores if v is not None and v >= 8) == 1
-        return best, clear
+        return best, ("discriminator" if clear else None)
 
     def _deref(self, s: Any, side: Side) -> Any:
         """``s`` with a local ``$ref`` of it replaced by its target (merged with the keywords
         beside it), a few times; ``s`` itself when that cannot be done."""
+        if not isinstance(s, dict) or "$ref" not in s:
+            return s
+        key = (id(s), id(side))
+        hit = self.shared.derefs.get(key)
+        if hit is not None and hit[0] is s:
+            return hit[1]
+        out = self._deref1(s, side)
+        self.shared.derefs[key] = (s, out)
+        return out
+
+    def _deref1(self, s: Any, side: Side) -> Any:
         for _ in range(8):
             if not isinstance(s, dict) or not isinstance(s.get("$ref"), str) or side.embedded_ids:
                 return s
@@ -803,6 +864,12 @@ class Comparator:
         common = M.schema_atoms(x, d) & M.schema_atoms(y, d)
         if not common:
             return True
+        # a conjunct of one disjoint from the other (an allOf part holds all of its node)
+        for s, t in ((x, y), (y, x)):
+            conj = s.get("allOf")
+            if isinstance(conj, list) and M.validates("allOf", d) and len(conj) <= 8:
+                if any(self._disjoint(c, t, side, depth + 1) for c in conj):
+                    return True
         # a discriminator: a property both require, with disjoint schemas
         if common <= {"object"}:
             ry = _names(y.get("required"))
