@@ -24,7 +24,7 @@ _toolcat() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--version -V --no-color --quiet -q --install-completion --show-completion --help -h' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'tools project lint diff-toolids measure rule' -- "$cur"))
+            COMPREPLY=($(compgen -W 'tools project lint diff diff-toolids measure rule' -- "$cur"))
         fi
         ;;
     tools)
@@ -101,6 +101,27 @@ _toolcat() {
         esac
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--format -f --profile -p --mcp-version --config --select --extend-select --ignore --fail-on --baseline --write-baseline --output-file -o --description-max --prose-max --view --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+        fi
+        ;;
+    diff)
+        case $prev in
+        --format|-f)
+            COMPREPLY=($(compgen -W 'text json markdown github' -- "$cur"))
+            return 0 ;;
+        --fail-on)
+            COMPREPLY=($(compgen -W 'breaking unknown behavioural any' -- "$cur"))
+            return 0 ;;
+        --ignore|--ignore-file)
+            return 0 ;;  # file names (complete -o default)
+        --from)
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic' -- "$cur"))
+            return 0 ;;
+        --max-file-size)
+            compopt +o default 2>/dev/null
+            return 0 ;;
+        esac
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W '--format -f --fail-on --ignore --ignore-file --ids-only --from --webhooks --cookies --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     diff-toolids)

@@ -12,6 +12,7 @@ complete -c toolcat -n __fish_use_subcommand -l help -s h -d 'Show the help and 
 complete -c toolcat -n __fish_use_subcommand -a tools -d 'List the tools toolcat loads from each catalog'
 complete -c toolcat -n __fish_use_subcommand -a project -d 'Write the compact (or lossless standard) view of catalogs in a target\'s tool envelope'
 complete -c toolcat -n __fish_use_subcommand -a lint -d 'Check catalogs for conformance and model-readiness problems; report the file, line, column, tool and JSON pointer of each'
+complete -c toolcat -n __fish_use_subcommand -a diff -d 'What changed between two versions of a catalog, and whether it breaks the callers: removed or renamed tools, narrowed input schemas, outputs no longer guaranteed, rewritten descriptions, tools that became destructive'
 complete -c toolcat -n __fish_use_subcommand -a diff-toolids -d 'Compare the toolId sets of two catalogs, or of one catalog\'s standard and compact views'
 complete -c toolcat -n __fish_use_subcommand -a measure -d 'Measure bytes and tokens of each catalog\'s standard view against its compact view'
 complete -c toolcat -n __fish_use_subcommand -a rule -d 'Explain a lint rule (toolcat rule CODE) or list them all (--all)'
@@ -77,6 +78,20 @@ complete -c toolcat -n '__fish_seen_subcommand_from lint' -l max-file-size -x -d
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l no-color -d 'No colours (also: NO_COLOR=1)'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l quiet -s q -d 'No summaries on stderr'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l help -s h -d 'Show the help and exit'
+
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -F
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l format -s f -x -a 'text json markdown github' -d 'Output: text, json, markdown or github'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l fail-on -x -a 'breaking unknown behavioural any' -d 'Exit 1 on findings of this kind or worse: breaking, unknown, behavioural or any'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l ignore -r -F -d 'TOOL or TOOL:POINTER: accepted changes to leave out (repeatable)'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l ignore-file -r -F -d 'A file of --ignore entries, one a line (# comments)'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l ids-only -d 'Compare the toolId sets only (what diff-toolids does)'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l from -x -a 'openapi swagger mcp mcp-capture openwop openai anthropic' -d 'Force the input format: openapi, swagger, mcp, mcp-capture, openwop, openai, anthropic'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l webhooks -d 'OpenAPI 3.1: also make tools of webhooks'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l cookies -d 'OpenAPI: also map cookie parameters'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l max-file-size -x -d 'Largest input file in bytes'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l no-color -d 'No colours (also: NO_COLOR=1)'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l quiet -s q -d 'No summaries on stderr'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l help -s h -d 'Show the help and exit'
 
 complete -c toolcat -n '__fish_seen_subcommand_from diff-toolids' -F
 complete -c toolcat -n '__fish_seen_subcommand_from diff-toolids' -l format -s f -x -a 'text json' -d 'Output: text or json'

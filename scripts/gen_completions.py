@@ -33,6 +33,8 @@ def values() -> dict[tuple[str, str], tuple[str, ...]]:
     """(command, option) -> the values it accepts; command "*" = every command."""
     from toolcat import config, model, tokens
     from toolcat.commands import measure as measure_cmd
+    from toolcat.diff import catalog as diff_catalog
+    from toolcat.diff import render as diff_render
     from toolcat.lint import profiles, registry, render
     from toolcat.project import TARGETS, VIEWS
 
@@ -53,6 +55,9 @@ def values() -> dict[tuple[str, str], tuple[str, ...]]:
         ("*", "--ignore"): codes,
         ("tools", "--format"): ("text", "json"),
         ("diff-toolids", "--format"): ("text", "json"),
+        ("diff", "--format"): tuple(diff_render.FORMATS),
+        ("diff", "--fail-on"): tuple(diff_catalog.FAIL_ON),
+        ("diff", "--ignore"): (),        # TOOL or TOOL:POINTER
         ("rule", "--format"): ("text", "markdown", "json"),
         ("lint", "--format"): tuple(render.FORMATS),
         ("measure", "--format"): tuple(measure_cmd.FORMATS),
@@ -113,7 +118,8 @@ def model_cli() -> tuple[list[Opt], list[Cmd]]:
             return None
         names = sorted(p.opts, key=lambda n: (not n.startswith("--"), n))
         long = names[0]
-        choices = vals.get((cmd, long)) or vals.get(("*", long)) or ()
+        # a command's own entry wins, even an empty one (free text)
+        choices = vals[(cmd, long)] if (cmd, long) in vals else vals.get(("*", long), ())
         if p.is_flag:
             kind = "flag"
         elif choices:

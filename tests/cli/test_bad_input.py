@@ -26,6 +26,7 @@ COMMANDS: dict[str, list[str]] = {
     "measure": [],
     "project": [],
     "diff-toolids": [],
+    "diff": ["samples/git.tools.json"],      # OLD a good catalog, NEW the bad input
 }
 # cases every command runs (the full list runs through `tools`)
 # (all commands load through the same code: a sample keeps the suite fast)

@@ -94,8 +94,8 @@ def _bash_complete(*words: str) -> list[str]:
 
 
 def test_bash_completes_commands_options_and_values():
-    assert _bash_complete("toolcat", "") == ["tools", "project", "lint", "diff-toolids",
-                                             "measure", "rule"]
+    assert _bash_complete("toolcat", "") == ["tools", "project", "lint", "diff",
+                                             "diff-toolids", "measure", "rule"]
     assert _bash_complete("toolcat", "li") == ["lint"]
     assert _bash_complete("toolcat", "--no-color", "me") == ["measure"]
     assert "--fail-on" in _bash_complete("toolcat", "lint", "--f")
@@ -170,7 +170,7 @@ def test_zsh(tmp_path):
     with ThreadPoolExecutor(len(lines)) as pool:
         commands, formats, codes, gate = pool.map(complete, lines)
     assert time.monotonic() - t0 < 20
-    for name in ("tools", "project", "lint", "diff-toolids", "measure", "rule"):
+    for name in ("tools", "project", "lint", "diff", "diff-toolids", "measure", "rule"):
         assert re.search(rf"\b{name}\b", commands), commands
     assert "Check catalogs for conformance" in commands  # the descriptions
     assert re.search(r"github\s+json\s+junit\s+sarif\s+text", formats), formats

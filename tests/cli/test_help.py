@@ -23,16 +23,17 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from support.common import REPO, run_toolcat
 
-COMMANDS = ["tools", "project", "lint", "diff-toolids", "measure", "rule"]
+COMMANDS = ["tools", "project", "lint", "diff", "diff-toolids", "measure", "rule"]
 # options whose absence means "not done": there is no default to show
 NO_DEFAULT = {"--handbook", "--report", "--extend-select", "--ignore", "--baseline",
-              "--write-baseline", "--output-file"}
+              "--write-baseline", "--output-file", "--ignore-file"}
 # one ordinary run of each command on the samples
 RUNS = {
     "tools": ["tools", "samples/petstore.openapi.yaml"],
     "project": ["project", "samples/petstore.openapi.yaml"],
     "lint": ["lint", "samples/broken.tools.json"],
     "measure": ["measure", "samples/git.tools.json"],
+    "diff": ["diff", "samples/git.tools.json", "samples/git.tools.json"],
     "diff-toolids": ["diff-toolids", "samples/petstore.openapi.yaml"],
     "rule": ["rule", "TC101"],
 }

@@ -64,7 +64,7 @@ def test_ci_runs_readme_test_command_verbatim():
 
 def test_sections():
     titles = re.findall(r"^## (.+)$", TEXT, re.M)
-    for cmd in ("tools", "project", "lint", "rule", "measure", "diff-toolids"):
+    for cmd in ("tools", "project", "lint", "rule", "measure", "diff", "diff-toolids"):
         assert f"toolcat {cmd}" in titles, cmd
     for t in ("Install", "Configuration", "Exit codes", "pre-commit", "Use in CI",
               "Shell completions", "How bytes and tokens are counted", "Performance",
@@ -78,7 +78,7 @@ def test_sections():
 
 
 def test_every_command_section_has_an_example():
-    for cmd in ("tools", "project", "lint", "rule", "measure", "diff-toolids"):
+    for cmd in ("tools", "project", "lint", "rule", "measure", "diff", "diff-toolids"):
         sec = section(f"toolcat {cmd}")
         assert any(f"toolcat {cmd}" in step.command or f"toolcat -q {cmd}" in step.command
                    for b in EX.blocks(sec) for step in b.steps), cmd

@@ -241,11 +241,13 @@ def diff_catalogs(old_cats: list[Catalog], new_cats: list[Catalog], old_label: s
         if r.a not in paired_a and r.b not in paired_b:
             paired_a[r.a] = r
             paired_b.add(r.b)
-    # a removed and an added tool with one and the same (non-trivial) definition
-    for r in identical_renames([i for i in only_a if i not in paired_a],
-                               [i for i in only_b if i not in paired_b], a, b):
-        paired_a[r.a] = r
-        paired_b.add(r.b)
+    # a removed and an added tool with one and the same (non-trivial) definition, then with
+    # one and the same schemas (declaring a parameter at least)
+    for by in ("definition", "schema"):
+        for r in identical_renames([i for i in only_a if i not in paired_a],
+                                   [i for i in only_b if i not in paired_b], a, b, by):
+            paired_a[r.a] = r
+            paired_b.add(r.b)
     for tid in a.order:
         if tid in b.tools:
             ta, ca = a.tools[tid]
@@ -270,6 +272,8 @@ def diff_catalogs(old_cats: list[Catalog], new_cats: list[Catalog], old_label: s
             same_schema = not any(f.area in ("input", "output") for f in sub)
             if r.why == "identical definition":
                 what = f"likely renamed to {r.b!r} (the same definition under a new name)"
+            elif r.why == "identical schema":
+                what = f"likely renamed to {r.b!r} (the same schemas under a new name)"
             else:
                 what = (f"likely renamed to {r.b!r} ({r.why}); "
                         + ("definition identical" if td.identical else
@@ -305,22 +309,31 @@ def diff_catalogs(old_cats: list[Catalog], new_cats: list[Catalog], old_label: s
     return rep
 
 
-def identical_renames(only_a: list[str], only_b: list[str], a: Side, b: Side) -> list:
-    """Likely renames by definition: an id only OLD has and one only NEW has whose tools are
-    defined identically but for the name, where that definition is the only one of its kind
-    on each side and says something (a description or a declared parameter)."""
+def _schemas_key(t: Tool) -> bytes:
+    return dumps([t.input_schema, t.output_schema, t.dialect])
+
+
+def identical_renames(only_a: list[str], only_b: list[str], a: Side, b: Side,
+                      by: str = "definition") -> list:
+    """Likely renames by definition (``by="definition"``): an id only OLD has and one only
+    NEW has whose tools are defined identically but for the name, where that definition is
+    the only one of its kind on each side and says something (a description or a declared
+    parameter). ``by="schema"``: the same, by the input and output schemas as written, where
+    they declare a parameter (two tools without parameters are no evidence)."""
     from toolcat.diff.toolids import Rename
 
     def table(ids: list[str], side: Side) -> dict[bytes, list[str]]:
         out: dict[bytes, list[str]] = {}
         for i in ids:
             t = side.tools[i][0]
-            if t.description or t.parameter_count:
+            if by == "definition" and (t.description or t.parameter_count):
                 out.setdefault(_definition(t), []).append(i)
+            elif by == "schema" and t.parameter_count:
+                out.setdefault(_schemas_key(t), []).append(i)
         return out
 
     ta, tb = table(only_a, a), table(only_b, b)
-    return [Rename(ids[0], tb[k][0], "identical definition") for k, ids in ta.items()
+    return [Rename(ids[0], tb[k][0], f"identical {by}") for k, ids in ta.items()
             if len(ids) == 1 and len(tb.get(k, ())) == 1]
 
 
@@ -661,14 +674,14 @@ _VIEW_KEYS = ("allOf", "anyOf", "oneOf")
 def _view(node: Any, path: tuple, root: Any, depth: int = 0, seen: frozenset = frozenset()) -> list:
     """``(node, path)`` for a schema node and what applies at the same instance place:
     the targets of its local ``$ref`` and its combinator branches (bounded)."""
-    from toolcat.schema.inclusion import _target_path
+    from toolcat.schema.inclusion import target_path
 
     if not isinstance(node, dict) or depth > 8:
         return []
     out = [(node, path)]
     ref = node.get("$ref")
     if isinstance(ref, str) and ref not in seen:
-        hop = _target_path(ref, root)
+        hop = target_path(ref, root)
         if hop is not None:
             out.extend(_view(hop[1], hop[0], root, depth + 1, seen | {ref}))
     for key in _VIEW_KEYS:

@@ -905,7 +905,7 @@ class Comparator:
         if narrows is None and widens is None:
             return []
         name = "if/then/else" if k == "if" else k
-        return [Change(k, ra, rb, data, f"{name} changed", narrows, widens, tag="unknown",
+        return [Change(k, ra, rb, data, f"`{name}` changed", narrows, widens, tag="unknown",
                        old=A.get(k, MISSING), new=B.get(k, MISSING))]
 
     def _violators(self, S: dict, k: str, side: Side, other: dict, oside: Side) -> list:
@@ -1665,7 +1665,7 @@ def written_path(root: Any, route: tuple, tail: tuple = (), dialect: str = DRAFT
         if t == "$ref":
             i += 1
             if isinstance(node, dict) and isinstance(node.get("$ref"), str):
-                hop = _target_path(node["$ref"], root)
+                hop = target_path(node["$ref"], root)
                 if hop is not None:
                     path, node = hop
             continue
@@ -1692,7 +1692,7 @@ def written_path(root: Any, route: tuple, tail: tuple = (), dialect: str = DRAFT
     return path, True
 
 
-def _target_path(ref: str, root: Any) -> tuple[tuple, Any] | None:
+def target_path(ref: str, root: Any) -> tuple[tuple, Any] | None:
     if not ref.startswith("#"):
         return None
     from toolcat.document import pointer as jp
@@ -1731,7 +1731,7 @@ def _locate(node: Any, path: tuple, step: tuple, root: Any, depth: int,
         return path + step, cur
     ref = node.get("$ref")
     if isinstance(ref, str):
-        hop = _target_path(ref, root)
+        hop = target_path(ref, root)
         if hop is not None:
             got = _locate(hop[1], hop[0], step, root, depth + 1, leaf)
             if got is not None:
