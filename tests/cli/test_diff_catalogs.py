@@ -388,3 +388,39 @@ def test_witnesses_replay_on_the_readme_sample_pair():
 def test_witnesses_replay_on_real_version_pairs(name):
     folder = corpus("mcp-context-cost")
     assert replay(folder / f"{name}-legacy.json", folder / f"{name}.json") > 0
+
+
+# --------------------------------------------------------------------------- hostile pairs
+
+def _ref_bomb(levels: int, leaf: dict, required: bool) -> dict:
+    """A schema whose expansion has 2**levels leaves (every level references the one below
+    twice); ``required``: both references required, so an instance of it is as large."""
+    defs: dict = {"A0": leaf}
+    for n in range(1, levels + 1):
+        defs[f"A{n}"] = {"type": "object",
+                         "properties": {f"p{k}": {"$ref": f"#/$defs/A{n - 1}"} for k in range(2)},
+                         **({"required": ["p0", "p1"]} if required else {})}
+    schema = {"type": "object", "properties": {"q": {"$ref": f"#/$defs/A{levels}"}},
+              "required": ["q"], "$defs": defs}
+    return {"tools": [{"name": "explode", "description": "A schema that explodes.",
+                       "inputSchema": schema,
+                       "outputSchema": {"$ref": f"#/$defs/A{levels}", "$defs": defs}}]}
+
+
+@pytest.mark.parametrize("required", [False, True])
+def test_ref_bombs_that_differ_at_the_bottom_stay_bounded(required, tmp_path):
+    """The change is 40 references deep, under 2**40 paths: diff answers (a breaking witness
+    or unknown, never 'compatible'), in bounded time and memory, without expanding it."""
+    from support.fuzz_support import check_outcome, run_child
+
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps(_ref_bomb(40, {"type": "string"}, required)))
+    new.write_text(json.dumps(_ref_bomb(40, {"type": "string", "maxLength": 3}, required)))
+    r = run_child(["diff", "-f", "json", old, new])
+    check_outcome(r, cpu_limit=10.0)
+    assert r.maxrss_mb < 500, r.describe()
+    doc = json.loads(r.out)
+    kinds = {f["kind"] for t in doc["tools"] for f in t["findings"]}
+    assert kinds and kinds <= {"breaking", "unknown"}, kinds
+    assert len(r.out) < 200_000
+    assert "recursive" not in r.out.decode()      # a deep DAG is not a recursive schema

@@ -589,10 +589,14 @@ class Comparator:
             # is being shown for it (coinduction on the instance's size: sound because the
             # instance is finite; the pair's differences are reported where it was met first)
             return []
-        if depth is not None or self._follows >= _MAX_FOLLOWS:
+        if depth is not None:
             return [self._unknown(A, B, ra, rb, data, "$ref",
                                   f"recursive $ref {ref!r}: no sound check for recursive schemas "
                                   "that differ")]
+        if self._follows >= _MAX_FOLLOWS:
+            return [self._unknown(A, B, ra, rb, data, "$ref",
+                                  f"$ref {ref!r} nested in more than {_MAX_FOLLOWS} references: "
+                                  "not compared further")]
         d = node_dialect(s, sd.dialect)
         siblings = {k: v for k, v in s.items() if k != "$ref"}
         if d in ("draft4", "draft6", "draft7"):
