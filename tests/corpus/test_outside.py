@@ -484,6 +484,69 @@ def test_pair_diff_toolids_matches_the_manifest(eid):
     assert d["common"] == len(set(ids["old"]) & set(ids["new"]))
 
 
+@pytest.mark.parametrize("eid", params(PAIRS, "pair-diff"))
+def test_pair_diff_report_and_witnesses(eid):
+    """`toolcat diff OLD NEW` on two published versions: the tools it calls added and removed
+    are the manifest's, a tool catalog's tools the manifest calls unchanged (equal as written)
+    are not reported, and every breaking finding's witness replays with jsonschema against the tools
+    as loaded: valid for OLD and invalid for NEW (outputs: valid for NEW, invalid for OLD)."""
+    import jsonschema
+    from referencing import Registry
+    from referencing.exceptions import NoSuchResource
+
+    from toolcat.formats import load_catalogs
+
+    e = BY_ID[eid]
+    old, new = catalog(eid, "old"), catalog(eid, "new")
+    r = toolcat("diff", "--format", "json", old, new)
+    clean(r, allowed=(0, 1))
+    d = json.loads(r.stdout)
+    status = {}
+    for t in d["tools"]:
+        status.setdefault(t["status"], []).append(t)
+    assert sorted(t["new_id"] for t in status.get("added", [])) == e["diff"]["added"]
+    assert sorted(t["old_id"] for t in status.get("removed", [])) == e["diff"]["removed"]
+    # a tool the manifest calls changed as written may still be unchanged in meaning (e.g. an
+    # empty `properties` added), never the other way round for a tool catalog (no $ref'd
+    # components shared between tools there)
+    changed = {t["old_id"] for t in status.get("changed", [])}
+    if e["side_kind"] not in ("openapi", "swagger"):
+        assert changed <= set(e["diff"]["changed"]), sorted(changed - set(e["diff"]["changed"]))
+    assert (d["summary"]["exit_code"] == 1) == (d["summary"]["breaking"] > 0)
+    assert r.returncode == d["summary"]["exit_code"]
+
+    def refuse(uri):
+        raise NoSuchResource(ref=uri)
+
+    classes = {"draft4": jsonschema.Draft4Validator, "draft6": jsonschema.Draft6Validator,
+               "draft7": jsonschema.Draft7Validator, "2019-09": jsonschema.Draft201909Validator,
+               "2020-12": jsonschema.Draft202012Validator}
+
+    def valid(schema, dialect, inst):
+        schema = True if schema is None else schema
+        cls = (jsonschema.validators.validator_for(schema, default=classes[dialect])
+               if isinstance(schema, dict) else classes[dialect])
+        return cls(schema, registry=Registry(retrieve=refuse)).is_valid(inst)
+
+    tools = {sub: {t.id: t for c in load_catalogs([str(p)]) for t in c.tools}
+             for sub, p in (("old", old), ("new", new))}
+    n = 0
+    for t in d["tools"]:
+        for f in t["findings"]:
+            if f["kind"] != "breaking" or f["area"] not in ("input", "output"):
+                continue
+            a, b = tools["old"][t["old_id"]], tools["new"][t["new_id"]]
+            w = f["witness"]
+            if f["area"] == "input":
+                ok = valid(a.input_schema, a.dialect, w) and not valid(b.input_schema, b.dialect, w)
+            else:
+                ok = valid(b.output_schema, b.dialect, w) and not valid(a.output_schema, a.dialect, w)
+            assert ok, (eid, t["tool"], f["what"], f["pointer"])
+            n += 1
+    assert n == sum(1 for t in d["tools"] for f in t["findings"]
+                    if f["kind"] == "breaking" and f["area"] in ("input", "output"))
+
+
 @pytest.mark.parametrize("eid", params(PAIRS, "pair-lint"))
 def test_pair_sides_lint_and_project(eid, tmp_path):
     """Both versions of a pair lint (exit 0/1) and project to MCP with every tool once."""
