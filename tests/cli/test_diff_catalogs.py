@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 from referencing import Registry
 from referencing.exceptions import NoSuchResource
+
 from support.common import SAMPLES, corpus, run_toolcat
 
 OBJ = lambda props, req=(), **kw: {"type": "object", "properties": props,  # noqa: E731

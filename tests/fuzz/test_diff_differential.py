@@ -27,10 +27,10 @@ from collections import Counter
 
 import jsonschema
 import pytest
+
 from support.common import corpus
 from support.diff_fuzz import EDITS, apply, instances
 from support.fuzz_profile import examples
-
 from toolcat.diff.catalog import BREAKING, UNKNOWN, Options, diff_catalogs
 from toolcat.model import Catalog, Tool
 

@@ -6,7 +6,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolcat.diff.catalog import BEHAVIOURAL, BREAKING, KINDS, NON_BREAKING, UNKNOWN, Finding, Report
+from toolcat.diff.catalog import (
+    BEHAVIOURAL,
+    BREAKING,
+    KINDS,
+    NON_BREAKING,
+    UNKNOWN,
+    Finding,
+    Report,
+)
 
 FORMATS = ("text", "json", "markdown", "github")
 _LABEL = {BREAKING: "BREAKING", UNKNOWN: "UNKNOWN", BEHAVIOURAL: "behavioural",

@@ -34,17 +34,17 @@ narrows).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
 from toolcat.schema import merge as M
 from toolcat.schema.examples import (
     Sampler,
-    plain_accepts,
     bounds,
     dependent_required,
     int_bounds,
+    plain_accepts,
     property_schema,
     split_items,
 )
@@ -1228,7 +1228,8 @@ class Comparator:
                     continue
                 if _dict(sa) is False:
                     # OLD refused the name: whatever NEW accepts for it is more
-                    obj_gen = (lambda n=n: [o for o in self._objects_with(self.b, B, n)])
+                    def obj_gen(n: str = n) -> list:
+                        return list(self._objects_with(self.b, B, n))
                     out[-1:] = [Change("properties", ra, rb, data,
                                        f"property {n!r} added{req if not newly_required else ''}; "
                                        "OLD refused it (additionalProperties: false)",
@@ -1242,7 +1243,8 @@ class Comparator:
                                       None, None, tag="property-removed", old=pa[n], at=(n,)))
                     continue
                 if _dict(sb) is False:
-                    obj_gen = (lambda n=n: [o for o in self._objects_with(self.a, A, n)])
+                    def obj_gen(n: str = n) -> list:
+                        return list(self._objects_with(self.a, A, n))
                     out.append(Change("properties", ra, rb, data,
                                       f"property {n!r} no longer accepted "
                                       "(additionalProperties: false)",
@@ -1311,10 +1313,13 @@ class Comparator:
         if ok_n and ok_w:
             return []
         reason = "patternProperties changed: no sound check beyond the sufficient ones"
-        gen_a = (lambda: [{**o, "x": v} for o in self.a.sampler.samples(A, 1, atoms={"object"})
-                          for v in ("a", 1)])
-        gen_b = (lambda: [{**o, "x": v} for o in self.b.sampler.samples(B, 1, atoms={"object"})
-                          for v in ("a", 1)])
+        def gen_a() -> list:
+            return [{**o, "x": v} for o in self.a.sampler.samples(A, 1, atoms={"object"})
+                    for v in ("a", 1)]
+
+        def gen_b() -> list:
+            return [{**o, "x": v} for o in self.b.sampler.samples(B, 1, atoms={"object"})
+                    for v in ("a", 1)]
         return [Change("patternProperties", ra, rb, data,
                        f"patternProperties {sorted(xa)} -> {sorted(xb)}",
                        None if ok_n else self._narrow(A, B, gen_a, reason),
