@@ -264,6 +264,24 @@ def test_markdown_and_github(pair):
     assert all(x.startswith(("::error ", "::warning ", "::notice ")) for x in lines), lines
 
 
+def test_markdown_cells_carry_no_markup_from_the_input(tmp_path):
+    """Names and values from the catalogs cannot break the table or inject HTML/links; the
+    names toolcat quotes are code spans."""
+    name = "a|b<img src=x>`[l](http://x)"
+    old = write(tmp_path, "old.json", [tool("t|<b>", OBJ({name: {"type": "string"}}))])
+    new = write(tmp_path, "new.json", [tool("t|<b>", OBJ({name: {"type": "string",
+                                                               "minLength": 2}}))])
+    r = run_toolcat("diff", "-f", "markdown", old, new)
+    assert r.returncode == 1
+    from markdown_it import MarkdownIt   # rich's Markdown parser (CommonMark + GFM tables)
+
+    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(r.stdout.decode())
+    rows = [x for x in html.split("<tr>")[2:]]           # after the header row
+    assert rows and all(x.count("<td>") == 4 for x in rows), html   # no cell split by a pipe
+    assert "<img" not in html and "<b>" not in html and "<a " not in html, html
+    assert "<code>a|b&lt;img src=x&gt;" in html           # the name, a code span, verbatim
+
+
 def test_ignore_by_tool_and_pointer(pair, tmp_path):
     old, new = pair
     code, doc = diff_json(old, new, "--ignore", "gone",

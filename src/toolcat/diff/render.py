@@ -154,6 +154,17 @@ def _md(s: Any) -> str:
     return s
 
 
+def _md_text(s: Any) -> str:
+    """A finding's text, whose `names` (toolcat quotes parameters so) become code spans and
+    the rest plain escaped text: an odd backtick (a name that holds one) leaves the tail as
+    plain text, so nothing from the input turns into markup either way."""
+    parts = _clean(s).split("`")
+    if len(parts) % 2 == 0:       # unbalanced: the last backtick opens nothing
+        parts[-2:] = ["`".join(parts[-2:])]
+    return "".join((_code(p) if p else "\\`\\`") if i % 2 else _md(p)
+                   for i, p in enumerate(parts))
+
+
 def _code(s: Any) -> str:
     s = _clean(s).replace("|", "\\|")
     fence = "``" if "`" in s else "`"
@@ -169,7 +180,7 @@ def render_markdown(rep: Report) -> str:
              f"({len(rep.new.tools)} tools): {_md(summary_line(rep))}", ""]
     prio = [(t, f) for t in rep.tools for f in t.findings if f.priority]
     for t, f in prio:
-        lines.append(f"> **Attention:** {_code(t.tool)}: {_md(f.what)}")
+        lines.append(f"> **Attention:** {_code(t.tool)}: {_md_text(f.what)}")
     if prio:
         lines.append("")
     if rep.tools:
@@ -181,11 +192,11 @@ def render_markdown(rep: Report) -> str:
                     where += (" " if where else "") + _md(f.new.where())
                 elif f.old is not None and f.old.where():
                     where += (" " if where else "") + _md(f.old.where())
-                what = _md(f.what)
+                what = _md_text(f.what)
                 if f.has_witness:
                     what += f"<br>witness: {_code(_json_text(f.witness, 200))}"
                 if f.reason:
-                    what += f"<br>why unknown: {_md(f.reason)}"
+                    what += f"<br>why unknown: {_md_text(f.reason)}"
                 kind = f"**{f.kind}**" if f.kind == BREAKING else f.kind
                 lines.append(f"| {kind} | {_code(t.tool)} | {what} | {where} |")
         lines.append("")
