@@ -42,7 +42,7 @@ sys.path.insert(0, str(BENCH))
 import gen_catalog  # noqa: E402
 
 COMMANDS = ("tools", "lint", "project", "measure")
-GROUPS = COMMANDS + ("base", "floors", "peers", "walk")
+GROUPS = COMMANDS + ("diff", "base", "floors", "peers", "walk")
 OK_CODES = (0, 1)  # 1 = findings / budget exceeded: the command ran to the end
 SYNTH_ENV = {"TOOLCAT_MAX_FILE_SIZE": str(1 << 30)}  # the 50k catalog is over the 64 MiB default
 REDOCLY_ENV = {"REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true"}
@@ -57,6 +57,8 @@ VERSION_S = 0.050
 MEASURE_NODE_S = 1.39          # mcp-context-cost's Node tool on the 69 captures (baselines note)
 MEASURE_S = min(0.7, MEASURE_NODE_S / 2)
 SCALING_MAX = 55.0
+DIFF_VS_LINT = 2.0             # issue 16: diffing two versions of the largest corpus spec
+DIFF_TARGET = "openai"         # ... takes no more than twice a lint of it
 WALK_NS = 200.0                # "near the measured floor, about 200 ns per value"
 WALK_SLACK = 1.5               # near = at most 1.5x max(200 ns, this run's bare-walk floor)
 
@@ -571,6 +573,16 @@ def main(argv: list[str] | None = None) -> int:
                 skipped(c, f"skipped (timed out on {timed_out[cmd]})")
                 continue
             add(c, t.env)
+        if "diff" in args.only and t.key == DIFF_TARGET and len(t.paths) == 1:
+            # OLD: the spec; NEW: a second version with a release's edits (second_version.py)
+            import second_version
+
+            newer = Path(tempfile.mkdtemp(prefix="toolcat-bench-")) / Path(t.paths[0]).name
+            try:
+                second_version.make(t.paths[0], str(newer))
+                add(Cell("toolcat", "diff", t.key, tc + ["diff", t.paths[0], str(newer)]), t.env)
+            except SystemExit as e:
+                skipped(Cell("toolcat", "diff", t.key, []), f"not run: {e}")
         flush()
         for cmd in COMMANDS:
             c = by.get((cmd, t.key))
@@ -651,6 +663,9 @@ def main(argv: list[str] | None = None) -> int:
                                                 and red.rss_kib) else None
         check(f"lint {key} peak RSS <= {RSS_VS_REDOCLY}x redocly", rss, RSS_VS_REDOCLY, "x",
               why or ("" if red and red.ok else "redocly not measured"))
+    dl, ln = by.get(("diff", DIFF_TARGET)), by.get(("lint", DIFF_TARGET))
+    check(f"diff {DIFF_TARGET} (two versions) <= {DIFF_VS_LINT:g}x its lint", ratio(dl, ln),
+          DIFF_VS_LINT, "x", "" if dl and dl.ok and ln and ln.ok else "diff or lint not measured")
     sm = by.get(("lint", "small"))
     check("small lint < 150 ms", sm.median_s if sm and sm.ok else None, SMALL_LINT_S, "s",
           "" if sm and sm.ok else f"lint {sm.status if sm else 'not run'}")

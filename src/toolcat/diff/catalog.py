@@ -196,10 +196,32 @@ def side_of(cats: list[Catalog], label: str) -> Side:
     return side
 
 
+def _definition_fields(t: Tool) -> list:
+    return [t.title, t.description, t.input_schema, t.output_schema, t.annotations,
+            t.source, t.safety_tier, t.extra, t.http_method, t.http_path, t.dialect]
+
+
 def _definition(t: Tool) -> bytes:
     """A tool's definition as written, without its name (equal bytes: nothing to compare)."""
-    return dumps([t.title, t.description, t.input_schema, t.output_schema, t.annotations,
-                  t.source, t.safety_tier, t.extra, t.http_method, t.http_path, t.dialect])
+    return dumps(_definition_fields(t))
+
+
+def same_definition(ta: Tool, tb: Tool) -> bool:
+    """``ta`` and ``tb`` are defined alike as written (but for the name): Python's ``==``
+    (in C), then the texts with sorted keys (``true`` and ``1``, ``1`` and ``1.0`` differ
+    there: such tools are compared, and found the same)."""
+    from toolcat.schema.inclusion import Digests
+
+    a, b = _definition_fields(ta), _definition_fields(tb)
+    try:
+        if a != b:
+            return False
+    except RecursionError:
+        return False
+    xa, xb = Digests.text(a), Digests.text(b)
+    if xa is None or xb is None:      # integers beyond 64 bits: the canonical text
+        return dumps(a) == dumps(b)
+    return xa == xb
 
 
 # ----------------------------------------------------------------------------- the diff
@@ -252,7 +274,7 @@ def diff_catalogs(old_cats: list[Catalog], new_cats: list[Catalog], old_label: s
         if tid in b.tools:
             ta, ca = a.tools[tid]
             tb, cb = b.tools[tid]
-            if _definition(ta) == _definition(tb):
+            if same_definition(ta, tb):
                 rep.unchanged += 1
                 continue
             td = ToolDiff(tid, tid, "changed")
@@ -266,7 +288,7 @@ def diff_catalogs(old_cats: list[Catalog], new_cats: list[Catalog], old_label: s
             ta, ca = a.tools[tid]
             tb, cb = b.tools[r.b]
             td = ToolDiff(tid, r.b, "renamed", why=r.why)
-            td.identical = _definition(ta) == _definition(tb)
+            td.identical = same_definition(ta, tb)
             name = td.tool
             sub = [] if td.identical else compare_tools(ta, ca, tb, cb, name, run)
             same_schema = not any(f.area in ("input", "output") for f in sub)

@@ -89,9 +89,18 @@ class Sampler:
         self.root = root
         self.dialect = dialect
         self.checker = checker if checker is not None else Checker(root, dialect)
+        self._targets: dict[str, Any] = {}
         self.hints = tuple(h for h in hints if isinstance(h, str))[:40]
         self.budget = budget
         self._memo: dict[tuple, tuple[Any, list]] = {}
+
+    def _target(self, ref: str) -> Any:
+        """``local_target(ref, root)``, memoized (the root is not changed while sampled)."""
+        try:
+            return self._targets[ref]
+        except KeyError:
+            t = self._targets[ref] = local_target(ref, self.root)
+            return t
 
     # ------------------------------------------------------------------ verified samples
 
@@ -158,7 +167,7 @@ class Sampler:
             return
         ref = node.get("$ref")
         if isinstance(ref, str):
-            target = local_target(ref, self.root)
+            target = self._target(ref)
             rest = {k: v for k, v in node.items() if k != "$ref"}
             if target is not None:
                 merged = M.merge_and(rest, target, d) if rest else target
@@ -204,7 +213,7 @@ class Sampler:
     def _deref(self, b: Any) -> Any:
         for _ in range(8):
             if isinstance(b, dict) and isinstance(b.get("$ref"), str) and len(b) == 1:
-                t = local_target(b["$ref"], self.root)
+                t = self._target(b["$ref"])
                 if t is None:
                     return b
                 b = t
@@ -499,7 +508,7 @@ class Sampler:
             return out
         if k == "$ref":
             ref = node.get("$ref")
-            t = local_target(ref, self.root) if isinstance(ref, str) else None
+            t = self._target(ref) if isinstance(ref, str) else None
             if t is None:
                 return []
             siblings = {x: v for x, v in node.items() if x != "$ref"}

@@ -232,7 +232,13 @@ class Digests:
             return False, ()
         if not any(m in ta for m in self._REF_MARKS):
             return True, ()
-        return True, tuple(_ref_strings(ta))
+        hit = self.refs.get(id(a))
+        if hit is not None and hit[0] is a:
+            return True, hit[1]
+        refs = tuple(_ref_strings(ta))
+        if isinstance(a, (dict, list)):
+            self.refs[id(a)] = (a, refs)
+        return True, refs
 
     # (kept for callers that only want "equal as written")
     def same_text(self, a: Any, b: Any) -> bool:
@@ -265,13 +271,28 @@ class Side:
         self.sampler = Sampler(root, self.dialect, self.checker, hints)
         self.digests = digests if digests is not None else Digests()
         self._embedded_ids: bool | None = None
+        self._targets: dict[str, Any] = {}
+
+    def target(self, ref: str) -> Any:
+        """``local_target(ref, root)``, memoized (the root is not changed while compared)."""
+        try:
+            return self._targets[ref]
+        except KeyError:
+            t = self._targets[ref] = local_target(ref, self.root)
+            return t
 
     @property
     def embedded_ids(self) -> bool:
         """The schema has an ``$id``/``$anchor`` below its root (local references may then
         mean something else than a JSON pointer from the root: not followed)."""
         if self._embedded_ids is None:
-            self._embedded_ids = _has_embedded_ids(self.root, self.dialect)
+            text = self.digests.text(self.root)
+            # no identifier keyword anywhere in the text: none at a schema position either
+            # (draft-04's `id`, a common property name, only where draft-04 may apply)
+            marks = _ID_MARKS if text is None or self.dialect == "draft4" or \
+                b'"$schema":' in text else _ID_MARKS[1:]
+            self._embedded_ids = (text is None or any(m in text for m in marks)) and \
+                _has_embedded_ids(self.root, self.dialect)
         return self._embedded_ids
 
     def accepts(self, value: Any, node: Any) -> bool | None:
@@ -279,6 +300,9 @@ class Side:
         if fast is not None:
             return fast
         return self.checker.accepts(value, node)
+
+
+_ID_MARKS = (b'"id":', b'"$id":', b'"$anchor":', b'"$dynamicAnchor":', b'"$recursiveAnchor":')
 
 
 def _has_embedded_ids(root: Any, dialect: str = DRAFT2020) -> bool:
@@ -384,7 +408,7 @@ class Comparator:
     def _same_target(self, ref: str) -> bool:
         if ref.startswith("#") is False:
             return True   # a remote reference, the same string on both sides (never fetched)
-        ta, tb = local_target(ref, self.a.root), local_target(ref, self.b.root)
+        ta, tb = self.a.target(ref), self.b.target(ref)
         if ta is None or tb is None:
             return ta is None and tb is None
         key = (id(ta), id(tb))
@@ -503,7 +527,7 @@ class Comparator:
                 return False
             if self.a.embedded_ids or self.b.embedded_ids:
                 return False
-            ta, tb = local_target(ra, self.a.root), local_target(rb, self.b.root)
+            ta, tb = self.a.target(ra), self.b.target(rb)
             return ta is not None and tb is not None and self.same(ta, tb)
         keys = _IF_GROUP if k == "if" else (k,)
         for x in keys:
@@ -578,7 +602,7 @@ class Comparator:
         s = A if side == "a" else B
         sd = self.a if side == "a" else self.b
         ref = s["$ref"]
-        target = local_target(ref, sd.root) if not sd.embedded_ids else None
+        target = sd.target(ref) if not sd.embedded_ids else None
         if target is None:
             return [self._unknown(A, B, ra, rb, data, "$ref",
                                   f"$ref {ref!r} is not a local reference toolcat can follow")]
@@ -831,7 +855,7 @@ class Comparator:
         for _ in range(8):
             if not isinstance(s, dict) or not isinstance(s.get("$ref"), str) or side.embedded_ids:
                 return s
-            t = local_target(s["$ref"], side.root)
+            t = side.target(s["$ref"])
             if t is None:
                 return s
             rest = {k: v for k, v in s.items() if k != "$ref"}
