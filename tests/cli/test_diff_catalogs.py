@@ -443,3 +443,13 @@ def test_ref_bombs_that_differ_at_the_bottom_stay_bounded(required, tmp_path):
     assert kinds and kinds <= {"breaking", "unknown"}, kinds
     assert len(r.out) < 200_000
     assert "recursive" not in r.out.decode()      # a deep DAG is not a recursive schema
+
+
+@pytest.mark.parametrize("name", ["file-system", "github-workflow", "knowledge-base",
+                                  "memory-core", "neural-link"])
+def test_witnesses_replay_on_dated_neo_snapshots(name):
+    """neo's 2026-04-12 snapshot of each MCP server's OpenAPI contract against the later one."""
+    folder = corpus("neo")
+    n = replay(folder / "snapshot-2026-04-12" / f"{name}.openapi.yaml",
+               folder / f"{name}.openapi.yaml")
+    assert n >= (1 if name == "neural-link" else 0)   # the others: removals only, or none
