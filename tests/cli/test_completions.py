@@ -170,9 +170,10 @@ def test_zsh(tmp_path):
     with ThreadPoolExecutor(len(lines)) as pool:
         commands, formats, codes, gate = pool.map(complete, lines)
     assert time.monotonic() - t0 < 20
-    for name in ("tools", "project", "lint", "diff", "diff-toolids", "measure", "rule"):
+    for name in ("tools", "project", "lint", "diff-toolids", "measure", "rule"):
         assert re.search(rf"\b{name}\b", commands), commands
     assert "Check catalogs for conformance" in commands  # the descriptions
+    assert re.search(r"\bdiff\b(?!-)", commands), commands
     assert re.search(r"github\s+json\s+junit\s+sarif\s+text", formats), formats
     assert "TC101" in codes and "TC109" in codes, codes
     assert "toolcat measure --gate" in gate, gate  # the only match, inserted
