@@ -1,8 +1,9 @@
 """Bad input: one line on stderr, ``toolcat: error: FILE[:LINE[:COL]]: what is wrong``, exit 2,
-no traceback, in under 2 seconds, whatever the command.
+no traceback, in under 2 seconds of CPU, whatever the command.
 
 The time bound is checked on the CPU time of the toolcat process (so that a loaded test
-machine cannot fail it), with a wall-clock bound as a hang guard.
+machine cannot fail it); a run that hangs is killed after HANG seconds (an error, not a
+time measurement).
 
 Every case runs through ``toolcat tools`` in a fresh process; the other commands run a
 representative subset (add a command to COMMANDS and it is covered).
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import re
 import resource
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,21 +34,19 @@ SUBSET = {"malformed-yaml", "binary-png", "deep-json-array", "tag-python-object"
           "not-a-catalog", "missing"}
 
 TIME_LIMIT = 2.0      # seconds of CPU (user + system) in the toolcat process
-WALL_LIMIT = 20.0     # a hang guard that a busy CI machine cannot trip by slowness alone
+HANG = 60.0           # a hang guard (the run is killed), not a time limit
 
 
 class Timer:
-    """CPU time the child process used (immune to a loaded machine), and wall time."""
+    """CPU time the child process used (immune to a loaded machine)."""
 
     def __enter__(self):
         self.r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        self.t0 = time.perf_counter()
         return self
 
     def __exit__(self, *exc):
         r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         self.cpu = (r1.ru_utime - self.r0.ru_utime) + (r1.ru_stime - self.r0.ru_stime)
-        self.wall = time.perf_counter() - self.t0
 
 
 @dataclass
@@ -193,14 +191,13 @@ def check_error(proc, path: Path, case: Case, timer: Timer | None = None) -> Non
         assert m.group(3) is not None and int(m.group(3)) == case.col, line
     if timer is not None:
         assert timer.cpu < TIME_LIMIT, f"took {timer.cpu:.2f}s of CPU: {line}"
-        assert timer.wall < WALL_LIMIT, f"took {timer.wall:.2f}s: {line}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_bad_input_through_tools(case, tmp_path):
     path = make(case, tmp_path)
     with Timer() as t:
-        proc = run_toolcat("tools", str(path))
+        proc = run_toolcat("tools", str(path), timeout=HANG)
     check_error(proc, path, case, t)
 
 
@@ -210,7 +207,7 @@ def test_bad_input_through_other_commands(command, name, tmp_path):
     case = CASE_BY_NAME[name]
     path = make(case, tmp_path)
     with Timer() as t:
-        proc = run_toolcat(command, *COMMANDS[command], str(path))
+        proc = run_toolcat(command, *COMMANDS[command], str(path), timeout=HANG)
     check_error(proc, path, case, t)
     assert list(tmp_path.glob("**/*.tmp*")) == []  # no partial output file left behind
 
@@ -254,7 +251,7 @@ def test_tag_in_a_big_file_is_found_fast(tmp_path):
     f.write_text(text.rstrip("\n") + "\nx-extra: !!python/object:os.system {}\n")
     nlines = text.rstrip("\n").count("\n") + 2
     with Timer() as t:
-        proc = run_toolcat("tools", str(f))
+        proc = run_toolcat("tools", str(f), timeout=HANG)
     case = Case("bigtag", None, f.read_bytes(), ("!!python/object:os.system",), nlines, "!!")
     check_error(proc, f, case, t)
 
@@ -266,7 +263,7 @@ def test_duplicate_key_in_a_big_file_is_placed(tmp_path):
     f.write_text(text[:i].rstrip() + ',\n  "openapi": "3.0.0"\n}\n')
     line = text[:i].rstrip().count("\n") + 2
     with Timer() as t:
-        proc = run_toolcat("tools", str(f))
+        proc = run_toolcat("tools", str(f), timeout=HANG)
     case = Case("bigdup", None, f.read_bytes(), ("duplicate", "'openapi'"), line, '"openapi"')
     check_error(proc, f, case, t)
 

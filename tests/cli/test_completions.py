@@ -12,7 +12,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -166,10 +165,8 @@ def test_zsh(tmp_path):
         return re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", r.stdout).replace("\r", "\n")
 
     lines = ["toolcat ", "toolcat lint --format ", "toolcat rule TC10", "toolcat measure --g"]
-    t0 = time.monotonic()
-    with ThreadPoolExecutor(len(lines)) as pool:
+    with ThreadPoolExecutor(len(lines)) as pool:   # each run has its own timeout (a hang)
         commands, formats, codes, gate = pool.map(complete, lines)
-    assert time.monotonic() - t0 < 20
     for name in ("tools", "project", "lint", "diff-toolids", "measure", "rule"):
         assert re.search(rf"\b{name}\b", commands), commands
     assert "Check catalogs for conformance" in commands  # the descriptions
