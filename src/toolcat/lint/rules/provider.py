@@ -107,7 +107,7 @@ def strict_all_required(ctx, tool, n) -> Iterator[Hit]:
     if not isinstance(props, dict):
         return
     req = node.get("required")
-    req = set(req) if isinstance(req, list) else set()
+    req = {x for x in req if isinstance(x, str)} if isinstance(req, list) else set()
     for name in props:
         if name not in req:
             yield Hit(f"property {name!r} must be listed in required (strict mode; make it "
