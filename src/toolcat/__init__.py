@@ -1,3 +1,66 @@
-"""toolcat: lint, project and measure LLM tool catalogs."""
+"""toolcat: lint, project and measure LLM tool catalogs.
+
+The Python API (everything else in the package is internal and may change)::
+
+    import toolcat
+
+    cat = toolcat.load("openapi.yaml")        # a file, a folder of one-tool files, or "-"
+    proj = toolcat.project(cat, to="mcp", view="compact")
+    proj.catalog()      # what `toolcat project` writes, as JSON data
+    proj.handbook()     # {"tools": {id: standard descriptor}}: everything the view removed
+    proj.report()       # {"digest", "target", "view", "tools": [{"id", "changes": [...]}]}
+    result = toolcat.lint(cat, profile="openai-strict")
+    result.findings     # [Finding(code, severity, message, file, tool, pointer, line, ...)]
+    figures = toolcat.measure(cat, tokenizer="o200k_base")
+    figures.json()      # what `toolcat measure --format json` prints, as data
+
+Every function takes one catalog or a list of them (:func:`load_all`) and the options of
+the command of the same name, as keywords. Problems with the input raise
+:class:`InputError` (``file``, ``line``, ``column``, ``message``), bad options
+:class:`UsageError`; both are :class:`ToolcatError`. Nothing is printed. The command line
+is a thin layer over these functions: it builds one settings object from the configuration
+file and its options and passes it as ``settings=``.
+
+``import toolcat`` imports nothing else: each function loads what it needs when called.
+"""
+
+from __future__ import annotations
+
+from toolcat.errors import InputError, ToolcatError, UsageError
 
 __version__ = "0.1.0"
+
+from toolcat.api import lint, load, load_all, load_data, measure, project  # noqa: E402
+
+# `typing` is not imported at run time: it costs `toolcat --version` (which imports this
+# module) more than the whole of the rest of its start-up.
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
+    from toolcat.lint.engine import LintResult  # noqa: F401
+    from toolcat.measure import Measurement  # noqa: F401
+    from toolcat.model import Catalog, Finding, Tool  # noqa: F401
+    from toolcat.project import Projection  # noqa: F401
+
+__all__ = [
+    "__version__", "load", "load_all", "load_data", "project", "lint", "measure",
+    "Catalog", "Tool", "Finding", "Projection", "LintResult", "Measurement",
+    "ToolcatError", "InputError", "UsageError",
+]
+
+_LAZY = {
+    "Catalog": "toolcat.model", "Tool": "toolcat.model", "Finding": "toolcat.model",
+    "Projection": "toolcat.project", "LintResult": "toolcat.lint.engine",
+    "Measurement": "toolcat.measure",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The result classes, imported when first asked for (``import toolcat`` stays cheap)."""
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'toolcat' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(mod), name)

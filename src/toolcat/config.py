@@ -40,7 +40,7 @@ Unknown keys are an error (a misspelt key would otherwise be ignored silently).
 from __future__ import annotations
 
 import os
-from typing import Any, Collection
+from typing import Any, Collection, Iterable
 
 from toolcat.errors import UsageError
 
@@ -88,6 +88,53 @@ class Config:
         self.budgets = budgets or {}        # see BUDGET_KEYS
         self.mcp_version: str | None = None  # lint: the MCP revision (None: the newest)
 
+    def merged(self, *, profile: str | None = None, select: Iterable[str] | None = None,
+               extend_select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
+               severity: dict[str, str] | None = None, fail_on: str | None = None,
+               description_max: int | None = None, prose_max: int | None = None,
+               format: str | None = None, mcp_version: str | None = None) -> Config:
+        """This configuration with options on top (what the command line does to the file's):
+        ``select`` replaces the selection, ``extend_select`` and ``ignore`` add to the
+        file's, ``severity`` entries override, the rest replace where given. Codes are
+        upper-cased; values are checked."""
+        import copy
+
+        out = copy.copy(self)
+        out.extend_select = list(self.extend_select)
+        out.ignore = list(self.ignore)
+        out.severity = dict(self.severity)
+        if profile is not None:
+            out.profile = profile
+        if select is not None:
+            out.select = _split_codes(select)
+        if extend_select is not None:
+            out.extend_select += _split_codes(extend_select)
+        if ignore is not None:
+            out.ignore += _split_codes(ignore)
+        for code, level in (severity or {}).items():
+            if level not in SEVERITY_VALUES:
+                raise UsageError(f"severity of {code} must be one of {', '.join(SEVERITY_VALUES)}")
+            out.severity[code.upper()] = level
+        if fail_on is not None:
+            if fail_on not in FAIL_ON:
+                raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)} (got {fail_on!r})")
+            out.fail_on = fail_on
+        for name, val in (("--description-max", description_max), ("--prose-max", prose_max)):
+            if val is not None and (isinstance(val, bool) or not isinstance(val, int) or val < 1):
+                raise UsageError(f"{name} must be a positive integer")
+        if description_max is not None:
+            out.description_max = description_max
+        if prose_max is not None:
+            out.prose_max = prose_max
+        if format is not None:
+            out.format = format
+        if mcp_version is not None:
+            if mcp_version not in MCP_VERSIONS:
+                raise UsageError(f"--mcp-version must be one of {', '.join(MCP_VERSIONS)} (got "
+                                 f"{mcp_version!r})")
+            out.mcp_version = mcp_version
+        return out
+
     def ignored_for(self, file: str) -> list[str]:
         """Codes/prefixes per-file-ignores switch off for ``file``."""
         if not self.per_file_ignores:
@@ -106,6 +153,16 @@ class Config:
             if any(fnmatchcase(c, pat) or fnmatchcase(c, pat.lstrip("./")) for c in cands):
                 out.extend(codes)
         return out
+
+
+def _split_codes(values: Iterable[str]) -> list[str]:
+    """Codes from option values, each possibly a comma-separated list (``TC,SC3``)."""
+    if isinstance(values, str):
+        values = [values]
+    out = []
+    for v in values:
+        out.extend(x.strip().upper() for x in v.split(",") if x.strip())
+    return out
 
 
 def _find(start: str) -> tuple[str, dict] | None:

@@ -207,20 +207,19 @@ def diff_toolids(
     if a == "-" and b == "-":
         raise UsageError("only one of A and B can be stdin (-)")
 
+    import toolcat
     from toolcat.diff.toolids import diff_sides, render_text, side_from_catalogs, side_from_items
-    from toolcat.formats import load_catalogs
 
     lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size)
-    cats_a = load_catalogs([a], lopts)
+    cats_a = toolcat.load_all([a], settings=lopts)
     if b is not None:
-        cats_b = load_catalogs([b], lopts)
+        cats_b = toolcat.load_all([b], settings=lopts)
         side_a = side_from_catalogs(cats_a, a)
         side_b = side_from_catalogs(cats_b, b)
     else:
-        from toolcat.project import ProjectOptions, project_catalogs, standard_array
+        from toolcat.project import standard_array
 
-        popts = ProjectOptions(view="compact", to=to, source=source, safety_tier=safety_tier)
-        proj = project_catalogs(cats_a, popts)
+        proj = toolcat.project(cats_a, to=to, source=source, safety_tier=safety_tier)
         target = proj.target
         side_a = side_from_items(standard_array(cats_a, target), target,
                                  f"{a} (standard view, {target})")

@@ -44,15 +44,6 @@ def register(app: typer.Typer) -> None:
     app.command("lint", epilog=EPILOG, help=HELP, short_help=SHORT)(lint)
 
 
-def _split(values: list[str] | None) -> list[str] | None:
-    if values is None:
-        return None
-    out = []
-    for v in values:
-        out.extend(x.strip().upper() for x in v.split(",") if x.strip())
-    return out
-
-
 def lint(
     paths: Paths,
     fmt: Annotated[Optional[str], typer.Option(
@@ -116,68 +107,41 @@ def lint(
 ) -> None:
     import sys
 
+    import toolcat
     from toolcat import ui
-    from toolcat.config import FAIL_ON, load_config
+    from toolcat.config import load_config
     from toolcat.errors import UsageError
-    from toolcat.config import MCP_VERSIONS
-    from toolcat.lint.profiles import PROFILES, parse_profiles
+    from toolcat.lint.engine import check_selection
+    from toolcat.lint.profiles import PROFILES
     from toolcat.lint.render import FORMATS
 
     apply_ui(no_color, quiet)
+    # the settings: the config file, with the command line on top
     cfg = load_config(config_file, profiles=PROFILES)
     fmt = fmt or cfg.format or "text"
     if fmt not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
-    try:
-        pnames = parse_profiles(profile if profile is not None else cfg.profile) or ["mcp"]
-    except ValueError as e:
-        raise UsageError(f"--profile: {e}") from None
-    if mcp_version is not None:
-        if mcp_version not in MCP_VERSIONS:
-            raise UsageError(f"--mcp-version must be one of {', '.join(MCP_VERSIONS)} (got "
-                             f"{mcp_version!r})")
-        cfg.mcp_version = mcp_version
-    fail = fail_on or cfg.fail_on or "error"
-    if fail not in FAIL_ON:
-        raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)} (got {fail!r})")
-    if select is not None:
-        cfg.select = _split(select)
-    if extend_select is not None:
-        cfg.extend_select = cfg.extend_select + (_split(extend_select) or [])
-    if ignore is not None:
-        cfg.ignore = cfg.ignore + (_split(ignore) or [])
-    for name, val in (("--description-max", description_max), ("--prose-max", prose_max)):
-        if val is not None and val < 1:
-            raise UsageError(f"{name} must be a positive integer")
-    if description_max is not None:
-        cfg.description_max = description_max
-    if prose_max is not None:
-        cfg.prose_max = prose_max
+    cfg = cfg.merged(profile=profile, fail_on=fail_on, select=select,
+                     extend_select=extend_select, ignore=ignore,
+                     description_max=description_max, prose_max=prose_max,
+                     mcp_version=mcp_version)
     if baseline and write_baseline:
         raise UsageError("--baseline and --write-baseline cannot be used together")
     if view is not None and view not in ("compact", "standard"):
         raise UsageError(f"--view must be compact or standard (got {view!r})")
+    check_selection(cfg)
+    fail = cfg.fail_on or "error"
 
-    from toolcat.formats import load_catalogs
-    from toolcat.lint import registry
-    from toolcat.lint.engine import lint as run_lint
-    from toolcat.lint.engine import reaches
-
-    _check_codes(cfg)
-    _check_provider_selection(cfg, pnames)
     opts = load_options(from_format, webhooks, cookies, merge, strict=False,
                         max_file_size=max_file_size, view=view)
     # an input that cannot be read (a broken file among many, in a folder or given) does not
     # stop the others: each is one error line at the end, and the exit code is 2
     opts.errors = input_errors = []
-    cats = load_catalogs(paths, opts)
+    cats = toolcat.load_all(paths, settings=opts)
     if not cats and input_errors:
         _report_input_errors(input_errors)
         raise typer.Exit(2)
-    for c in cats:
-        if view:
-            c.view = view
-    result = run_lint(cats, cfg, pnames if len(pnames) > 1 else pnames[0])
+    result = toolcat.lint(cats, view=view, settings=cfg)
     findings = result.findings
 
     if write_baseline:
@@ -201,14 +165,13 @@ def lint(
 
         findings, hidden = apply_baseline(baseline, findings)
 
+    from toolcat.lint import registry
+    from toolcat.lint.engine import reaches
     from toolcat.lint.render import Report, render
 
-    sources: dict = {}
-    for c in cats:
-        sources.update(c.sources)
     report = Report(findings=findings, files=result.files, tools=result.tools, fail_on=fail,
-                    profile=",".join(pnames), hidden=hidden, sources=sources,
-                    rules=registry.all_rules(), profiles=pnames, matrix=result.matrix)
+                    profile=result.profile, hidden=hidden, sources=result.sources,
+                    rules=registry.all_rules(), profiles=result.profiles, matrix=result.matrix)
     to_file = output_file is not None and output_file != "-"
     color = fmt == "text" and not to_file and ui.color_enabled(sys.stdout)
     text = render(fmt, report, color=color, quiet=ui.state.quiet)
@@ -229,40 +192,3 @@ def _report_input_errors(errors: list) -> None:
     sys.stdout.flush()
     for e in errors:
         sys.stderr.write(e.render() + "\n")
-
-
-def _check_codes(cfg) -> None:  # noqa: ANN001
-    """Selectors that match no rule are typos: say so (exit 2) instead of ignoring them."""
-    from toolcat.errors import UsageError
-    from toolcat.lint.registry import codes
-
-    known = codes()
-    for label, sels in (("select", cfg.select), ("extend-select", cfg.extend_select),
-                        ("ignore", cfg.ignore)):
-        for s in sels or []:
-            if s != "ALL" and not any(c.startswith(s) for c in known):
-                raise UsageError(f"{label}: {s!r} matches no rule (see `toolcat rule --all`)",
-                                 cfg.path)
-    for code in cfg.severity:
-        if code not in known:
-            raise UsageError(f"severity: unknown rule {code!r}", cfg.path)
-
-
-def _check_provider_selection(cfg, pnames: list[str]) -> None:  # noqa: ANN001
-    """`--select PV...` checks a provider: without a provider profile it would report nothing,
-    so it is a usage error that says which profiles to pass (`ALL` selects what applies)."""
-    from toolcat.errors import UsageError
-    from toolcat.lint.profiles import PROFILES, PROVIDER_PROFILES
-
-    if any(PROFILES[n].provider for n in pnames):
-        return
-    from toolcat.lint.registry import codes
-
-    known = codes()
-    for sels in (cfg.select, cfg.extend_select):
-        for s in sels or []:
-            hit = [c for c in known if c.startswith(s)] if s != "ALL" else []
-            if hit and all(c.startswith("PV") for c in hit):
-                raise UsageError(f"select: {s!r} selects provider rules, which need a provider "
-                                 f"profile: pass --profile with one of "
-                                 f"{', '.join(PROVIDER_PROFILES)} (several: comma-separated)")

@@ -57,7 +57,7 @@ def __getattr__(name: str) -> Any:
     reads them here), imported only when asked for (the project package is not loaded at
     startup)."""
     if name in ("TARGETS", "UNLOWERABLE"):
-        from toolcat import project
+        import toolcat.project as project
 
         return getattr(project, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -239,8 +239,8 @@ def measure(
 
     lopts = load_options(from_format, webhooks, cookies, merge, max_file_size=max_file_size)
 
+    import toolcat
     from toolcat import tokens
-    from toolcat.measure import measure_catalogs
 
     # Started first: the tokenizer loads (in a child process where possible) while the
     # catalogs are read and projected.
@@ -256,8 +256,8 @@ def measure(
         def on_catalog(cat: Any) -> None:
             progress.update(f"measured {cat.file}", advance=1)
 
-        figs = measure_catalogs(cats, popts, tok, per_tool=top > 0, counter=counter,
-                                on_catalog=on_catalog)
+        figs = toolcat.measure(cats, tok, per_tool=top > 0, settings=popts, counter=counter,
+                               on_catalog=on_catalog).catalogs
     finally:
         counter.close(kill=True)  # a no-op once the counts are in; frees the child on errors
         progress.stop()

@@ -114,7 +114,8 @@ def project(
         raise UsageError("--check needs -o/--output (the file to compare)")
     if output == "-" and check:
         raise UsageError("--check cannot compare stdout")
-    from toolcat.project import options_from_cli, project_catalogs
+    import toolcat
+    from toolcat.project import options_from_cli
 
     opts = options_from_cli(
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
@@ -122,7 +123,6 @@ def project(
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
         indent=indent)
     from toolcat import ui
-    from toolcat.formats import load_catalogs
 
     counter = None
     if not ui.state.quiet and not check:
@@ -131,9 +131,9 @@ def project(
 
         counter = tokens.counter()
     try:
-        cats = load_catalogs(paths, load_options(from_format, webhooks, cookies, merge,
-                                                 strict=True, max_file_size=max_file_size))
-        proj = project_catalogs(cats, opts)
+        cats = toolcat.load_all(paths, settings=load_options(
+            from_format, webhooks, cookies, merge, strict=True, max_file_size=max_file_size))
+        proj = toolcat.project(cats, settings=opts)
         if counter is not None:
             from toolcat.project.report import start_counting
 

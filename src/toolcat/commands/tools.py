@@ -51,10 +51,10 @@ def tools(
     apply_ui(no_color, quiet)
     if fmt not in ("text", "json"):
         raise UsageError(f"--format must be text or json (got {fmt!r})")
-    from toolcat.formats import load_catalogs
+    import toolcat
 
-    cats = load_catalogs(paths, load_options(from_format, webhooks, cookies, merge,
-                                             max_file_size=max_file_size))
+    cats = toolcat.load_all(paths, settings=load_options(from_format, webhooks, cookies, merge,
+                                                         max_file_size=max_file_size))
     if fmt == "json":
         tools_json(cats)
     else:

@@ -14,18 +14,22 @@ _UNSET = object()
 class SourceText:
     """The text of one parsed file, kept to answer "where is this pointer?" on demand."""
 
-    __slots__ = ("path", "text", "syntax", "_index", "_lines", "_marks")
+    __slots__ = ("path", "text", "syntax", "positions", "_index", "_lines", "_marks")
 
-    def __init__(self, path: str, text: str, syntax: str) -> None:
+    def __init__(self, path: str, text: str, syntax: str, positions: bool = True) -> None:
         self.path = path
         self.text = text
         self.syntax = syntax
+        # False for data that came from memory (its text is made up): no lines to point at
+        self.positions = positions
         self._index = None
         self._lines: list[str] | None = None
         self._marks: object = _UNSET
 
     def locate(self, pointer: str) -> tuple[int, int] | None:
         """1-based ``(line, column)`` of the node at ``pointer`` (nearest ancestor if absent)."""
+        if not self.positions:
+            return None
         if self._index is None:
             from toolcat.document.positions import build_index
 

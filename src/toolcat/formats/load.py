@@ -105,6 +105,26 @@ def raise_problems(cat: Catalog) -> None:
     raise InputError(f"{where}{p.message}{more}", p.file, line, col)
 
 
+def load_data(data: Any, name: str, opts: LoadOptions) -> Catalog:
+    """A catalog from data in memory (parsed JSON), named ``name``; the data is copied and
+    normalized as a parsed file is (integral floats -> ints, the depth limit), never changed.
+    Its findings have no line and column: the text they would point into is made up."""
+    import copy
+
+    from toolcat.document.canonical import dumps
+    from toolcat.document.parse import normalize
+
+    doc = normalize(copy.deepcopy(data), name, limits=opts.limits)
+    try:
+        text = dumps(doc).decode("utf-8", "replace")
+    except (TypeError, ValueError) as e:
+        raise InputError(f"not JSON data: {e}", name) from None
+    cat = _from_doc(doc, SourceText(name, text, "json", positions=False), name, opts)
+    if opts.strict:
+        raise_problems(cat)
+    return cat
+
+
 def load_file_catalog(path: str, opts: LoadOptions) -> Catalog:
     doc, src = load_file(path, limits=opts.limits)
     cat = _from_doc(doc, src, path, opts)
@@ -209,5 +229,5 @@ def merge_catalogs(cats: list[Catalog]) -> Catalog:
     return merged
 
 
-__all__ = ["LoadOptions", "load_catalogs", "load_file_catalog", "load_folder", "merge_catalogs",
-           "raise_problems", "OPENAPI3", "SWAGGER2", "MCP", "OPENWOP", "OPENAI", "ANTHROPIC"]
+__all__ = ["LoadOptions", "load_catalogs", "load_data", "load_file_catalog", "load_folder",
+           "merge_catalogs", "raise_problems"]

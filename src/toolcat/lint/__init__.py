@@ -13,3 +13,9 @@ The configuration (``[tool.toolcat]`` / ``toolcat.toml``) is :mod:`toolcat.confi
 from toolcat.config import Config, load_config
 
 __all__ = ["Config", "load_config"]
+
+
+# `toolcat.lint(...)` is the API function, also once this package is imported (toolcat.entry)
+from toolcat.entry import callable_package  # noqa: E402
+
+callable_package(__name__)

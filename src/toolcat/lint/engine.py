@@ -51,14 +51,15 @@ class Context:
     """What the rules of one catalog run can see."""
 
     def __init__(self, catalog: Catalog, config: Config, profile: Profile,
-                 severities: dict[str, str], provider: Provider | None = None) -> None:
+                 severities: dict[str, str], provider: Provider | None = None,
+                 view: str | None = None) -> None:
         self.catalog = catalog
+        self.view = view or catalog.view   # the view the catalog is linted as
         self.config = config
         self.profile = profile
         self.severities = severities       # enabled rule code -> severity
         self.provider = provider
         self.cache: dict = {}              # per-catalog scratch space for rules
-        self.view = catalog.view           # the view the catalog is read as
 
     @property
     def is_openapi(self) -> bool:
@@ -97,43 +98,130 @@ def enabled_rules(config: Config, profile: Profile) -> dict[str, tuple[Rule, str
 
 
 class LintResult:
+    """The findings of one lint run (sorted by file and position), with what they came from:
+    the number of files and tools linted, the profile(s), the sources (for positions and
+    snippets) and ``fail_on`` (the configuration's, default ``error``). With several profiles
+    each finding names the profiles that report it (``Finding.profiles``) and ``matrix`` is the
+    tools x profiles compatibility matrix (:func:`compatibility_matrix`)."""
+
     def __init__(self, findings: list[Finding], files: int, tools: int,
-                 profiles: list[str] | None = None, matrix: dict | None = None) -> None:
+                 profiles: list[str] | None = None, matrix: dict | None = None,
+                 sources: dict[str, Any] | None = None, fail_on: str = "error") -> None:
         self.findings = findings
         self.files = files
         self.tools = tools
-        self.profiles = profiles or []     # the profiles run (several: findings name theirs)
-        self.matrix = matrix               # several profiles: see compatibility_matrix()
+        self.profiles = profiles or ["mcp"]   # the profiles run
+        self.profile = ",".join(self.profiles)
+        self.matrix = matrix
+        self.sources = sources or {}
+        self.fail_on = fail_on
+
+    def counts(self) -> dict[str, int]:
+        """``{"error": n, "warning": n, "info": n}``."""
+        return count_by_severity(self.findings)
+
+    def failed(self, fail_on: str | None = None) -> bool:
+        """Whether a finding reaches ``fail_on`` (default: the run's): lint's exit code 1."""
+        level = fail_on or self.fail_on
+        return any(reaches(f.severity, level) for f in self.findings)
+
+    def json(self) -> dict:
+        """What ``toolcat lint --format json`` prints, as data."""
+        from toolcat.lint.render import Report
+        from toolcat.lint.render.json import report_data
+
+        return report_data(Report(findings=self.findings, files=self.files, tools=self.tools,
+                                  profile=self.profile, sources=self.sources,
+                                  profiles=self.profiles, matrix=self.matrix))
+
+
+def profile_names(config: Config) -> list[str]:
+    """The profiles a configuration runs (``profile = "a,b"`` or a list; default ``mcp``);
+    a UsageError names an unknown one."""
+    from toolcat.errors import UsageError
+    from toolcat.lint.profiles import parse_profiles
+
+    try:
+        return parse_profiles(config.profile) or ["mcp"]
+    except ValueError as e:
+        raise UsageError(f"--profile: {e}") from None
+
+
+def check_selection(config: Config) -> list[str]:
+    """The profiles exist (returned), and every selector matches a rule (a selector that
+    matches none is a typo: a UsageError naming it, not a silent no-op); provider rules
+    (``PV``) are selected only with a provider profile."""
+    from toolcat.errors import UsageError
+    from toolcat.lint.profiles import PROVIDER_PROFILES
+    from toolcat.lint.registry import codes
+
+    names = profile_names(config)
+    known = codes()
+    for label, sels in (("select", config.select), ("extend-select", config.extend_select),
+                        ("ignore", config.ignore)):
+        for s in sels or []:
+            if s != "ALL" and not any(c.startswith(s) for c in known):
+                raise UsageError(f"{label}: {s!r} matches no rule (see `toolcat rule --all`)",
+                                 config.path)
+    for code in config.severity:
+        if code not in known:
+            raise UsageError(f"severity: unknown rule {code!r}", config.path)
+    if not any(PROFILES[n].provider for n in names):
+        # `--select PV...` without a provider profile would report nothing: say which to pass
+        for sels in (config.select, config.extend_select):
+            for s in sels or []:
+                hit = [c for c in known if c.startswith(s)] if s != "ALL" else []
+                if hit and all(c.startswith("PV") for c in hit):
+                    raise UsageError(f"select: {s!r} selects provider rules, which need a "
+                                     f"provider profile: pass --profile with one of "
+                                     f"{', '.join(PROVIDER_PROFILES)} (several: comma-separated)")
+    return names
+
+
+def lint_with(catalogs: list[Catalog], config: Config, view: str | None = None) -> LintResult:
+    """:func:`lint` after :func:`check_selection` (the API and the CLI call this)."""
+    if view is not None and view not in (COMPACT, "standard"):
+        from toolcat.errors import UsageError
+
+        raise UsageError(f"--view must be compact or standard (got {view!r})")
+    names = check_selection(config)
+    return lint(catalogs, config, names if len(names) > 1 else names[0], view=view)
 
 
 def lint(catalogs: list[Catalog], config: Config,
-         profile_name: str | list[str] | None = None) -> LintResult:
+         profile_name: str | list[str] | None = None, view: str | None = None) -> LintResult:
     """Lint ``catalogs`` with one profile, or with several (a list): then each finding lists
-    the profiles that report it (``Finding.profiles``) and the result has the matrix."""
+    the profiles that report it (``Finding.profiles``) and the result has the matrix.
+    ``view``: lint each catalog as that view."""
     names = profile_name if isinstance(profile_name, list) else \
         [profile_name or (config.profile if isinstance(config.profile, str) else None) or "mcp"]
     if len(names) > 1:
-        return _lint_many(catalogs, config, names)
+        return _lint_many(catalogs, config, names, view)
     pname = names[0]
     profile = PROFILES[pname]
     rules = enabled_rules(config, profile)
     findings: list[Finding] = []
     files: set[str] = set()
+    sources: dict[str, Any] = {}
     tools = 0
     for cat in catalogs:
-        findings.extend(lint_catalog(cat, config, profile, rules))
+        findings.extend(lint_catalog(cat, config, profile, rules, view))
         files.update(cat.sources or [cat.file])
+        sources.update(cat.sources)
         tools += len(cat.tools)
     findings.sort(key=Finding.sort_key)
-    return LintResult(findings, len(files), tools, [pname])
+    return LintResult(findings, len(files), tools, [pname], None, sources,
+                      config.fail_on or "error")
 
 
-def _lint_many(catalogs: list[Catalog], config: Config, names: list[str]) -> LintResult:
+def _lint_many(catalogs: list[Catalog], config: Config, names: list[str],
+               view: str | None = None) -> LintResult:
     merged: dict[tuple, Finding] = {}
     files = tools = 0
+    sources: dict[str, Any] = {}
     for name in names:
-        res = lint(catalogs, config, name)
-        files, tools = res.files, res.tools
+        res = lint(catalogs, config, name, view)
+        files, tools, sources = res.files, res.tools, res.sources
         for f in res.findings:
             key = (f.file, f.source_pointer, f.tool, f.code, f.severity, f.message)
             got = merged.get(key)
@@ -144,7 +232,8 @@ def _lint_many(catalogs: list[Catalog], config: Config, names: list[str]) -> Lin
                 got.profiles = got.profiles + (name,)
     findings = sorted(merged.values(), key=Finding.sort_key)
     return LintResult(findings, files, tools, list(names),
-                      compatibility_matrix(catalogs, findings, names))
+                      compatibility_matrix(catalogs, findings, names), sources,
+                      config.fail_on or "error")
 
 
 #: a matrix cell: the worst severity a tool has in a profile (infos count as ok)
@@ -195,9 +284,9 @@ def _id_pointer(cat: Catalog) -> str:
 
 
 def lint_catalog(cat: Catalog, config: Config, profile: Profile,
-                 rules: dict[str, tuple[Rule, str]]) -> list[Finding]:
+                 rules: dict[str, tuple[Rule, str]], view: str | None = None) -> list[Finding]:
     severities = {code: sev for code, (_r, sev) in rules.items()}
-    view = profile.view or cat.view
+    view = profile.view or view or cat.view
     if cat.format == OPENWOP and view == COMPACT:
         # an OpenWOP compact view must be one, whatever the profile
         for code in _CS_COMPACT_ERRORS:
@@ -209,10 +298,9 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
             rules = {**rules, code: (r, "error")}
             severities[code] = "error"
     ctx = Context(cat, config, profile, severities,
-                  PROVIDERS.get(profile.provider) if profile.provider else None)
+                  PROVIDERS.get(profile.provider) if profile.provider else None, view)
     ctx.cache["id_pointer"] = _id_pointer(cat)
-    ctx.view = view
-    compact = view == COMPACT          # a compact view drops schema prose on purpose
+    compact = ctx.view == COMPACT      # a compact view drops schema prose on purpose
     active = [r for r, _s in rules.values()
               if (r.formats is None or cat.format in r.formats) and not (compact and r.prose)]
     cat_rules = [r for r in active if r.scope == "catalog"]

@@ -291,6 +291,29 @@ def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
     return fig
 
 
+class Measurement:
+    """What :func:`toolcat.measure` gives: each catalog's :class:`CatalogFigures` (in input
+    order) and the tokenizer they were counted with."""
+
+    def __init__(self, catalogs: list[CatalogFigures], tokenizer: str) -> None:
+        self.catalogs = catalogs
+        self.tokenizer = tokenizer
+
+    def total(self) -> dict:
+        """The sums of every figure (the total row)."""
+        return total(self.catalogs)
+
+    def top(self, n: int) -> list[ToolFigures]:
+        """The ``n`` heaviest tools (measured with ``per_tool=True``)."""
+        return top_tools(self.catalogs, n)
+
+    def json(self, top: int = 0) -> dict:
+        """What ``toolcat measure --format json [--top N]`` prints, as data."""
+        from toolcat.measure.render import json_data
+
+        return json_data(self.catalogs, self.tokenizer, self.top(top) if top > 0 else None)
+
+
 def top_tools(figs: list[CatalogFigures], n: int) -> list[ToolFigures]:
     """The ``n`` heaviest tools of all catalogs (by before tokens, then bytes)."""
     allt = [t for f in figs for t in f.tool_figures]
@@ -504,8 +527,15 @@ def iter_limits(budget: Budget) -> Iterable[str]:  # pragma: no cover - used by 
 
 
 __all__ = [
-    "BREAKDOWN_KEYS", "Budget", "CatalogFigures", "GateFailure", "ToolFigures", "baseline_doc",
+    "BREAKDOWN_KEYS", "Budget", "CatalogFigures", "GateFailure", "Measurement", "ToolFigures",
+    "baseline_doc",
     "breakdown", "check_gates", "default_target", "load_for_measure",
     "measure_catalog", "read_baseline", "schema_prose_bytes", "top_tools", "total",
     "write_baseline",
 ]
+
+
+# `toolcat.measure(...)` is the API function, also once this package is imported (toolcat.entry)
+from toolcat.entry import callable_package  # noqa: E402
+
+callable_package(__name__)

@@ -376,3 +376,9 @@ def standard_array(cats: list[Catalog], target: Target | str | None = None) -> l
         for tool in cat.tools:
             out.append(target.standard(tool, cat.format))
     return out
+
+
+# `toolcat.project(...)` is the API function, also once this package is imported (toolcat.entry)
+from toolcat.entry import callable_package  # noqa: E402
+
+callable_package(__name__)

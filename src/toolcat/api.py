@@ -1,0 +1,195 @@
+"""The implementation of the public API (:mod:`toolcat` re-exports it; see its docstring).
+
+Light to import: every function imports what it needs when called. ``toolcat.project``,
+``toolcat.lint`` and ``toolcat.measure`` are also the names of the feature packages; once one
+is imported, ``toolcat.<name>`` is that package, which is callable as the same function
+(:mod:`toolcat.entry`).
+"""
+
+from __future__ import annotations
+
+from toolcat.errors import UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    import os
+    from typing import Any, Iterable, Union
+
+    from toolcat.config import Config
+    from toolcat.formats.load import LoadOptions
+    from toolcat.lint.engine import LintResult
+    from toolcat.measure import Measurement
+    from toolcat.model import Catalog
+    from toolcat.project import Projection, ProjectOptions
+
+    PathLike = Union[str, os.PathLike]
+    Catalogs = Union[Catalog, Iterable[Catalog]]
+
+
+def _catalogs(catalogs: Catalogs) -> list[Catalog]:
+    from toolcat.model import Catalog
+
+    if isinstance(catalogs, Catalog):
+        return [catalogs]
+    out = list(catalogs)
+    if not out or not all(isinstance(c, Catalog) for c in out):
+        raise UsageError("expected a Catalog or a non-empty list of them (toolcat.load...)")
+    return out
+
+
+def _load_options(format: str | None, webhooks: bool, cookies: bool, merge: bool,
+                  view: str | None, max_file_size: int | None, strict: bool = True,
+                  errors: list | None = None) -> LoadOptions:
+    from toolcat.document.parse import Limits
+    from toolcat.formats import LoadOptions
+    from toolcat.model import FORMATS
+
+    if format is not None and format not in FORMATS:
+        raise UsageError(f"--from must be one of {', '.join(FORMATS)} (got {format!r})")
+    if view is not None and view not in ("compact", "standard"):
+        raise UsageError(f"--view must be compact or standard (got {view!r})")
+    if max_file_size is not None and max_file_size <= 0:
+        raise UsageError("--max-file-size must be positive")
+    return LoadOptions(from_format=format, webhooks=webhooks, cookies=cookies, merge=merge,
+                       view=view, strict=strict, errors=errors,
+                       limits=Limits.from_env(max_file_size))
+
+
+# ----------------------------------------------------------------------------- load
+
+def load_all(paths: Iterable[PathLike], format: str | None = None, *, merge: bool = False,
+             webhooks: bool = False, cookies: bool = False, view: str | None = None,
+             max_file_size: int | None = None,
+             settings: LoadOptions | None = None) -> list[Catalog]:
+    """Load catalogs from files, folders and ``"-"`` (stdin), in the order given.
+
+    Each file is one catalog; a folder of one-tool MCP files is one catalog; any other folder
+    gives each catalog file under it. ``format`` forces one (``openapi``, ``swagger``, ``mcp``,
+    ``mcp-capture``, ``openwop``, ``openai``, ``anthropic``; default: detected from the
+    content). ``merge``: all inputs are pages of one catalog. ``webhooks`` (OpenAPI 3.1) and
+    ``cookies`` (OpenAPI) as the ``--webhooks``/``--cookies`` options; ``view`` forces an
+    OpenWOP catalog's view; ``max_file_size`` in bytes (default 64 MiB or
+    ``TOOLCAT_MAX_FILE_SIZE``). Raises :class:`InputError` for the first input that cannot be
+    read or is no catalog (or holds a problem such as an unresolvable OpenAPI ``$ref``)."""
+    from toolcat.formats import load_catalogs
+
+    opts = settings or _load_options(format, webhooks, cookies, merge, view, max_file_size)
+    names = [str(p) for p in paths]
+    if not names:
+        raise UsageError("no input given")
+    return load_catalogs(names, opts)
+
+
+def load(path: PathLike, format: str | None = None, *, webhooks: bool = False,
+         cookies: bool = False, view: str | None = None,
+         max_file_size: int | None = None) -> Catalog:
+    """Load one catalog (a file, a folder that is one catalog, or ``"-"``); options as in
+    :func:`load_all`. A folder that holds several catalogs is a :class:`UsageError` (use
+    :func:`load_all`, or ``load_all(..., merge=True)`` for pages of one)."""
+    cats = load_all([path], format, webhooks=webhooks, cookies=cookies, view=view,
+                    max_file_size=max_file_size)
+    if len(cats) != 1:
+        raise UsageError(f"{path} holds {len(cats)} catalogs: use toolcat.load_all()",
+                         str(path))
+    return cats[0]
+
+
+def load_data(data: Any, format: str | None = None, *, name: str = "<data>",
+              webhooks: bool = False, cookies: bool = False,
+              view: str | None = None) -> Catalog:
+    """A catalog from data already in memory (what ``json.load`` gives, e.g. a ``tools/list``
+    result you received): detected or forced ``format`` as in :func:`load_all`. ``name``
+    stands for the file in findings and errors. The data is copied, never changed. Findings
+    on it have no line and column (there is no text)."""
+    from toolcat.formats.load import load_data as _load_data
+
+    return _load_data(data, name, _load_options(format, webhooks, cookies, False, view, None))
+
+
+# ----------------------------------------------------------------------------- project
+
+def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
+            description_max: int = 120, unlowerable: str | None = None,
+            subset: bool | None = None, output_schema: bool = True, factor: bool = True,
+            keep_titles: bool = False, sort: bool = False, source: str | None = None,
+            safety_tier: str | None = None, indent: int | None = None,
+            settings: ProjectOptions | None = None) -> Projection:
+    """The compact (or ``view="standard"``) view of the catalogs in target ``to``'s envelope
+    (``mcp``, ``openwop``, ``openai``, ``anthropic``; default: ``openwop`` for OpenWOP input,
+    else ``mcp``), as ``toolcat project`` writes it; every option is that command's (see
+    ``toolcat project --help``). The result's :meth:`~toolcat.project.Projection.catalog`,
+    :meth:`~toolcat.project.Projection.handbook` and
+    :meth:`~toolcat.project.Projection.report` are JSON data; its ``tools`` list each tool's
+    descriptor and :class:`~toolcat.project.lower.Change` s."""
+    from toolcat.project import options_from_cli, project_catalogs
+
+    opts = settings or options_from_cli(
+        view=view, to=to, description_max=description_max, unlowerable=unlowerable,
+        subset=subset, output_schema=output_schema, factor=factor, keep_titles=keep_titles,
+        sort=sort, source=source, safety_tier=safety_tier, indent=indent)
+    return project_catalogs(_catalogs(catalogs), opts)
+
+
+# ----------------------------------------------------------------------------- lint
+
+def lint(catalogs: Catalogs, profile: str | Iterable[str] | None = None, *,
+         select: Iterable[str] | None = None,
+         extend_select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
+         severity: dict[str, str] | None = None, description_max: int | None = None,
+         prose_max: int | None = None, view: str | None = None,
+         mcp_version: str | None = None,
+         config: PathLike | None = None, settings: Config | None = None) -> LintResult:
+    """Lint the catalogs as ``toolcat lint`` does: ``profile`` (``mcp`` default, or any of
+    ``toolcat lint --help``'s; several as a list or ``"a,b"``: each finding then names its
+    profiles and the result has the tools x profiles ``matrix``), ``mcp_version`` (the MCP
+    revision the ``mcp`` profile checks; default the newest), rule codes or
+    prefixes to ``select`` (replaces the profile's), ``extend_select``, ``ignore``,
+    per-rule ``severity`` (``error``/``warning``/``info``/``off``), ``description_max``
+    (TC106), ``prose_max`` (SC304), ``view`` (lint every input as a ``compact`` or
+    ``standard`` view). ``config``: a ``toolcat.toml`` / ``pyproject.toml`` to start from
+    (default: none; the keywords override it). The result's ``findings`` are sorted by file
+    and position; :meth:`~toolcat.lint.engine.LintResult.json` is ``lint --format json``'s
+    data, :meth:`~toolcat.lint.engine.LintResult.failed` the exit code's verdict."""
+    from toolcat.config import Config, load_config
+    from toolcat.lint.engine import lint_with
+    from toolcat.lint.profiles import PROFILES
+
+    if settings is None:
+        base = load_config(str(config), profiles=PROFILES) if config is not None else Config()
+        if profile is not None and not isinstance(profile, str):
+            profile = ",".join(profile)
+        settings = base.merged(profile=profile, select=select, extend_select=extend_select,
+                               ignore=ignore, severity=severity,
+                               description_max=description_max, prose_max=prose_max,
+                               mcp_version=mcp_version)
+    return lint_with(_catalogs(catalogs), settings, view=view)
+
+
+# ----------------------------------------------------------------------------- measure
+
+def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool = False,
+            to: str | None = None, description_max: int = 120,
+            unlowerable: str | None = None, subset: bool | None = None,
+            output_schema: bool = True, factor: bool = True, keep_titles: bool = False,
+            source: str | None = None, safety_tier: str | None = None,
+            settings: ProjectOptions | None = None, counter: Any = None,
+            on_catalog: Any = None) -> Measurement:
+    """Bytes and exact BPE tokens (``o200k_base`` or ``cl100k_base``) of each catalog's
+    standard view against the compact view ``toolcat project`` writes with the same options,
+    as ``toolcat measure`` counts them. ``per_tool``: also each tool's figures (for
+    :meth:`~toolcat.measure.Measurement.top`). ``counter``: a
+    :func:`toolcat.tokens.counter` started earlier (the CLI starts one before loading, so
+    that the tokenizer loads meanwhile); ``on_catalog(catalog)`` is called as each catalog is
+    done (progress). :meth:`~toolcat.measure.Measurement.json` is ``measure --format json``'s
+    data."""
+    from toolcat.measure import Measurement, measure_catalogs, tokenizer_name
+    from toolcat.project import options_from_cli
+
+    opts = settings or options_from_cli(
+        to=to, description_max=description_max, unlowerable=unlowerable, subset=subset,
+        output_schema=output_schema, factor=factor, keep_titles=keep_titles, source=source,
+        safety_tier=safety_tier)
+    tok = tokenizer_name(tokenizer)
+    figs = measure_catalogs(_catalogs(catalogs), opts, tok, per_tool=per_tool, counter=counter,
+                            on_catalog=on_catalog)
+    return Measurement(figs, tok)

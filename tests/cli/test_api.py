@@ -1,0 +1,161 @@
+"""The Python API (``toolcat.load``, ``project``, ``lint``, ``measure``): the same results as
+the command line on corpus catalogs and samples, errors raised (never printed), README's
+example run as written, and ``import toolcat`` staying light."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+import toolcat
+from support.common import REPO, SAMPLES, corpus, run_toolcat
+
+
+def _catalog_paths() -> list:
+    out = [p for p in sorted(SAMPLES.iterdir()) if p.suffix in (".json", ".yaml")]
+    return out
+
+
+def _corpus_paths() -> list:
+    return [corpus("github-mcp-server"), corpus("mcp-context-cost", "github.json"),
+            corpus("neo", "file-system.openapi.yaml"),
+            corpus("openapi", "oai-petstore.swagger2.yaml")]
+
+
+def _cli_json(*args) -> tuple[int, object]:
+    r = run_toolcat(*args)
+    assert r.returncode in (0, 1), r.stderr
+    return r.returncode, json.loads(r.stdout)
+
+
+@pytest.mark.parametrize("path", _catalog_paths(), ids=lambda p: p.name)
+def test_api_equals_cli_on_samples(path, tmp_path) -> None:
+    _check_equal(path, tmp_path)
+
+
+def test_api_equals_cli_on_corpus(tmp_path) -> None:
+    for path in _corpus_paths():
+        _check_equal(path, tmp_path)
+
+
+def _check_equal(path, tmp_path) -> None:
+    cat = toolcat.load(path)
+    # lint
+    code, data = _cli_json("lint", "--format", "json", str(path))
+    result = toolcat.lint(cat)
+    assert result.json() == data, path
+    assert result.failed() == (code == 1)
+    # project: every target and view, with its handbook and report
+    for to in ("mcp", "openwop", "openai", "anthropic"):
+        for view in ("compact", "standard"):
+            hb, rp = tmp_path / "h.json", tmp_path / "r.json"
+            r = run_toolcat("-q", "project", str(path), "--to", to, "--view", view,
+                            "--handbook", str(hb), "--report", str(rp))
+            if r.returncode != 0:     # e.g. duplicate ids: no handbook can be written
+                with pytest.raises(toolcat.ToolcatError) as e:
+                    proj = toolcat.project(cat, to=to, view=view)
+                    proj.catalog(), proj.handbook(), proj.report()
+                assert e.value.render() == r.stderr.decode().strip()
+                continue
+            proj = toolcat.project(cat, to=to, view=view)
+            assert proj.catalog() == json.loads(r.stdout), (path, to, view)
+            assert proj.handbook() == json.loads(hb.read_bytes()), (path, to, view)
+            assert proj.report() == json.loads(rp.read_bytes()), (path, to, view)
+    # measure
+    _code, data = _cli_json("measure", "--format", "json", str(path))
+    assert toolcat.measure(cat).json() == data, path
+
+
+def test_load_data_is_the_file_catalog() -> None:
+    path = SAMPLES / "git.tools.json"
+    data = json.loads(path.read_bytes())
+    copy = json.loads(path.read_bytes())
+    from_data = toolcat.load_data(data, name=str(path))
+    assert data == copy                                      # never changed
+    from_file = toolcat.load(path)
+    assert toolcat.project(from_data).catalog() == toolcat.project(from_file).catalog()
+    assert toolcat.measure(from_data).json() == toolcat.measure(from_file).json()
+    # findings on in-memory data have no line and column (there is no text)
+    broken = toolcat.load_data(json.loads((SAMPLES / "broken.tools.json").read_bytes()))
+    findings = toolcat.lint(broken).findings
+    assert {f.code for f in findings} >= {"TC101", "TC102", "SC302"}
+    assert all(f.line is None and f.file == "<data>" for f in findings)
+    openai = toolcat.load_data(json.loads((SAMPLES / "file-system.openai.json").read_bytes()),
+                               format="openai")
+    assert openai.format == "openai" and len(openai.tools) == 7
+
+
+def test_errors_are_raised_never_printed(tmp_path, capsys) -> None:
+    with pytest.raises(toolcat.InputError) as e:
+        toolcat.load(tmp_path / "missing.json")
+    assert e.value.file == str(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"tools": [\n  {"name": "x",}\n]}\n')
+    with pytest.raises(toolcat.InputError) as e:
+        toolcat.load(bad)
+    assert (e.value.file, e.value.line) == (str(bad), 2) and e.value.column is not None
+    assert "invalid JSON" in e.value.message
+    cat = toolcat.load(SAMPLES / "git.tools.json")
+    with pytest.raises(toolcat.UsageError, match="--to must be one of"):
+        toolcat.project(cat, to="nope")
+    with pytest.raises(toolcat.UsageError, match="matches no rule"):
+        toolcat.lint(cat, select=["XX9"])
+    with pytest.raises(toolcat.UsageError, match="--profile must be one of"):
+        toolcat.lint(cat, profile="nope")
+    with pytest.raises(toolcat.UsageError, match="--tokenizer must be one of"):
+        toolcat.measure(cat, tokenizer="nope")
+    with pytest.raises(toolcat.UsageError, match="use toolcat.load_all"):
+        toolcat.load(corpus("openapi"))
+    with pytest.raises(toolcat.UsageError):
+        toolcat.project([])
+    assert capsys.readouterr() == ("", "")
+
+
+def test_lint_options_match_the_cli() -> None:
+    path = SAMPLES / "broken.tools.json"
+    cat = toolcat.load(path)
+    for args, kw in (((), {}), (("--select", "TC,SC3"), {"select": ["TC", "SC3"]}),
+                     (("--ignore", "CS"), {"ignore": ["CS"]}),
+                     (("--profile", "openai-strict"), {"profile": "openai-strict"}),
+                     (("--view", "compact"), {"view": "compact"})):
+        _code, data = _cli_json("lint", "--format", "json", *args, str(path))
+        assert toolcat.lint(cat, **kw).json() == data, args
+
+
+def test_callable_before_and_after_the_package_import() -> None:
+    """``toolcat.project`` is also the name of the package: calling it works either way."""
+    code = ("import toolcat; c = toolcat.load('samples/git.tools.json'); "
+            "a = toolcat.project(c).catalog(); import toolcat.project.lower; "
+            "b = toolcat.project(c).catalog(); assert a == b; "
+            "import toolcat.lint.engine, toolcat.measure; "
+            "print(toolcat.lint(c).counts()['warning'], toolcat.measure(c).total()['tools'])")
+    r = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["27", "12"]
+
+
+def test_import_toolcat_is_light() -> None:
+    """``import toolcat`` (what ``toolcat --version`` imports) loads the API shims only: no
+    feature, no format, not even ``typing``."""
+    code = "import sys, toolcat; print(sorted(m for m in sys.modules if m.startswith('toolcat') or m == 'typing'))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert r.stdout.strip() == "['toolcat', 'toolcat.api', 'toolcat.errors']"
+
+
+def _readme_api_blocks() -> tuple[str, str]:
+    text = (REPO / "README.md").read_text()
+    section = text.split("## Python API", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    out = re.search(r"```text\n(.*?)```", section, re.S).group(1)
+    return code, out
+
+
+def test_readme_python_api_example_runs_as_shown() -> None:
+    code, shown = _readme_api_blocks()
+    r = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == shown
