@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from toolcat.errors import InputError, ToolcatError, UsageError
 
-__version__ = "0.1.0"
+from toolcat.version import __version__  # noqa: E402
 
 from toolcat.api import lint, load, load_all, load_data, measure, project  # noqa: E402
 

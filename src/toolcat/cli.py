@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
-from toolcat import __version__
+from toolcat.version import __version__
 
 
 def _fast_version(argv: list[str]) -> bool:

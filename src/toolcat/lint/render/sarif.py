@@ -12,7 +12,7 @@ import hashlib
 import os
 from urllib.parse import quote
 
-from toolcat import __version__
+from toolcat.version import __version__
 from toolcat.document.canonical import dumps
 from toolcat.lint.render import Report
 
