@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+
 from support.common import run_toolcat
 from support.fuzz_profile import register as _register_hypothesis_profiles
 

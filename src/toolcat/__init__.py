@@ -26,11 +26,9 @@ file and its options and passes it as ``settings=``.
 
 from __future__ import annotations
 
+from toolcat.api import lint, load, load_all, load_data, measure, project
 from toolcat.errors import InputError, ToolcatError, UsageError
-
-from toolcat.version import __version__  # noqa: E402
-
-from toolcat.api import lint, load, load_all, load_data, measure, project  # noqa: E402
+from toolcat.version import __version__
 
 # `typing` is not imported at run time: it costs `toolcat --version` (which imports this
 # module) more than the whole of the rest of its start-up.
@@ -38,10 +36,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
-    from toolcat.lint.engine import LintResult  # noqa: F401
-    from toolcat.measure import Measurement  # noqa: F401
-    from toolcat.model import Catalog, Finding, Tool  # noqa: F401
-    from toolcat.project import Projection  # noqa: F401
+    from toolcat.lint.engine import LintResult
+    from toolcat.measure import Measurement
+    from toolcat.model import Catalog, Finding, Tool
+    from toolcat.project import Projection
 
 __all__ = [
     "__version__", "load", "load_all", "load_data", "project", "lint", "measure",

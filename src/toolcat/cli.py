@@ -22,7 +22,7 @@ def _fast_version(argv: list[str]) -> bool:
     return False
 
 
-def build_app():  # noqa: ANN201 - typer.Typer
+def build_app():  # typer.Typer
     import typer
 
     from toolcat.commands import diff as diff_cmd
@@ -146,7 +146,7 @@ def run(args: list[str]) -> int:
     except MemoryError:
         sys.stderr.write("toolcat: error: out of memory while processing the input\n")
         return 2
-    except Exception as e:  # noqa: BLE001 - the last line of defence: one line, never a traceback
+    except Exception as e:  # the last line of defence: one line, never a traceback
         if os.environ.get("TOOLCAT_DEBUG"):
             raise
         msg = " ".join(str(e).split())[:300]

@@ -13,7 +13,7 @@ import types
 class CallablePackage(types.ModuleType):
     """A feature package that calls ``toolcat.api.<its name>`` when called."""
 
-    def __call__(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN204
+    def __call__(self, *args, **kwargs):
         import importlib
 
         # looked up when called (the API module sits above the features)

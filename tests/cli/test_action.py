@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from support.common import REPO, SAMPLES
 
 EXPR = re.compile(r"\$\{\{\s*([^}]+?)\s*\}\}")

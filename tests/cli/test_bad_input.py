@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from support.common import corpus, run_toolcat
 
 # command -> extra arguments placed before the file

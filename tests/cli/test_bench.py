@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+
 from support.common import REPO
 
 BENCH = REPO / "bench"

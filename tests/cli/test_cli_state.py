@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from support.common import SAMPLES
-
 from toolcat import ui
 from toolcat.cli import run
 

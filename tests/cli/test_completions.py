@@ -15,6 +15,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+
 from support.common import REPO
 
 COMPLETIONS = REPO / "completions"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from support.common import corpus, run_toolcat
 
+from support.common import corpus, run_toolcat
 from toolcat.diff.toolids import Side, diff_sides, likely_renames, rename_reason
 
 

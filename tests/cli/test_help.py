@@ -21,6 +21,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+
 from support.common import REPO, run_toolcat
 
 COMMANDS = ["tools", "project", "lint", "diff", "diff-toolids", "measure", "rule"]

@@ -24,6 +24,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from support.fuzz_support import check_outcome, run_child
 
 COMMANDS = ["tools", "lint", "project", "measure", "diff-toolids"]

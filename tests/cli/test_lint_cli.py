@@ -6,9 +6,9 @@ import json
 import os
 
 import pytest
+
 from support.common import SAMPLES, run_toolcat
 from support.lint import mcp, tool, write
-
 from toolcat.cli import run as cli_run
 from toolcat.config import load_config
 from toolcat.lint.registry import all_rules, rules_markdown

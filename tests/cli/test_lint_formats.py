@@ -7,9 +7,9 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+
 from support.common import FIXTURES
 from support.lint import line_of, mcp, tool, write
-
 from toolcat.cli import run as cli_run
 
 SARIF_SCHEMA = FIXTURES / "sarif" / "sarif-schema-2.1.0.json"

@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 
 import pytest
-from support.common import corpus, run_toolcat
 
+from support.common import corpus, run_toolcat
 from toolcat.errors import InputError
 from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.model import ANTHROPIC, MCP, MCP_CAPTURE, OPENAI, OPENWOP

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from support.common import corpus, run_toolcat
 
 CAPTURES = "mcp-context-cost"

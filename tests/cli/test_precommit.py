@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
 from support.common import REPO, SAMPLES, run_toolcat
 
 pytestmark = pytest.mark.precommit

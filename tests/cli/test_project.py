@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from support.common import corpus, run_toolcat, spec
 
 # --------------------------------------------------------------------------- helpers

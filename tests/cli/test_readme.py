@@ -15,6 +15,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
+
 from support.common import REPO, SAMPLES, run_toolcat
 
 TEXT = (REPO / "README.md").read_text()

@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+
 from support.common import SAMPLES, run_toolcat
 
 HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}

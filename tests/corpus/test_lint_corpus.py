@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
+
 from support.common import corpus, spec
 from support.lint import run, write
-
 from toolcat.config import Config
 from toolcat.errors import InputError
 from toolcat.formats import LoadOptions, load_catalogs

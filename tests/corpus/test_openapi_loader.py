@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
-from support.common import CORPUS, corpus, run_toolcat
 
+from support.common import CORPUS, corpus, run_toolcat
 from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.formats.openapi.loader import fallback_id
 from toolcat.model import OPENAPI3, SWAGGER2

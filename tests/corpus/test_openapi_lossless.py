@@ -19,8 +19,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
-from support.common import corpus
 
+from support.common import corpus
 from toolcat.formats import LoadOptions, load_catalogs
 
 MISSING = object()

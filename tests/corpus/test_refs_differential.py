@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Any, Iterator
 
 import pytest
+
 from support.common import SAMPLES, corpus
 
 DIALECTS = {"draft7": "http://json-schema.org/draft-07/schema#",
@@ -150,6 +151,7 @@ def test_draft07_id_beside_ref_lint_and_project_agree(tmp_path) -> None:
     resolves it. Both now use the one index: no SC302, and the projection keeps every
     verdict."""
     import jsonschema
+
     from support.common import run_toolcat
 
     f = tmp_path / "tools.json"

@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from support.common import corpus
 
 SUITES = {"draft2020-12": "2020-12", "draft7": "draft7"}

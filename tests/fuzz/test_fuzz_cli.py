@@ -46,6 +46,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from support.common import CORPUS, SAMPLES
 from support.fuzz_profile import examples, is_long
 from support.fuzz_support import (

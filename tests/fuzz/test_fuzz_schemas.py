@@ -38,6 +38,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from support.fuzz_profile import examples, is_long
 from support.fuzz_support import Chooser, SeededChooser
 
@@ -102,7 +103,9 @@ def ref_to(c: Chooser, ctx: Ctx) -> str:
 
 
 def fragment(c: Chooser, ctx: Ctx, depth: int, s: dict) -> None:
-    sub = lambda: gen_schema(c, ctx, depth - 1)
+    def sub() -> Any:
+        return gen_schema(c, ctx, depth - 1)
+
     kind = c.pick(["type", "type", "properties", "properties", "items", "combinator",
                    "combinator", "not", "if", "enum", "bounds", "string", "array-bounds",
                    "object-bounds", "ref", "ref", "pattern-props", "dependent", "unevaluated",

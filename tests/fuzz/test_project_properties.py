@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from support.common import corpus
 from support.fuzz_support import Chooser, SeededChooser
 

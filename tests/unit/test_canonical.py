@@ -10,8 +10,8 @@ import subprocess
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.common import corpus
 
+from support.common import corpus
 from toolcat import tokens
 from toolcat.document import canonical, scalars
 from toolcat.document.parse import load_file

@@ -6,8 +6,8 @@ import json
 import re
 
 import pytest
-from support.lint import codes, line_of, mcp, only, run, tool, write
 
+from support.lint import codes, line_of, mcp, only, run, tool, write
 from toolcat.config import Config
 
 GHP = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"   # a GitHub token shape (not a real one)

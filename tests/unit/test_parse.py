@@ -10,8 +10,8 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.common import corpus
 
+from support.common import corpus
 from toolcat.document.parse import (
     JSON,
     YAML,

@@ -13,10 +13,10 @@ import random
 import time
 
 import pytest
-from support import yamlref
-from support.common import corpus
 
 import toolcat.document.positions as positions
+from support import yamlref
+from support.common import corpus
 from toolcat.document.parse import load_file
 from toolcat.document.pointer import escape
 from toolcat.document.positions import build_index

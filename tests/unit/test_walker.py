@@ -7,8 +7,8 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.common import corpus
 
+from support.common import corpus
 from toolcat.document.pointer import decode, encode, resolve
 from toolcat.schema import keywords as kw
 from toolcat.schema.walker import iter_schemas, local_refs, subschemas, transform

@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 
 import pytest
+
 from support import yamlref
 from support.common import CORPUS, corpus
-
 from toolcat.document.parse import normalize, parse_yaml
 
 

@@ -32,7 +32,7 @@ MaxFileSize = Annotated[
 
 def load_options(from_format: str | None, webhooks: bool = False, cookies: bool = False,
                  merge: bool = False, strict: bool = True, max_file_size: int | None = None,
-                 view: str | None = None):  # noqa: ANN201
+                 view: str | None = None):
     from toolcat.document.parse import Limits
     from toolcat.errors import UsageError
     from toolcat.formats import LoadOptions

@@ -68,7 +68,7 @@ def rule(
     raise typer.Exit(0)
 
 
-def _json(rules) -> bytes:  # noqa: ANN001
+def _json(rules) -> bytes:
     from toolcat.document.canonical import dumps
 
     return dumps([{"code": r.code, "name": r.name, "severity": r.severity,

@@ -697,7 +697,7 @@ class _YamlIndex(Index):
             return self.line_col(self.offset(pointer))
         except RecursionError:
             return None
-        except Exception:  # noqa: BLE001 - _Unsupported, or text the scanner misreads
+        except Exception:  # _Unsupported, or text the scanner misreads
             if STRICT:
                 raise
             if self._fallback is None:

@@ -16,6 +16,6 @@ __all__ = ["Config", "load_config"]
 
 
 # `toolcat.lint(...)` is the API function, also once this package is imported (toolcat.entry)
-from toolcat.entry import callable_package  # noqa: E402
+from toolcat.entry import callable_package
 
 callable_package(__name__)

@@ -443,7 +443,7 @@ def _locate(cat: Catalog, findings: list[Finding]) -> None:
             continue
         try:
             f.line, f.column = cat.locate(f.file, f.source_pointer or "")
-        except Exception:  # noqa: BLE001 - positions are a nicety; never lose findings for them
+        except Exception:  # positions are a nicety; never lose findings for them
             if debug:
                 raise
             broken.add(f.file)

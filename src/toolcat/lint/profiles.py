@@ -300,7 +300,7 @@ def parse_profiles(value: str | list | tuple | None) -> list[str]:
     return out
 
 
-def severity_in(profile: str, rule) -> str | None:  # noqa: ANN001 - registry.Rule
+def severity_in(profile: str, rule) -> str | None:  # registry.Rule
     """The severity ``rule`` has in ``profile``; None when the profile does not run it."""
     p = PROFILES[profile]
     if rule.code[:2] not in p.categories:

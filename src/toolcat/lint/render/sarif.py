@@ -12,9 +12,9 @@ import hashlib
 import os
 from urllib.parse import quote
 
-from toolcat.version import __version__
 from toolcat.document.canonical import dumps
 from toolcat.lint.render import Report
+from toolcat.version import __version__
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"

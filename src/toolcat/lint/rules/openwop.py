@@ -12,7 +12,7 @@ from toolcat.model import OPENWOP, OPENWOP_COMPACT_FIELDS, OPENWOP_HEAVY_FIELDS
 _FORMATS = (OPENWOP,)
 
 
-def _validator(ctx):  # noqa: ANN202
+def _validator(ctx):
     key = "openwop_validator"
     v = ctx.cache.get(key)
     if v is None:
@@ -26,7 +26,7 @@ def _validator(ctx):  # noqa: ANN202
     return v
 
 
-def _covered(ctx, err) -> bool:  # noqa: ANN001
+def _covered(ctx, err) -> bool:
     """Errors a dedicated rule reports better (only while that rule is on)."""
     sp = list(err.schema_path)
     if sp[:3] == ["allOf", 0, "then"] and ctx.enabled("TC104"):

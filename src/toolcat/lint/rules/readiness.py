@@ -16,7 +16,7 @@ _NESTING = frozenset({"properties", "patternProperties", "additionalProperties",
 _MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "prefixItems"})
 
 
-def _params(tool):  # noqa: ANN001, ANN202
+def _params(tool):
     s = tool.input_schema
     if isinstance(s, dict) and isinstance(s.get("properties"), dict):
         return s["properties"]

@@ -20,7 +20,7 @@ from toolcat.schema.keywords import DRAFT2020
 from toolcat.schema.refs import RefIndex
 
 
-def _index(ctx, tool, role: str) -> RefIndex:  # noqa: ANN001
+def _index(ctx, tool, role: str) -> RefIndex:
     """The reference index of the tool's input or output schema (one per schema and run)."""
     root = tool.input_schema if role == "input" else tool.output_schema
     key = ("refindex", id(tool), role)

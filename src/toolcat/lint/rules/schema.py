@@ -54,7 +54,7 @@ def _at(root: Any, path: tuple) -> Any:
     return node
 
 
-def _declared_names(n, root: Any) -> set[str] | None:  # noqa: ANN001
+def _declared_names(n, root: Any) -> set[str] | None:
     """Names the object at ``n`` declares, with its branches, and, for an `allOf` branch, its
     parent's and siblings' (None when ``n`` declares no `properties` or they are unknown)."""
     node = n.node

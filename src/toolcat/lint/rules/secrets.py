@@ -259,7 +259,7 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
                 yield _pointer(path), msg
 
 
-def tool_pointer(tool, src_ptr: str) -> str | None:  # noqa: ANN001
+def tool_pointer(tool, src_ptr: str) -> str | None:
     """The tool pointer whose source is ``src_ptr`` in the tool's own file (None if none
     maps back exactly)."""
     best: tuple[str, str] | None = None
@@ -279,7 +279,7 @@ def _no_shape(value: str) -> None:
     return None
 
 
-def _hints(ctx, files) -> frozenset[str] | None:  # noqa: ANN001
+def _hints(ctx, files) -> frozenset[str] | None:
     """Token-shape hints of the given source files together (None: search every string)."""
     cache = ctx.cache.setdefault("secret_hints", {})
     out: set[str] = set()
@@ -294,14 +294,14 @@ def _hints(ctx, files) -> frozenset[str] | None:  # noqa: ANN001
     return frozenset(out)
 
 
-def _seen(ctx) -> set[int]:  # noqa: ANN001
+def _seen(ctx) -> set[int]:
     s = ctx.cache.get("secret_seen")
     if s is None:
         s = ctx.cache["secret_seen"] = set()
     return s
 
 
-def document_secrets(ctx) -> Iterator[Hit]:  # noqa: ANN001
+def document_secrets(ctx) -> Iterator[Hit]:
     """The parts of the document outside every tool (run after the tools)."""
     doc = ctx.catalog.document
     if doc is None:
