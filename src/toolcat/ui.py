@@ -178,11 +178,3 @@ def _write_temp(path: str, data: bytes | str) -> str:
             pass
         raise
     return tmp
-
-
-def human_int(n: int | float | None) -> str:
-    if n is None:
-        return "-"
-    if isinstance(n, float):
-        return f"{n:,.1f}"
-    return f"{n:,}"

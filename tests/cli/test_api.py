@@ -143,7 +143,7 @@ def test_import_toolcat_is_light() -> None:
     feature, no format, not even ``typing``."""
     code = "import sys, toolcat; print(sorted(m for m in sys.modules if m.startswith('toolcat') or m == 'typing'))"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert r.stdout.strip() == "['toolcat', 'toolcat.api', 'toolcat.errors']"
+    assert r.stdout.strip() == "['toolcat', 'toolcat.api', 'toolcat.errors', 'toolcat.version']"
 
 
 def _readme_api_blocks() -> tuple[str, str]:

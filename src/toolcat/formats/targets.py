@@ -92,10 +92,6 @@ class Target:
     def _fields(self, **f: Any) -> dict:  # pragma: no cover - every target defines it
         raise NotImplementedError
 
-    def wrap(self, tools: list) -> Any:
-        """The document ``project`` writes around the tools array."""
-        return {"tools": tools} if self.enveloped else tools
-
     def tool_id(self, tool: Tool, fmt: str, source: str) -> str:
         """The tool's id in this target (``source``: its derived OpenWOP source). Plain
         names; an OpenWOP tool whose source is MCP loses its ``mcp:`` scope."""

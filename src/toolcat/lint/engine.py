@@ -62,10 +62,6 @@ class Context:
         self.cache: dict = {}              # per-catalog scratch space for rules
 
     @property
-    def is_openapi(self) -> bool:
-        return self.catalog.format in (OPENAPI3, SWAGGER2)
-
-    @property
     def is_compact(self) -> bool:
         return self.catalog.format == OPENWOP and self.view == COMPACT
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Iterable
+from typing import Any
 
 import orjson
 
@@ -201,13 +201,6 @@ def project_one(cat: Catalog, popts: Any) -> Any:
     from toolcat.project import project_catalogs
 
     return project_catalogs([cat], popts)
-
-
-def standard_items(cat: Catalog, target: str) -> list:
-    """The standard view of ``cat`` in ``target`` (for MCP input: the raw tools verbatim)."""
-    from toolcat.project import standard_array
-
-    return standard_array([cat], target)
 
 
 def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_base",
@@ -515,15 +508,6 @@ def read_baseline(path: str, tokenizer: str) -> dict:
         raise UsageError(f"{path}: the baseline counts tokens with {doc.get('tokenizer')}; "
                          f"pass --tokenizer {doc.get('tokenizer')} to compare with it")
     return doc
-
-
-def iter_limits(budget: Budget) -> Iterable[str]:  # pragma: no cover - used by renderers
-    if budget.max_bytes is not None:
-        yield f"bytes_{budget.gate} <= {budget.max_bytes:,}"
-    if budget.max_tokens is not None:
-        yield f"tokens_{budget.gate} <= {budget.max_tokens:,}"
-    if budget.baseline is not None:
-        yield f"growth over {budget.baseline_file} <= {_fmt_pct(budget.max_increase)}%"
 
 
 __all__ = [

@@ -210,9 +210,6 @@ class Projection:
     def exit_code(self) -> int:
         return 1 if any(t.failed for t in self.tools) else 0
 
-    def lossy_count(self) -> int:
-        return sum(len(t.lossy()) for t in self.tools)
-
 
 # ----------------------------------------------------------------------------- one tool
 

@@ -179,10 +179,6 @@ def validates(key: str, dialect: str) -> bool:
     return kw.role == VALIDATION or (kw.role == CORE and key in REFS)
 
 
-def validation_keys(node: dict, dialect: str) -> list[str]:
-    return [k for k in node if validates(k, dialect)]
-
-
 def is_trivial(s: Any, dialect: str) -> bool:
     """True for a schema that accepts everything (``true``, ``{}``, only annotations)."""
     if s is True:

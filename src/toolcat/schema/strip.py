@@ -2,16 +2,14 @@
 
 The walker decides what a schema position is: property names, ``$defs`` names and the values
 of ``enum``/``const``/``default`` are data and never touched. :func:`strip_node` is the
-per-node step the lowering hook uses; :func:`strip_prose` is the whole-schema pass (for
-estimates and for callers that want the prose strip alone).
+per-node step the lowering hook uses.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
-from toolcat.schema.keywords import DRAFT2020, is_prose_key
-from toolcat.schema.walker import transform
+from toolcat.schema.keywords import is_prose_key
 
 
 def strip_node(node: dict, keep: Callable[[str], bool] | None = None) -> tuple[dict, list[str]]:
@@ -20,14 +18,3 @@ def strip_node(node: dict, keep: Callable[[str], bool] | None = None) -> tuple[d
     if not removed:
         return node, removed
     return {k: v for k, v in node.items() if k not in removed}, removed
-
-
-def strip_prose(schema: Any, dialect: str = DRAFT2020) -> Any:
-    """The schema with every prose key in a schema position removed (no other change)."""
-
-    def hook(node: Any, _path: tuple, _d: str) -> Any:
-        if isinstance(node, dict):
-            return strip_node(node)[0]
-        return node
-
-    return transform(schema, hook, dialect)

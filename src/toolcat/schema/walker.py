@@ -29,11 +29,6 @@ from toolcat.schema.keywords import (
 Path = tuple
 
 
-def is_schema(value: Any) -> bool:
-    """A JSON Schema is an object or a boolean."""
-    return isinstance(value, (dict, bool))
-
-
 def node_dialect(node: dict, inherited: str) -> str:
     """The dialect in force at ``node`` (a nested ``$schema`` switches it)."""
     uri = node.get("$schema")
