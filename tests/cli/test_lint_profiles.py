@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 from support.lint import mcp, write
-
 from toolcat.cli import run as cli_run
 
 # closed with every property required (what OpenAI strict asks; Gemini's closed Schema object

@@ -3,8 +3,7 @@ rules added with them (PV508-PV510): a catalog that triggers each, and a near mi
 
 from __future__ import annotations
 
-from support.lint import codes, line_of, mcp, only, run, tool, write
-
+from support.lint import line_of, mcp, only, run, tool, write
 from toolcat.config import Config
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable
 
-from toolcat.config import Config
+from toolcat.config import MCP_VERSIONS, Config
 from toolcat.document import pointer as jp
-from toolcat.lint.profiles import MCP_VERSIONS, PROFILES, PROVIDERS, Profile, Provider
+from toolcat.lint.profiles import PROFILES, PROVIDERS, Profile, Provider
 from toolcat.lint.registry import SEVERITY_ORDER, Hit, Rule, all_rules, matches
 from toolcat.model import COMPACT, OPENAPI3, OPENWOP, SWAGGER2, Catalog, Finding, Tool
 from toolcat.schema.keywords import DRAFT2020

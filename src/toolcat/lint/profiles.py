@@ -274,7 +274,7 @@ PROFILES: dict[str, Profile] = {
 DEFAULT_PROFILE = "mcp"
 
 #: MCP specification revisions whose rules `--mcp-version` selects (the last is the default)
-from toolcat.config import MCP_VERSIONS  # noqa: E402  (config imports no feature)
+from toolcat.config import MCP_VERSIONS  # noqa: E402, F401  (re-exported; config imports no feature)
 
 #: the profiles whose rules check a provider (what `--select PV` needs)
 PROVIDER_PROFILES = tuple(n for n, p in PROFILES.items() if p.provider)

@@ -34,11 +34,11 @@ _MCP = (MCP, MCP_CAPTURE)
 _HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 
-def _rev(ctx) -> str:  # noqa: ANN001
+def _rev(ctx) -> str:
     return getattr(ctx.config, "mcp_version", None) or MCP_VERSIONS[-1]
 
 
-def _raw(tool) -> dict:  # noqa: ANN001
+def _raw(tool) -> dict:
     return tool.raw if isinstance(tool.raw, dict) else {}
 
 

@@ -8,9 +8,8 @@ profile names a provider. A strict row's schema rules apply to the tools sent wi
 
 from __future__ import annotations
 
-from typing import Any, Iterator
-
 import re
+from typing import Any, Iterator
 
 from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
@@ -19,12 +18,12 @@ from toolcat.schema.walker import iter_schemas
 _COMBINATORS = ("anyOf", "oneOf", "allOf")
 
 
-def strict_applies(p, tool) -> bool:  # noqa: ANN001
+def strict_applies(p, tool) -> bool:
     """Do ``p``'s schema rules apply to ``tool``? (A strict row: unless it says strict false.)"""
     return not p.strict or tool.extra.get("strict") is not False
 
 
-def _provider(ctx, tool):  # noqa: ANN001
+def _provider(ctx, tool):
     p = ctx.provider
     return p if p is not None and strict_applies(p, tool) else None
 
