@@ -132,6 +132,9 @@ class Problem:
     file: str
     pointer: str = ""         # source pointer
     tool: str | None = None
+    # False for a problem in a part of the document no tool is built from (an unused
+    # component, an error response): lint reports it; the other commands go on.
+    blocking: bool = True
 
 
 @dataclass(slots=True)

@@ -123,7 +123,9 @@ def test_one_tool_per_operation(path: Path, loaded):
     expected = count_ops(doc)
     cat = load(path)  # default options: no webhooks
     assert len(cat.tools) == expected
-    assert cat.problems == []
+    # nothing a tool is built from is broken (swagger-petstore-v31's unused PetDetails has two
+    # $refs that its own $id makes unresolvable: lint reports them, see test_openapi_refs.py)
+    assert [p for p in cat.problems if p.blocking] == []
     assert cat.format == (SWAGGER2 if "swagger" in doc else OPENAPI3)
     assert cat.version == str(doc.get("openapi") or doc.get("swagger"))
     assert cat.sources[str(path)].path == str(path)
@@ -562,7 +564,7 @@ def test_id_and_anchor_refs_petstore_31(loaded):
     for name in ("swagger-petstore-v31.openapi.yaml",
                  "swagger-petstore-v31-code-first.openapi.json"):
         cat = loaded[corpus("openapi", name)]
-        assert cat.problems == []
+        assert [p for p in cat.problems if p.blocking] == []   # (unused PetDetails: see above)
         t = next(t for t in cat.tools if t.id == "addPet")
         s = t.input_schema
         defs = s["$defs"]

@@ -96,11 +96,12 @@ def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalo
 
 def raise_problems(cat: Catalog) -> None:
     """Turn the first load problem into an input error (for commands that need clean input)."""
-    if not cat.problems:
+    problems = [p for p in cat.problems if p.blocking]
+    if not problems:
         return
-    p = cat.problems[0]
+    p = problems[0]
     line, col = cat.locate(p.file, p.pointer)
-    more = f" (and {len(cat.problems) - 1} more)" if len(cat.problems) > 1 else ""
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     where = f"{p.pointer}: " if p.pointer and line is None else ""
     raise InputError(f"{where}{p.message}{more}", p.file, line, col)
 

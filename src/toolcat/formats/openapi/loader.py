@@ -85,6 +85,9 @@ class _Loader:
         self.b = Bundler(self.r, self.swagger,
                          legacy_items=self.swagger or version.startswith("3.0"))
         self.root = self.r.root
+        from toolcat.formats.openapi.check import RefChecker
+
+        self.check = RefChecker(self.r, self.swagger, modern=index_ids)
         # OpenAPI 3.0 and Swagger 2.0: a required property marked readOnly is required in
         # responses only, one marked writeOnly (3.0) in requests only
         self.context_required = self.swagger or version.startswith("3.0")
@@ -120,6 +123,7 @@ class _Loader:
             if isinstance(hooks, dict):
                 for name, item in hooks.items():
                     self.path_item(item, self.root, "/webhooks/" + jp.escape(name), None, name)
+        self.check.components()
 
     def path_item(self, item: Any, doc: Doc, ptr: str, http_path: str | None,
                   webhook: str | None) -> None:
@@ -128,14 +132,29 @@ class _Loader:
             return
         item, doc, ptr = t.node, t.doc, t.pointer
         shared = item.get("parameters")
+        if isinstance(shared, list):
+            from toolcat.formats.openapi.check import PARAMETER
+
+            for i, p in enumerate(shared):
+                self.check.walk(p, doc, f"{ptr}/parameters/{i}", PARAMETER)
         for m, op in item.items():
             if m in _METHODS:
                 self.operation(op, doc, f"{ptr}/{m}", m, http_path, webhook,
                                shared if isinstance(shared, list) else None, ptr)
 
     # ---------------------------------------------------------------- one operation
-    def operation(self, op: Any, doc: Doc, op_ptr: str, method: str, http_path: str | None,
-                  webhook: str | None, shared: list | None, item_ptr: str) -> None:
+    def operation(self, op: Any, item_doc: Doc, op_ptr: str, method: str,
+                  http_path: str | None, webhook: str | None, shared: list | None,
+                  item_ptr: str) -> None:
+        doc = item_doc
+        if isinstance(op, dict) and "$ref" in op:
+            # not in the OpenAPI specification, but real specs (DigitalOcean's) keep each
+            # operation in a file of its own: `get: {$ref: resources/x/list.yml}`
+            t = self.r.follow(op, item_doc, op_ptr, None)
+            if t is not None:
+                op, doc, op_ptr = t.node, t.doc, t.pointer
+            else:
+                op = {}
         if not isinstance(op, dict):
             op = {}
         oid = op.get("operationId")
@@ -169,19 +188,20 @@ class _Loader:
             extra["webhook"] = webhook
         tool.extra = extra
 
-        params = self._parameters(shared, doc, item_ptr, op, op_ptr, tid)
+        params = self._parameters(shared, item_doc, item_ptr, op, doc, op_ptr, tid)
         tool.input_schema = self._input(tool, op, doc, op_ptr, params)
         tool.output_schema = self._output(tool, op, doc, op_ptr)
         self.cat.tools.append(tool)
+        self.check.operation(op, doc, op_ptr, tid)
 
-    def _parameters(self, shared: list | None, doc: Doc, item_ptr: str, op: dict, op_ptr: str,
-                    tid: str) -> list[Target]:
+    def _parameters(self, shared: list | None, item_doc: Doc, item_ptr: str, op: dict,
+                    doc: Doc, op_ptr: str, tid: str) -> list[Target]:
         found: dict[tuple[str, str], Target] = {}
-        for lst, base in ((shared, item_ptr), (op.get("parameters"), op_ptr)):
+        for lst, ldoc, base in ((shared, item_doc, item_ptr), (op.get("parameters"), doc, op_ptr)):
             if not isinstance(lst, list):
                 continue
             for i, p in enumerate(lst):
-                t = self.r.follow(p, doc, f"{base}/parameters/{i}", tid)
+                t = self.r.follow(p, ldoc, f"{base}/parameters/{i}", tid)
                 if t is None or not isinstance(t.node, dict):
                     continue
                 name, loc = t.node.get("name"), t.node.get("in")
@@ -219,7 +239,12 @@ class _Loader:
                 deco["examples"] = [node["example"]]
             elif isinstance(node.get("examples"), dict):
                 vals: list = []
-                for ex in node["examples"].values():
+                for name, ex in node["examples"].items():
+                    if isinstance(ex, dict) and "$ref" in ex:   # an Example Object elsewhere
+                        # (prose: a broken one is reported, the tool is still built)
+                        et = self.r.follow(ex, t.doc, f"{t.pointer}/examples/{jp.escape(name)}",
+                                           self.b.tool, blocking=False)
+                        ex = et.node if et is not None else None
                     # the same value under several example names is listed once
                     if isinstance(ex, dict) and "value" in ex and not any(
                             v == ex["value"] and type(v) is type(ex["value"]) for v in vals):

@@ -179,7 +179,7 @@ class Resolver:
         self.given_dir = os.path.dirname(path) if path != "-" else ""
         self.docs_by_uri: dict[str, Doc] = {uri: self.root}
         self.failed: dict[str, str] = {}
-        self.reported: set[tuple[str, str, str]] = set()
+        self.reported: dict[tuple[str, str, str], Problem] = {}
         self.id_index: dict[str, tuple[Doc, str]] = {}
         self.anchors: dict[tuple[str, str], tuple[Doc, str]] = {}
         if index_ids and ("$id" in src.text or "$anchor" in src.text):
@@ -288,27 +288,33 @@ class Resolver:
         adoc, aptr = hit2
         return Target(adoc, aptr, jp.resolve(adoc.data, jp.decode(aptr)))
 
-    def problem(self, message: str, doc: Doc, pointer: str, tool: str | None) -> None:
+    def problem(self, message: str, doc: Doc, pointer: str, tool: str | None,
+                blocking: bool = True) -> None:
+        """Record a problem once; ``blocking``: a tool is built from the part it is in
+        (commands other than lint stop on it)."""
         key = (doc.path, pointer, message)
-        if key in self.reported:
+        p = self.reported.get(key)
+        if p is not None:
+            p.blocking = p.blocking or blocking
             return
-        self.reported.add(key)
-        self.catalog.problems.append(Problem(code=PROBLEM_CODE, message=message, file=doc.path,
-                                             pointer=pointer, tool=tool))
+        p = self.reported[key] = Problem(code=PROBLEM_CODE, message=message, file=doc.path,
+                                         pointer=pointer, tool=tool, blocking=blocking)
+        self.catalog.problems.append(p)
 
-    def follow(self, obj: Any, doc: Doc, ptr: str, tool: str | None) -> Target | None:
+    def follow(self, obj: Any, doc: Doc, ptr: str, tool: str | None,
+               blocking: bool = True) -> Target | None:
         """Follow an OpenAPI-level ``$ref`` chain (parameters, bodies, responses, path items)."""
         seen: set[tuple[int, str]] = set()
         while isinstance(obj, dict) and isinstance(obj.get("$ref"), str):
             key = (id(doc), ptr)
             if key in seen:
                 self.problem(f"$ref cycle with no object in it at {ptr or '/'}", doc,
-                             ptr + "/$ref", tool)
+                             ptr + "/$ref", tool, blocking)
                 return None
             seen.add(key)
             t = self.resolve(obj["$ref"], doc, ptr)
             if isinstance(t, str):
-                self.problem(t, doc, ptr + "/$ref", tool)
+                self.problem(t, doc, ptr + "/$ref", tool, blocking)
                 return None
             obj, doc, ptr = t.node, t.doc, t.pointer
         return Target(doc, ptr, obj)

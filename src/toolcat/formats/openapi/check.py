@@ -1,0 +1,154 @@
+"""Every `$ref` of an OpenAPI / Swagger document resolves, or is a problem.
+
+The loader follows the references a tool is built from (path items, operations, parameters,
+request bodies, the first 2xx response, their schemas). :class:`RefChecker` walks the rest of
+each operation by OpenAPI object type, wherever the specification allows a Reference Object
+(parameters, request bodies, responses, headers, examples, links, callbacks and the path
+items in them, media types and their encodings) and every schema reached from them, and the
+document's ``components`` (``definitions``, ``parameters``, ``responses`` in Swagger 2.0):
+each reference must resolve (a local pointer, an ``$id``/``$anchor`` in 3.1, or a file next
+to the spec). One that does not is a :class:`~toolcat.model.Problem` (SC302), reported where
+it is written. Nothing is converted or copied: this only resolves. ``$ref`` inside ``x-``
+extensions is data (OpenAPI gives it no meaning) and is not followed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcat.document import pointer as jp
+from toolcat.formats.openapi.refs import METHODS, Doc, Resolver
+from toolcat.schema.keywords import DRAFT7, DRAFT2020
+from toolcat.schema.walker import iter_schemas
+
+# OpenAPI object types (what a position holds)
+PATH_ITEM, OPERATION, PARAMETER, HEADER, REQUEST_BODY, RESPONSE, MEDIA, EXAMPLE, LINK, \
+    CALLBACK, SCHEMA, ENCODING, RESPONSES = range(13)
+
+_MAPS_3 = {   # type -> (key, type of each value in that map)
+    PARAMETER: (("content", MEDIA), ("examples", EXAMPLE)),
+    HEADER: (("content", MEDIA), ("examples", EXAMPLE)),
+    REQUEST_BODY: (("content", MEDIA),),
+    MEDIA: (("examples", EXAMPLE), ("encoding", ENCODING)),
+    ENCODING: (("headers", HEADER),),
+    RESPONSE: (("headers", HEADER), ("content", MEDIA), ("links", LINK)),
+    CALLBACK: (),
+}
+_COMPONENTS_3 = (("schemas", SCHEMA), ("responses", RESPONSE), ("parameters", PARAMETER),
+                 ("examples", EXAMPLE), ("requestBodies", REQUEST_BODY), ("headers", HEADER),
+                 ("links", LINK), ("callbacks", CALLBACK), ("pathItems", PATH_ITEM))
+_COMPONENTS_2 = (("definitions", SCHEMA), ("parameters", PARAMETER), ("responses", RESPONSE))
+
+
+class RefChecker:
+    """Resolve every reference of the parts of a document that toolcat does not convert."""
+
+    def __init__(self, resolver: Resolver, swagger: bool, modern: bool) -> None:
+        self.r = resolver
+        self.swagger = swagger
+        self.dialect = DRAFT2020 if modern else DRAFT7
+        self.done: set[tuple[str, str, int]] = set()
+        self.tool: str | None = None
+
+    # ---------------------------------------------------------------- entry points
+    def operation(self, op: Any, doc: Doc, ptr: str, tool: str | None) -> None:
+        self.tool = tool
+        self.walk(op, doc, ptr, OPERATION)
+
+    def components(self) -> None:
+        root = self.r.root
+        data = root.data
+        self.tool = None
+        if self.swagger:
+            groups = [(f"/{k}", data.get(k), t) for k, t in _COMPONENTS_2]
+        else:
+            comps = data.get("components")
+            if not isinstance(comps, dict):
+                return
+            groups = [(f"/components/{k}", comps.get(k), t) for k, t in _COMPONENTS_3]
+        for base, group, kind in groups:
+            if isinstance(group, dict):
+                for name, node in group.items():
+                    self.walk(node, root, f"{base}/{jp.escape(name)}", kind)
+
+    # ---------------------------------------------------------------- the walk
+    def walk(self, node: Any, doc: Doc, ptr: str, kind: int) -> None:
+        stack = [(node, doc, ptr, kind)]
+        while stack:
+            node, doc, ptr, kind = stack.pop()
+            if kind == SCHEMA:
+                self._schema(node, doc, ptr, stack)
+                continue
+            if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+                t = self.r.follow(node, doc, ptr, self.tool, blocking=False)   # a problem if it fails
+                if t is None:
+                    continue
+                node, doc, ptr = t.node, t.doc, t.pointer
+            key = (doc.uri, ptr, kind)
+            if key in self.done or not isinstance(node, dict):
+                continue
+            self.done.add(key)
+            self._children(node, doc, ptr, kind, stack.append)
+
+    def _children(self, node: dict, doc: Doc, ptr: str, kind: int, push: Any) -> None:
+        def each(key: str, sub: int) -> None:
+            group = node.get(key)
+            if isinstance(group, dict):
+                for name, v in group.items():
+                    push((v, doc, f"{ptr}/{key}/{jp.escape(name)}", sub))
+
+        def items(key: str, sub: int) -> None:
+            group = node.get(key)
+            if isinstance(group, list):
+                for i, v in enumerate(group):
+                    push((v, doc, f"{ptr}/{key}/{i}", sub))
+
+        if kind == PATH_ITEM:
+            items("parameters", PARAMETER)
+            for m in METHODS:
+                if m in node:
+                    push((node[m], doc, f"{ptr}/{m}", OPERATION))
+        elif kind == OPERATION:
+            items("parameters", PARAMETER)
+            if "requestBody" in node:
+                push((node["requestBody"], doc, ptr + "/requestBody", REQUEST_BODY))
+            if "responses" in node:
+                push((node["responses"], doc, ptr + "/responses", RESPONSES))
+            each("callbacks", CALLBACK)
+        elif kind == RESPONSES:
+            for code, v in node.items():
+                push((v, doc, f"{ptr}/{jp.escape(str(code))}", RESPONSE))
+        elif kind == CALLBACK:
+            for expr, v in node.items():
+                if not str(expr).startswith("x-"):
+                    push((v, doc, f"{ptr}/{jp.escape(str(expr))}", PATH_ITEM))
+        else:
+            if "schema" in node:
+                push((node["schema"], doc, ptr + "/schema", SCHEMA))
+            if self.swagger:
+                if kind in (PARAMETER, HEADER) and isinstance(node.get("items"), dict):
+                    push((node["items"], doc, ptr + "/items", SCHEMA))
+                if kind == RESPONSE:
+                    each("headers", HEADER)
+                return
+            for key, sub in _MAPS_3.get(kind, ()):
+                each(key, sub)
+
+    def _schema(self, node: Any, doc: Doc, ptr: str, stack: list) -> None:
+        """Every ``$ref`` in the schema at ``ptr`` resolves; the schemas it names are walked."""
+        key = (doc.uri, ptr, SCHEMA)
+        if key in self.done or not isinstance(node, dict):
+            return
+        self.done.add(key)
+        for path, sub, _d in iter_schemas(node, self.dialect):
+            if not isinstance(sub, dict):
+                continue
+            ref = sub.get("$ref")
+            if not isinstance(ref, str):
+                continue
+            at = ptr + jp.encode(path)
+            t = self.r.resolve(ref, doc, at)
+            if isinstance(t, str):
+                self.r.problem(t, doc, at + "/$ref", self.tool, blocking=False)
+                continue
+            stack.append((t.node, t.doc, t.pointer, SCHEMA))
