@@ -33,7 +33,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -- "$cur"))
             return 0 ;;
         --max-file-size)
             compopt +o default 2>/dev/null
@@ -66,7 +66,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'pure read write exec' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -- "$cur"))
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
@@ -84,7 +84,7 @@ _toolcat() {
         --mcp-version|--config|--baseline|--write-baseline|--output-file|-o)
             return 0 ;;  # file names (complete -o default)
         --select|--extend-select|--ignore)
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111' -- "$cur"))
             return 0 ;;
         --fail-on)
             COMPREPLY=($(compgen -W 'error warning info never' -- "$cur"))
@@ -96,7 +96,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -- "$cur"))
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
@@ -139,7 +139,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'pure read write exec' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -- "$cur"))
             return 0 ;;
         --max-file-size)
             compopt +o default 2>/dev/null
@@ -178,7 +178,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'pure read write exec' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -- "$cur"))
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
@@ -194,7 +194,7 @@ _toolcat() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--all -a --format -f --no-color --quiet -q --help -h' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111' -- "$cur"))
         fi
         ;;
     esac

@@ -24,8 +24,11 @@ MCP_CAPTURE = "mcp-capture"   # mcp-context-cost measurement file (rawToolsCaptu
 OPENWOP = "openwop"           # OpenWOP ToolDescriptor / CompactToolDescriptor catalog
 OPENAI = "openai"             # OpenAI tool array
 ANTHROPIC = "anthropic"       # Anthropic tool array
+DOCKER = "docker"             # docker/mcp-registry tools.json (`arguments`, no inputSchema)
 
-FORMATS = (OPENAPI3, SWAGGER2, MCP, MCP_CAPTURE, OPENWOP, OPENAI, ANTHROPIC)
+FORMATS = (OPENAPI3, SWAGGER2, MCP, MCP_CAPTURE, OPENWOP, OPENAI, ANTHROPIC, DOCKER)
+#: formats whose tools are an MCP server's tools (their OpenWOP source is `mcp`)
+MCP_FORMATS = (MCP, MCP_CAPTURE, DOCKER)
 
 STANDARD = "standard"
 COMPACT = "compact"

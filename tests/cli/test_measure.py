@@ -345,7 +345,7 @@ def test_json_keys_are_exact():
     assert list(data) == ["tokenizer", "catalogs", "total"]
     assert list(data["catalogs"][0]) == ["file", "tools", "bytes_before", "bytes_after",
                                          "tokens_before", "tokens_after", "sha256_before",
-                                         "breakdown"]
+                                         "breakdown", "tools_without_input_schema"]
     assert list(data["catalogs"][0]["breakdown"]) == ["descriptions", "schema_prose",
                                                       "schema_shape", "other"]
     assert re.fullmatch(r"[0-9a-f]{64}", data["catalogs"][0]["sha256_before"])

@@ -51,10 +51,6 @@ RUN_LARGE = os.environ.get("TOOLCAT_OUTSIDE_LARGE") == "1"
 # (entry id, check) -> reason. Each one is a failure class in the notes with a reproducer.
 ITEM9 = ("issue 12 item 9: operation-level $ref to another file is ignored (empty tools with "
          "invented ids)")
-ITEM10 = ("issue 12 item 10: docker/mcp-registry tools.json `arguments` are dropped (tools load "
-          "as MCP tools without inputSchema)")
-ITEM10_SEED = ("issue 12 item 10: an MCP registry seed (a list of server.json records) is read "
-               "as a bare MCP tools array")
 ITEM11 = "issue 12 item 11: duplicate tool ids are written into the output"
 ITEM7 = ("issue 12 item 7: --to mcp writes an outputSchema (or inputSchema) that is not an "
          "object schema; the MCP TypeScript SDK's ToolSchema rejects the tools/list")
@@ -69,14 +65,9 @@ def known(check: str, entry_ids, reason: str) -> None:
         KNOWN[(i, check)] = reason
 
 
-DOCKER_ARGS = [e["id"] for e in SINGLES if e["kind"] == "docker-tools"
-               and any(e["facts"]["arguments"].values())]
 DOCKER_BARE = [e["id"] for e in SINGLES if e["kind"] == "docker-tools"
                and e["facts"].get("with_input_schema", 0) == 0]
 
-known("inputs", DOCKER_ARGS, ITEM10)
-known("bad-tools", ["mcp-registry-seed"], ITEM10_SEED)
-known("bad-lint", ["mcp-registry-seed"], ITEM10_SEED)
 known("lint-false", ["adyen-management-v3", "okta-idp-2026.06.2", "docker-okta-mcp-server",
                      "powerplatform-jira"], ITEM13)
 # OpenAPI -> MCP: the first 2xx response as written (an array, a $ref, a oneOf...) is the
@@ -91,8 +82,6 @@ known("mcp-sdk-shape-compact", SDK_COMPACT + SDK_LARGE, ITEM7)
 known("mcp-sdk-shape-standard", SDK_COMPACT + SDK_LARGE + ["adyen-payout-v68", "pagerduty-scim"],
       ITEM7)
 # docker tools.json without inputSchema: the standard view has tools with no inputSchema at all
-known("mcp-sdk-shape-standard", DOCKER_BARE, ITEM10)
-known("measure-docker", DOCKER_BARE, ITEM10)
 
 
 def xf(entry_id: str, check: str):

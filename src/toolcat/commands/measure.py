@@ -278,6 +278,9 @@ def measure(
     if not quiet:
         for n in notes:
             sys.stderr.write(f"toolcat: note: {n}\n")
+        for f in figs:
+            if f.input_schema_note:
+                sys.stderr.write(f"toolcat: note: {f.file}: {f.input_schema_note}\n")
     for f in fails:
         sys.stderr.write(f"toolcat: budget exceeded: {f.message()}\n")
     stuck = [f for f in figs if f.unlowerable]

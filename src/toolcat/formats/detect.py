@@ -4,10 +4,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcat.model import ANTHROPIC, MCP, MCP_CAPTURE, OPENAI, OPENAPI3, OPENWOP, SWAGGER2
+from toolcat.model import (
+    ANTHROPIC,
+    DOCKER,
+    MCP,
+    MCP_CAPTURE,
+    OPENAI,
+    OPENAPI3,
+    OPENWOP,
+    SWAGGER2,
+)
 
 TRIED = "OpenAPI 3.x, Swagger 2.0, MCP tools/list, OpenWOP tool catalog, OpenAI tools, " \
-        "Anthropic tools, mcp-context-cost capture"
+        "Anthropic tools, docker/mcp-registry tools.json, mcp-context-cost capture"
+
+#: what names each format in messages
+FORMAT_NAMES = {OPENAPI3: "OpenAPI 3.x", SWAGGER2: "Swagger 2.0", MCP: "MCP",
+                MCP_CAPTURE: "mcp-context-cost capture", OPENWOP: "OpenWOP", OPENAI: "OpenAI",
+                ANTHROPIC: "Anthropic", DOCKER: "docker/mcp-registry"}
+# fields of an MCP registry server record (server.json, the registry's seed files): a server
+# with its packages, not a tool
+_SERVER_RECORD_KEYS = frozenset({"packages", "remotes", "repository", "version_detail",
+                                 "version", "websiteUrl", "website_url"})
 
 
 def _tool_list(doc: Any) -> list | None:
@@ -41,8 +59,25 @@ def item_format(item: Any) -> str | None:
     return None
 
 
+def server_records(doc: Any) -> bool:
+    """An MCP registry ``server.json`` record, or a list of them (the registry's seed files):
+    servers with their packages and remotes, which name no tools."""
+    def record(d: Any) -> bool:
+        return (isinstance(d, dict) and isinstance(d.get("name"), str)
+                and "inputSchema" not in d and not _SERVER_RECORD_KEYS.isdisjoint(d)
+                and ("packages" in d or "remotes" in d or "version_detail" in d
+                     or "server.schema.json" in str(d.get("$schema", ""))))
+    if isinstance(doc, list):
+        return bool(doc) and all(record(d) for d in doc[:50])
+    return record(doc)
+
+
 def detect(doc: Any) -> str | None:
     """Return the format of a parsed document, or None when it is no known catalog."""
+    from toolcat.formats.docker import is_docker_tools
+
+    if isinstance(doc, list) and is_docker_tools(doc):
+        return DOCKER
     if isinstance(doc, dict):
         if "openapi" in doc and ("paths" in doc or "webhooks" in doc or "components" in doc):
             return OPENAPI3
@@ -73,3 +108,47 @@ def detect(doc: Any) -> str | None:
         if k:
             counts[k] = counts.get(k, 0) + 1
     return max(counts, key=counts.__getitem__)
+
+
+def misfit(doc: Any, fmt: str) -> str | None:
+    """Why ``doc`` is not a catalog of format ``fmt`` (``--from``), or None when it can be."""
+    name = FORMAT_NAMES.get(fmt, fmt)
+    found = detect(doc)
+    if fmt in (OPENAPI3, SWAGGER2):
+        key = "openapi" if fmt == OPENAPI3 else "swagger"
+        if not isinstance(doc, dict) or key not in doc:
+            return f"the document has no {key!r} field" + (
+                f" (it looks like {FORMAT_NAMES[found]})" if found else "")
+        return None
+    if fmt == MCP_CAPTURE:
+        if not isinstance(doc, dict) or not ("rawToolsCapture" in doc or "canonicalSha256" in doc):
+            return "the document is not an mcp-context-cost capture (no 'rawToolsCapture')"
+        return None
+    if fmt in (OPENWOP, MCP) and isinstance(doc, dict) and "tools" not in doc \
+            and "result" not in doc and (("name" in doc) if fmt == MCP else ("toolId" in doc)):
+        return None   # one tool per file
+    tools = _tool_list(doc)
+    if tools is None:
+        return "the document holds no tools array ({\"tools\": [...]} or a JSON array)" + (
+            f"; it looks like {FORMAT_NAMES[found]}" if found else "")
+    if fmt == DOCKER and not isinstance(doc, list):
+        return "a docker/mcp-registry tools.json is a JSON array of tools"
+    from toolcat.formats.docker import TOOL_FIELDS
+
+    base = "/tools" if isinstance(doc, dict) and tools is doc.get("tools") else (
+        "/result/tools" if isinstance(doc, dict) else "")
+    for i, item in enumerate(tools):
+        if not isinstance(item, dict):
+            continue   # not a tool in any format: lint TC110 reports it
+        kind = item_format(item)
+        if fmt == DOCKER:
+            ok = isinstance(item.get("name"), str) and TOOL_FIELDS.issuperset(item)
+        elif fmt == MCP:
+            ok = kind in (None, MCP)
+        else:
+            ok = kind in (None, fmt)
+        if not ok:
+            what = FORMAT_NAMES.get(kind, "another format's") if kind else "another shape of"
+            return (f"{base}/{i} is {'an' if what[0] in 'AEIOMaeio' else 'a'} {what} tool, "
+                    f"not {'an' if name[0] in 'AEIOMaeio' else 'a'} {name} tool")
+    return None

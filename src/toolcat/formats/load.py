@@ -15,9 +15,10 @@ from typing import Any
 from toolcat.document.parse import Limits, load_file
 from toolcat.document.source import SourceText
 from toolcat.errors import InputError
-from toolcat.formats.detect import TRIED, detect
+from toolcat.formats.detect import TRIED, detect, misfit, server_records
 from toolcat.model import (
     ANTHROPIC,
+    DOCKER,
     FORMATS,
     MCP,
     MCP_CAPTURE,
@@ -51,7 +52,20 @@ class LoadOptions:
 
 
 def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalog:
-    fmt = opts.from_format or detect(doc)
+    fmt = opts.from_format
+    if fmt is not None:
+        why = misfit(doc, fmt)
+        if why is not None:
+            raise InputError(f"--from {fmt}: {why}", path)
+    elif server_records(doc):
+        what = ("a list of MCP registry server records (server.json entries: servers with "
+                "their packages and remotes)" if isinstance(doc, list) else
+                "an MCP registry server record (server.json: a server with its packages and "
+                "remotes)")
+        raise InputError(f"{what}, not a tool catalog: a server's tools are what its tools/list "
+                         f"returns (tried: {TRIED})", path)
+    else:
+        fmt = detect(doc)
     if fmt is None:
         if isinstance(doc, dict) and "jsonrpc" in doc and isinstance(doc.get("error"), dict):
             err = doc["error"]
@@ -61,9 +75,11 @@ def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalo
     if fmt in (OPENAPI3, SWAGGER2):
         from toolcat.formats.openapi import load_openapi
 
-        if not isinstance(doc, dict) or not ("openapi" in doc or "swagger" in doc):
-            raise InputError(f"--from {fmt}: the document has no 'openapi' or 'swagger' field", path)
         cat = load_openapi(doc, src, path, opts)
+    elif fmt == DOCKER:
+        from toolcat.formats.docker import load_docker
+
+        cat = load_docker(doc, path)
     elif fmt == MCP_CAPTURE:
         if not isinstance(doc, dict):
             raise InputError("--from mcp-capture: expected a JSON object", path)
@@ -168,7 +184,7 @@ def load_folder(path: str, opts: LoadOptions) -> list[Catalog]:
         if fmt == MCP and isinstance(doc, dict) and "name" in doc and "tools" not in doc:
             single.append((f, doc, src))
             continue
-        if fmt is None:
+        if fmt is None or (opts.from_format is None and server_records(doc)):
             continue  # not a catalog: folders hold other files too
         if fmt == MCP_CAPTURE and not isinstance(doc.get("rawToolsCapture"), list):
             continue  # a capture of a server that could not be measured: no tools to read

@@ -9,8 +9,7 @@ from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_f
 from toolcat.formats.targets import Target, put
 from toolcat.model import (
     COMPACT,
-    MCP,
-    MCP_CAPTURE,
+    MCP_FORMATS,
     OPENAPI3,
     OPENWOP,
     STANDARD,
@@ -75,7 +74,7 @@ def derive_source(tool: Tool, fmt: str, override: str | None = None) -> str:
         return override
     if tool.source:
         return tool.source
-    if fmt in (MCP, MCP_CAPTURE):
+    if fmt in MCP_FORMATS:
         return "mcp"
     return "connector"
 

@@ -45,6 +45,9 @@ FIGURES = ("bytes", "tokens")
 SIDES = ("before", "after")
 TOKENIZER_ALIASES = {"o200k": "o200k_base", "cl100k": "cl100k_base"}
 BASELINE_VERSION = 1
+#: the figures a baseline file records per catalog
+BASELINE_KEYS = ("tools", "bytes_before", "bytes_after", "tokens_before", "tokens_after",
+                 "sha256_before")
 
 def tokenizer_name(name: str) -> str:
     from toolcat.tokens import ENCODINGS
@@ -87,6 +90,8 @@ class CatalogFigures:
     breakdown: dict[str, int]
     tool_figures: list[ToolFigures] = field(default_factory=list)
     unlowerable: list[str] = field(default_factory=list)  # ids --unlowerable fail stopped at
+    without_input_schema: int = 0      # tools whose source gives no input schema
+    input_schema_note: str | None = None
 
     def get(self, figure: str, side: str) -> int:
         return getattr(self, f"{figure}_{side}")
@@ -101,6 +106,7 @@ class CatalogFigures:
             "tokens_after": self.tokens_after,
             "sha256_before": self.sha256_before,
             "breakdown": dict(self.breakdown),
+            "tools_without_input_schema": self.without_input_schema,
         }
 
 
@@ -261,6 +267,8 @@ def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
         sha256_before=canonical.sha256(before),
         breakdown=breakdown(before_items, target, dialects, before),
         unlowerable=[t.id for t in proj.tools if getattr(t, "failed", False)],
+        without_input_schema=len(proj.without_input_schema()),
+        input_schema_note=proj.input_schema_note(),
     )
     slots.append((fig, "tokens_before", counter.submit(before)))
     slots.append((fig, "tokens_after", counter.submit(after)))
@@ -474,9 +482,7 @@ def baseline_doc(figs: list[CatalogFigures], tokenizer: str) -> dict:
     cats: dict[str, dict] = {}
     for f in figs:
         d = f.to_json()
-        d.pop("file")
-        d.pop("breakdown")
-        cats[_norm(f.file)] = d
+        cats[_norm(f.file)] = {k: d[k] for k in BASELINE_KEYS}
     return {"toolcat_baseline": BASELINE_VERSION, "tokenizer": tokenizer, "catalogs": cats}
 
 

@@ -133,6 +133,9 @@ class ProjectedTool:
     conformant: bool = True          # inputSchema within the compact subset (when asked)
     failed: bool = False             # --unlowerable fail met an unlowerable construct
     file: str = ""
+    # the source gives no input schema (MCP and Anthropic require one; where the target does,
+    # the compact view writes {"type": "object", "properties": {}})
+    no_input_schema: bool = False
 
     def lossy(self) -> list[Change]:
         """Changes that alter what a schema accepts (or leave it outside the subset)."""
@@ -210,6 +213,24 @@ class Projection:
     def exit_code(self) -> int:
         return 1 if any(t.failed for t in self.tools) else 0
 
+    def without_input_schema(self) -> list[str]:
+        """Ids of the tools whose source gives no input schema."""
+        return [t.id for t in self.tools if t.no_input_schema]
+
+    def input_schema_note(self) -> str | None:
+        """What to tell people about tools without an input schema (None: there are none)."""
+        ids = self.without_input_schema()
+        if not ids:
+            return None
+        n = len(ids)
+        env = self.envelope
+        fix = (" the compact view gives them {\"type\": \"object\", \"properties\": {}};"
+               if env.requires_input_schema and self.view == "compact" else "")
+        some = ", ".join(ids[:3]) + (" ..." if n > 3 else "")
+        return (f"{n} of {len(self.tools)} tool{'s' if len(self.tools) != 1 else ''} "
+                f"{'have' if n != 1 else 'has'} no input schema ({some}):{fix} MCP and "
+                "Anthropic require one (lint TC111)")
+
 
 # ----------------------------------------------------------------------------- one tool
 
@@ -260,7 +281,8 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     tid = target.tool_id(tool, fmt, source)
     standard = target.standard(tool, fmt, opts.source, opts.safety_tier)
     if opts.view == "standard":
-        return ProjectedTool(tid, standard, standard, file=tool.file)
+        return ProjectedTool(tid, standard, standard, file=tool.file,
+                             no_input_schema=tool.input_schema is None)
     changes: list[Change] = []
     title = target.title_of(tool)
     # description
@@ -333,7 +355,8 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
         source=source if target.openwop_fields else None,
         safety_tier=tier if target.openwop_fields else None,
     )
-    return ProjectedTool(tid, descriptor, standard, changes, conformant, failed, tool.file)
+    return ProjectedTool(tid, descriptor, standard, changes, conformant, failed, tool.file,
+                         no_input_schema=tool.input_schema is None)
 
 
 # ----------------------------------------------------------------------------- catalogs

@@ -11,14 +11,19 @@ if TYPE_CHECKING:  # pragma: no cover
 def build_report(proj: "Projection") -> dict:
     """``{"digest": "sha256:<hex of the output bytes>", "target", "view", "tools": [{"id",
     "changes": [{"pointer", "kind", "what"}]}]}``; with the compact subset required, each
-    tool also says whether its inputSchema is ``conformant``."""
+    tool also says whether its inputSchema is ``conformant``; ``without_input_schema``: the
+    ids of the tools whose source gives no input schema (when there are any)."""
     tools = []
     for t in proj.tools:
         entry: dict[str, Any] = {"id": t.id, "changes": [c.as_dict() for c in t.changes]}
         if proj.subset and proj.view == "compact":
             entry["conformant"] = t.conformant
         tools.append(entry)
-    return {"digest": proj.digest(), "target": proj.target, "view": proj.view, "tools": tools}
+    out = {"digest": proj.digest(), "target": proj.target, "view": proj.view, "tools": tools}
+    missing = proj.without_input_schema()
+    if missing:
+        out["without_input_schema"] = missing
+    return out
 
 
 def start_counting(proj: "Projection", counter: Any) -> None:
@@ -88,6 +93,9 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None) -> No
         con.print(f"schema changes that are not exact: {parts} (see --report)")
     else:
         con.print("schema changes that are not exact: none")
+    note = proj.input_schema_note()
+    if note:
+        con.print(Text(note))
     if f["nonconformant"]:
         con.print(f"tools outside the compact subset: {f['nonconformant']}")
     if f["failed"]:

@@ -1,4 +1,4 @@
-"""Catalog and tool conformance: ids and descriptions (TC101, TC102, TC106-TC110)."""
+"""Catalog and tool conformance: ids, descriptions and schemas (TC101, TC102, TC106-TC111)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 from typing import Iterator
 
 from toolcat.lint.registry import Hit, rule
-from toolcat.model import COMPACT, OPENAPI3, OPENWOP, SWAGGER2
+from toolcat.model import ANTHROPIC, COMPACT, MCP, MCP_CAPTURE, OPENAPI3, OPENWOP, SWAGGER2
 
 _PATTERNS: dict[str, re.Pattern] = {}
 
@@ -149,3 +149,19 @@ def invalid_tool_entry(ctx, tool) -> Iterator[Hit]:
     array or null entry is rejected by clients (often the whole catalog with it). toolcat
     reports the entry and skips the other rules for it."""
     return iter(())  # the engine reports invalid entries itself (they reach no other rule)
+
+
+@rule("TC111", "missing-input-schema", "error",
+      "an MCP tool has an `inputSchema` (an Anthropic tool an `input_schema`)",
+      formats=(MCP, MCP_CAPTURE, ANTHROPIC))
+def missing_input_schema(ctx, tool) -> Iterator[Hit]:
+    """The MCP specification requires every tool to have an `inputSchema` (a JSON Schema
+    object; `{"type": "object"}` for a tool that takes no arguments), and the Anthropic API
+    an `input_schema`: a client that validates the `tools/list` result (the MCP TypeScript
+    SDK does) rejects the whole list when one tool lacks it. A catalog of tools without
+    schemas is often another format read as MCP: a docker/mcp-registry `tools.json`, whose
+    `arguments` toolcat reads itself, or a registry file that lists servers, not tools."""
+    if tool.input_schema is None:
+        key = "input_schema" if ctx.catalog.format == ANTHROPIC else "inputSchema"
+        yield Hit(f"tool has no {key} (required; {{\"type\": \"object\"}} for a tool "
+                  "without arguments)", "")
