@@ -42,6 +42,11 @@ _SW_VALUE_KEYS = ("type", "format", "items", "enum", "default", "maximum", "excl
 _KW = KEYWORDS[DRAFT2020]
 _MERGE_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "xml",
                          "externalDocs"})
+#: the inputSchema keys (prose: the compact view moves them to the handbook) that keep what
+#: the spec says about the inputs a tool has no schema for: the parameters it leaves out
+#: ([{name, in, description}]) and a merged request body's other annotations
+OMITTED_KEY = "x-toolcat-omitted-parameters"
+BODY_KEY = "x-toolcat-request-body"
 
 
 def fallback_id(method: str, where: str) -> str:
@@ -269,6 +274,7 @@ class _Loader:
         body_param: Target | None = None
         form: list[Target] = []
         plain: list[tuple[int, int, Target]] = []
+        omitted: list[Target] = []    # parameters the tool leaves out (their prose is kept)
         for i, t in enumerate(params):
             loc = t.node["in"]
             if loc == "body" and self.swagger:
@@ -276,10 +282,10 @@ class _Loader:
             elif loc == "formData" and self.swagger:
                 form.append(t)
             elif loc in _LOC_RANK:
-                if loc == "cookie" and not getattr(self.opts, "cookies", False):
-                    continue
-                if loc == "header" and not self.swagger \
+                if loc == "cookie" and not getattr(self.opts, "cookies", False) \
+                        or loc == "header" and not self.swagger \
                         and t.node["name"].lower() in _IGNORED_HEADERS:
+                    omitted.append(t)
                     continue
                 plain.append((_LOC_RANK[loc], i, t))
         plain.sort(key=lambda x: (x[0], x[1]))
@@ -312,8 +318,12 @@ class _Loader:
                 if "schema" in bp:
                     self._body(tool, props, required, refs, top_extra, bp["schema"],
                                body_param.doc, body_param.pointer + "/schema",
-                               bp.get("required") is True, bp.get("description"),
+                               bp.get("required") is True,
+                               self._prose(bp, body_param.doc, body_param.pointer),
                                self._swagger_body_kind(op))
+                else:
+                    self._root_prose(tool, top_extra,
+                                     [self._prose(bp, body_param.doc, body_param.pointer)])
             elif form:
                 self._form_body(tool, props, required, refs, form)
         else:
@@ -322,6 +332,7 @@ class _Loader:
                 rb_t = self.r.follow(op["requestBody"], doc, op_ptr + "/requestBody", tool.id)
             if rb_t is not None and isinstance(rb_t.node, dict):
                 rb = rb_t.node
+                rb_prose = self._prose(rb, rb_t.doc, rb_t.pointer)
                 picked = _pick_body_media(rb.get("content"))
                 if picked is not None:
                     mt, media, kind = picked
@@ -331,9 +342,15 @@ class _Loader:
                     else:
                         snode, sptr = {}, mptr
                     self._body(tool, props, required, refs, top_extra, snode, rb_t.doc, sptr,
-                               rb.get("required") is True, rb.get("description"), kind)
+                               rb.get("required") is True, rb_prose, kind)
+                else:   # a body without a media type: what it says is said of the input
+                    self._root_prose(tool, top_extra, [rb_prose])
 
-        schema: dict = {"type": "object", "properties": props}
+        if omitted:
+            self._omitted(tool, top_extra, omitted)
+        schema: dict = {k: top_extra.pop(k) for k in ("title", "description") if k in top_extra}
+        schema["type"] = "object"
+        schema["properties"] = props
         if required:
             schema["required"] = required
         schema.update(top_extra)
@@ -353,15 +370,66 @@ class _Loader:
             (base + d.key, d.pointer if d.doc.path == file else file_pointer(d.doc.path, d.pointer))
             for d in defs)
 
+    def _prose(self, node: dict, doc: Doc, ptr: str) -> tuple[str, Doc, str] | None:
+        """``node``'s ``description`` (when it says something) and where it is written."""
+        d = node.get("description")
+        if isinstance(d, str) and d.strip():
+            return d, doc, ptr + "/description"
+        return None
+
+    def _root_prose(self, tool: Tool, top_extra: dict,
+                    texts: list[tuple[str, Doc, str] | None]) -> None:
+        """Put the texts (body prose with no schema of its own in the tool) in the
+        inputSchema's ``description``, joined, the first one's position as its origin."""
+        got = [t for t in texts if t is not None]
+        text = _join_prose(*(t[0] for t in got))
+        if text is None:
+            return
+        top_extra["description"] = _join_prose(top_extra.get("description"), text)
+        tool.origin.append(("/inputSchema/description",
+                            self._tool_src(tool, got[0][1], got[0][2])))
+
+    def _omitted(self, tool: Tool, top_extra: dict, omitted: list[Target]) -> None:
+        """What the spec says about the parameters the tool leaves out (Accept, Content-Type
+        and Authorization headers; cookies without ``--cookies``): name, location and
+        description, under ``x-toolcat-omitted-parameters`` (prose: the compact view keeps it
+        in the handbook)."""
+        out: list[dict] = []
+        for t in omitted:
+            d = self._prose(t.node, t.doc, t.pointer)
+            if d is None:
+                continue
+            pp = f"/inputSchema/{OMITTED_KEY}/{len(out)}"
+            out.append({"name": t.node["name"], "in": t.node["in"], "description": d[0]})
+            tool.origin.append((pp, self._tool_src(tool, t.doc, t.pointer)))
+            tool.origin.append((pp + "/description", self._tool_src(tool, d[1], d[2])))
+        if out:
+            top_extra[OMITTED_KEY] = out
+
     def _body(self, tool: Tool, props: dict, required: list, refs: set, top_extra: dict,
-              snode: Any, sdoc: Doc, sptr: str, body_required: bool, desc: Any,
-              kind: str) -> None:
+              snode: Any, sdoc: Doc, sptr: str, body_required: bool,
+              desc: tuple[str, Doc, str] | None, kind: str) -> None:
         conv, crefs = self.b.convert(snode, sdoc, sptr)
         cand, cand_refs, cdoc, cptr = conv, crefs, sdoc, sptr
         d = self.b.resolve_def_root(conv)
         if d is not None:
             cand, cand_refs, cdoc, cptr = d.schema, d.refs, d.doc, d.pointer
         if kind != "other" and self._mergeable(cand, props, body_required, kind):
+            # the body's own prose has no schema left in the tool: its description and title
+            # describe the input; the rest (examples, externalDocs, x-*) is kept as written
+            # under x-toolcat-request-body
+            sd = cand.get("description")
+            self._root_prose(tool, top_extra, [desc, (sd, cdoc, cptr + "/description")
+                                                if isinstance(sd, str) and sd.strip() else None])
+            if isinstance(cand.get("title"), str) and "title" not in top_extra:
+                top_extra["title"] = cand["title"]
+                tool.origin.append(("/inputSchema/title",
+                                    self._tool_src(tool, cdoc, cptr + "/title")))
+            rest = {k: v for k, v in cand.items() if k not in _MERGE_KEYS and k not in (
+                "description", "title") or k == "externalDocs"}
+            if rest:
+                top_extra[BODY_KEY] = rest
+                tool.origin.append((f"/inputSchema/{BODY_KEY}", self._tool_src(tool, cdoc, cptr)))
             bprops = cand.get("properties") or {}
             for name, s in bprops.items():
                 props[name] = s
@@ -384,16 +452,20 @@ class _Loader:
             while name in props:
                 n += 1
                 name = f"requestBody_{n}"
-        if isinstance(desc, str) and isinstance(conv, dict) and "description" not in conv:
-            conv = _decorate(conv, {"description": desc})
-        elif isinstance(desc, str) and conv is True:
-            conv = {"description": desc}
+        pp = "/inputSchema/properties/" + name
+        tool.origin.append((pp, self._tool_src(tool, sdoc, sptr)))
+        if desc is not None and (conv is True or isinstance(conv, dict)):
+            # the requestBody's (or Swagger body parameter's) description first, then the
+            # body schema's own
+            own = conv.get("description") if isinstance(conv, dict) else None
+            text = _join_prose(desc[0], own if isinstance(own, str) else None)
+            conv = _decorate(conv, {"description": text})
+            if text == desc[0]:
+                tool.origin.append((pp + "/description", self._tool_src(tool, *desc[1:])))
         props[name] = conv
         refs |= crefs
         if body_required:
             required.append(name)
-        tool.origin.append(("/inputSchema/properties/" + name,
-                            self._tool_src(tool, sdoc, sptr)))
 
     def _swagger_body_kind(self, op: dict) -> str:
         """Swagger 2.0: `consumes` (operation, else document) says whether the body is JSON."""
@@ -557,6 +629,23 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
                 if k != "required" or left}
 
     return transform(schema, hook, enter=enter)
+
+
+def _join_prose(*texts: str | None) -> str | None:
+    """The texts that say something, in order, each once (a text another one contains is
+    left out), separated by a blank line."""
+    got: list[str] = []
+    for t in texts:
+        if not isinstance(t, str) or not t.strip():
+            continue
+        norm = " ".join(t.split())
+        if any(norm in " ".join(g.split()) for g in got):
+            continue
+        got = [g for g in got if " ".join(g.split()) not in norm]
+        got.append(t)
+    if len(got) == 1:
+        return got[0]
+    return "\n\n".join(g.strip() for g in got) if got else None
 
 
 def _decorate(schema: Any, deco: dict) -> Any:
