@@ -41,6 +41,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from project' -l no-subset -d 'no
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l check -d 'Write nothing; exit 1 when OUT (and --handbook/--report files) differ from what would be written'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l indent -x -d 'Pretty-print with N spaces'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l sort -d 'Sort tools by id'
+complete -c toolcat -n '__fish_seen_subcommand_from project' -l duplicate-ids -r -F -d 'Two tools with the same id: error (stop, naming both), or rename (the later ones become ID_2, ID_3'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l no-output-schema -d 'MCP target: leave outputSchema out of the compact view'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l no-factor -d 'Do not move repeated identical subschemas into $defs + $ref (done for mcp, openai and anthropic where it makes a schema smaller)'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l keep-titles -d 'MCP target: keep title and annotations.title (UI labels) in the compact view'

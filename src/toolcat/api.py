@@ -113,6 +113,7 @@ def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
             subset: bool | None = None, output_schema: bool = True, factor: bool = True,
             keep_titles: bool = False, sort: bool = False, source: str | None = None,
             safety_tier: str | None = None, indent: int | None = None,
+            duplicate_ids: str = "error",
             settings: ProjectOptions | None = None) -> Projection:
     """The compact (or ``view="standard"``) view of the catalogs in target ``to``'s envelope
     (``mcp``, ``openwop``, ``openai``, ``anthropic``; default: ``openwop`` for OpenWOP input,
@@ -126,7 +127,8 @@ def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
     opts = settings or options_from_cli(
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
         subset=subset, output_schema=output_schema, factor=factor, keep_titles=keep_titles,
-        sort=sort, source=source, safety_tier=safety_tier, indent=indent)
+        sort=sort, source=source, safety_tier=safety_tier, indent=indent,
+        duplicate_ids=duplicate_ids)
     return project_catalogs(_catalogs(catalogs), opts)
 
 

@@ -620,11 +620,19 @@ def test_invalid_tool_is_an_input_error(tmp_path: Path) -> None:
 
 
 def test_duplicate_ids_and_handbook(tmp_path: Path, mcp_file: Path) -> None:
+    # two catalogs, one projection: tools concatenated, so every id twice (issue 12 item 11:
+    # never an output with duplicate names; tests/cli/test_duplicate_ids.py)
     r = run_toolcat("project", mcp_file, mcp_file, "-q")
-    assert r.returncode == 0   # two catalogs, one projection: tools concatenated
-    assert len(json.loads(r.stdout)["tools"]) == 4
+    assert r.returncode == 2 and b"duplicate tool id" in r.stderr and not r.stdout
     r = run_toolcat("project", mcp_file, mcp_file, "--handbook", tmp_path / "hb.json")
-    assert r.returncode == 2 and b"appears twice" in r.stderr
+    assert r.returncode == 2 and b"duplicate tool id" in r.stderr
+    assert not (tmp_path / "hb.json").exists()
+    r = run_toolcat("project", mcp_file, mcp_file, "-q", "--duplicate-ids", "rename",
+                    "--handbook", tmp_path / "hb.json")
+    assert r.returncode == 0
+    names = [t["name"] for t in json.loads(r.stdout)["tools"]]
+    assert len(names) == 4 and len(set(names)) == 4
+    assert sorted(json.loads((tmp_path / "hb.json").read_text())["tools"]) == sorted(names)
 
 
 def test_idempotent(tmp_path: Path) -> None:

@@ -281,6 +281,8 @@ def measure(
         for f in figs:
             if f.input_schema_note:
                 sys.stderr.write(f"toolcat: note: {f.file}: {f.input_schema_note}\n")
+            if f.duplicate_note:
+                sys.stderr.write(f"toolcat: note: {f.file}: {f.duplicate_note}\n")
     for f in fails:
         sys.stderr.write(f"toolcat: budget exceeded: {f.message()}\n")
     stuck = [f for f in figs if f.unlowerable]

@@ -62,6 +62,9 @@ KeepTitles = Annotated[bool, typer.Option(
 Source = Annotated[Optional[str], typer.Option(
     "--source", help="OpenWOP source for every tool (node-pack, workflow, mcp, connector, "
     "host-extension) [default: derived].", show_default=False)]
+DuplicateIds = Annotated[str, typer.Option(
+    "--duplicate-ids", help="Two tools with the same id: error (stop, naming both), or "
+    "rename (the later ones become ID_2, ID_3... in input order; reported).")]
 SafetyTier = Annotated[Optional[str], typer.Option(
     "--safety-tier", help="OpenWOP safetyTier for every tool (pure, read, write, exec) "
     "[default: derived].", show_default=False)]
@@ -93,6 +96,7 @@ def project(
         "--indent", help="Pretty-print with N spaces [default: minified].",
         show_default=False)] = None,
     sort: Annotated[bool, typer.Option("--sort", help="Sort tools by id.")] = False,
+    duplicate_ids: DuplicateIds = "error",
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
     keep_titles: KeepTitles = False,
@@ -121,7 +125,7 @@ def project(
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
         subset=subset, output_schema=not no_output_schema, factor=not no_factor,
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
-        indent=indent)
+        indent=indent, duplicate_ids=duplicate_ids)
     from toolcat import ui
 
     counter = None

@@ -92,6 +92,7 @@ class CatalogFigures:
     unlowerable: list[str] = field(default_factory=list)  # ids --unlowerable fail stopped at
     without_input_schema: int = 0      # tools whose source gives no input schema
     input_schema_note: str | None = None
+    duplicate_note: str | None = None    # ids several tools have (Projection.duplicate_note)
 
     def get(self, figure: str, side: str) -> int:
         return getattr(self, f"{figure}_{side}")
@@ -204,8 +205,14 @@ def default_target(cat: Catalog) -> str:
 
 
 def project_one(cat: Catalog, popts: Any) -> Any:
+    """The projection of ``cat`` that measure counts. Tools that share an id are measured
+    as they are (measure writes no catalog) and named in a note, where ``project`` stops."""
+    from dataclasses import replace
+
     from toolcat.project import project_catalogs
 
+    if getattr(popts, "duplicate_ids", None) == "error":
+        popts = replace(popts, duplicate_ids="keep")
     return project_catalogs([cat], popts)
 
 
@@ -269,6 +276,7 @@ def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
         unlowerable=[t.id for t in proj.tools if getattr(t, "failed", False)],
         without_input_schema=len(proj.without_input_schema()),
         input_schema_note=proj.input_schema_note(),
+        duplicate_note=proj.duplicate_note(),
     )
     slots.append((fig, "tokens_before", counter.submit(before)))
     slots.append((fig, "tokens_after", counter.submit(after)))

@@ -49,11 +49,18 @@ from toolcat.project.lower import (
 
 VIEWS = ("compact", "standard")
 UNLOWERABLE = ("widen", "omit", "keep", "fail")
+#: what to do when two tools have the same id in the target: stop with an error naming
+#: both, or rename the later ones (``ID_2``, ``ID_3``... in input order); ``keep`` (for
+#: ``measure``, which writes no catalog) records them in :attr:`Projection.duplicates`
+DUPLICATE_IDS = ("error", "rename")
+#: longest id the suffix of a renamed tool keeps an id within (MCP clients and providers
+#: accept 64 characters; TC102)
+ID_MAX = 64
 
 __all__ = [
-    "ProjectOptions", "options_from_cli", "Projection", "ProjectedTool", "Change", "SchemaResult", "project_catalogs",
+    "ProjectOptions", "options_from_cli", "Projection", "ProjectedTool", "Duplicate", "Change", "SchemaResult", "project_catalogs",
     "project_tool", "standard_array", "lower_schema", "subset_violations", "TARGETS", "VIEWS",
-    "UNLOWERABLE", "KINDS", "EXACT", "WIDENED", "OMITTED", "KEPT",
+    "UNLOWERABLE", "DUPLICATE_IDS", "KINDS", "EXACT", "WIDENED", "OMITTED", "KEPT",
 ]
 
 
@@ -78,6 +85,9 @@ class ProjectOptions:
     # MCP target: keep `title` and `annotations.title` (UI labels) in the compact view even
     # when the tool has a description; by default they go to the handbook only.
     keep_titles: bool = False
+    # two tools with the same id in the target: "error" (default), "rename", or "keep"
+    # (internal: measure reports them as a note)
+    duplicate_ids: str = "error"
 
     def check(self) -> None:
         if self.view not in VIEWS:
@@ -97,6 +107,9 @@ class ProjectOptions:
                              f"(got {self.safety_tier!r})")
         if self.indent is not None and (self.indent < 0 or self.indent > 16):
             raise UsageError("--indent must be between 0 and 16")
+        if self.duplicate_ids not in DUPLICATE_IDS + ("keep",):
+            raise UsageError(f"--duplicate-ids must be one of {', '.join(DUPLICATE_IDS)} "
+                             f"(got {self.duplicate_ids!r})")
 
 
 def options_from_cli(*, view: str = "compact", to: str | None = None,
@@ -104,7 +117,8 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
                      subset: bool | None = None, output_schema: bool = True,
                      factor: bool = True, keep_titles: bool = False, sort: bool = False,
                      source: str | None = None, safety_tier: str | None = None,
-                     indent: int | None = None) -> ProjectOptions:
+                     indent: int | None = None,
+                     duplicate_ids: str = "error") -> ProjectOptions:
     """The checked :class:`ProjectOptions` for the command-line values of ``toolcat
     project`` and ``toolcat measure`` (both build them here, so measure's "after" is what
     project writes with the same options).
@@ -118,7 +132,7 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
         unlowerable=unlowerable or "widen", output_schema=output_schema, sort=sort,
         source=source, safety_tier=safety_tier, indent=indent,
         subset=subset if subset is not None else (True if unlowerable is not None else None),
-        factor=factor, keep_titles=keep_titles,
+        factor=factor, keep_titles=keep_titles, duplicate_ids=duplicate_ids,
     )
     opts.check()
     return opts
@@ -136,6 +150,8 @@ class ProjectedTool:
     # the source gives no input schema (MCP and Anthropic require one; where the target does,
     # the compact view writes {"type": "object", "properties": {}})
     no_input_schema: bool = False
+    # --duplicate-ids rename: the id the tool had (another tool before it has that id)
+    renamed_from: str | None = None
 
     def lossy(self) -> list[Change]:
         """Changes that alter what a schema accepts (or leave it outside the subset)."""
@@ -151,6 +167,8 @@ class Projection:
     tools: list[ProjectedTool]
     options: ProjectOptions
     subset: bool = False
+    # ids two or more tools have: [Duplicate] (in input order); renamed unless kept
+    duplicates: list["Duplicate"] = field(default_factory=list)
     # serialized views, made once (output, digest, summary and report all want them)
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -212,6 +230,22 @@ class Projection:
 
     def exit_code(self) -> int:
         return 1 if any(t.failed for t in self.tools) else 0
+
+    def renamed(self) -> list[ProjectedTool]:
+        """The tools ``--duplicate-ids rename`` renamed."""
+        return [t for t in self.tools if t.renamed_from is not None]
+
+    def duplicate_note(self) -> str | None:
+        """What to tell people about ids several tools share or that were renamed."""
+        if not self.duplicates:
+            return None
+        ren = {t.renamed_from for t in self.renamed()}
+        parts = [d.describe() for d in self.duplicates[:3]]
+        more = f" (and {len(self.duplicates) - 3} more)" if len(self.duplicates) > 3 else ""
+        if ren:
+            return ("renamed duplicate tool ids: " + "; ".join(parts) + more)
+        return ("duplicate tool ids: " + "; ".join(parts) + more + ": `toolcat project` "
+                "refuses them (--duplicate-ids rename makes them unique)")
 
     def without_input_schema(self) -> list[str]:
         """Ids of the tools whose source gives no input schema."""
@@ -361,6 +395,111 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
 
 # ----------------------------------------------------------------------------- catalogs
 
+@dataclass
+class Duplicate:
+    """An id several tools have in the target: each one's ``(file, line, what)`` (``what``:
+    the OpenAPI operation, else the tool's pointer), in input order, and the ids the later
+    ones were renamed to (with ``--duplicate-ids rename``)."""
+
+    id: str
+    places: list[tuple[str, int | None, str]]
+    renamed_to: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        where = [_place(p) for p in self.places]
+        if self.renamed_to:
+            return f"{self.id!r} at {where[0]}; " + ", ".join(
+                f"{w} is now {n!r}" for w, n in zip(where[1:], self.renamed_to))
+        return f"{self.id!r} at " + ", ".join(where)
+
+
+def _place(p: tuple[str, int | None, str]) -> str:
+    file, line, what = p
+    return (f"{file}:{line}" if line else file) + (f" ({what})" if what else "")
+
+
+def _what(tool: Tool) -> str:
+    if tool.http_method and tool.http_path is not None:
+        return f"{tool.http_method} {tool.http_path}"
+    return tool.pointer or ""
+
+
+def _renamed_id(tid: str, taken: set[str]) -> str:
+    """``tid_2``, ``tid_3``... (the first not in ``taken``), cut to stay within
+    :data:`ID_MAX` characters when ``tid`` is."""
+    n = 2
+    while True:
+        suffix = f"_{n}"
+        base = tid if len(tid) + len(suffix) <= ID_MAX or len(tid) > ID_MAX \
+            else tid[:ID_MAX - len(suffix)]
+        cand = base + suffix
+        if cand not in taken:
+            return cand
+        n += 1
+
+
+def _with_id(target: Target, item: Any, new: str) -> Any:
+    """A copy of the descriptor ``item`` whose id is ``new`` (the item is not changed)."""
+    if not isinstance(item, dict):
+        return item
+    body = target.body(item)
+    key = "toolId" if target.openwop_fields else "name"
+    if body is item:
+        return {k: (new if k == key else v) for k, v in item.items()}
+    return {k: (_with_id(target, v, new) if v is body else v) for k, v in item.items()}
+
+
+def _rename(pt: ProjectedTool, target: Target, new: str) -> None:
+    pt.renamed_from = pt.id
+    pt.descriptor = _with_id(target, pt.descriptor, new)
+    pt.standard = pt.descriptor if pt.standard is pt.descriptor else _with_id(
+        target, pt.standard, new)
+    pt.id = new
+
+
+def _duplicates(tools: list[ProjectedTool], sources: list[tuple[Tool, Catalog]],
+                target: Target, mode: str) -> list[Duplicate]:
+    """Find the ids several tools have; rename the later ones (``rename``), or raise the
+    error that names where each is (``error``), or only list them (``keep``)."""
+    first: dict[str, int] = {}
+    dups: dict[str, list[int]] = {}
+    for i, t in enumerate(tools):
+        if t.id in first:
+            dups.setdefault(t.id, [first[t.id]]).append(i)
+        else:
+            first[t.id] = i
+    if not dups:
+        return []
+
+    def place(i: int) -> tuple[str, int | None, str]:
+        tool, cat = sources[i]
+        file, line, _col = cat.tool_position(tool)
+        return file, line, _what(tool)
+
+    out = [Duplicate(tid, [place(i) for i in idx]) for tid, idx in dups.items()]
+    if mode == "error":
+        d = out[0]
+        tool, cat = sources[dups[d.id][1]]
+        file, line, col = cat.tool_position(tool)
+        what = _what(tool)
+        more = len(out) - 1
+        raise InputError(
+            f"duplicate tool id {d.id!r}" + (f" ({what})" if what else "")
+            + f": also at {_place(d.places[0])}"
+            + (f" (and {more} more duplicate id{'s' if more != 1 else ''})" if more else "")
+            + "; tool ids must be unique (--duplicate-ids rename makes them unique)",
+            file, line, col)
+    if mode == "rename":
+        taken = set(first)
+        for d in out:
+            for i in dups[d.id][1:]:
+                new = _renamed_id(d.id, taken)
+                taken.add(new)
+                _rename(tools[i], target, new)
+                d.renamed_to.append(new)
+    return out
+
+
 def resolve_target(cats: list[Catalog], opts: ProjectOptions) -> Target:
     return tg.get(opts.to) if opts.to else tg.default_target([c.format for c in cats])
 
@@ -372,14 +511,17 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None) ->
     target = resolve_target(cats, opts)
     subset = opts.subset if opts.subset is not None else target.subset_by_default
     tools: list[ProjectedTool] = []
+    sources: list[tuple[Tool, Catalog]] = []
     cache = LowerCache()   # the catalogs stay alive (and unchanged) for the whole run
     for cat in cats:
         for tool in cat.tools:
             _check_tool(tool, cat)
             tools.append(project_tool(tool, cat.format, target, opts, subset, cat, cache))
+            sources.append((tool, cat))
+    dups = _duplicates(tools, sources, target, opts.duplicate_ids)
     if opts.sort:
         tools.sort(key=lambda t: t.id)
-    return Projection(target.name, opts.view, tools, opts, subset)
+    return Projection(target.name, opts.view, tools, opts, subset, dups)
 
 
 def standard_array(cats: list[Catalog], target: Target | str | None = None) -> list:

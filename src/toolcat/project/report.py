@@ -12,10 +12,14 @@ def build_report(proj: "Projection") -> dict:
     """``{"digest": "sha256:<hex of the output bytes>", "target", "view", "tools": [{"id",
     "changes": [{"pointer", "kind", "what"}]}]}``; with the compact subset required, each
     tool also says whether its inputSchema is ``conformant``; ``without_input_schema``: the
-    ids of the tools whose source gives no input schema (when there are any)."""
+    ids of the tools whose source gives no input schema (when there are any);
+    ``duplicate_ids``: ids several tools had, each tool's file, line, operation and id as
+    written (``--duplicate-ids rename``: a tool's ``renamed_from`` says what it was)."""
     tools = []
     for t in proj.tools:
         entry: dict[str, Any] = {"id": t.id, "changes": [c.as_dict() for c in t.changes]}
+        if t.renamed_from is not None:
+            entry["renamed_from"] = t.renamed_from
         if proj.subset and proj.view == "compact":
             entry["conformant"] = t.conformant
         tools.append(entry)
@@ -23,6 +27,13 @@ def build_report(proj: "Projection") -> dict:
     missing = proj.without_input_schema()
     if missing:
         out["without_input_schema"] = missing
+    if proj.duplicates:
+        out["duplicate_ids"] = [
+            {"id": d.id, "tools": [
+                {"file": f, "line": ln, "where": w,
+                 "id": d.id if i == 0 or not d.renamed_to else d.renamed_to[i - 1]}
+                for i, (f, ln, w) in enumerate(d.places)]}
+            for d in proj.duplicates]
     return out
 
 
@@ -94,6 +105,9 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None) -> No
     else:
         con.print("schema changes that are not exact: none")
     note = proj.input_schema_note()
+    if note:
+        con.print(Text(note))
+    note = proj.duplicate_note()
     if note:
         con.print(Text(note))
     if f["nonconformant"]:

@@ -37,8 +37,11 @@ def unique_tool_id(ctx) -> Iterator[Hit]:
         if not t.id or t.invalid is not None:
             continue
         if t.id in first:
-            yield Hit(f"duplicate toolId {t.id!r} (first used by tool #{first[t.id] + 1})",
-                      ptr, t)
+            j = first[t.id]
+            file, line, _col = ctx.catalog.tool_position(ctx.catalog.tools[j], ptr)
+            at = f", {file}:{line}" if line and file != t.file else f", line {line}" if line \
+                else ""
+            yield Hit(f"duplicate toolId {t.id!r} (first used by tool #{j + 1}{at})", ptr, t)
         else:
             first[t.id] = i
 
