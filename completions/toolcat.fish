@@ -113,7 +113,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from measure' -l format -s f -x -
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l top -x -d 'Also list the N heaviest tools (table, json, markdown)'
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l max-bytes -x -d 'Fail (exit 1) when a catalog\'s gated side has more bytes'
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l max-tokens -x -d 'Fail (exit 1) when a catalog\'s gated side has more tokens'
-complete -c toolcat -n '__fish_seen_subcommand_from measure' -l gate -x -a 'after before' -d 'Side the limits and the baseline apply to: after (compact view) or before (standard view)'
+complete -c toolcat -n '__fish_seen_subcommand_from measure' -l gate -x -a 'after before' -d 'Side the limits and the baseline apply to: before (the standard view: the catalog as given) or after (the compact view toolcat project writes)'
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l config -r -F -d 'Read budgets from this toolcat.toml or pyproject.toml'
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l baseline -r -F -d 'Compare with the figures of a file written by --write-baseline'
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l max-increase -x -d 'With --baseline: allowed growth of bytes and tokens per catalog, in percent'

@@ -32,7 +32,7 @@ Keys (all optional)::
     max-tokens = 50000             # gate: tokens of a catalog
     max-increase = 5.0             # percent over the --baseline figures
     tokenizer = "o200k_base"       # o200k_base | cl100k_base
-    gate = "after"                 # after (compact view) | before (standard view)
+    gate = "before"                # before (standard view, as given) | after (compact view)
 
 Unknown keys are an error (a misspelt key would otherwise be ignored silently).
 """

@@ -367,7 +367,7 @@ def one():
 def test_limits_under_at_over(one, figure, side):
     f, c = one
     value = c[f"{figure}_{side}"]
-    gate = [] if side == "after" else ["--gate", "before"]
+    gate = ["--gate", "after"] if side == "after" else []   # before is the default
     for limit, code in ((value + 1, 0), (value, 0), (value - 1, 1)):
         r = tc("measure", "-f", "json", f"--max-{figure}", str(limit), *gate, f)
         assert r.returncode == code, (limit, r.stderr.decode())

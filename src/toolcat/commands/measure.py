@@ -35,9 +35,11 @@ from toolcat.commands.project import (
 HELP = "Measure bytes and tokens of each catalog's standard view against its compact view."
 SHORT = "Measure bytes and tokens, standard view against compact view."
 
-EPILOG = """Before = the standard view (for MCP input: the tools array as served), after = what
-`toolcat project` writes with the same options (the compact view); both as canonical JSON
-bytes (JavaScript JSON.stringify) and exact BPE tokens. Limits apply to each catalog. Captures
+EPILOG = """Before = the standard view in the catalog's own envelope (MCP, OpenAI, Anthropic
+or OpenWOP input: the tools array as given; OpenAPI, Swagger and docker: as MCP tools), after =
+what `toolcat project` writes with the same options (the compact view; --to measures both in
+another envelope); both as canonical JSON bytes (JavaScript JSON.stringify) and exact BPE
+tokens. Limits apply to each catalog, on the standard view unless --gate after. Captures
 of mcp-context-cost servers that hold no tools (auth-required, timeout...) are skipped with a
 note on stderr when other catalogs remain. Exit codes: 0 within budget, 1 a budget or the
 baseline is exceeded (each failure names the catalog, figure, limit and value), 2 input error.
@@ -160,8 +162,9 @@ def measure(
         "[default: none, or max-tokens of [tool.toolcat.budgets]].", show_default=False, min=0)
     ] = None,
     gate: Annotated[Optional[str], typer.Option(
-        "--gate", help="Side the limits and the baseline apply to: after (compact view) or "
-        "before (standard view) [default: after, or gate of [tool.toolcat.budgets]].",
+        "--gate", help="Side the limits and the baseline apply to: before (the standard "
+        "view: the catalog as given) or after (the compact view toolcat project writes) "
+        "[default: before, or gate of [tool.toolcat.budgets]].",
         show_default=False)] = None,
     config: Annotated[Optional[str], typer.Option(
         "--config", help="Read budgets from this toolcat.toml or pyproject.toml [default: the "
@@ -210,7 +213,7 @@ def measure(
         raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
     cfg = config_budget(config)
     if gate is None:
-        gate = cfg.get("gate", "after")
+        gate = cfg.get("gate", "before")
     if tokenizer is None:
         tokenizer = cfg.get("tokenizer", "o200k_base")
     if gate not in ("after", "before"):

@@ -41,6 +41,11 @@ from toolcat.schema.keywords import DRAFT2020, is_prose_key
 from toolcat.schema.walker import iter_schemas
 
 BREAKDOWN_KEYS = ("descriptions", "schema_prose", "schema_shape", "other")
+#: the sides a budget can gate, and what each is. The default is "before": a budget is
+#: about the catalog you give measure (the file a server serves, or the one you commit);
+#: to gate what `toolcat project` would write from it, --gate after.
+GATES = {"before": "the standard view: the catalog as given",
+         "after": "the compact view toolcat project writes"}
 FIGURES = ("bytes", "tokens")
 SIDES = ("before", "after")
 TOKENIZER_ALIASES = {"o200k": "o200k_base", "cl100k": "cl100k_base"}
@@ -100,6 +105,7 @@ class CatalogFigures:
     def to_json(self) -> dict:
         return {
             "file": self.file,
+            "target": self.target,
             "tools": self.tools,
             "bytes_before": self.bytes_before,
             "bytes_after": self.bytes_after,
@@ -200,8 +206,15 @@ def breakdown(items: list, target: str, dialects: list[str] | None = None,
 
 
 def default_target(cat: Catalog) -> str:
-    """The name of the target ``cat`` is measured in when ``--to`` is not given."""
-    return targets.default_target([cat.format]).name
+    """The name of the target ``cat`` is measured in when ``--to`` is not given: its own
+    envelope (an OpenAI or Anthropic tool array as itself, so "before" is the file's own
+    canonical bytes), MCP for the formats no target writes (OpenAPI, Swagger, docker)."""
+    from toolcat.formats.targets import TARGETS
+
+    for name in TARGETS:
+        if cat.format in targets.get(name).native_formats:
+            return name
+    return targets.get("mcp").name
 
 
 def project_one(cat: Catalog, popts: Any) -> Any:
@@ -213,6 +226,8 @@ def project_one(cat: Catalog, popts: Any) -> Any:
 
     if getattr(popts, "duplicate_ids", None) == "error":
         popts = replace(popts, duplicate_ids="keep")
+    if getattr(popts, "to", None) is None:
+        popts = replace(popts, to=default_target(cat))
     return project_catalogs([cat], popts)
 
 
@@ -395,7 +410,7 @@ def load_for_measure(paths: list[str], opts: Any, on_file: Any = None
 class Budget:
     max_bytes: int | None = None
     max_tokens: int | None = None
-    gate: str = "after"                    # side the limits apply to
+    gate: str = "before"                   # side the limits apply to (GATES)
     baseline: dict | None = None           # parsed baseline file
     baseline_file: str | None = None
     max_increase: Fraction | None = None   # percent
@@ -413,13 +428,18 @@ class GateFailure:
     baseline: int | None = None   # set for baseline growth
     pct: Fraction | None = None   # the allowed growth in percent
 
+    @property
+    def side(self) -> str:
+        """What the gated side is, in words (the figure names it as ``_before``/``_after``)."""
+        return GATES[self.figure.rsplit("_", 1)[-1]]
+
     def message(self) -> str:
         if self.baseline is None:
-            return (f"{self.file}: {self.figure} {self.value:,} is over the limit "
-                    f"{int(self.limit):,} (by {self.value - int(self.limit):,})")
+            return (f"{self.file}: {self.figure} ({self.side}) {self.value:,} is over the "
+                    f"limit {int(self.limit):,} (by {self.value - int(self.limit):,})")
         grew = ("from 0" if self.baseline == 0
                 else f"+{float(Fraction(self.value - self.baseline, self.baseline) * 100):.2f}%")
-        return (f"{self.file}: {self.figure} grew {grew} over its baseline "
+        return (f"{self.file}: {self.figure} ({self.side}) grew {grew} over its baseline "
                 f"({self.baseline:,} -> {self.value:,}); limit +{_fmt_pct(self.pct)}% "
                 f"= {self.limit:,}")
 
