@@ -66,9 +66,10 @@ def test_github_snapshot_folder_json_output():
         d = docs[t["id"]]
         assert t["parameters"] == len(d["inputSchema"].get("properties", {}))
         assert t["title"] == (d.get("title") or d.get("annotations", {}).get("title"))
-        want = compact_len(d["inputSchema"]) + (compact_len(d["outputSchema"])
-                                                if "outputSchema" in d else 0)
-        assert t["schema_bytes"] == want, t["id"]
+        # input and output apart (issue 12 item 12)
+        assert t["input_schema_bytes"] == compact_len(d["inputSchema"]), t["id"]
+        assert t["output_schema_bytes"] == (compact_len(d["outputSchema"])
+                                            if "outputSchema" in d else None), t["id"]
 
 
 def _captures():
@@ -275,14 +276,18 @@ def test_tools_json_shape_exactly(tmp_path):
     assert [list(c) for c in out["catalogs"]] == [["file", "format", "tools"]] * 2
     assert out["catalogs"][0]["file"] == str(p) and out["catalogs"][1]["format"] == "anthropic"
     expected = [
-        {"id": "get_weather", "title": None, "parameters": 2, "schema_bytes": compact_len(WEATHER)},
-        {"id": "search", "title": "Search", "parameters": 1, "schema_bytes": compact_len(SEARCH)},
+        {"id": "get_weather", "title": None, "parameters": 2,
+         "input_schema_bytes": compact_len(WEATHER), "output_schema_bytes": None},
+        {"id": "search", "title": "Search", "parameters": 1,
+         "input_schema_bytes": compact_len(SEARCH), "output_schema_bytes": None},
         {"id": "out", "title": None, "parameters": 0,
-         "schema_bytes": compact_len({"type": "object"}) + compact_len(SEARCH)},
+         "input_schema_bytes": compact_len({"type": "object"}),
+         "output_schema_bytes": compact_len(SEARCH)},
     ]
     assert out["catalogs"][0]["tools"] == expected
     for t in out["catalogs"][0]["tools"]:
-        assert list(t) == ["id", "title", "parameters", "schema_bytes"]
+        assert list(t) == ["id", "title", "parameters", "input_schema_bytes",
+                           "output_schema_bytes"]
 
 
 def test_tools_text_output(tmp_path):

@@ -343,9 +343,12 @@ def test_table_output():
 def test_json_keys_are_exact():
     data = measure_json(*small_set()[:1])
     assert list(data) == ["tokenizer", "catalogs", "total"]
-    assert list(data["catalogs"][0]) == ["file", "tools", "bytes_before", "bytes_after",
-                                         "tokens_before", "tokens_after", "sha256_before",
+    assert list(data["catalogs"][0]) == ["file", "target", "tools", "bytes_before",
+                                         "bytes_after", "tokens_before", "tokens_after",
+                                         "sha256_before", "saved", "schemas", "output_schemas",
                                          "breakdown", "tools_without_input_schema"]
+    assert list(data["total"]) == ["tools", "bytes_before", "bytes_after", "tokens_before",
+                                   "tokens_after", "breakdown", "saved", "schemas"]
     assert list(data["catalogs"][0]["breakdown"]) == ["descriptions", "schema_prose",
                                                       "schema_shape", "other"]
     assert re.fullmatch(r"[0-9a-f]{64}", data["catalogs"][0]["sha256_before"])
@@ -385,7 +388,7 @@ def test_limit_names_only_the_failing_catalog():
     ref = measure_json(*files)["catalogs"]
     biggest = max(ref, key=lambda c: c["tokens_after"])
     limit = max(c["tokens_after"] for c in ref if c is not biggest)
-    r = tc("measure", "-f", "csv", "--max-tokens", str(limit), *files)
+    r = tc("measure", "-f", "csv", "--max-tokens", str(limit), "--gate", "after", *files)
     assert r.returncode == 1
     lines = [x for x in r.stderr.decode().splitlines() if "budget exceeded" in x]
     assert len(lines) == 1 and biggest["file"] in lines[0]
@@ -405,7 +408,7 @@ def test_baseline_roundtrip_and_growth(tmp_path, one):
     assert not list(tmp_path.glob(".toolcat-*"))  # atomic write left no temp file
 
     # unchanged: passes with no increase allowed
-    r = tc("measure", "--baseline", str(base), str(work))
+    r = tc("measure", "--gate", "after", "--baseline", str(base), str(work))
     assert r.returncode == 0, r.stderr.decode()
 
     # grow the catalog: a longer description of the first tool's first property
@@ -418,12 +421,12 @@ def test_baseline_roundtrip_and_growth(tmp_path, one):
     assert grown["bytes_after"] > c["bytes_after"]
     growth = (grown["bytes_after"] - c["bytes_after"]) * 100 / c["bytes_after"]
 
-    r = tc("measure", "--baseline", str(base), "--max-increase", "0", str(work))
+    r = tc("measure", "--gate", "after", "--baseline", str(base), "--max-increase", "0", str(work))
     assert r.returncode == 1
     err = r.stderr.decode()
     assert str(work) in err and "bytes_after" in err
     assert f"{c['bytes_after']:,}" in err and f"{grown['bytes_after']:,}" in err
-    r = tc("measure", "--baseline", str(base), "--max-increase",
+    r = tc("measure", "--gate", "after", "--baseline", str(base), "--max-increase",
                     f"{growth * 1.5 + 1:.3f}", str(work))
     assert r.returncode == 0, r.stderr.decode()
 
@@ -439,14 +442,14 @@ def test_baseline_growth_at_the_limit(tmp_path, one):
     base = tmp_path / "base.json"
     base.write_text(json.dumps(doc))
     pct = v - 100
-    at = tc("measure", "--baseline", str(base), "--max-increase", str(pct), f)
+    at = tc("measure", "--gate", "after", "--baseline", str(base), "--max-increase", str(pct), f)
     assert at.returncode == 0, at.stderr.decode()
-    over = tc("measure", "--baseline", str(base), "--max-increase", f"{pct - 0.01}", f)
+    over = tc("measure", "--gate", "after", "--baseline", str(base), "--max-increase", f"{pct - 0.01}", f)
     assert over.returncode == 1
     err = over.stderr.decode()
     assert f in err and "bytes_after" in err and "tokens_after" not in err
     assert f"{v:,}" in err and "100" in err
-    under = tc("measure", "--baseline", str(base), "--max-increase", f"{pct + 0.01}", f)
+    under = tc("measure", "--gate", "after", "--baseline", str(base), "--max-increase", f"{pct + 0.01}", f)
     assert under.returncode == 0
 
 
@@ -542,7 +545,7 @@ def test_budgets_from_toolcat_toml_and_config_option(tmp_path, one):
     cfg.parent.mkdir()
     cfg.write_text(f"[budgets]\nmax-bytes = {c['bytes_after'] - 1}\n"
                    'tokenizer = "cl100k_base"\n')
-    r = tc("measure", "-f", "json", "--config", str(cfg), f)
+    r = tc("measure", "-f", "json", "--config", str(cfg), "--gate", "after", f)
     assert r.returncode == 1
     assert json.loads(r.stdout)["tokenizer"] == "cl100k_base"
     assert "bytes_after" in r.stderr.decode()
@@ -623,10 +626,10 @@ def test_baseline_matches_a_moved_file_by_name(tmp_path, one):
                                                   "tokens_after": c["tokens_after"]}}}
     base = tmp_path / "b.json"
     base.write_text(json.dumps(doc))
-    r = tc("measure", "--baseline", base, f)
+    r = tc("measure", "--gate", "after", "--baseline", base, f)
     assert r.returncode == 1 and "bytes_after" in r.stderr.decode()
     # a catalog the baseline does not know is reported, not failed
     doc["catalogs"] = {"other.json": {"bytes_after": 1}}
     base.write_text(json.dumps(doc))
-    r = tc("measure", "--baseline", base, f)
+    r = tc("measure", "--gate", "after", "--baseline", base, f)
     assert r.returncode == 0 and "not in the baseline" in r.stderr.decode()

@@ -20,7 +20,7 @@ from toolcat.commands.common import (
 )
 
 if TYPE_CHECKING:
-    from toolcat.model import Catalog, Tool
+    from toolcat.model import Catalog
 
 EPILOG = """Examples:
 
@@ -45,7 +45,8 @@ def tools(
     no_color: NoColor = False,
     quiet: Quiet = False,
 ) -> int:
-    """List the tools toolcat loads: id, source format, title, parameters, schema bytes."""
+    """List the tools toolcat loads: id, source format, title, parameters, the bytes of
+    its input schema and of its output schema."""
     from toolcat.errors import UsageError
 
     apply_ui(no_color, quiet)
@@ -64,14 +65,11 @@ def tools(
 
 # --------------------------------------------------------------------------- rendering
 
-def schema_bytes(tool: Tool) -> int:
+def schema_bytes(schema: Any) -> int | None:
+    """Canonical bytes of one schema (None: the tool has none)."""
     from toolcat.document.canonical import dumps
 
-    n = 0
-    for s in (tool.input_schema, tool.output_schema):
-        if s is not None:
-            n += len(dumps(s))
-    return n
+    return None if schema is None else len(dumps(schema))
 
 
 def tools_data(cats: list[Catalog]) -> dict[str, Any]:
@@ -85,7 +83,8 @@ def tools_data(cats: list[Catalog]) -> dict[str, Any]:
                         "id": t.id,
                         "title": t.display_title,
                         "parameters": t.parameter_count,
-                        "schema_bytes": schema_bytes(t),
+                        "input_schema_bytes": schema_bytes(t.input_schema),
+                        "output_schema_bytes": schema_bytes(t.output_schema),
                     }
                     for t in c.tools
                 ],
@@ -118,9 +117,15 @@ def tools_text(cats: list[Catalog]) -> None:
         table.add_column("tool")
         table.add_column("title", overflow="ellipsis", max_width=48)
         table.add_column("params", justify="right")
-        table.add_column("schema bytes", justify="right")
+        table.add_column("input bytes", justify="right")
+        table.add_column("output bytes", justify="right")
+
+        def size(n: int | None) -> str:
+            return "-" if n is None else f"{n:,}"
+
         for t in c["tools"]:
             table.add_row(t["id"] if t["id"] is not None else Text("(no id)", style="red"),
-                          t["title"] or "", str(t["parameters"]), f"{t['schema_bytes']:,}")
+                          t["title"] or "", str(t["parameters"]),
+                          size(t["input_schema_bytes"]), size(t["output_schema_bytes"]))
         con.print(table)
         con.print()

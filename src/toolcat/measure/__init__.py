@@ -97,10 +97,28 @@ class CatalogFigures:
     unlowerable: list[str] = field(default_factory=list)  # ids --unlowerable fail stopped at
     without_input_schema: int = 0      # tools whose source gives no input schema
     input_schema_note: str | None = None
+    # canonical bytes of the input / output schemas on each side (issue 12 item 12)
+    schemas: dict[str, dict[str, int]] = field(default_factory=dict)
+    # the saving split: "lossless" = what the exact rewrites save, "lossy" = what the
+    # description cuts and relocated UI labels (and any widening) save; bytes and tokens
+    bytes_lossless: int = 0
+    tokens_lossless: int = 0
+    tokens_middle: int = 0            # tokens of the lossless-only view (internal)
+    output_schemas: bool = True       # both sides carry output schemas (not --no-output-schema)
     duplicate_note: str | None = None    # ids several tools have (Projection.duplicate_note)
 
     def get(self, figure: str, side: str) -> int:
         return getattr(self, f"{figure}_{side}")
+
+    def saved(self) -> dict[str, dict[str, int]]:
+        """``{"bytes": {"total", "lossless", "lossy"}, "tokens": {...}}``: lossless + lossy
+        = total (before - after)."""
+        out = {}
+        for figure in FIGURES:
+            tot = self.get(figure, "before") - self.get(figure, "after")
+            ll = getattr(self, f"{figure}_lossless")
+            out[figure] = {"total": tot, "lossless": ll, "lossy": tot - ll}
+        return out
 
     def to_json(self) -> dict:
         return {
@@ -112,6 +130,9 @@ class CatalogFigures:
             "tokens_before": self.tokens_before,
             "tokens_after": self.tokens_after,
             "sha256_before": self.sha256_before,
+            "saved": self.saved(),
+            "schemas": {side: dict(v) for side, v in self.schemas.items()},
+            "output_schemas": self.output_schemas,
             "breakdown": dict(self.breakdown),
             "tools_without_input_schema": self.without_input_schema,
         }
@@ -121,11 +142,21 @@ def total(figs: list[CatalogFigures]) -> dict:
     """The total row: sums of every figure (tokens summed per catalog, as sent)."""
     out = {"tools": 0, "bytes_before": 0, "bytes_after": 0, "tokens_before": 0, "tokens_after": 0,
            "breakdown": {k: 0 for k in BREAKDOWN_KEYS}}
+    saved = {fig: {"total": 0, "lossless": 0, "lossy": 0} for fig in FIGURES}
+    schemas = {side: {"input": 0, "output": 0} for side in SIDES}
     for f in figs:
         for k in ("tools", "bytes_before", "bytes_after", "tokens_before", "tokens_after"):
             out[k] += getattr(f, k)
         for k in BREAKDOWN_KEYS:
             out["breakdown"][k] += f.breakdown[k]
+        for fig, parts in f.saved().items():
+            for k, v in parts.items():
+                saved[fig][k] += v
+        for side, v in f.schemas.items():
+            for k, n in v.items():
+                schemas[side][k] += n
+    out["saved"] = saved
+    out["schemas"] = schemas
     return out
 
 
@@ -255,6 +286,8 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
         counter.close(kill=True)  # a no-op once results() returned
     for obj, attr, i in slots:
         setattr(obj, attr, counts[i] if i >= 0 else 0)
+    for f in figs:
+        f.tokens_lossless = f.tokens_before - f.tokens_middle
     return figs
 
 
@@ -267,15 +300,96 @@ def measure_catalog(cat: Catalog, popts: Any, tokenizer: str = "o200k_base",
                             counter=tokens.Counter(tokenizer))[0]
 
 
+def _without_key(envelope: Any, item: Any, key: str) -> Any:
+    """A copy of the descriptor ``item`` without ``key`` in its body."""
+    body = envelope.body(item)
+    if not isinstance(body, dict) or key not in body:
+        return item
+    if body is item:
+        return {k: v for k, v in item.items() if k != key}
+    return {k: (_without_key(envelope, v, key) if v is body else v) for k, v in item.items()}
+
+
+def _with_body(envelope: Any, item: dict, body: dict) -> dict:
+    if envelope.body(item) is item:
+        return body
+    old = envelope.body(item)
+    return {k: (body if v is old else v) for k, v in item.items()}
+
+
+#: the lossy changes the lossless-only view undoes: the description cut (or left out for
+#: repeating the title) and the UI labels moved to the handbook
+_UNDONE = ("/description", "/title", "/annotations/title")
+
+
+def _lossless_only(envelope: Any, pt: Any, before_item: Any) -> Any:
+    """The descriptor of one tool with the exact rewrites of its compact view only: the
+    compact descriptor with the cut description and the relocated titles put back. A tool
+    with another change that is not exact (a widened or omitted schema, a field the target
+    does not carry) is taken as it was before: all of its saving counts as lossy."""
+    from toolcat.project import EXACT, describe
+
+    after_item = pt.descriptor
+    lossy = [c for c in pt.changes if c.kind != EXACT and c.pointer != "/outputSchema"]
+    if not lossy:
+        return after_item
+    if any(c.pointer not in _UNDONE for c in lossy):
+        return before_item
+    body, std = envelope.body(after_item), envelope.body(before_item)
+    if not isinstance(body, dict) or not isinstance(std, dict):
+        return before_item
+    body = dict(body)
+    for c in lossy:
+        if c.pointer == "/annotations/title":
+            ann = std.get("annotations")
+            if isinstance(ann, dict) and "title" in ann:
+                body["annotations"] = {**(body.get("annotations") or {}), "title": ann["title"]}
+        else:
+            key = c.pointer[1:]
+            if key in std:
+                v = std[key]
+                # the compact view collapses whitespace (exact for a model): only the cut
+                # is undone
+                body[key] = describe.collapse(v) if key == "description" and isinstance(
+                    v, str) else v
+    # the keys in the order the descriptor writes them (the standard's), which the tokens
+    # depend on
+    body = {**{k: body[k] for k in std if k in body}, **body}
+    return _with_body(envelope, after_item, body)
+
+
+def schema_sizes(envelope: Any, items: list) -> dict[str, int]:
+    """Canonical bytes of the input schemas and of the output schemas of ``items``."""
+    keys = envelope.schema_keys
+    out = {"input": 0, "output": 0}
+    for it in items:
+        body = envelope.body(it)
+        if not isinstance(body, dict):
+            continue
+        for side, key in zip(("input", "output"), keys):
+            if key in body:
+                out[side] += len(canonical.dumps(body[key]))
+    return out
+
+
 def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
                  slots: list) -> CatalogFigures:
     proj = project_one(cat, popts)
     target = proj.target
+    envelope = targets.get(target)
     # the standard view as the projection built it: standard_array([cat], target), with
     # --source/--safety-tier applied where the target is not the input's own format
     before_items = [t.standard for t in proj.tools]
+    out_key = envelope.schema_keys[1] if len(envelope.schema_keys) > 1 else None
+    no_output = out_key is not None and not getattr(popts, "output_schema", True)
+    if no_output:
+        # --no-output-schema: like with like, the before side leaves them out too
+        before_items = [_without_key(envelope, it, out_key) for it in before_items]
     before = canonical.dumps(before_items)
     after = proj.array_bytes()
+    after_items = proj.array()
+    middle_items = [_lossless_only(envelope, t, b) for t, b in zip(proj.tools, before_items)]
+    middle = canonical.dumps(middle_items)
     dialects = [t.dialect for t in cat.tools] if len(cat.tools) == len(before_items) else None
     fig = CatalogFigures(
         file=cat.file,
@@ -292,12 +406,17 @@ def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
         without_input_schema=len(proj.without_input_schema()),
         input_schema_note=proj.input_schema_note(),
         duplicate_note=proj.duplicate_note(),
+        schemas={"before": schema_sizes(envelope, before_items),
+                 "after": schema_sizes(envelope, after_items)},
+        bytes_lossless=len(before) - len(middle),
+        output_schemas=not no_output,
     )
-    slots.append((fig, "tokens_before", counter.submit(before)))
-    slots.append((fig, "tokens_after", counter.submit(after)))
+    ib, ia = counter.submit(before), counter.submit(after)
+    slots.append((fig, "tokens_before", ib))
+    slots.append((fig, "tokens_after", ia))
+    slots.append((fig, "tokens_middle", ib if middle == before else ia if middle == after
+                  else counter.submit(middle)))
     if per_tool:
-        after_items = proj.array()
-        envelope = targets.get(target)
         after_by_id: dict[str | None, Any] = {}
         for it in after_items:
             after_by_id.setdefault(envelope.item_id(it), it)

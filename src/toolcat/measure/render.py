@@ -42,8 +42,28 @@ def render_json(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigure
 
 # --------------------------------------------------------------------------- CSV
 
+#: the saving split and the schema figures (issue 12 items 12 and 15)
+EXTRA_COLUMNS = ("bytes_saved_lossless", "bytes_saved_lossy", "tokens_saved_lossless",
+                 "tokens_saved_lossy", "input_schema_bytes_before", "input_schema_bytes_after",
+                 "output_schema_bytes_before", "output_schema_bytes_after")
 CSV_COLUMNS = ("file", "format", "tools", "bytes_before", "bytes_after", "tokens_before",
-               "tokens_after", "sha256_before") + BREAKDOWN_KEYS + ("tokenizer",)
+               "tokens_after", "sha256_before") + BREAKDOWN_KEYS + EXTRA_COLUMNS + ("tokenizer",)
+
+
+def _extra(saved: dict, schemas: dict) -> list[int]:
+    return [saved["bytes"]["lossless"], saved["bytes"]["lossy"], saved["tokens"]["lossless"],
+            saved["tokens"]["lossy"]] + [schemas.get(side, {}).get(kind, 0)
+                                         for kind in ("input", "output")
+                                         for side in ("before", "after")]
+
+
+def sides_note(figs: list[CatalogFigures]) -> str:
+    """What each side contains, for the table's heading."""
+    if all(f.output_schemas for f in figs):
+        return "both sides with output schemas"
+    if not any(f.output_schemas for f in figs):
+        return "output schemas left out of both sides (--no-output-schema)"
+    return "output schemas on both sides where the target carries them"
 
 
 def render_csv(figs: list[CatalogFigures], tokenizer: str) -> str:
@@ -53,10 +73,11 @@ def render_csv(figs: list[CatalogFigures], tokenizer: str) -> str:
     for f in figs:
         w.writerow([f.file, f.format, f.tools, f.bytes_before, f.bytes_after, f.tokens_before,
                     f.tokens_after, f.sha256_before] + [f.breakdown[k] for k in BREAKDOWN_KEYS]
-                   + [tokenizer])
+                   + _extra(f.saved(), f.schemas) + [tokenizer])
     t = total(figs)
     w.writerow(["(total)", "", t["tools"], t["bytes_before"], t["bytes_after"], t["tokens_before"],
-                t["tokens_after"], ""] + [t["breakdown"][k] for k in BREAKDOWN_KEYS] + [tokenizer])
+                t["tokens_after"], ""] + [t["breakdown"][k] for k in BREAKDOWN_KEYS]
+               + _extra(t["saved"], t["schemas"]) + [tokenizer])
     return buf.getvalue()
 
 
@@ -75,24 +96,28 @@ def _md_row(cells: list[str]) -> str:
 
 def render_markdown(figs: list[CatalogFigures], tokenizer: str,
                     top: list[ToolFigures] | None) -> str:
-    lines = [f"**toolcat measure**: before = standard view, after = compact view; "
-             f"tokens: `{tokenizer}`", ""]
+    lines = [f"**toolcat measure**: before = standard view, after = compact view, "
+             f"{sides_note(figs)}; tokens: `{tokenizer}`", ""]
     head = ["catalog", "tools", "bytes before", "bytes after", "bytes saved", "tokens before",
-            "tokens after", "tokens saved", "saved"]
+            "tokens after", "tokens saved", "saved", "lossless", "lossy"]
     lines.append(_md_row(head))
     lines.append(_md_row([":--"] + ["--:"] * (len(head) - 1)))
 
-    def row(name: str, tools: int, bb: int, ba: int, tb: int, ta: int) -> list[str]:
+    def row(name: str, tools: int, bb: int, ba: int, tb: int, ta: int, ll: int) -> list[str]:
         return [name, f"{tools:,}", f"{bb:,}", f"{ba:,}", f"{bb - ba:,}", f"{tb:,}", f"{ta:,}",
-                f"{tb - ta:,}", _pct(saving_pct(tb, ta))]
+                f"{tb - ta:,}", _pct(saving_pct(tb, ta)), _pct(saving_pct(tb, tb - ll)),
+                _pct(saving_pct(tb, ta + ll))]
 
     for f in figs:
         lines.append(_md_row(row(md_cell(f.file), f.tools, f.bytes_before, f.bytes_after,
-                                 f.tokens_before, f.tokens_after)))
+                                 f.tokens_before, f.tokens_after, f.tokens_lossless)))
     t = total(figs)
     lines.append(_md_row([f"**{c}**" for c in row("total", t["tools"], t["bytes_before"],
                                                    t["bytes_after"], t["tokens_before"],
-                                                   t["tokens_after"])]))
+                                                   t["tokens_after"],
+                                                   t["saved"]["tokens"]["lossless"])]))
+    lines += ["", "Saved (tokens): *lossless* by exact rewrites, *lossy* by description cuts "
+              "and relocated UI labels (the handbook keeps them) or widened schemas."]
     lines += ["", "Bytes of the standard view:", ""]
     head2 = ["catalog"] + [BREAKDOWN_TITLES[k] for k in BREAKDOWN_KEYS] + ["total"]
     lines.append(_md_row(head2))
@@ -168,8 +193,9 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
     folder, names = short_names([f.file for f in figs])
     con.print(Text.assemble(
         ("toolcat measure", "bold"),
-        f"  before = standard view, after = compact view ({', '.join(targets)}); "
-        f"tokens: {tokenizer}" + (f"; catalogs in {folder}/" if folder else "")))
+        f"  before = standard view, after = compact view ({', '.join(targets)}), "
+        f"{sides_note(figs)}; tokens: {tokenizer}"
+        + (f"; catalogs in {folder}/" if folder else "")))
     table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold",
                   show_footer=False)
     table.add_column("catalog", overflow="fold", min_width=12)
@@ -177,6 +203,7 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
                  "tokens\nafter", "tokens\nsaved"):
         table.add_column(name, justify="right", no_wrap=True)
     table.add_column("saved\n(tokens)", justify="left", no_wrap=True)
+    table.add_column("of it\nlossless", justify="right", no_wrap=True)
 
     def cell(v: int, file: str, key: str) -> Text | str:
         if (file, key) in failed:
@@ -193,15 +220,38 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
                       f"{f.bytes_before - f.bytes_after:,}",
                       cell(f.tokens_before, f.file, "tokens_before"),
                       cell(f.tokens_after, f.file, "tokens_after"),
-                      f"{f.tokens_before - f.tokens_after:,}", saved(f.tokens_before, f.tokens_after))
+                      f"{f.tokens_before - f.tokens_after:,}", saved(f.tokens_before, f.tokens_after),
+                      _pct(saving_pct(f.tokens_before, f.tokens_before - f.tokens_lossless)))
     t = total(figs)
     table.add_section()
     table.add_row(Text("total", style="bold"), f"{t['tools']:,}", f"{t['bytes_before']:,}",
                   f"{t['bytes_after']:,}", f"{t['bytes_before'] - t['bytes_after']:,}",
                   f"{t['tokens_before']:,}", f"{t['tokens_after']:,}",
                   f"{t['tokens_before'] - t['tokens_after']:,}",
-                  saved(t["tokens_before"], t["tokens_after"]), style="bold")
+                  saved(t["tokens_before"], t["tokens_after"]),
+                  _pct(saving_pct(t["tokens_before"],
+                                  t["tokens_before"] - t["saved"]["tokens"]["lossless"])),
+                  style="bold")
     _print(con, table)
+    con.print(Text("lossless: saved by exact rewrites; the rest by description cuts and "
+                   "relocated UI labels (kept in the handbook) or widened schemas"))
+    con.print()
+
+    con.print(Text("Schema bytes", style="bold"))
+    st = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
+    st.add_column("catalog", overflow="fold", min_width=12)
+    for name in ("input\nbefore", "input\nafter", "output\nbefore", "output\nafter"):
+        st.add_column(name, justify="right", no_wrap=True)
+
+    def scells(sc: dict) -> list[str]:
+        return [f"{sc.get(side, {}).get(kind, 0):,}" for kind in ("input", "output")
+                for side in ("before", "after")]
+
+    for f in figs:
+        st.add_row(names[f.file], *scells(f.schemas))
+    st.add_section()
+    st.add_row(Text("total", style="bold"), *scells(t["schemas"]), style="bold")
+    _print(con, st)
     con.print()
 
     con.print(Text("Bytes of the standard view", style="bold"))
