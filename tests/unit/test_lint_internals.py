@@ -118,7 +118,8 @@ TOKEN_SAMPLES = [
     "AKIA" + "Q" * 16, "AIza" + "b" * 35, "ghp_" + "x1" * 18, "github_pat_" + "a1" * 30,
     "glpat-" + "x9" * 10, "xoxb-123456789012-abcdefghijkl",
     "https://hooks.slack.com/services/T0123456/B0123456/" + "a" * 24,
-    "-----BEGIN RSA PRIVATE KEY-----", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0." + "s" * 20,
+    "-----BEGIN RSA PRIVATE KEY-----\n" + "MIIE" * 12,
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0." + "s" * 20, "sk-" + "Ab1" * 16,
     "sk-ant-api03-" + "k" * 50, "sk-" + "a" * 20 + "T3BlbkFJ" + "b" * 20,
     "sk-proj-" + "c" * 48, "sk_live_" + "d" * 24, "SG." + "e" * 22 + "." + "f" * 43,
     "npm_" + "g" * 36, "hf_" + "h" * 34, "AccountKey=" + "A" * 70,
@@ -173,7 +174,7 @@ def reference_hints(text: str) -> frozenset[str] | None:
             for rx in rxs:
                 m = rx.search(text, max(0, i - 64), i + secrets._MAX_TOKEN)
                 if m is not None and m.start() <= i < m.end():
-                    found.add(m.group(0))
+                    found.add(secrets._CUT.split(m.group(0), 1)[0])
             i = text.find(lit, i + 1)
     return frozenset(found)
 

@@ -32,14 +32,18 @@ _SHAPES: list[tuple[str, tuple[str, ...], str]] = [
     ("a Slack token", ("xox",), r"\bxox[abposr]-[0-9A-Za-z]{6,}-[0-9A-Za-z-]{6,}"),
     ("a Slack webhook URL", ("hooks.slack.com",),
      r"https://hooks\.slack\.com/services/T[0-9A-Z]{6,}/B[0-9A-Z]{6,}/[0-9A-Za-z]{16,}"),
+    # the header alone is prose ("the file must start with -----BEGIN PRIVATE KEY-----"):
+    # key material must follow it
     ("a private key", ("PRIVATE KEY",),
-     r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY"),
+     r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----"
+     r"(?:\s|\\[rn])*(?:[A-Za-z0-9-]+: [^\n]*\n\s*)*[A-Za-z0-9+/=]{40}"),
     ("a JSON Web Token", ("eyJ",),
      r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}"),
     ("an Anthropic API key", ("sk-ant-",), r"\bsk-ant-[a-z]{3,6}\d{2}-[A-Za-z0-9_-]{40,}"),
     ("an OpenAI API key", ("T3BlbkFJ",), r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}"
                                          r"T3BlbkFJ[A-Za-z0-9_-]{16,}"),
     ("an OpenAI project key", ("sk-proj-",), r"\bsk-proj-[A-Za-z0-9_-]{40,}"),
+    ("an OpenAI API key (legacy)", ("sk-",), r"\bsk-[A-Za-z0-9]{48}\b"),
     ("a Stripe live key", ("_live_",), r"\b(?:sk|rk)_live_[0-9a-zA-Z]{20,}\b"),
     ("a SendGrid API key", ("SG.",), r"\bSG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,45}\b"),
     ("an npm token", ("npm_",), r"\bnpm_[A-Za-z0-9]{36}\b"),
@@ -67,6 +71,7 @@ _ANY_LITERAL = re.compile("|".join(
     re.escape(c) + "(?:" + "|".join(re.escape(x[1:]) for x in lits) + ")"
     for c, lits in _by_first.items()))
 del _by_first
+_CUT = re.compile(r"[\s\\]")
 _MAX_TOKEN = 2000  # no token above reaches further than this past its literal
 _MIN_SHAPE_LEN = 16
 
@@ -79,10 +84,18 @@ _NOT_SECRET_PREFIXES = ("page", "nextpage", "prevpage", "previouspage", "continu
                         "sync", "cursor", "max", "min", "num", "count", "csrf", "xsrf",
                         "has", "is", "use", "show", "requires", "need")
 _HOLDERS = ("default", "const", "example", "examples", "enum")
-_PLACEHOLDER_WORDS = ("your", "xxx", "***", "<", ">", "${", "{{", "example", "placeholder",
+# marks of a placeholder found anywhere in a value (symbols, and words long enough not to
+# occur by chance inside a random key)...
+_PLACEHOLDER_MARKS = ("your", "xxx", "***", "<", ">", "${", "{{", "example", "placeholder",
                       "changeme", "change_me", "redacted", "dummy", "sample", "replace",
-                      "...", "…", "todo", "insert", "fake", "foo", "bar", "token", "secret",
-                      "password", "passwd", "apikey", "api_key", "123", "abc", "test")
+                      "...", "…", "insert", "token", "secret", "password", "passwd",
+                      "apikey", "api_key")
+# ...and short words that count only as words of their own ("abc" is inside
+# "sk-abcdefghijklmnop...", a real key's shape; "abc-123" and "test_key" are placeholders)
+_PLACEHOLDER_WORDS = frozenset({"todo", "fake", "foo", "bar", "123", "abc", "test", "xyz"})
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+# an UPPER_SNAKE identifier names an environment variable or a constant, not a value
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _PLAIN_WORDS = frozenset({"string", "none", "null", "true", "false", "undefined", "password",
                           "secret", "token", "apikey", "api_key", "api-key", "bearer", "basic",
                           "required", "optional", "n/a", "na", "empty", "hidden"})
@@ -113,7 +126,15 @@ def placeholder(value: str, key: str = "") -> bool:
         return True
     if " " in v and len(v.split()) > 2:  # prose, not a credential
         return True
-    return any(w in low for w in _PLACEHOLDER_WORDS)
+    if _ENV_NAME.fullmatch(v):
+        return True
+    if v.isalpha() and (v.islower() or v.isupper()) and len(v) < 24:
+        # one plain word ("nocheck": Atlassian's X-Atlassian-Token flag): a credential is
+        # machine-made, with digits or mixed case
+        return True
+    if any(w in low for w in _PLACEHOLDER_MARKS):
+        return True
+    return any(w.lower() in _PLACEHOLDER_WORDS for w in _WORDS.findall(v))
 
 
 def shape(value: str) -> str | None:
@@ -149,7 +170,9 @@ def shape_hints(text: str | None) -> frozenset[str] | None:
                     for rx in _BY_LITERAL[lit]:
                         m = rx.search(text, lo, i + _MAX_TOKEN)
                         if m is not None and m.start() <= i < m.end():
-                            found.add(m.group(0))
+                            # up to a space or an escape (a PEM block's line breaks are
+                            # written in many ways): the parsed string holds that part
+                            found.add(_CUT.split(m.group(0), 1)[0])
     return frozenset(found)
 
 
@@ -174,11 +197,13 @@ def _string_hit(v: str, key: str, holder: bool, shape_of: Any) -> str | None:
     return None
 
 
-def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = None
-         ) -> Iterator[tuple[str, str]]:
+def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = None,
+         names: bool = True) -> Iterator[tuple[str, str]]:
     """``(pointer, message)`` for secrets in ``value``; containers in ``seen`` are skipped
     (and every container visited is added). ``hints`` (see :func:`shape_hints`) limits the
     token-shape search to strings that contain one of them; None searches every string.
+    ``names``: also report values of keys named like secrets (False: token shapes only, for
+    what no model is given: responses, output schemas, the document outside the tools).
 
     One pass over the containers; a string is looked at where its parent is read (a string
     that can hold nothing, the usual case, costs one type check), pointers are built only
@@ -208,7 +233,7 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
                 continue
             seen.add(id(v))
             for k, sub in v.items():
-                sk = known.get(k)
+                sk = known.get(k) if names else False
                 if sk is None:
                     sk = secret_key(k)
                 if isinstance(sub, str):
@@ -306,7 +331,9 @@ def document_secrets(ctx) -> Iterator[Hit]:
     doc = ctx.catalog.document
     if doc is None:
         return
-    for ptr, msg in scan(doc, "", _seen(ctx), _hints(ctx, [ctx.catalog.file])):
+    # token shapes only: no model is given these parts (a `secret` in a response example or
+    # an unused component is documentation)
+    for ptr, msg in scan(doc, "", _seen(ctx), _hints(ctx, [ctx.catalog.file]), names=False):
         yield Hit(msg, ptr, None, file=ctx.catalog.file)
 
 
@@ -326,21 +353,35 @@ def secret_material(ctx, tool) -> Iterator[Hit]:
     seen = _seen(ctx)
     cat = ctx.catalog
     hints = _hints(ctx, [tool.file])
+    raw = tool.raw
     if cat.format in (MCP, MCP_CAPTURE, OPENWOP):
-        # the descriptor's keys are the canonical ones: tool pointers
-        for ptr, msg in scan(tool.raw, "", seen, hints):
+        # the descriptor's keys are the canonical ones: tool pointers. What the tool returns
+        # is not given to the model: token shapes only there (scanned first, so seen)
+        if isinstance(raw, dict) and isinstance(raw.get("outputSchema"), (dict, list)):
+            for ptr, msg in scan(raw["outputSchema"], "/outputSchema", seen, hints, names=False):
+                yield Hit(msg, ptr)
+        for ptr, msg in scan(raw, "", seen, hints):
             yield Hit(msg, ptr)
         return
     # other formats: the descriptor as written (source pointers), then the canonical
     # schemas built from it (OpenAPI components bundled into the tool, maybe from other files)
-    for ptr, msg in scan(tool.raw, tool.pointer, seen, hints):
+    parts = []
+    if isinstance(raw, dict) and isinstance(raw.get("responses"), (dict, list)):
+        # an operation's responses (their examples...) are never sent by a model
+        parts.append((raw["responses"], tool.pointer + "/responses", False))
+    parts.append((raw, tool.pointer, True))
+    found = [(ptr, msg) for value, base, names in parts
+             for ptr, msg in scan(value, base, seen, hints, names=names)]
+    for ptr, msg in found:
         tp = tool_pointer(tool, ptr)
         if tp is not None:
             yield Hit(msg, tp)
         else:
             yield Hit(msg, ptr, tool, file=tool.file)
     hints = _hints(ctx, list(cat.sources) or [tool.file])
-    for base, s in (("/inputSchema", tool.input_schema), ("/outputSchema", tool.output_schema)):
+    # the input first: a definition both bundle is reported where a model is given it
+    for base, s, names in (("/inputSchema", tool.input_schema, True),
+                           ("/outputSchema", tool.output_schema, False)):
         if isinstance(s, (dict, list)):
-            for ptr, msg in scan(s, base, seen, hints):
+            for ptr, msg in scan(s, base, seen, hints, names=names):
                 yield Hit(msg, ptr)

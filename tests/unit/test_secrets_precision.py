@@ -1,0 +1,111 @@
+"""TC105 precision and recall (issue 12 item 13), each shape with its near-misses: prose that
+names a PEM header is not a key (material must follow it); key-name heuristics apply only
+where a model is given the value (a `secret` in a response example or an output schema is
+documentation; a real token shape there is still reported); an UPPER_SNAKE name or one plain
+word is a placeholder, not a credential; placeholder words count as words ("abc" inside a
+random key is no placeholder), so the classic `sk-` + 48 alphanumerics key is found."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import toolcat
+
+PEM = ("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7"
+       "\n-----END PRIVATE KEY-----")
+SK48 = "sk-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKL"
+GHP = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+
+
+def _findings(tmp_path: Path, doc: dict, name: str = "t.json") -> list[tuple[str, str]]:
+    p = tmp_path / name
+    p.write_text(json.dumps(doc, indent=1))
+    res = toolcat.lint(toolcat.load(p), select=["TC105"])
+    return sorted((f.pointer, f.message) for f in res.findings)
+
+
+def _mcp(props: dict, **extra) -> dict:
+    return {"tools": [{"name": "t", "description": "d",
+                       "inputSchema": {"type": "object", "properties": props}, **extra}]}
+
+
+@pytest.mark.parametrize("value,found", [
+    (PEM, True),                                           # a key block
+    (PEM.replace("\n", "\r\n"), True),
+    ("Path to a file that must start with -----BEGIN PRIVATE KEY-----.", False),
+    ("-----BEGIN RSA PRIVATE KEY----- ... -----END RSA PRIVATE KEY-----", False),
+    ("-----BEGIN PRIVATE KEY-----\n<your key here>\n-----END PRIVATE KEY-----", False),
+])
+def test_private_key_needs_material(tmp_path: Path, value: str, found: bool) -> None:
+    got = _findings(tmp_path, _mcp({"f": {"type": "string", "description": value}}))
+    assert bool(got) is found, got
+    # the same in YAML (a block scalar: real line breaks in the source)
+    import yaml
+
+    p = tmp_path / "t.yaml"
+    p.write_text(yaml.safe_dump(_mcp({"f": {"type": "string", "description": value}})))
+    res = toolcat.lint(toolcat.load(p), select=["TC105"])
+    assert bool(res.findings) is found
+
+
+@pytest.mark.parametrize("value,found", [
+    (SK48, True),                                  # the classic OpenAI key: sk- + 48
+    ("sk-" + "Ab1" * 16, True),
+    ("sk-" + "a" * 47, False),                     # 47: not that shape (and one letter)
+    ("sk-" + "Ab1" * 17, False),                   # 51: longer than the shape, no boundary
+    ("task-" + "Ab1" * 16, False),                 # "sk-" inside a word
+])
+def test_openai_legacy_key_shape(tmp_path: Path, value: str, found: bool) -> None:
+    # under a neutral name, so only the shape can find it
+    got = _findings(tmp_path, _mcp({"q": {"type": "string", "default": value}}))
+    assert bool(got) is found, got
+    if found:
+        assert "OpenAI API key" in got[0][1]
+
+
+@pytest.mark.parametrize("value,found", [
+    (SK48, True),                         # "abc" and "123" inside a key are not placeholders
+    ("Zq8v0LmN4pR2sT6uW1xY3zA5", True),
+    ("abc-123", False), ("test_key_value", False), ("your-api-key", False),
+    ("KEY_PASSPHRASE", False), ("API_TOKEN", False),   # environment variable names
+    ("nocheck", False), ("NOCHECK", False),            # one plain word
+    ("no-check", True),                                # not one plain word: reported
+])
+def test_key_names_and_placeholders(tmp_path: Path, value: str, found: bool) -> None:
+    got = _findings(tmp_path, _mcp({"apiKey": {"type": "string", "default": value}}))
+    assert bool(got) is found, got
+
+
+def test_key_names_only_where_a_model_is_given_the_value(tmp_path: Path) -> None:
+    spec = {
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"post": {
+            "operationId": "a",
+            "requestBody": {"content": {"application/json": {"schema": {
+                "type": "object", "properties": {
+                    "password": {"type": "string", "default": "hunter2x"}}}}}},
+            "responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"type": "object", "properties": {
+                    "secret": {"type": "string", "example": "s3cr3tValue9"}}},
+                "example": {"token": "Zq8v0LmN4pR2sT6uW1xY3zA5",
+                            "leaked": GHP}}}}}}}},
+        "components": {"examples": {"Login": {"value": {"passphrase": "Xy7pQ2rT9wE4"}}}},
+    }
+    got = _findings(tmp_path, spec)
+    ptrs = [p for p, _m in got]
+    # the request body's default is given to a model: reported by its name
+    assert any(p.endswith("/properties/password/default") for p in ptrs), got
+    # response examples, the output schema and unused components: names say nothing there...
+    assert not any(p.endswith(("/secret/examples/0", "/example/token", "/passphrase"))
+                   or "/secret/" in p for p in ptrs), got
+    # ...but a real token shape is still one
+    assert any(p.endswith("/example/leaked") for p in ptrs), got
+    # an MCP tool's outputSchema likewise
+    doc = _mcp({}, outputSchema={"type": "object", "properties": {
+        "token": {"type": "string", "default": "Zq8v0LmN4pR2sT6uW1xY3zA5"},
+        "k": {"type": "string", "default": GHP}}})
+    got = _findings(tmp_path, doc, "o.json")
+    assert [p for p, _m in got] == ["/outputSchema/properties/k/default"]
