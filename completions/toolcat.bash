@@ -114,7 +114,7 @@ _toolcat() {
         --ignore|--ignore-file)
             return 0 ;;  # file names (complete -o default)
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -- "$cur"))
             return 0 ;;
         --max-file-size)
             compopt +o default 2>/dev/null

@@ -86,7 +86,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from diff' -l fail-on -x -a 'brea
 complete -c toolcat -n '__fish_seen_subcommand_from diff' -l ignore -r -F -d 'TOOL or TOOL:POINTER: accepted changes to leave out (repeatable)'
 complete -c toolcat -n '__fish_seen_subcommand_from diff' -l ignore-file -r -F -d 'A file of --ignore entries, one a line (# comments)'
 complete -c toolcat -n '__fish_seen_subcommand_from diff' -l ids-only -d 'Compare the toolId sets only (what diff-toolids does)'
-complete -c toolcat -n '__fish_seen_subcommand_from diff' -l from -x -a 'openapi swagger mcp mcp-capture openwop openai anthropic' -d 'Force the input format: openapi, swagger, mcp, mcp-capture, openwop, openai, anthropic'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l from -x -a 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -d 'Force the input format: openapi, swagger, mcp, mcp-capture, openwop, openai, anthropic, docker'
 complete -c toolcat -n '__fish_seen_subcommand_from diff' -l webhooks -d 'OpenAPI 3.1: also make tools of webhooks'
 complete -c toolcat -n '__fish_seen_subcommand_from diff' -l cookies -d 'OpenAPI: also map cookie parameters'
 complete -c toolcat -n '__fish_seen_subcommand_from diff' -l max-file-size -x -d 'Largest input file in bytes'
