@@ -76,7 +76,7 @@ _toolcat() {
     lint)
         case $prev in
         --format|-f)
-            COMPREPLY=($(compgen -W 'text json markdown sarif github junit' -- "$cur"))
+            COMPREPLY=($(compgen -W 'text concise json markdown sarif github junit' -- "$cur"))
             return 0 ;;
         --profile|-p)
             COMPREPLY=($(compgen -W 'mcp openwop-compact openai-strict openai anthropic anthropic-strict gemini' -- "$cur"))
@@ -100,7 +100,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--format -f --profile -p --mcp-version --config --select --extend-select --ignore --fail-on --baseline --write-baseline --output-file -o --description-max --prose-max --view --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--format -f --statistics --profile -p --mcp-version --config --select --extend-select --ignore --fail-on --baseline --write-baseline --output-file -o --description-max --prose-max --view --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     diff)

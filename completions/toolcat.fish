@@ -57,7 +57,8 @@ complete -c toolcat -n '__fish_seen_subcommand_from project' -l quiet -s q -d 'N
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l help -s h -d 'Show the help and exit'
 
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -F
-complete -c toolcat -n '__fish_seen_subcommand_from lint' -l format -s f -x -a 'text json markdown sarif github junit' -d 'Output: text, json, markdown, sarif, github or junit'
+complete -c toolcat -n '__fish_seen_subcommand_from lint' -l format -s f -x -a 'text concise json markdown sarif github junit' -d 'Output: text, concise (one line per finding: FILE:LINE:COL: CODE message), json, markdown, sarif, github or junit'
+complete -c toolcat -n '__fish_seen_subcommand_from lint' -l statistics -d 'Print how many findings each rule has instead of the findings (text, or json with --format json)'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l profile -s p -x -a 'mcp openwop-compact openai-strict openai anthropic anthropic-strict gemini' -d 'Rule set and severities: mcp, openwop-compact, openai-strict, openai, anthropic, anthropic-strict, gemini; several comma-separated (each finding names its profiles, and a tools x profiles matrix follows)'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l mcp-version -r -F -d 'MCP specification revision the mcp profile checks: 2025-06-18, 2025-11-25 or 2026-07-28'
 complete -c toolcat -n '__fish_seen_subcommand_from lint' -l config -r -F -d 'Config file'

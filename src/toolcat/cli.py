@@ -8,6 +8,7 @@ Exit codes (like ruff): 0 clean, 1 findings / budget exceeded / difference found
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 
@@ -78,79 +79,226 @@ def build_app():  # typer.Typer
     return app
 
 
-def main(argv: list[str] | None = None) -> None:
-    args = sys.argv[1:] if argv is None else argv
-    if _fast_version(args):
-        sys.exit(0)
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    # A short-lived process over acyclic JSON data: the cyclic collector only costs time
-    # (one full pass over a parsed 3 MB spec is ~30 ms) and frees nothing worth having.
-    import gc
+class Terminated(BaseException):
+    """SIGTERM (what ``timeout`` and CI cancellation send): ends the run like Ctrl-C does."""
 
-    gc.disable()
-    code = run(args)
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
+
+
+def _standard_streams() -> None:
+    """A closed stdin/stdout/stderr (``toolcat lint x >&-``) is reopened on /dev/null before
+    any file is opened, so no output file can land on descriptor 1 and nothing prints a
+    traceback; a closed stdin then reads as closed (``toolcat.files.stdin_closed``)."""
+    closed = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.append(fd)
+    if not closed:
+        return
+    for fd in closed:
+        got = os.open(os.devnull, os.O_RDWR)
+        if got != fd:          # pragma: no cover - the lowest free descriptor is fd
+            os.dup2(got, fd)
+            os.close(got)
+    import io
+
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        if fd in closed or getattr(sys, name) is None:
+            mode = "r" if fd == 0 else "w"
+            stream = io.TextIOWrapper(io.FileIO(fd, mode + "b", closefd=False),
+                                      encoding="utf-8", errors="backslashreplace")
+            if fd == 0:
+                stream.toolcat_closed = True  # type: ignore[attr-defined]
+            setattr(sys, name, stream)
+
+
+def main(argv: list[str] | None = None) -> None:
+    code = 2
+    try:
+        _standard_streams()
+        args = sys.argv[1:] if argv is None else argv
+        if _fast_version(args):   # first: nothing else imported (start-up matters)
+            _exit(0)
+        import signal
+
+        signal.signal(signal.SIGTERM, _on_sigterm)
+        from toolcat.ui import GuardedStderr
+
+        sys.stderr = GuardedStderr(sys.stderr)   # all of stderr is for people
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+        # A short-lived process over acyclic JSON data: the cyclic collector only costs time
+        # (one full pass over a parsed 3 MB spec is ~30 ms) and frees nothing worth having.
+        import gc
+
+        gc.disable()
+        code = run(args)
+    except KeyboardInterrupt:      # before run() took over (the first milliseconds)
+        code = _interrupted(130)
+    except Terminated:
+        code = _interrupted(143)
+    _exit(code)
+
+
+def _exit(code: int) -> None:
     # Leave without the interpreter's teardown, which frees every object of a parsed spec one
     # by one (25-65 ms after a 3 MB spec): output files are written and closed by now, and
     # the standard streams are flushed here (a reader gone away is not an error).
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError):
             pass
     os._exit(code)
 
 
+def _interrupted(code: int) -> int:
+    """Ctrl-C (130) or SIGTERM (143): temp files removed, one line, no traceback."""
+    try:
+        from toolcat.files import remove_temps
+
+        remove_temps()
+        _say(f"toolcat: {'interrupted' if code == 130 else 'terminated'}")
+    except BaseException:  # noqa: BLE001 - a second signal while cleaning up: still leave
+        pass
+    return code
+
+
+def _say(line: str) -> None:
+    """One line on stderr (stdout flushed first, so the order holds)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _click_exceptions():
+    try:
+        from typer._click import exceptions  # typer >= 0.26 vendors Click
+    except ImportError:  # pragma: no cover - older typer
+        from click import exceptions
+    return exceptions
+
+
+def _abort_class() -> type:
+    try:
+        from typer.exceptions import Abort  # typer >= 0.26
+    except ImportError:  # pragma: no cover - older typer
+        from click.exceptions import Abort
+    return Abort
+
+
+def _usage_error(e: BaseException) -> int:
+    """Click's usage errors (unknown option or command, missing argument, bad value, extra
+    arguments) as one ``toolcat: error:`` line, and a second line with the help hint."""
+    from toolcat.terminal import shown
+
+    ce = _click_exceptions()
+    if isinstance(e, ce.NoArgsIsHelpError):
+        e.show()
+        return 2
+    msg = " ".join(shown(e.format_message()).split())
+    if msg[:1].isupper() and msg[1:2].islower():
+        msg = msg[0].lower() + msg[1:]
+    ctx = getattr(e, "ctx", None)
+    cmd = ctx.command_path if ctx is not None else "toolcat"
+    where = cmd[len("toolcat "):] + ": " if cmd.startswith("toolcat ") else ""
+    _say(f"toolcat: error: {where}{msg}")
+    hint = f"Try '{cmd} -h' for help." if ctx is not None else "Try 'toolcat -h' for help."
+    _say(hint)
+    return getattr(e, "exit_code", 2) or 2
+
+
 def run(args: list[str]) -> int:
     """Run the CLI with ``args``; return the exit code (never raises, never a traceback)."""
-    from toolcat import ui
+    from toolcat.files import ReaderGone
+
+    try:
+        return _run(args)
+    except ReaderGone:
+        _quiet_stdout()
+        return 0
+    except KeyboardInterrupt:
+        return _interrupted(130)
+    except Terminated:
+        return _interrupted(143)
+
+
+def _run(args: list[str]) -> int:
+    from toolcat import errors, ui
     from toolcat.errors import ToolcatError
+    from toolcat.terminal import shown
 
     ui.reset()
+    errors.reset()
     try:
         app = build_app()
+        ce = _click_exceptions()
         try:
-            app(args=args, prog_name="toolcat", standalone_mode=True)
+            code = app(args=args, prog_name="toolcat", standalone_mode=False)
+        except ce.ClickException as e:
+            if isinstance(e, ce.UsageError):
+                return _usage_error(e)
+            _say(f"toolcat: error: {' '.join(shown(e.format_message()).split())}")
+            return getattr(e, "exit_code", 2) or 2
+        except _abort_class():
+            return _interrupted(130)
         except SystemExit as e:
             code = e.code
             if code is None:
                 return 0
             if isinstance(code, int):
                 return code
-            sys.stderr.write(f"{code}\n")
+            _say(shown(str(code)))
             return 2
-        return 0
+        return code if isinstance(code, int) else 0
     except ToolcatError as e:
-        sys.stdout.flush()
-        sys.stderr.write(e.render() + "\n")
+        _say(e.render())
         return e.exit_code
-    except KeyboardInterrupt:
-        sys.stderr.write("toolcat: interrupted\n")
-        return 130
     except BrokenPipeError:
         # the reader went away (`toolcat tools x | head`): not an error worth a message
-        try:
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
-        except OSError:
-            pass
+        _quiet_stdout()
         return 0
     except OSError as e:
+        if e.errno == errno.EPIPE:
+            _quiet_stdout()
+            return 0
         # a file toolcat writes (or a stream) failed: one line naming it
-        where = f"{e.filename}: " if e.filename else ""
+        where = f"{shown(e.filename)}: " if e.filename else ""
         action = getattr(e, "toolcat_action", None)
-        what = " ".join(str(e.strerror or e).split())
-        sys.stderr.write(f"toolcat: error: {where}{action + ': ' if action else ''}{what}\n")
+        what = " ".join(shown(e.strerror or e).split())
+        _say(f"toolcat: error: {where}{action + ': ' if action else ''}{what}")
         return 2
-    except RecursionError:
-        sys.stderr.write("toolcat: error: input nests too deeply to process\n")
+    except RecursionError as e:
+        _say(errors.InputError("input nests too deeply to process", errors.file_of(e)).render())
         return 2
-    except MemoryError:
-        sys.stderr.write("toolcat: error: out of memory while processing the input\n")
+    except MemoryError as e:
+        _say(errors.InputError("out of memory while processing the input",
+                               errors.file_of(e)).render())
         return 2
     except Exception as e:  # the last line of defence: one line, never a traceback
         if os.environ.get("TOOLCAT_DEBUG"):
             raise
-        msg = " ".join(str(e).split())[:300]
-        sys.stderr.write(
-            f"toolcat: error: internal error: {type(e).__name__}: {msg} "
-            "(please report it; TOOLCAT_DEBUG=1 shows the traceback)\n")
+        msg = " ".join(shown(e).split())[:300]
+        where = errors.file_of(e)
+        _say(f"toolcat: error: {shown(where) + ': ' if where else ''}internal error: "
+             f"{type(e).__name__}: {msg} (please report it; TOOLCAT_DEBUG=1 shows the traceback)")
         return 2
+
+
+def _quiet_stdout() -> None:
+    """After EPIPE: nothing more reaches the closed pipe (not even the final flush)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -185,11 +185,19 @@ def _find(start: str) -> tuple[str, dict] | None:
         d = parent
 
 
+_MAX_CONFIG = 16 * 1024 * 1024
+
+
+def _read(path: str) -> bytes:
+    from toolcat.files import read_regular
+
+    return read_regular(path, _MAX_CONFIG, UsageError, what="config file")
+
+
 def _mentions_toolcat(path: str) -> bool:
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
+        data = _read(path)
+    except UsageError:
         return True  # let _read_toml report it
     return b"tool.toolcat" in data or (b"[tool]" in data and b"toolcat" in data)
 
@@ -197,13 +205,19 @@ def _mentions_toolcat(path: str) -> bool:
 def _read_toml(path: str) -> dict:
     import tomllib
 
+    raw = _read(path)
     try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except OSError as e:
-        raise UsageError(f"cannot read the config: {e.strerror or e}", path) from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        raise UsageError(f"not valid UTF-8 (byte 0x{raw[e.start]:02x} on line {line}); TOML "
+                         "files are UTF-8", path) from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"invalid TOML: {e}", path) from None
+    except RecursionError:
+        raise UsageError("invalid TOML: nests too deeply", path) from None
 
 
 def _table(data: dict, toolcat_toml: bool, path: str | None = None) -> dict:
@@ -277,7 +291,7 @@ def parse_config(table: dict, path: str, profiles: Collection[str] | None = None
     if "ignore" in table:
         cfg.ignore = _codes(table["ignore"], "ignore", path)
     if "fail-on" in table:
-        if table["fail-on"] not in FAIL_ON:
+        if not isinstance(table["fail-on"], str) or table["fail-on"] not in FAIL_ON:
             raise UsageError(f"fail-on must be one of {', '.join(FAIL_ON)}", path)
         cfg.fail_on = table["fail-on"]
     if "description-max" in table:
@@ -294,7 +308,7 @@ def parse_config(table: dict, path: str, profiles: Collection[str] | None = None
     if not isinstance(sev, dict):
         raise UsageError("[severity] must be a table of CODE = \"error|warning|info|off\"", path)
     for code, level in sev.items():
-        if level not in SEVERITY_VALUES:
+        if not isinstance(level, str) or level not in SEVERITY_VALUES:
             raise UsageError(f"severity of {code} must be one of {', '.join(SEVERITY_VALUES)}",
                              path)
         cfg.severity[code.upper()] = level
@@ -316,6 +330,8 @@ def parse_config(table: dict, path: str, profiles: Collection[str] | None = None
             raise UsageError(f"budget {k} must be a positive integer, not {v!r}", path)
         if k == "max-increase" and v < 0:
             raise UsageError(f"budget {k} must be a percentage >= 0, not {v!r}", path)
+        if isinstance(v, float) and v != v:
+            raise UsageError(f"budget {k} must be a number, not nan", path)
         if k == "tokenizer" and v not in ("o200k_base", "cl100k_base"):
             raise UsageError(f"budget {k} must be o200k_base or cl100k_base, not {v!r}", path)
         if k == "gate" and v not in ("after", "before"):

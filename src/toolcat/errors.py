@@ -32,8 +32,10 @@ class ToolcatError(Exception):
         return out
 
     def render(self) -> str:
-        where = self.where()
-        msg = " ".join(self.message.split())  # always one line
+        from toolcat.terminal import shown
+
+        where = shown(self.where())
+        msg = " ".join(shown(self.message).split())  # always one line, no control character
         return f"toolcat: error: {where}: {msg}" if where else f"toolcat: error: {msg}"
 
     def __str__(self) -> str:  # pragma: no cover - convenience
@@ -46,3 +48,53 @@ class InputError(ToolcatError):
 
 class UsageError(ToolcatError):
     """Bad options or arguments."""
+
+
+# The input being worked on, for errors that arise deep inside a computation and know no
+# file (a RecursionError on a 3,000-deep $ref chain): ``toolcat.cli.run`` names it.
+_current: list[str] = []
+_inputs: list[str] = []
+
+
+def reset() -> None:
+    _current.clear()
+    _inputs.clear()
+
+
+def set_inputs(files: list[str]) -> None:
+    """The catalogs a command loaded (when one, it is the file any later error is about)."""
+    _inputs[:] = files
+
+
+def current_file() -> str | None:
+    if _current:
+        return _current[-1]
+    if len(set(_inputs)) == 1:
+        return _inputs[0]
+    return None
+
+
+class about:
+    """``with about(path):`` marks ``path`` as the input being processed."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+
+    def __enter__(self) -> None:
+        _current.append(self.path or "")
+
+    def __exit__(self, et, ev, tb) -> None:
+        if _current:
+            _current.pop()
+        if ev is not None and self.path and getattr(ev, "toolcat_file", None) is None:
+            try:
+                ev.toolcat_file = self.path   # the innermost input it arose in
+            except AttributeError:
+                pass
+
+
+def file_of(e: BaseException) -> str | None:
+    """The input ``e`` arose while processing (see :class:`about`), if known."""
+    return getattr(e, "toolcat_file", None) or current_file()

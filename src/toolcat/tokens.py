@@ -4,7 +4,11 @@ The rank files ship inside the package (``toolcat/data/*.tiktoken.gz``, byte-ide
 OpenAI's after gunzip; see ``data/TOKENIZERS.md``). Their SHA-256 is checked on every load
 from text. Parsed ranks are cached with :mod:`marshal` in the user cache folder
 (``$XDG_CACHE_HOME/toolcat`` or ``~/.cache/toolcat``), keyed by that hash, because parsing the
-text costs most of a cold start; a cache that is unreadable or stale is rebuilt silently.
+text costs most of a cold start. A cache file is used only when it and its folder are owned
+by the user and writable by no one else, it is a regular file (never followed through a
+link), it records the shipped file's SHA-256, and the SHA-256 of its payload matches the one
+it records (checked before the payload is unmarshalled); anything else is ignored and
+rebuilt through a ``mkstemp`` temp file.
 """
 
 from __future__ import annotations
@@ -46,19 +50,103 @@ def _parse_ranks(text: bytes) -> dict[bytes, int]:
     return ranks
 
 
+_MAGIC = b"toolcat-ranks-1\n"
+
+
+def _trusted(st: os.stat_result) -> bool:
+    """A cache entry (file or folder) toolcat may trust: owned by this user and writable by
+    nobody else (as ssh treats its files); never a symbolic link (checked by the caller)."""
+    import stat
+
+    return st.st_uid == os.geteuid() and not (st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+
+
+def _read_cache(cache_file: str, expected: str) -> dict[bytes, int] | None:
+    """The ranks in the cache, or None when it is missing, not trusted or fails its check.
+
+    The file is ``_MAGIC``, the SHA-256 of the rank text it was built from (the shipped
+    file's, hex), the SHA-256 of the marshal payload (hex), a newline, the payload. The
+    payload is unmarshalled only when its hash matches, and used only when its text hash is
+    the expected one and it holds a rank table."""
+    import hashlib
+    import stat
+
+    folder = os.path.dirname(cache_file)
+    try:
+        dst = os.lstat(folder)
+        if stat.S_ISLNK(dst.st_mode) or not _trusted(dst):
+            return None
+        fd = os.open(cache_file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or not _trusted(st) or st.st_size > 64 << 20:
+            return None
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            blob = f.read()
+    except OSError:
+        return None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    head = len(_MAGIC) + 64 + 64 + 1
+    if len(blob) < head or not blob.startswith(_MAGIC):
+        return None
+    text_sha = blob[len(_MAGIC):len(_MAGIC) + 64].decode("ascii", "replace")
+    payload_sha = blob[len(_MAGIC) + 64:head - 1].decode("ascii", "replace")
+    payload = memoryview(blob)[head:]
+    if text_sha != expected or hashlib.sha256(payload).hexdigest() != payload_sha:
+        return None
+    try:
+        ranks = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(ranks, dict) or len(ranks) < 1000:
+        return None
+    return ranks
+
+
+def _write_cache(cache_file: str, expected: str, ranks: dict[bytes, int]) -> None:
+    """Write the cache through a temp file made with ``mkstemp`` (``O_EXCL``: a planted
+    link is never followed) in a folder only this user can write, then rename it."""
+    import hashlib
+    import stat
+    import tempfile
+
+    folder = os.path.dirname(cache_file)
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        dst = os.lstat(folder)
+        if stat.S_ISLNK(dst.st_mode) or not _trusted(dst):
+            return
+        payload = marshal.dumps(ranks)
+        blob = _MAGIC + expected.encode() + hashlib.sha256(payload).hexdigest().encode() \
+            + b"\n" + payload
+        fd, tmp = tempfile.mkstemp(prefix=".ranks-", suffix=".tmp", dir=folder)
+    except OSError:
+        return  # a read-only home: no cache, still correct
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, cache_file)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
 def load_ranks(name: str) -> dict[bytes, int]:
     if name not in ENCODINGS:
         raise ToolcatError(f"unknown tokenizer {name!r} (known: {', '.join(ENCODINGS)})")
     fname, expected = ENCODINGS[name]
-    cache_file = os.path.join(_cache_dir(), f"{name}-{expected[:16]}.marshal")
-    try:
-        with open(cache_file, "rb") as f:
-            blob = f.read()
-        tag, ranks = marshal.loads(blob)
-        if tag == expected and isinstance(ranks, dict) and len(ranks) > 1000:
-            return ranks
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
+    cache_file = os.path.join(_cache_dir(), f"{name}-{expected[:16]}.ranks")
+    ranks = _read_cache(cache_file, expected)
+    if ranks is not None:
+        return ranks
     raw = resources.files("toolcat").joinpath("data", fname).read_bytes()
     text = gzip.decompress(raw)
     digest = hashlib.sha256(text).hexdigest()
@@ -66,14 +154,7 @@ def load_ranks(name: str) -> dict[bytes, int]:
         raise ToolcatError(
             f"tokenizer file {fname} is corrupt (sha256 {digest[:12]}..., expected {expected[:12]}...)")
     ranks = _parse_ranks(text)
-    try:
-        os.makedirs(os.path.dirname(cache_file), exist_ok=True)
-        tmp = cache_file + f".{os.getpid()}.tmp"
-        with open(tmp, "wb") as f:
-            f.write(marshal.dumps((expected, ranks)))
-        os.replace(tmp, cache_file)
-    except OSError:
-        pass  # a read-only home: no cache, still correct
+    _write_cache(cache_file, expected, ranks)
     return ranks
 
 
@@ -98,12 +179,49 @@ def encoding(name: str = DEFAULT_ENCODING) -> Any:
     return enc
 
 
+# tiktoken's pattern overflows its regex engine's stack on a long run of white space (o200k:
+# between 800,000 and 1,000,000 spaces; a Rust panic, not an exception). Counts are exact or
+# not given: such a text is refused in one line before tiktoken sees it.
+_MAX_SPACE_RUN = 500_000
+_SPACE_RUN = None
+
+
+class TokenizerLimit(ToolcatError):
+    """A text tiktoken cannot encode (an input error: exit 2, one line)."""
+
+
+def _check_encodable(data: str) -> None:
+    global _SPACE_RUN
+    if len(data) <= _MAX_SPACE_RUN:
+        return
+    if _SPACE_RUN is None:
+        import re
+
+        _SPACE_RUN = re.compile(r"\s{%d,}" % _MAX_SPACE_RUN)
+    m = _SPACE_RUN.search(data)
+    if m is not None:
+        from toolcat.errors import current_file
+
+        raise TokenizerLimit(
+            f"cannot count tokens: a run of {m.end() - m.start():,} white-space characters "
+            f"(tiktoken fails on runs this long; at most {_MAX_SPACE_RUN:,})", current_file())
+
+
 def count(data: bytes | str, name: str = DEFAULT_ENCODING) -> int:
     """Number of tokens of ``data`` (UTF-8 text); special-token text counts as ordinary text."""
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="surrogatepass")
+    _check_encodable(data)
     enc = encoding(name)
-    return len(enc.encode_ordinary(data))
+    try:
+        return len(enc.encode_ordinary(data))
+    except BaseException as e:   # pyo3's PanicException is a BaseException
+        if type(e).__name__ != "PanicException":
+            raise
+        from toolcat.errors import current_file
+
+        raise TokenizerLimit(f"cannot count tokens: tiktoken failed ({' '.join(str(e).split())[:120]})",
+                             current_file()) from None
 
 
 # --------------------------------------------------------------------------- counting in bulk
@@ -160,6 +278,10 @@ class ForkedCounter(Counter):
             try:
                 os.close(w_req)
                 os.close(r_ans)
+                # nothing from the child reaches the user: on any failure the parent counts
+                # again and reports it in one line
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, 2)
                 _serve(r_req, w_ans, name)
             except BaseException:  # noqa: BLE001 - the parent notices the missing answers
                 code = 1
@@ -258,6 +380,7 @@ def _serve(r_fd: int, w_fd: int, name: str) -> None:
         if len(data) < n:
             return
         text = data.decode("utf-8", errors="surrogatepass")
+        _check_encodable(text)
         wf.write(len(enc.encode_ordinary(text)).to_bytes(8, "little"))
 
 

@@ -3,8 +3,9 @@
 * Colour follows ``NO_COLOR``, ``--no-color`` and whether the stream is a terminal; output
   that is not a terminal never carries escape codes.
 * ``--quiet`` silences summaries on stderr (results on stdout still print).
-* :func:`write_atomic` writes through a temporary file and a rename, so a reader never sees a
-  half-written output file, whatever happens during the run.
+* Every output file goes through :mod:`toolcat.files` (atomic replacement of regular files,
+  direct writes to devices and FIFOs); everything printed for people through
+  :mod:`toolcat.terminal` (control characters escaped, no Rich markup).
 
 Rich is imported only when a console is first needed.
 """
@@ -53,128 +54,308 @@ def color_enabled(stream: Any = None) -> bool:
         return False
 
 
-def _console(stream: Any) -> Any:
-    from rich.console import Console
+class _Guarded:
+    """A text stream for Rich that escapes control characters from the data it prints
+    (:func:`toolcat.terminal.guard`), keeping Rich's own colour sequences (SGR) when colour
+    is on. Catalog text is never Rich markup either (consoles are made with markup off)."""
 
+    def __init__(self, stream: Any, color: bool) -> None:
+        self._stream = stream
+        self._color = color
+
+    def write(self, text: str) -> int:
+        from toolcat.terminal import guard
+
+        if self._color and "\x1b[" in text:
+            parts = _SGR.split(text)
+            text = "".join(p if i % 2 else guard(p) for i, p in enumerate(parts))
+        else:
+            text = guard(text)
+        buf = getattr(self._stream, "buffer", None)
+        try:
+            if buf is not None:
+                from toolcat.terminal import safe_bytes
+
+                self._stream.flush()
+                buf.write(safe_bytes(text))
+            else:
+                self._stream.write(text)
+        except BrokenPipeError:
+            from toolcat.files import ReaderGone
+
+            raise ReaderGone() from None
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            from toolcat.files import ReaderGone
+
+            raise ReaderGone() from None
+
+    def isatty(self) -> bool:
+        try:
+            return self._stream.isatty()
+        except (AttributeError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
+
+
+class GuardedStderr:
+    """``sys.stderr`` for a run of the CLI: every line toolcat writes there is for people,
+    so every control character that reaches it is escaped (:func:`toolcat.terminal.guard`),
+    whoever wrote it; on a colour terminal Rich's own colour sequences pass."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from toolcat.terminal import guard
+
+        if "\x1b[" in text and color_enabled(self._stream):
+            import re
+
+            parts = re.split("(\x1b\\[[0-9;]*m)", text)
+            text = "".join(p if i % 2 else guard(p) for i, p in enumerate(parts))
+        else:
+            text = guard(text)
+        buf = getattr(self._stream, "buffer", None)
+        if buf is not None:
+            from toolcat.terminal import safe_bytes
+
+            self._stream.flush()
+            buf.write(safe_bytes(text))
+            buf.flush()
+        else:
+            self._stream.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        try:
+            return self._stream.isatty()
+        except (AttributeError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
+
+    errors = "backslashreplace"
+
+
+_SGR = None
+_CONSOLE_CLASS = None
+
+
+def _console_class() -> Any:
+    global _CONSOLE_CLASS, _SGR
+    if _CONSOLE_CLASS is None:
+        import re
+
+        from rich.console import Console
+
+        _SGR = re.compile("(\x1b\\[[0-9;]*m)")
+
+        class _Console(Console):
+            def on_broken_pipe(self) -> None:
+                # Rich exits 1 here; a reader gone away is exit 0 (``toolcat.cli.run``)
+                from toolcat.files import ReaderGone
+
+                self.quiet = True
+                raise ReaderGone()
+
+        _CONSOLE_CLASS = _Console
+    return _CONSOLE_CLASS
+
+
+def _console(stream: Any) -> Any:
     use_color = color_enabled(stream)
-    return Console(
-        file=stream,
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    width = terminal_width(stream) or 10_000
+    return _console_class()(
+        file=_Guarded(stream, use_color),
         no_color=not use_color,
         color_system="auto" if use_color else None,
         force_terminal=use_color if use_color else None,
         highlight=False,
-        soft_wrap=not stream.isatty() if hasattr(stream, "isatty") else True,
+        markup=False,
+        soft_wrap=not tty,
         emoji=False,
+        width=width,
     )
 
 
 def out() -> Any:
     """Rich console on stdout."""
-    if state._out is None or state._out.file is not sys.stdout:
+    if state._out is None or state._out.file._stream is not sys.stdout:
         state._out = _console(sys.stdout)
     return state._out
 
 
 def err() -> Any:
     """Rich console on stderr."""
-    if state._err is None or state._err.file is not sys.stderr:
+    if state._err is None or state._err.file._stream is not sys.stderr:
         state._err = _console(sys.stderr)
     return state._err
 
 
+def terminal_width(stream: Any = None) -> int | None:
+    """The width output for people must fit on the terminal ``stream`` is: ``COLUMNS`` when
+    set, else the terminal's own; None when ``stream`` is no terminal (piped output has no
+    width: nothing is cut, folded or laid out for a screen)."""
+    stream = stream or sys.stdout
+    try:
+        if not stream.isatty():
+            return None
+    except (AttributeError, ValueError):
+        return None
+    cols = os.environ.get("COLUMNS", "").strip()
+    if cols.isdigit() and 0 < int(cols) < 100_000:
+        return max(int(cols), 20)
+    try:
+        return max(os.get_terminal_size(stream.fileno()).columns, 20)
+    except (OSError, ValueError, AttributeError):
+        return 80
+
+
+def print_table(table: Any, con: Any = None) -> None:
+    """Print a Rich table whole: as a table when it fits the width (``terminal_width``; any
+    width when piped), else one record per block (the first column's value on a line of its
+    own, then ``header value`` pairs packed into lines that fit). A cell is never cut,
+    folded or broken inside a word."""
+    from rich.measure import Measurement
+
+    con = con or out()
+    natural = Measurement.get(con, con.options.update_width(100_000), table).maximum
+    width = terminal_width(con.file._stream)
+    if width is None or natural <= width:
+        old = con.width
+        con.width = max(old, natural)
+        try:
+            con.print(table)
+        finally:
+            con.width = old
+        return
+    for line in table_blocks(table, width):
+        con.print(line, soft_wrap=True)   # laid out to fit: Rich must not fold it again
+
+
+def print_wrapped(text: Any, con: Any = None) -> None:
+    """Print a line of prose (a Rich ``Text`` or str) wrapped between words to the width of
+    the terminal, never inside a word (a word longer than the screen has a line of its own;
+    the terminal shows it as it can); one line when piped."""
+    from rich.text import Text
+
+    con = con or out()
+    if not isinstance(text, Text):
+        text = Text(str(text))
+    width = terminal_width(con.file._stream)
+    plain = text.plain
+    if width is None or len(plain) <= width:
+        con.print(text, soft_wrap=True)
+        return
+    import re
+
+    start = end = None
+    for m in re.finditer(r"\S+", plain):
+        if start is None:
+            start, end = m.start(), m.end()
+        elif m.end() - start <= width:
+            end = m.end()
+        else:
+            con.print(text[start:end], soft_wrap=True)
+            start, end = m.start(), m.end()
+    if start is not None:
+        con.print(text[start:end], soft_wrap=True)
+
+
+def _plain(cell: Any) -> Any:
+    from rich.text import Text
+
+    if isinstance(cell, Text):
+        return cell
+    return Text(str(cell))
+
+
+def table_blocks(table: Any, width: int) -> list[Any]:
+    """The rows of a Rich ``table`` as blocks of lines (Rich ``Text``) at most ``width``
+    wide: the first column's value on a line of its own, then ``header value`` items packed
+    into lines; an item too long for a line is wrapped at spaces (never inside a word), so
+    only a single word longer than the screen makes a line wider than ``width``."""
+    import textwrap
+
+    from rich.text import Text
+
+    cols = table.columns
+    heads = [" ".join(str(c.header).split()) for c in cols]
+    cells = [list(c.cells) for c in cols]
+    lines: list[Any] = []
+    for r in range(table.row_count):
+        first = _plain(cells[0][r]).copy()
+        first.stylize("bold")
+        if lines:
+            lines.append(Text(""))
+        lines.append(first)
+        cur = Text("  ")
+        for h, col in zip(heads[1:], cells[1:]):
+            v = _plain(col[r])
+            if not v.plain.strip():
+                continue
+            item = Text.assemble((h, "dim"), " ", v)
+            if len(cur) > 2 and len(cur) + 3 + len(item) > width:
+                lines.append(cur)
+                cur = Text("  ")
+            if len(cur) == 2 and 2 + len(item) > width:
+                for i, part in enumerate(textwrap.wrap(item.plain, width - 2,
+                                                       break_long_words=False,
+                                                       break_on_hyphens=False)):
+                    lines.append(Text(("  " if i == 0 else "    ") + part))
+                continue
+            if len(cur) > 2:
+                cur.append("   ")
+            cur.append_text(item)
+        if len(cur) > 2:
+            lines.append(cur)
+    return lines
+
+
 def write_stdout(data: str | bytes) -> None:
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    sys.stdout.flush()
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
+    from toolcat.files import write_stdout as write
+
+    write(data)
+
+
+def write_text(data: str) -> None:
+    """A report for people to stdout: control characters from the data escaped."""
+    from toolcat.terminal import guard
+
+    write_stdout(guard(data))
 
 
 def write_atomic(path: str, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` via a temp file in the same folder and ``os.replace``.
-
-    A path that cannot be written (missing folder, a folder, no permission, disk full) raises
-    an ``OSError`` whose ``filename`` is ``path`` (not the temp file); the file is untouched
-    and no temp file is left. ``toolcat.cli.run`` prints it as one ``toolcat: error:`` line.
-    """
-    if path == "-":
-        write_stdout(data.encode("utf-8") if isinstance(data, str) else data)
-        return
+    """Write ``data`` to ``path`` (``-``: stdout) through :func:`toolcat.files.write_outputs`."""
     write_atomic_many([(path, data)])
 
 
 def write_atomic_many(files: list[tuple[str, bytes | str]]) -> None:
-    """Write several files all or nothing (as far as a file system allows): every temp file
-    is written first, then each is renamed over its target. A failure while writing leaves
-    every target as it was and no temp file behind (errors as in :func:`write_atomic`; the
-    same file given twice is a :class:`~toolcat.errors.UsageError`). A path ``-`` is stdout,
-    written last."""
-    import errno
+    """Write several outputs all or nothing (:func:`toolcat.files.write_outputs`)."""
+    from toolcat.files import write_outputs
 
-    from toolcat.errors import UsageError
+    write_outputs(files)
 
-    to_stdout = [data for path, data in files if path == "-"]
-    files = [(path, data) for path, data in files if path != "-"]
-    seen: set[str] = set()
-    for path, _ in files:
-        real = os.path.realpath(path)
-        if real in seen:
-            raise UsageError("the same file is given for two outputs", path)
-        seen.add(real)
-        if os.path.isdir(path):
-            raise _write_error(IsADirectoryError(errno.EISDIR, "is a folder"), path)
-    temps: list[tuple[str, str]] = []
-    current = ""
-    try:
-        for path, data in files:
-            current = path
-            temps.append((_write_temp(path, data), path))
-        for tmp, path in temps:
-            current = path
-            os.replace(tmp, path)
-    except OSError as e:
-        raise _write_error(e, current) from None
-    finally:
-        for tmp, _path in temps:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-    for data in to_stdout:   # `-`: stdout, once every file is in place
-        write_stdout(data.encode("utf-8") if isinstance(data, str) else data)
-
-
-def _write_error(e: OSError, path: str) -> OSError:
-    """``e`` about ``path`` (not the temp file), marked as a write (``cli.run`` says so)."""
-    out = OSError(e.errno, e.strerror or str(e), path)
-    out.toolcat_action = "cannot write"  # type: ignore[attr-defined]
-    return out
-
-
-def _write_temp(path: str, data: bytes | str) -> str:
-    """A temp file next to ``path`` holding ``data``, with the mode ``path`` has (or would get)."""
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    folder = os.path.dirname(os.path.abspath(path)) or "."
-    import tempfile  # here: tempfile imports shutil, random, bz2, lzma (7 ms at startup)
-
-    fd, tmp = tempfile.mkstemp(prefix=".toolcat-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        try:
-            mode = os.stat(path).st_mode & 0o777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return tmp

@@ -100,7 +100,7 @@ def test_bash_completes_commands_options_and_values():
     assert _bash_complete("toolcat", "--no-color", "me") == ["measure"]
     assert "--fail-on" in _bash_complete("toolcat", "lint", "--f")
     assert set(_bash_complete("toolcat", "lint", "--format", "")) == {
-        "text", "json", "markdown", "sarif", "github", "junit"}
+        "text", "concise", "json", "markdown", "sarif", "github", "junit"}
     assert _bash_complete("toolcat", "lint", "-f", "s") == ["sarif"]
     assert _bash_complete("toolcat", "measure", "--gate", "=", "b") == ["before"]
     assert _bash_complete("toolcat", "measure", "--format", "") == ["table", "json",

@@ -115,7 +115,7 @@ def test_tokenizer_never_downloads(monkeypatch, tmp_path):
     monkeypatch.setattr(socket, "create_connection", no_network)
     monkeypatch.setattr(socket.socket, "connect", no_network)
     assert tokens.count(b'{"a":"hello world"}') > 0
-    assert list(tmp_path.glob("toolcat/*.marshal"))  # the cache was written
+    assert list(tmp_path.glob("toolcat/*.ranks"))  # the cache was written
 
 
 def test_corrupt_cache_is_rebuilt(monkeypatch, tmp_path):

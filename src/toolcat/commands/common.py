@@ -33,14 +33,15 @@ MaxFileSize = Annotated[
 def load_options(from_format: str | None, webhooks: bool = False, cookies: bool = False,
                  merge: bool = False, strict: bool = True, max_file_size: int | None = None,
                  view: str | None = None):
-    from toolcat.document.parse import Limits
+    from toolcat.document.parse import MAX_LIMIT, Limits
     from toolcat.errors import UsageError
     from toolcat.formats import LoadOptions
 
     if from_format is not None and from_format not in FORMATS:
         raise UsageError(f"--from must be one of {', '.join(FORMATS)} (got {from_format!r})")
-    if max_file_size is not None and max_file_size <= 0:
-        raise UsageError("--max-file-size must be positive")
+    if max_file_size is not None and not 0 < max_file_size <= MAX_LIMIT:
+        raise UsageError(f"--max-file-size must be a positive number of bytes up to {MAX_LIMIT:,}"
+                         f" (got {max_file_size:,})")
     return LoadOptions(from_format=from_format, webhooks=webhooks, cookies=cookies, merge=merge,
                        strict=strict, view=view, limits=Limits.from_env(max_file_size))
 

@@ -226,12 +226,12 @@ def diff_toolids(
         side_b = side_from_items(proj.array(), target, f"{a} (compact view, {target})")
     result = diff_sides(side_a, side_b)
 
-    from toolcat.ui import write_stdout
+    from toolcat.ui import write_stdout, write_text
 
     if fmt == "json":
         from toolcat.document.canonical import dumps
 
         write_stdout(dumps(result.to_json(), indent=2) + b"\n")
     else:
-        write_stdout(render_text(result))
+        write_text(render_text(result))   # for people: control characters escaped
     raise typer.Exit(0 if result.equal else 1)

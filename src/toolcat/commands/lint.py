@@ -47,9 +47,13 @@ def register(app: typer.Typer) -> None:
 def lint(
     paths: Paths,
     fmt: Annotated[Optional[str], typer.Option(
-        "--format", "-f", help="Output: text, json, markdown, sarif, github or junit "
+        "--format", "-f", help="Output: text, concise (one line per finding: "
+        "FILE:LINE:COL: CODE message), json, markdown, sarif, github or junit "
         "[default: text].",
         show_default=False)] = None,
+    statistics: Annotated[bool, typer.Option(
+        "--statistics", help="Print how many findings each rule has instead of the findings "
+        "(text, or json with --format json).")] = False,
     profile: Annotated[Optional[str], typer.Option(
         "--profile", "-p", help="Rule set and severities: mcp, openwop-compact, openai-strict, "
         "openai, anthropic, anthropic-strict, gemini; several comma-separated (each finding "
@@ -121,6 +125,15 @@ def lint(
     fmt = fmt or cfg.format or "text"
     if fmt not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
+    if statistics and fmt not in ("text", "json"):
+        raise UsageError(f"--statistics prints text or json (got --format {fmt})")
+    # a selector that matches no rule is a typo, blamed where it was written: the command
+    # line's here (on the command line), the config file's by check_selection below (on the
+    # file); an empty one (an unset CI variable) is a usage error, not "no rules"
+    for option, values in (("--select", select), ("--extend-select", extend_select),
+                           ("--ignore", ignore)):
+        if values is not None:
+            _check_cli_codes(option, values)
     cfg = cfg.merged(profile=profile, fail_on=fail_on, select=select,
                      extend_select=extend_select, ignore=ignore,
                      description_max=description_max, prose_max=prose_max,
@@ -132,6 +145,9 @@ def lint(
     check_selection(cfg)
     fail = cfg.fail_on or "error"
 
+    from toolcat.files import check_outputs
+
+    check_outputs([("-o", output_file), ("--write-baseline", write_baseline)])
     opts = load_options(from_format, webhooks, cookies, merge, strict=False,
                         max_file_size=max_file_size, view=view)
     # an input that cannot be read (a broken file among many, in a folder or given) does not
@@ -173,8 +189,12 @@ def lint(
                     profile=result.profile, hidden=hidden, sources=result.sources,
                     rules=registry.all_rules(), profiles=result.profiles, matrix=result.matrix)
     to_file = output_file is not None and output_file != "-"
-    color = fmt == "text" and not to_file and ui.color_enabled(sys.stdout)
-    text = render(fmt, report, color=color, quiet=ui.state.quiet)
+    color = fmt in ("text", "concise") and not to_file and ui.color_enabled(sys.stdout)
+    text = render(fmt, report, color=color, quiet=ui.state.quiet, statistics=statistics)
+    if not color and fmt in ("text", "concise", "github", "markdown"):
+        from toolcat.terminal import guard
+
+        text = guard(text)       # for people: no control character from the input
     if to_file:
         ui.write_atomic(output_file, text)
     else:
@@ -192,3 +212,18 @@ def _report_input_errors(errors: list) -> None:
     sys.stdout.flush()
     for e in errors:
         sys.stderr.write(e.render() + "\n")
+
+
+def _check_cli_codes(option: str, values: list[str]) -> None:
+    """The codes of a ``--select``-like option: not empty, each matching a rule."""
+    from toolcat.errors import UsageError
+    from toolcat.lint.registry import codes
+
+    sels = [x.strip().upper() for v in values for x in v.split(",") if x.strip()]
+    if not sels:
+        raise UsageError(f"{option} is empty: give rule codes or prefixes (`toolcat rule "
+                         "--all` lists them), or leave the option out")
+    known = codes()
+    for s in sels:
+        if s != "ALL" and not any(c.startswith(s) for c in known):
+            raise UsageError(f"{option}: {s!r} matches no rule (see `toolcat rule --all`)")

@@ -302,13 +302,13 @@ def measure(
 
 def _render(fmt: str, figs: list, tok: str, tops: list | None, failed: set) -> None:
     from toolcat.measure import render as r
-    from toolcat.ui import write_stdout
+    from toolcat.ui import write_stdout, write_text
 
     if fmt == "json":
         write_stdout(r.render_json(figs, tok, tops))
     elif fmt == "csv":
         write_stdout(r.render_csv(figs, tok))
     elif fmt == "markdown":
-        write_stdout(r.render_markdown(figs, tok, tops))
+        write_text(r.render_markdown(figs, tok, tops))
     else:
         r.render_table(figs, tok, tops, failed)

@@ -118,6 +118,9 @@ def project(
         raise UsageError("--check needs -o/--output (the file to compare)")
     if output == "-" and check:
         raise UsageError("--check cannot compare stdout")
+    from toolcat.files import check_outputs
+
+    check_outputs([("-o", output or "-"), ("--handbook", handbook), ("--report", report)])
     import toolcat
     from toolcat.project import options_from_cli
 
@@ -166,7 +169,11 @@ def project(
     if not ui.state.quiet:
         from toolcat.project.report import print_summary
 
-        print_summary(proj, output if output and output != "-" else "stdout", counter)
+        if code == 0:
+            label = output if output and output != "-" else "stdout"
+        else:
+            label = "nothing written" + (f" but the report, {report}" if report else "")
+        print_summary(proj, label, counter, written=code == 0)
     raise typer.Exit(code)
 
 
@@ -174,12 +181,19 @@ def _check(files: list[tuple[str, bytes]]) -> int:
     from toolcat import ui
 
     stale = []
+    from toolcat.document.parse import Limits
+    from toolcat.errors import InputError
+    from toolcat.files import read_if_exists
+
+    limit = max([Limits.from_env().max_file_size] + [len(b) for _p, b in files])
     for path, blob in files:
         try:
-            with open(path, "rb") as f:
-                current = f.read()
-        except OSError:
-            current = None
+            current = read_if_exists(path, limit, what="file to compare")
+        except InputError as e:
+            if e.message.startswith(("file to compare is", "cannot read")):
+                current = b""  # over the limit or unreadable: not what would be written
+            else:
+                raise
         if current != blob:
             stale.append((path, "missing" if current is None else "out of date"))
     con = ui.err()

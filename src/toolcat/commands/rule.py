@@ -60,12 +60,41 @@ def rule(
     elif fmt == "json":
         write_stdout(_json(rules))
     else:
-        w_name = max(len(r.name) for r in rules)
-        lines = [f"{'code':<6} {'name':<{w_name}} {'severity':<8} summary"]
+        from toolcat.ui import terminal_width
+
+        write_stdout(rules_text(rules, terminal_width()))
+    raise typer.Exit(0)
+
+
+def rules_text(rules, width: int | None) -> str:
+    """``rule --all`` as text: one rule per line when that fits ``width`` (None: any width),
+    else the summary wrapped at word boundaries under its column, or, when that column would
+    be too narrow, one rule per block with the summary on the lines below."""
+    import textwrap
+
+    w_name = max(len(r.name) for r in rules)
+    indent = 6 + 1 + w_name + 1 + 8 + 1
+    lines = [f"{'code':<6} {'name':<{w_name}} {'severity':<8} summary"]
+    if width is None or all(indent + len(r.summary) <= width for r in rules):
         for r in rules:
             lines.append(f"{r.code:<6} {r.name:<{w_name}} {r.severity:<8} {r.summary}")
-        write_stdout("\n".join(lines) + "\n")
-    raise typer.Exit(0)
+        return "\n".join(lines) + "\n"
+    if width - indent >= 30:
+        for r in rules:
+            wrapped = textwrap.wrap(r.summary, width - indent, break_long_words=False,
+                                    break_on_hyphens=False) or [""]
+            lines.append(f"{r.code:<6} {r.name:<{w_name}} {r.severity:<8} {wrapped[0]}")
+            lines.extend(" " * indent + w for w in wrapped[1:])
+        return "\n".join(lines) + "\n"
+    out: list[str] = []
+    for r in rules:
+        if out:
+            out.append("")
+        out.append(f"{r.code}  {r.name}  ({r.severity})")
+        out.extend(textwrap.wrap(r.summary, max(width - 2, 20), initial_indent="  ",
+                                 subsequent_indent="  ", break_long_words=False,
+                                 break_on_hyphens=False))
+    return "\n".join(out) + "\n"
 
 
 def _json(rules) -> bytes:

@@ -106,16 +106,17 @@ def tools_text(cats: list[Catalog]) -> None:
     from rich.text import Text
 
     from toolcat import ui
+    from toolcat.terminal import shown
 
     con = ui.out()
     data = tools_data(cats)
     for cat, c in zip(cats, data["catalogs"]):
         fmt = cat.format + (f" {cat.version}" if cat.version else "")
         n = len(c["tools"])
-        con.print(Text.assemble((c["file"], "bold"), f"  {fmt}  {n} tool{'s' if n != 1 else ''}"))
+        ui.print_wrapped(Text.assemble((shown(c["file"]), "bold"), f"  {fmt}  {n} tool{'s' if n != 1 else ''}"), con)
         table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
         table.add_column("tool")
-        table.add_column("title", overflow="ellipsis", max_width=48)
+        table.add_column("title")
         table.add_column("params", justify="right")
         table.add_column("input bytes", justify="right")
         table.add_column("output bytes", justify="right")
@@ -124,8 +125,8 @@ def tools_text(cats: list[Catalog]) -> None:
             return "-" if n is None else f"{n:,}"
 
         for t in c["tools"]:
-            table.add_row(t["id"] if t["id"] is not None else Text("(no id)", style="red"),
-                          t["title"] or "", str(t["parameters"]),
+            table.add_row(shown(t["id"]) if t["id"] is not None else Text("(no id)", style="red"),
+                          shown(t["title"] or ""), str(t["parameters"]),
                           size(t["input_schema_bytes"]), size(t["output_schema_bytes"]))
-        con.print(table)
+        ui.print_table(table, con)
         con.print()

@@ -58,11 +58,29 @@ class Limits:
     @classmethod
     def from_env(cls, max_file_size: int | None = None) -> Limits:
         """The defaults, with ``TOOLCAT_MAX_FILE_SIZE`` / ``TOOLCAT_MAX_DEPTH`` where set;
-        ``max_file_size`` (``--max-file-size``) wins over the environment."""
-        size = max_file_size if max_file_size is not None else int(
-            os.environ.get("TOOLCAT_MAX_FILE_SIZE", DEFAULT_MAX_FILE_SIZE))
-        return cls(max_file_size=size,
-                   max_depth=int(os.environ.get("TOOLCAT_MAX_DEPTH", DEFAULT_MAX_DEPTH)))
+        ``max_file_size`` (``--max-file-size``) wins over the environment. A value that is
+        not a positive integer (or is too large to be one) is a usage error."""
+        size = max_file_size if max_file_size is not None else _env_int(
+            "TOOLCAT_MAX_FILE_SIZE", DEFAULT_MAX_FILE_SIZE)
+        return cls(max_file_size=size, max_depth=_env_int("TOOLCAT_MAX_DEPTH", DEFAULT_MAX_DEPTH))
+
+
+#: The largest value a size or depth limit may take (a file of 8 EiB is not coming).
+MAX_LIMIT = 2**63 - 1
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    from toolcat.errors import UsageError
+    from toolcat.terminal import shown
+
+    v = raw.strip().replace("_", "")
+    if not v.isascii() or not v.isdigit() or int(v) < 1 or int(v) > MAX_LIMIT:
+        raise UsageError(f"environment variable {name} must be a positive whole number of "
+                         f"{'bytes' if 'SIZE' in name else 'levels'} (got {shown(raw)!r})")
+    return int(v)
 
 
 def _limits(limits: Limits | None) -> Limits:
@@ -72,29 +90,11 @@ def _limits(limits: Limits | None) -> Limits:
 # --------------------------------------------------------------------------- reading
 
 def read_bytes(path: str, limits: Limits | None = None) -> bytes:
-    lim = _limits(limits)
-    if path == "-":
-        data = sys.stdin.buffer.read(lim.max_file_size + 1)
-        if len(data) > lim.max_file_size:
-            raise InputError(f"input is larger than the {_size(lim.max_file_size)} limit", "-")
-        return data
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise InputError("no such file or folder", path) from None
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", path) from None
-    if os.path.isdir(path):
-        raise InputError("is a folder, not a file", path)
-    if st.st_size > lim.max_file_size:
-        raise InputError(
-            f"file is {_size(st.st_size)}, over the {_size(lim.max_file_size)} limit "
-            "(raise it with --max-file-size)", path)
-    try:
-        with open(path, "rb") as f:
-            return f.read(lim.max_file_size + 1)
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", path) from None
+    """The bytes of ``path`` (``-``: stdin) through the one reader (regular files only, the
+    run's size limit): :func:`toolcat.files.read_regular`."""
+    from toolcat.files import read_regular
+
+    return read_regular(path, _limits(limits).max_file_size)
 
 
 def _size(n: int) -> str:
@@ -109,6 +109,8 @@ def decode_text(data: bytes, path: str) -> str:
     """UTF-8 bytes to text, or a clear error for binary and other encodings."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    elif data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        raise InputError("file is UTF-32 encoded (byte order mark); toolcat reads UTF-8", path)
     elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError("file is UTF-16 encoded (byte order mark); toolcat reads UTF-8", path)
     if not data.strip():
@@ -391,6 +393,11 @@ def parse_yaml(text: str, path: str, limits: Limits | None = None) -> Any:
     import yaml_rs
 
     lim = _limits(limits)
+    if "\r" in text:
+        # YAML's line breaks are LF, CRLF and a lone CR, and a parser reads each as LF
+        # (YAML 1.2, 5.4); yaml-rs does not see a lone CR as one (two documents would pass
+        # as one). Positions count lines the same way (SourceText.lines).
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     deep = _too_deep_line(text)
     if deep:
         raise InputError(f"nesting too deep (more than {_MAX_BLOCK_PREFIX} columns of "

@@ -215,19 +215,29 @@ def load_catalogs(paths: list[str], opts: LoadOptions | None = None) -> list[Cat
     opts = opts or LoadOptions()
     out: list[Catalog] = []
     collect = opts.errors if not opts.strict else None
+    from toolcat.errors import about
+
     for p in paths:
         try:
-            if p != "-" and os.path.isdir(p):
-                out.extend(load_folder(p, opts))
-            else:
-                out.append(load_file_catalog(p, opts))
+            with about(p):
+                _load_path(p, opts, out)
         except InputError as e:
             if collect is None:
                 raise
             collect.append(e)
     if opts.merge and len(out) > 1:
         out = [merge_catalogs(out)]
+    from toolcat.errors import set_inputs
+
+    set_inputs([c.file for c in out])
     return out
+
+
+def _load_path(p: str, opts: LoadOptions, out: list[Catalog]) -> None:
+    if p != "-" and os.path.isdir(p):
+        out.extend(load_folder(p, opts))
+    else:
+        out.append(load_file_catalog(p, opts))
 
 
 def merge_catalogs(cats: list[Catalog]) -> Catalog:

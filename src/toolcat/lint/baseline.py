@@ -54,25 +54,30 @@ def write_baseline(path: str, findings: list[Finding]) -> int:
 
 
 def load_baseline(path: str) -> tuple[str, Counter]:
+    from toolcat.document.parse import Limits
+    from toolcat.files import read_regular
+
+    raw = read_regular(path, Limits.from_env().max_file_size, UsageError, what="baseline file")
     try:
-        with open(path, "rb") as f:
-            data = json.loads(f.read().decode("utf-8"))
-    except FileNotFoundError:
-        raise UsageError("baseline file not found", path) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as e:
         raise UsageError(f"cannot read the baseline: {e}", path) from None
     if not isinstance(data, dict) or data.get("toolcat-baseline") != VERSION \
             or not isinstance(data.get("findings"), list):
         raise UsageError("not a toolcat lint baseline (expected {\"toolcat-baseline\": 1, "
                          "\"findings\": [...]})", path)
     counts: Counter = Counter()
-    for e in data["findings"]:
+    for i, e in enumerate(data["findings"]):
         if not isinstance(e, dict) or not isinstance(e.get("file"), str) \
-                or not isinstance(e.get("code"), str):
-            raise UsageError("malformed baseline entry", path)
+                or not isinstance(e.get("code"), str) \
+                or not isinstance(e.get("tool"), (str, type(None))) \
+                or not isinstance(e.get("pointer"), (str, type(None))):
+            raise UsageError(f"malformed baseline entry #{i + 1} (file and code are strings; "
+                             "tool and pointer strings or null)", path)
         n = e.get("count", 1)
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise UsageError("malformed baseline entry count", path)
+            raise UsageError(f"malformed count in baseline entry #{i + 1} (a positive integer)",
+                             path)
         counts[(e["file"], e["code"], e.get("tool") or "", e.get("pointer") or "")] += n
     return os.path.dirname(os.path.abspath(path)), counts
 

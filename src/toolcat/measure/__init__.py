@@ -277,8 +277,11 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
     figs: list[CatalogFigures] = []
     slots: list[tuple[Any, str, int]] = []   # (object, attribute, counter index)
     try:
+        from toolcat.errors import about
+
         for cat in cats:
-            figs.append(_measure_one(cat, popts, counter, per_tool, slots))
+            with about(cat.file):   # an error deep inside (a RecursionError) names the file
+                figs.append(_measure_one(cat, popts, counter, per_tool, slots))
             if on_catalog is not None:
                 on_catalog(cat)
         counts = counter.results()
@@ -645,14 +648,13 @@ def write_baseline(path: str, figs: list[CatalogFigures], tokenizer: str) -> Non
 def read_baseline(path: str, tokenizer: str) -> dict:
     import json
 
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as e:
-        raise InputError(f"cannot read the baseline: {e.strerror or e}", path) from None
+    from toolcat.document.parse import Limits
+    from toolcat.files import read_regular
+
+    raw = read_regular(path, Limits.from_env().max_file_size, what="baseline file")
     try:
         doc = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as e:
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise InputError(f"the baseline is not JSON: {e}", path) from None
     if not (isinstance(doc, dict) and doc.get("toolcat_baseline") == BASELINE_VERSION
             and isinstance(doc.get("catalogs"), dict)):

@@ -86,7 +86,9 @@ def render_csv(figs: list[CatalogFigures], tokenizer: str) -> str:
 
 def md_cell(text: str) -> str:
     """A table cell: pipes escaped, no line breaks; code span unless it holds a backtick."""
-    text = " ".join(str(text).split()).replace("\\", "\\\\").replace("|", "\\|")
+    from toolcat.terminal import shown
+
+    text = " ".join(shown(text).split()).replace("\\", "\\\\").replace("|", "\\|")
     return f"`{text}`" if "`" not in text else text
 
 
@@ -165,19 +167,10 @@ def short_names(files: list[str]) -> tuple[str, dict[str, str]]:
 
 
 def _print(con: Any, renderable: Any) -> None:
-    """Print a table; when stdout is no terminal, wide enough that nothing folds."""
-    if con.is_terminal:
-        con.print(renderable)
-        return
-    from rich.measure import Measurement
+    """Print a table whole (a table when it fits, else one record per block)."""
+    from toolcat import ui
 
-    wide = Measurement.get(con, con.options.update_width(10_000), renderable).maximum
-    old = con.width
-    con.width = max(old, wide)
-    try:
-        con.print(renderable)
-    finally:
-        con.width = old
+    ui.print_table(renderable, con)
 
 
 def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None,
@@ -186,16 +179,17 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
     from rich.text import Text
 
     from toolcat import ui
+    from toolcat.terminal import shown
 
     con = ui.out()
     failed = failed or set()
     targets = sorted({f.target for f in figs})
     folder, names = short_names([f.file for f in figs])
-    con.print(Text.assemble(
+    ui.print_wrapped(Text.assemble(
         ("toolcat measure", "bold"),
         f"  before = standard view, after = compact view ({', '.join(targets)}), "
         f"{sides_note(figs)}; tokens: {tokenizer}"
-        + (f"; catalogs in {folder}/" if folder else "")))
+        + (f"; catalogs in {shown(folder)}/" if folder else "")), con)
     table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold",
                   show_footer=False)
     table.add_column("catalog", overflow="fold", min_width=12)
@@ -215,7 +209,7 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
         return Text.assemble((bar(p), "green" if p > 0 else "red"), f" {p:5.1f}%")
 
     for f in figs:
-        table.add_row(names[f.file], f"{f.tools:,}", cell(f.bytes_before, f.file, "bytes_before"),
+        table.add_row(shown(names[f.file]), f"{f.tools:,}", cell(f.bytes_before, f.file, "bytes_before"),
                       cell(f.bytes_after, f.file, "bytes_after"),
                       f"{f.bytes_before - f.bytes_after:,}",
                       cell(f.tokens_before, f.file, "tokens_before"),
@@ -248,7 +242,7 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
                 for side in ("before", "after")]
 
     for f in figs:
-        st.add_row(names[f.file], *scells(f.schemas))
+        st.add_row(shown(names[f.file]), *scells(f.schemas))
     st.add_section()
     st.add_row(Text("total", style="bold"), *scells(t["schemas"]), style="bold")
     _print(con, st)
@@ -266,7 +260,7 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
             + [f"{tot:,}"]
 
     for f in figs:
-        bt.add_row(names[f.file], *bcells(f.breakdown, f.bytes_before))
+        bt.add_row(shown(names[f.file]), *bcells(f.breakdown, f.bytes_before))
     bt.add_section()
     bt.add_row(Text("total", style="bold"), *bcells(t["breakdown"], t["bytes_before"]),
                style="bold")
@@ -281,7 +275,7 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
             tt.add_column(name, justify="right", no_wrap=True)
         tt.add_column("saved", no_wrap=True)
         for x in top:
-            tt.add_row(x.id or "(no id)", names.get(x.file, x.file), f"{x.bytes_before:,}", f"{x.bytes_after:,}",
+            tt.add_row(shown(x.id or "(no id)"), shown(names.get(x.file, x.file)), f"{x.bytes_before:,}", f"{x.bytes_after:,}",
                        f"{x.tokens_before:,}", f"{x.tokens_after:,}",
                        saved(x.tokens_before, x.tokens_after))
         _print(con, tt)

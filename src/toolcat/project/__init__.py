@@ -513,11 +513,14 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None) ->
     tools: list[ProjectedTool] = []
     sources: list[tuple[Tool, Catalog]] = []
     cache = LowerCache()   # the catalogs stay alive (and unchanged) for the whole run
+    from toolcat.errors import about
+
     for cat in cats:
-        for tool in cat.tools:
-            _check_tool(tool, cat)
-            tools.append(project_tool(tool, cat.format, target, opts, subset, cat, cache))
-            sources.append((tool, cat))
+        with about(cat.file):   # an error deep inside (a RecursionError) names the file
+            for tool in cat.tools:
+                _check_tool(tool, cat)
+                tools.append(project_tool(tool, cat.format, target, opts, subset, cat, cache))
+                sources.append((tool, cat))
     dups = _duplicates(tools, sources, target, opts.duplicate_ids)
     if opts.sort:
         tools.sort(key=lambda t: t.id)

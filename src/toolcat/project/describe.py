@@ -86,9 +86,12 @@ def truncate(text: str, limit: int) -> str:
     best_sentence = None
     best_word = None
     ell = length(ELLIPSIS)
+    tags = _tag_spans(s, stop) if "<" in s[:stop] else ()
     for pos, sentence in _boundaries(s, stop):
         if pos == 0:
             continue
+        if tags and any(a < pos < b for a, b in tags):
+            continue  # never inside an HTML tag (`<a href="...">`): a cut there breaks markup
         cut = s[:pos].rstrip()
         if len(cut) >= len(cum):
             continue  # longer than the examined prefix: cannot fit
@@ -102,6 +105,19 @@ def truncate(text: str, limit: int) -> str:
     if best_word:
         return best_word.rstrip(",;:-–—(/") + ELLIPSIS if best_word.rstrip(",;:-–—(/") else ""
     return ""
+
+
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+
+
+def _tag_spans(text: str, stop: int) -> list[tuple[int, int]]:
+    """(start, end) of each HTML tag that starts before ``stop`` (a cut may not fall inside)."""
+    out = []
+    for m in _TAG.finditer(text):
+        if m.start() >= stop:
+            break
+        out.append((m.start(), m.end()))
+    return out
 
 
 _NOT_ALNUM = re.compile(r"[\W_]+")   # exactly the characters for which str.isalnum() is False

@@ -1252,11 +1252,12 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
         total = sum(done.noops.values())
         kinds = ", ".join(f"{label} ({done.noops[label]})" for label in NOOP_LABELS
                           if label in done.noops)
-        res.changes.insert(0, Change(pointer, EXACT, f"{total} validation no-ops removed: "
-                                     + kinds))
+        res.changes.insert(0, Change(pointer, EXACT, f"{total} validation no-op"
+                                     f"{'' if total == 1 else 's'} removed: " + kinds))
     if done.prose_removed:
         res.changes.insert(0, Change(pointer, EXACT,
-                                     f"{done.prose_removed} prose keys removed (description, "
+                                     f"{done.prose_removed} prose "
+                                     f"key{'' if done.prose_removed == 1 else 's'} removed (description, "
                                      "title, examples, $comment, x-*)"))
     dropped = False
     if drop_schema and isinstance(res.schema, dict) and "$schema" in res.schema \

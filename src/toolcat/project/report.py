@@ -72,12 +72,15 @@ def summary_figures(proj: "Projection", tokenizer: str = "o200k_base",
     }
 
 
-def print_summary(proj: "Projection", out_label: str, counter: Any = None) -> None:
-    """A short Rich summary on stderr (``counter``: see :func:`summary_figures`)."""
+def print_summary(proj: "Projection", out_label: str, counter: Any = None,
+                  written: bool = True) -> None:
+    """A short Rich summary on stderr (``counter``: see :func:`summary_figures`). When
+    nothing was written (``--unlowerable fail``), it says so: no "-> FILE", no digest."""
     from rich.table import Table
     from rich.text import Text
 
     from toolcat import ui
+    from toolcat.terminal import shown
 
     f = summary_figures(proj, counter=counter)
     con = ui.err()
@@ -86,7 +89,8 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None) -> No
         return f"{(100.0 * a / b):.1f}%" if b else "-"
 
     head = Text.assemble(("toolcat project", "bold"), f"  {proj.view} view, target {proj.target}"
-                         f", {f['tools']} tool{'s' if f['tools'] != 1 else ''} -> {out_label}")
+                         f", {f['tools']} tool{'s' if f['tools'] != 1 else ''} "
+                         + (f"-> {shown(out_label)}" if written else f"({shown(out_label)})"))
     con.print(head)
     table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("")
@@ -113,6 +117,7 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None) -> No
     if f["nonconformant"]:
         con.print(f"tools outside the compact subset: {f['nonconformant']}")
     if f["failed"]:
-        con.print(Text(f"unlowerable (--unlowerable fail): {', '.join(f['failed'][:10])}"
+        con.print(Text(f"unlowerable (--unlowerable fail): {shown(', '.join(f['failed'][:10]))}"
                        + (" ..." if len(f["failed"]) > 10 else ""), style="red"))
-    con.print(f"digest {f['digest']}")
+    if written:
+        con.print(f"digest {f['digest']}")

@@ -172,8 +172,10 @@ class Resolver:
             real = None
             uri = "file:///%3Cstdin%3E"
         else:
-            real = os.path.realpath(path)
-            self.folder = os.path.dirname(real)
+            # refs stay inside the folder the user named (resolved once): a spec that is a
+            # symbolic link does not move that folder to wherever the link points
+            self.folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+            real = os.path.join(self.folder, os.path.basename(path))
             uri = _file_uri(real)
         self.root = Doc(path, real, uri, data, src)
         self.given_dir = os.path.dirname(path) if path != "-" else ""
@@ -224,31 +226,40 @@ class Resolver:
 
     # ---- files
     def _load(self, uri: str, ref: str) -> Doc | str:
-        if uri in self.failed:
-            return self.failed[uri]
+        """The document at ``uri`` (loaded once), or why it cannot be: a message quoting
+        ``ref`` as this reference spells it (a failure is remembered per file, not per
+        spelling)."""
+        if uri not in self.failed:
+            loaded = self._load_file(uri)
+            if isinstance(loaded, Doc):
+                return loaded
+            self.failed[uri] = loaded
+        return self.failed[uri].format(ref=repr(ref))
+
+    def _load_file(self, uri: str) -> Doc | str:
         local = unquote(urlparse(uri).path)
-        real = os.path.realpath(local)
         if self.folder is None:
-            msg = f"$ref {ref!r} names a file, but the spec was read from stdin (no folder)"
-        elif os.path.commonpath([self.folder, real]) != self.folder:
-            msg = f"$ref {ref!r} points outside the spec's folder ({self.folder}); not read"
-        else:
-            rel = os.path.relpath(real, self.folder)
-            shown = os.path.normpath(os.path.join(self.given_dir, rel))
-            try:
-                data, src = load_file(real, limits=self.limits)
-            except InputError as e:
-                msg = f"$ref {ref!r}: cannot load {shown}: {e.message}"
-            else:
-                doc = Doc(shown, real, _file_uri(real), data, src)
-                self.docs_by_uri[uri] = doc
-                self.docs_by_uri[doc.uri] = doc
-                self.catalog.sources.setdefault(shown, src)
-                if self.index_ids and ("$id" in src.text or "$anchor" in src.text):
-                    self._index(doc)
-                return doc
-        self.failed[uri] = msg
-        return msg
+            return "$ref {ref} names a file, but the spec was read from stdin (no folder)"
+        if "\x00" in local:
+            return "$ref {ref} names a file whose name holds a NUL byte; not read"
+        real = os.path.realpath(local)
+        if os.path.commonpath([self.folder, real]) != self.folder:
+            return ("$ref {ref} points outside the spec's folder ("
+                    + self.folder.replace("{", "{{").replace("}", "}}") + "); not read")
+        rel = os.path.relpath(real, self.folder)
+        shown = os.path.normpath(os.path.join(self.given_dir, rel))
+        try:
+            data, src = load_file(real, limits=self.limits)
+        except InputError as e:
+            return ("$ref {ref}: cannot load " + shown.replace("{", "{{").replace("}", "}}")
+                    + ": " + e.message.replace("{", "{{").replace("}", "}}"))
+        doc = Doc(shown, real, _file_uri(real), data, src)
+        self.docs_by_uri[uri] = doc
+        self.docs_by_uri[doc.uri] = doc
+        self.catalog.sources.setdefault(shown, src)
+        if self.index_ids and ("$id" in src.text or "$anchor" in src.text):
+            self._index(doc)
+        return doc
 
     # ---- references
     def resolve(self, ref: str, doc: Doc, at: str) -> Target | str:

@@ -1,5 +1,5 @@
-"""Lint report renderers: text, json, markdown, sarif (2.1.0), github (workflow annotations),
-junit.
+"""Lint report renderers: text, concise (one line per finding), json, markdown, sarif (2.1.0),
+github (workflow annotations), junit; ``--statistics``: counts per rule (text or json).
 
 With several profiles each finding names the profiles that report it (text, markdown:
 ``[openai-strict, gemini]`` before the message; json: ``"profiles"``; sarif, github, junit:
@@ -17,7 +17,7 @@ from typing import Any
 
 from toolcat.model import Finding
 
-FORMATS = ("text", "json", "markdown", "sarif", "github", "junit")
+FORMATS = ("text", "concise", "json", "markdown", "sarif", "github", "junit")
 
 
 class Report:
@@ -54,7 +54,27 @@ class Report:
         return out
 
 
-def render(fmt: str, report: Report, color: bool = False, quiet: bool = False) -> str:
+def render(fmt: str, report: Report, color: bool = False, quiet: bool = False,
+           statistics: bool = False) -> str:
+    if statistics:
+        if fmt == "json":
+            import json
+
+            from toolcat.lint.render.text import statistics as stats
+
+            c = report.counts()
+            return json.dumps({"statistics": stats(report),
+                               "summary": {"errors": c["error"], "warnings": c["warning"],
+                                           "infos": c["info"], "files": report.files,
+                                           "tools": report.tools}},
+                              indent=2, ensure_ascii=False) + "\n"
+        from toolcat.lint.render.text import render_statistics
+
+        return render_statistics(report, color=color, quiet=quiet)
+    if fmt == "concise":
+        from toolcat.lint.render.text import render_concise
+
+        return render_concise(report, color=color, quiet=quiet)
     if fmt == "json":
         from toolcat.lint.render.json import render_json
 

@@ -8,12 +8,15 @@ warnings and infos). Values are escaped as the runner expects (``%``, CR, LF; an
 from __future__ import annotations
 
 from toolcat.lint.render import Report
+from toolcat.terminal import shown
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def _data(s: str) -> str:
-    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # the runner shows these to people: control characters escaped visibly (a CR or LF
+    # from the data is "\r"/"\n" text, not a line break of the annotation)
+    return shown(s).replace("%", "%25")
 
 
 def _prop(s: str) -> str:

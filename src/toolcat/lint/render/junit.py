@@ -7,10 +7,29 @@ message in ``<system-out>``. A file without findings is one passing test case.
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
+import re
+from xml.sax.saxutils import escape as _escape
+from xml.sax.saxutils import quoteattr as _quoteattr
 
 from toolcat.lint.engine import reaches
 from toolcat.lint.render import Report
+
+# what XML 1.0 cannot hold, even as a character reference: C0 controls but tab, LF and CR;
+# lone surrogates; U+FFFE and U+FFFF. Each is written as a visible escape (\x00, \ud800).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_text(s: str) -> str:
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group(0)):02x}" if ord(m.group(0)) < 0x100
+                        else f"\\u{ord(m.group(0)):04x}", s)
+
+
+def escape(s: str) -> str:
+    return _escape(_xml_text(s))
+
+
+def quoteattr(s: str) -> str:
+    return _quoteattr(_xml_text(s), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
 
 def render_junit(report: Report) -> str:

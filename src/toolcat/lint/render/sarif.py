@@ -56,7 +56,7 @@ def render_sarif(report: Report) -> str:
         res: dict = {"ruleId": f.code, "level": _LEVEL[f.severity],
                      "message": {"text": report.tagged(f)}, "locations": [loc],
                      "partialFingerprints": {
-                         "toolcatFinding/v1": hashlib.sha256(ident.encode()).hexdigest()[:32]},
+                         "toolcatFinding/v1": hashlib.sha256(ident.encode("utf-8", "surrogatepass")).hexdigest()[:32]},
                      "properties": {"pointer": f.pointer, "tool": f.tool}}
         if f.code in index:
             res["ruleIndex"] = index[f.code]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from toolcat.lint.render import Report
 from toolcat.model import Finding
+from toolcat.terminal import shown
 
 _SEV_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _MAX_SOURCE = 160
@@ -55,43 +56,106 @@ def snippet(text: str, column: int) -> tuple[str, int]:
     return text.replace("\t", " "), col
 
 
+def mask_secrets(text: str, cols) -> str:
+    """``text`` (a source line) with the values TC105 found starting at the 0-based ``cols``
+    masked (their first 4 characters kept, the rest ``*``), and every token-shaped string on
+    the line too: lint must not print the secret it reports (CI logs keep what it prints),
+    whichever finding shows the line. The length is kept, so carets stay in place."""
+    from toolcat.lint.rules.secrets import token_spans
+
+    spans = [(a, b) for a, b in token_spans(text)]
+    spans += [(c + 1 if text[c:c + 1] in ("'", '"') else c, _scalar_end(text, c))
+              for c in cols]
+    if not spans:
+        return text
+    chars = list(text)
+    for a, b in spans:
+        for i in range(min(a + 4, b), b):
+            chars[i] = "*"
+    return "".join(chars)
+
+
+def _scalar_end(text: str, col: int) -> int:
+    """End of the JSON/YAML scalar starting at ``col`` on this line (the line's end when it
+    goes on)."""
+    n = len(text)
+    if col >= n:
+        return n
+    q = text[col]
+    if q in "\"'":
+        i = col + 1
+        while i < n:
+            if text[i] == "\\" and q == '"':
+                i += 2
+                continue
+            if text[i] == q:
+                if q == "'" and text[i + 1:i + 2] == "'":
+                    i += 2
+                    continue
+                return i          # the closing quote stays
+            i += 1
+        return n
+    i = col
+    while i < n and not (text[i] in ",]}" or text.startswith(" #", i)):
+        i += 1
+    return i
+
+
+def _line_of(f: Finding, message: str) -> list[tuple[str, str]]:
+    pos = f"{f.line}:{f.column}" if f.line is not None else "-"
+    return [("    ", ""), (f"{pos:<9}", "dim"), (f"{f.severity:<9}", _SEV_STYLE[f.severity]),
+            (f"{f.code}  ", "bold"), (shown(message), ""),
+            (f"  {shown(f.pointer)}" if f.pointer else "", "dim")]
+
+
 def build(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
-    """Lines of (text, style) segments."""
+    """Lines of (text, style) segments; every value from the input is shown escaped
+    (:func:`toolcat.terminal.shown`): one finding's line stays one line, with no control
+    character."""
     out: list[list[tuple[str, str]]] = []
     cur_file = None
     cur_tool: object = object()
+    secrets: dict[tuple[str, int], list[int]] = {}
+    for f in report.findings:
+        if f.code == "TC105" and f.line is not None and f.column is not None:
+            secrets.setdefault((f.file, f.line), []).append(f.column - 1)
+    done: dict[tuple[str, int], str] = {}
+
+    def masked(file: str, line: int, text: str) -> str:
+        """The source line with every secret on it masked (once per line: a one-line JSON
+        file's line is the whole file)."""
+        key = (file, line)
+        hit = done.get(key)
+        if hit is None:
+            hit = done[key] = mask_secrets(text, secrets.get(key, ()))
+        return hit
+
     for f in grouped(report.findings):
         if f.file != cur_file:
             if cur_file is not None:
                 out.append([])
-            out.append([(f.file, "bold")])
+            out.append([(shown(f.file), "bold")])
             cur_file, cur_tool = f.file, object()
         if f.tool != cur_tool:
             cur_tool = f.tool
-            out.append([("  ", ""), (f"tool {f.tool}" if f.tool else "(no tool id)", "bold")])
-        pos = f"{f.line}:{f.column}" if f.line is not None else "-"
-        out.append([("    ", ""), (f"{pos:<9}", "dim"), (f"{f.severity:<9}", _SEV_STYLE[f.severity]),
-                    (f"{f.code}  ", "bold"), (report.tagged(f), ""),
-                    (f"  {f.pointer}" if f.pointer else "", "dim")])
+            out.append([("  ", ""), (f"tool {shown(f.tool)}" if f.tool else "(no tool id)",
+                                     "bold")])
+        out.append(_line_of(f, report.tagged(f)))
         text = _source_line(report, f.file, f.line)
         if text is not None and f.column is not None:
-            shown, col = snippet(text, f.column)
+            text = masked(f.file, f.line, text)
+            cut, col = snippet(text, f.column)
+            safe = shown(cut)
+            if safe is not cut:
+                col = len(shown(cut[:col]))   # the caret under the same character
             gutter = str(f.line)
-            out.append([("      ", ""), (gutter + " | ", "dim"), (shown, "")])
+            out.append([("      ", ""), (gutter + " | ", "dim"), (safe, "")])
             out.append([("      ", ""), (" " * len(gutter) + " | ", "dim"),
                         (" " * col + "^", _SEV_STYLE[f.severity])])
     if not quiet:
         if out:
             out.append([])
-        c = report.counts()
-        where = f"{_plural(report.files, 'file')}, {_plural(report.tools, 'tool')}"
-        hidden = f" ({report.hidden:,} hidden by the baseline)" if report.hidden else ""
-        if report.findings:
-            parts = [_plural(c["error"], "error"), _plural(c["warning"], "warning"),
-                     _plural(c["info"], "info")]
-            out.append([(f"Found {', '.join(parts)} in {where}.{hidden}", "bold")])
-        else:
-            out.append([(f"No problems found in {where}.{hidden}", "bold")])
+        out.append(summary_line(report))
     if report.many and report.matrix is not None:
         out.append([])
         out.extend(matrix_lines(report.matrix))
@@ -136,8 +200,62 @@ def matrix_lines(m: dict) -> list[list[tuple[str, str]]]:
     return out
 
 
-def render_text(report: Report, color: bool = False, quiet: bool = False) -> str:
-    lines = build(report, quiet)
+def summary_line(report: Report) -> list[tuple[str, str]]:
+    c = report.counts()
+    where = f"{_plural(report.files, 'file')}, {_plural(report.tools, 'tool')}"
+    hidden = f" ({report.hidden:,} hidden by the baseline)" if report.hidden else ""
+    if report.findings:
+        parts = [_plural(c["error"], "error"), _plural(c["warning"], "warning"),
+                 _plural(c["info"], "info")]
+        return [(f"Found {', '.join(parts)} in {where}.{hidden}", "bold")]
+    return [(f"No problems found in {where}.{hidden}", "bold")]
+
+
+def build_concise(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
+    """``--format concise``: one line per finding, ``FILE:LINE:COL: CODE message``."""
+    out: list[list[tuple[str, str]]] = []
+    for f in sorted(report.findings, key=Finding.sort_key):
+        where = shown(f.file)
+        if f.line is not None:
+            where += f":{f.line}:{f.column}" if f.column is not None else f":{f.line}"
+        extra = " ".join(x for x in (f.tool and f"[{shown(f.tool)}]",
+                                     f.pointer and shown(f.pointer)) if x)
+        out.append([(where + ": ", "bold"), (f.code, _SEV_STYLE[f.severity]),
+                    (f" {shown(report.tagged(f))}", ""), (f"  {extra}" if extra else "", "dim")])
+    if not quiet:
+        if out:
+            out.append([])
+        out.append(summary_line(report))
+    return out
+
+
+def build_statistics(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
+    """``--statistics``: how many findings each rule has (most first), like ruff's."""
+    out: list[list[tuple[str, str]]] = []
+    for row in statistics(report):
+        out.append([(f"{row['count']:>7,}  ", ""), (f"{row['code']:<6} ", "bold"),
+                    (f"{row['severity']:<8} ", _SEV_STYLE[row["severity"]]), (row["name"], "")])
+    if not quiet:
+        if out:
+            out.append([])
+        out.append(summary_line(report))
+    return out
+
+
+def statistics(report: Report) -> list[dict]:
+    """``[{code, name, severity, count}]``, most findings first, then by code (a rule whose
+    findings have several severities gets one row per severity)."""
+    from collections import Counter
+
+    names = {r.code: r.name for r in report.rules}
+    counts = Counter((f.code, f.severity) for f in report.findings)
+    rows = [{"code": c, "name": names.get(c, ""), "severity": s, "count": n}
+            for (c, s), n in counts.items()]
+    rows.sort(key=lambda r: (-r["count"], r["code"], r["severity"]))
+    return rows
+
+
+def render_lines(lines: list[list[tuple[str, str]]], color: bool) -> str:
     if not color:
         return "".join("".join(t for t, _s in segs) + "\n" for segs in lines)
     from io import StringIO
@@ -151,3 +269,15 @@ def render_text(report: Report, color: bool = False, quiet: bool = False) -> str
     for segs in lines:
         con.print(Text.assemble(*[(t, s) if s else t for t, s in segs]))
     return buf.getvalue()
+
+
+def render_text(report: Report, color: bool = False, quiet: bool = False) -> str:
+    return render_lines(build(report, quiet), color)
+
+
+def render_concise(report: Report, color: bool = False, quiet: bool = False) -> str:
+    return render_lines(build_concise(report, quiet), color)
+
+
+def render_statistics(report: Report, color: bool = False, quiet: bool = False) -> str:
+    return render_lines(build_statistics(report, quiet), color)

@@ -18,11 +18,6 @@ def _pattern(p: str) -> re.Pattern:
     return rx
 
 
-def _short(s: str, n: int = 60) -> str:
-    s = " ".join(s.split())
-    return s if len(s) <= n else s[: n - 1] + "…"
-
-
 @rule("TC101", "unique-tool-id", "error",
       "toolId (MCP `name`, OpenAPI `operationId`) is unique in the catalog", scope="catalog")
 def unique_tool_id(ctx) -> Iterator[Hit]:
@@ -79,7 +74,34 @@ def tool_id_format(ctx, tool) -> Iterator[Hit]:
                                  == "2025-06-18"):
         pattern = None   # OpenWOP `<scope>:<id>`; MCP 2025-06-18 has no name grammar
     if pattern and not _pattern(pattern).match(tid):
-        yield Hit(f"toolId {_short(tid)!r} does not match {pattern}", ptr)
+        yield Hit(_id_mismatch(tid, pattern), ptr)
+
+
+_LENGTH_BOUND = re.compile(r"\{(\d+),(\d+)\}\$?$")
+
+
+def _id_mismatch(tid: str, pattern: str) -> str:
+    """Why ``tid`` does not match ``pattern``, with the whole id: too long (when only its
+    length is wrong), else the characters the pattern does not allow."""
+    m = _LENGTH_BOUND.search(pattern)
+    if m:
+        lo, hi = int(m.group(1)), int(m.group(2))
+        unbounded = _pattern(pattern[:m.start()] + "+" + ("$" if pattern.endswith("$") else ""))
+        if unbounded.match(tid):
+            n = len(tid)
+            return (f"toolId {tid!r} is too long: {n:,} characters, at most {hi:,} allowed "
+                    f"({pattern})" if n > hi else
+                    f"toolId {tid!r} is too short: {n:,} characters, at least {lo:,} ({pattern})")
+        cls = re.match(r"\^?(\[[^\]]+\])", pattern)
+        if cls:
+            one = _pattern(cls.group(1))
+            bad = sorted({c for c in tid if not one.fullmatch(c)})
+            if bad:
+                chars = ", ".join(repr(c) for c in bad[:8]) + (" ..." if len(bad) > 8 else "")
+                extra = f"; and it is {len(tid):,} characters, at most {hi:,}" \
+                    if len(tid) > hi else ""
+                return (f"toolId {tid!r} does not match {pattern}: {chars} not allowed{extra}")
+    return f"toolId {tid!r} does not match {pattern}"
 
 
 @rule("TC106", "description-too-long", "warning",

@@ -42,7 +42,6 @@ _STRINGS = frozenset({"format", "title", "description", "$comment", "contentEnco
                       "id"})
 _BOOLEANS = frozenset({"uniqueItems", "readOnly", "writeOnly", "deprecated",
                        "$recursiveAnchor"})
-_REGEX_CACHE: dict[str, str | None] = {}
 # Per dialect, data keywords whose value is valid exactly when it has one type (the usual
 # `description: "..."`, `readOnly: true`, `examples: [...]`): checked without the dispatch
 # below. `type` is valid when it names one of TYPES (marked with the set itself).
@@ -107,31 +106,12 @@ def _json_equal(a: Any, b: Any) -> bool:
     return a == b
 
 
-_JS_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
-_JS_BACKREF = re.compile(r"\\k<([A-Za-z_][A-Za-z0-9_]*)>")
-
-
 def regex_error(pattern: str) -> str | None:
-    """Why ``pattern`` is not a usable regular expression (None when it is).
+    """Why ``pattern`` is not a valid ECMA-262 regular expression (None when it is): the
+    schema layer's bounded check (:func:`toolcat.schema.regex.syntax_error`)."""
+    from toolcat.schema.regex import syntax_error
 
-    Patterns are ECMA-262 regular expressions; Python's ``re`` differs in a few spellings,
-    which are translated first. Unicode property escapes (``\\p{L}``) are accepted unchecked.
-    """
-    if pattern in _REGEX_CACHE:
-        return _REGEX_CACHE[pattern]
-    err: str | None = None
-    if "\\p{" not in pattern and "\\P{" not in pattern:
-        p = _JS_NAMED_GROUP.sub("(?P<", pattern)
-        p = _JS_BACKREF.sub(r"(?P=\1)", p)
-        try:
-            re.compile(p)
-        except re.error as e:
-            err = str(e)
-        except (RecursionError, OverflowError, ValueError) as e:  # pragma: no cover
-            err = str(e)
-    if len(_REGEX_CACHE) < 10000:
-        _REGEX_CACHE[pattern] = err
-    return err
+    return syntax_error(pattern)
 
 
 def node_problems(node: Any, dialect: str) -> Iterator[tuple[tuple, str]]:

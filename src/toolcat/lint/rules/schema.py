@@ -93,22 +93,34 @@ def required_not_declared(ctx, tool, n) -> Iterator[Hit]:
     pats = node.get("patternProperties")
     for i, name in enumerate(req):
         if isinstance(name, str) and name not in names:
-            if isinstance(pats, dict) and _matches_any(name, pats):
+            unchecked = None
+            if isinstance(pats, dict):
+                matched, unchecked = _matches_any(name, pats)
+                if matched:
+                    continue
+            if unchecked is not None:
+                pat, why = unchecked
+                yield Hit(f"required property {name!r} is not declared in properties, and "
+                          f"whether patternProperties {pat!r} matches it could not be checked "
+                          f"(the pattern {why})", n.ptr("required", i))
                 continue
             yield Hit(f"required property {name!r} is not declared in properties",
                       n.ptr("required", i))
 
 
-def _matches_any(name: str, pats: dict) -> bool:
-    import re
+def _matches_any(name: str, pats: dict) -> tuple[bool, tuple[str, str] | None]:
+    """Whether a ``patternProperties`` name matches ``name`` (with a bound: RE2, linear time),
+    and the first pattern that could not be evaluated, with why."""
+    from toolcat.schema.regex import Unchecked, search
 
+    unchecked = None
     for p in pats:
-        try:
-            if re.search(p, name):
-                return True
-        except re.error:
-            continue
-    return False
+        hit = search(p, name)
+        if hit is True:
+            return True, None
+        if isinstance(hit, Unchecked) and unchecked is None:
+            unchecked = (p if len(p) <= 80 else p[:79] + "…", hit.reason)
+    return False, unchecked
 
 
 @rule("SC304", "prose-too-long", "info",

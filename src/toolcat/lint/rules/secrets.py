@@ -137,6 +137,13 @@ def placeholder(value: str, key: str = "") -> bool:
     return any(w.lower() in _PLACEHOLDER_WORDS for w in _WORDS.findall(v))
 
 
+def token_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every known token shape in ``text`` (to mask them where shown)."""
+    if len(text) < _MIN_SHAPE_LEN or _ANY_LITERAL.search(text) is None:
+        return []
+    return [m.span() for m in _ANY.finditer(text)]
+
+
 def shape(value: str) -> str | None:
     """What kind of known token ``value`` contains, if any."""
     if len(value) < _MIN_SHAPE_LEN or _ANY_LITERAL.search(value) is None:

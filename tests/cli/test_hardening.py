@@ -1,0 +1,910 @@
+"""toolcat's I/O and terminal output can be trusted whatever the input (issue 13; issue 12
+items 16-18). One test (or a few) per item; every input is made here, devices and FIFOs in a
+temporary folder (as root, which is who CI runs as, a device node can be made with mknod).
+
+The name of each test says the item: ``test_i13_01_...`` is issue 13 item 1, ``test_i12_16_...``
+issue 12 item 16.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import resource
+import select
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from support.common import SAMPLES
+
+GIT = SAMPLES / "git.tools.json"
+IS_ROOT = os.geteuid() == 0
+needs_root = pytest.mark.skipif(not IS_ROOT, reason="mknod of a device needs root (CI runs as root)")
+CONTROL = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")   # C0 (not \t \n), DEL, C1
+
+
+def _write(p: Path, data) -> Path:
+    p.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, (dict, list)):
+        p.write_text(json.dumps(data), encoding="utf-8")
+    elif isinstance(data, str):
+        p.write_text(data, encoding="utf-8")
+    else:
+        p.write_bytes(data)
+    return p
+
+
+def _mcp(*tools) -> dict:
+    return {"tools": [dict({"description": "d", "inputSchema": {"type": "object",
+                                                                "properties": {}}}, **t)
+                      for t in tools]}
+
+
+def _bounded(cpu: int):
+    def pre():
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    return pre
+
+
+def run(*args, input=None, cwd=None, env=None, cpu: int = 20, timeout: float = 120,
+        stdin=None) -> subprocess.CompletedProcess:
+    """toolcat in a fresh process with a CPU bound (RLIMIT_CPU: a runaway is killed by
+    SIGXCPU, a negative exit code) and a generous wall-clock guard against blocking."""
+    e = dict(os.environ)
+    e.pop("FORCE_COLOR", None)
+    e.pop("TOOLCAT_DEBUG", None)
+    e["NO_COLOR"] = "1"
+    if env:
+        e.update(env)
+    return subprocess.run([sys.executable, "-m", "toolcat", *map(str, args)], input=input,
+                          stdin=stdin, capture_output=True, cwd=cwd, env=e, timeout=timeout,
+                          preexec_fn=_bounded(cpu))
+
+
+def one_error_line(r, *needles: str) -> str:
+    """Exit 2 with exactly one ``toolcat: error:`` line (and at most a help hint), no
+    traceback, no control character; returns the line."""
+    err = r.stderr.decode("utf-8", "replace")
+    assert r.returncode == 2, (r.returncode, err, r.stdout[:300])
+    lines = err.splitlines()
+    assert lines and lines[0].startswith("toolcat: error: "), err
+    assert len(lines) == 1 or (len(lines) == 2 and lines[1].startswith("Try '")), err
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert not CONTROL.search(r.stderr), err
+    for n in needles:
+        assert n in lines[0], (n, lines[0])
+    return lines[0]
+
+
+def no_temp_files(folder: Path) -> None:
+    left = [p for p in folder.rglob("*") if p.name.startswith(".toolcat-")]
+    assert not left, left
+
+
+# ============================================================================ issue 13
+
+# ---- 1. writing over a special file
+
+WRITERS = {
+    "project -o": lambda out, other: ["project", GIT, "-q", "-o", out],
+    "project --handbook": lambda out, other: ["project", GIT, "-q", "-o", other,
+                                              "--handbook", out],
+    "project --report": lambda out, other: ["project", GIT, "-q", "-o", other, "--report", out],
+    "lint -o": lambda out, other: ["lint", GIT, "-o", out],
+    "lint --write-baseline": lambda out, other: ["lint", GIT, "-q", "--write-baseline", out],
+    "measure --write-baseline": lambda out, other: ["measure", GIT, "-q", "--write-baseline",
+                                                    out],
+}
+# Never the real /dev entries: a regression would replace them on the machine running the
+# tests (as root, /dev/null became a regular file). Devices are mknod copies in tmp_path.
+
+
+@needs_root
+@pytest.mark.parametrize("writer", list(WRITERS))
+def test_i13_01_a_device_target_is_written_not_replaced(tmp_path: Path, writer: str) -> None:
+    dev = tmp_path / "null"
+    os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))   # a copy of /dev/null
+    os.chmod(dev, 0o666)
+    r = run(*WRITERS[writer](dev, tmp_path / "other.json"))
+    assert r.returncode in (0, 1), r.stderr
+    st = os.lstat(dev)
+    assert stat.S_ISCHR(st.st_mode) and st.st_rdev == os.makedev(1, 3), writer
+    assert stat.S_IMODE(st.st_mode) == 0o666
+    no_temp_files(tmp_path)
+
+
+@pytest.mark.parametrize("writer", ["project -o", "lint -o", "measure --write-baseline"])
+def test_i13_01_a_fifo_target_is_written_not_replaced(tmp_path: Path, writer: str) -> None:
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got = bytearray()
+
+    def reader():
+        with open(fifo, "rb") as f:
+            got.extend(f.read())
+
+    t = threading.Thread(target=reader, daemon=True)
+    t.start()
+    r = run(*WRITERS[writer](fifo, tmp_path / "other.json"))
+    t.join(30)
+    assert r.returncode in (0, 1), r.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert len(got) > 10
+    if writer == "project -o":
+        assert json.loads(got)["tools"]
+    no_temp_files(tmp_path)
+
+
+def test_i13_01_dev_stdout_style_link_reaches_stdout(tmp_path: Path) -> None:
+    # /dev/stdout's shape (a link to /proc/self/fd/1), and /dev/fd/1's (a link through a
+    # link), as copies: never the real /dev entries
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    fd = tmp_path / "fd"
+    fd.symlink_to("/proc/self/fd")
+    via = tmp_path / "via"
+    via.symlink_to(fd / "1")
+    for target in (link, via):
+        r = run("project", GIT, "-q", "-o", target)
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["tools"], "the catalog must reach stdout"
+        assert os.path.islink(target) and os.readlink(target) in ("/proc/self/fd/1",
+                                                                  str(fd / "1"))
+    no_temp_files(tmp_path)
+
+
+def test_i13_01_symlink_written_through_owner_and_mode_kept(tmp_path: Path) -> None:
+    real = _write(tmp_path / "data" / "out.json", b"old")
+    os.chmod(real, 0o640)
+    if IS_ROOT:
+        os.chown(real, 4321, 4322)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    r = run("project", GIT, "-q", "-o", link)
+    assert r.returncode == 0, r.stderr
+    assert os.path.islink(link) and os.readlink(link) == str(real)
+    assert json.loads(real.read_bytes())["tools"]
+    st = os.stat(real)
+    assert stat.S_IMODE(st.st_mode) == 0o640
+    if IS_ROOT:
+        assert (st.st_uid, st.st_gid) == (4321, 4322)
+    no_temp_files(tmp_path)
+    # a new file gets the umask's mode; `-` is stdout
+    r = run("project", GIT, "-q", "-o", "-")
+    assert r.returncode == 0 and json.loads(r.stdout)["tools"]
+
+
+def test_i13_01_a_socket_target_is_one_error(tmp_path: Path) -> None:
+    import socket
+
+    path = tmp_path / "s.sock"
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(str(path))
+    try:
+        r = run("project", GIT, "-q", "-o", path)
+        one_error_line(r, str(path), "socket")
+        assert stat.S_ISSOCK(os.lstat(path).st_mode)
+    finally:
+        s.close()
+
+
+# ---- 2. patterns from the catalog never hang
+
+def test_i13_02_catastrophic_pattern_is_bounded(tmp_path: Path) -> None:
+    f = _write(tmp_path / "redos.json", _mcp({"name": "t", "inputSchema": {
+        "type": "object", "properties": {}, "required": ["a" * 40 + "!"],
+        "patternProperties": {"^(a+)+$": {}}}}))
+    r = run("lint", f, cpu=10)
+    assert r.returncode == 0, (r.returncode, r.stderr)   # a warning: exit 0, not killed
+    assert b"SC303" in r.stdout and b"not declared" in r.stdout
+    for cmd in ("project", "measure", "tools"):
+        assert run(cmd, f, "-q", cpu=10).returncode == 0
+
+
+def test_i13_02_unevaluable_pattern_is_a_finding_that_says_so(tmp_path: Path) -> None:
+    f = _write(tmp_path / "look.json", _mcp({"name": "t", "inputSchema": {
+        "type": "object", "properties": {}, "required": ["ab"],
+        "patternProperties": {"^(?=a)ab$": {}, "a{99999999999}": {}}}}))
+    r = run("lint", f, "-f", "json")
+    assert r.returncode == 0, r.stderr
+    msgs = [x["message"] for x in json.loads(r.stdout)["findings"] if x["code"] == "SC303"]
+    assert msgs and "could not be checked" in msgs[0] and "lookahead" in msgs[0], msgs
+
+
+def test_i13_02_huge_repeat_counts_never_overflow(tmp_path: Path) -> None:
+    f = _write(tmp_path / "rep.json", _mcp({"name": "t", "inputSchema": {
+        "type": "object", "properties": {"a": {"type": "string", "pattern": "a{99999999999}"},
+                                         "b": {"type": "string", "pattern": "(a{3,2}"}},
+        "required": ["zz"], "patternProperties": {"x{4294967296}": {}}}}))
+    for args in (["lint", f], ["lint", "-f", "json", f], ["project", "-q", f],
+                 ["project", "-q", "--to", "openwop", f], ["measure", f]):
+        r = run(*args)
+        assert r.returncode in (0, 1), (args, r.stderr)
+        assert b"Traceback" not in r.stderr and b"internal error" not in r.stderr
+    findings = json.loads(run("lint", "-f", "json", f).stdout)["findings"]
+    sc301 = [x["pointer"] for x in findings if x["code"] == "SC301"]
+    # a{99999999999} is valid ECMA-262; (a{3,2} is not
+    assert any(p.endswith("/b/pattern") for p in sc301), findings
+    assert not any(p.endswith("/a/pattern") for p in sc301), findings
+
+
+def test_i13_02_regex_module_answers_as_ecma262() -> None:
+    from toolcat.schema.regex import Unchecked, search, syntax_error
+
+    cases = [("^a$", "a\n", False),          # $ is the end of the text (Python's re: True)
+             (r"\d", "\u0663", False),       # \d is ASCII
+             (r"^\s$", "\u00a0", True),      # \s is ECMA-262 white space
+             (".", "\u2028", False),         # . stops at every line terminator
+             ("^[^]$", "\n", True), ("[]", "a", False), (r"\u0041", "A", True),
+             (r"\cA", "\x01", True), ("(?<n>a)b", "ab", True), ("x{", "x{", True),
+             ("^(a+)+$", "a" * 5000 + "!", False)]
+    for pat, text, want in cases:
+        assert search(pat, text) is want, (pat, text)
+    for pat in (r"(?=a)", r"(?<=a)b", r"(a)\1", "a{1001}"):
+        assert isinstance(search(pat, "a"), Unchecked), pat
+    assert isinstance(search("a", "\ud800"), Unchecked)
+    for pat in ("a{99999999999}", r"\cC", r"\p{L}", "(?<=x)y"):
+        assert syntax_error(pat) is None, pat
+    for pat in ("(", "[a", "a{3,2}", "*a"):
+        assert syntax_error(pat), pat
+
+
+# ---- 3. reading a FIFO never blocks; the same size limit everywhere
+
+def test_i13_03_fifos_are_refused_in_one_line(tmp_path: Path) -> None:
+    fifo = tmp_path / "cat.json"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.json"
+    link.symlink_to(fifo)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    os.mkfifo(folder / "x.json")
+    _write(folder / "ok.json", GIT.read_bytes())
+    spec = _write(tmp_path / "spec" / "openapi.yaml",
+                  "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+                  "      operationId: a\n      parameters:\n        - $ref: 'p.yaml'\n"
+                  "      responses: {'200': {description: ok}}\n")
+    os.mkfifo(tmp_path / "spec" / "p.yaml")
+    for cmd in ("tools", "lint", "measure", "project"):
+        one_error_line(run(cmd, fifo, timeout=60), "cat.json", "FIFO")
+        one_error_line(run(cmd, link, timeout=60), "link.json", "FIFO")
+    r = run("lint", folder, timeout=60)       # the other file is linted, then one error line
+    assert r.returncode == 2 and b"x.json" in r.stderr and b"FIFO" in r.stderr
+    r = run("lint", spec, timeout=60)          # a $ref to a FIFO: a finding, not a hang
+    assert r.returncode == 1 and b"FIFO" in r.stdout and b"SC302" in r.stdout
+    one_error_line(run("lint", GIT, "--baseline", fifo, timeout=60), "FIFO")
+    one_error_line(run("measure", GIT, "--baseline", fifo, "--max-increase", "1",
+                       timeout=60), "FIFO")
+    one_error_line(run("project", GIT, "-o", fifo, "--check", timeout=60), "FIFO")
+
+
+@needs_root
+def test_i13_03_zero_device_is_refused(tmp_path: Path) -> None:
+    zero = tmp_path / "zero"
+    os.mknod(zero, 0o666 | stat.S_IFCHR, os.makedev(1, 5))   # a copy of /dev/zero
+    one_error_line(run("lint", zero, timeout=60), "character device")
+    one_error_line(run("lint", GIT, "--baseline", zero, timeout=60), "character device")
+    one_error_line(run("project", GIT, "-o", zero, "--check", timeout=60), "character device")
+
+
+def test_i13_03_check_and_baseline_files_have_the_size_limit(tmp_path: Path) -> None:
+    big = _write(tmp_path / "big.json", b"[" + b"0," * 60_000 + b"0]")
+    env = {"TOOLCAT_MAX_FILE_SIZE": "100000"}
+    one_error_line(run("lint", GIT, "--baseline", big, env=env), "over the", "limit")
+    one_error_line(run("measure", GIT, "--baseline", big, "--max-increase", "1", env=env),
+                   "over the", "limit")
+    r = run("project", GIT, "-q", "-o", big, "--check", env=env)
+    assert r.returncode == 1          # over the limit: not what would be written
+
+
+# ---- 4. terminal injection
+
+HOSTILE = "x\x1b]0;pwned\x07\x1b[2J\x1b[31mred\rCR\nLF\x00nul\x7f\u009b\u202eevil\u2028"
+
+
+def _no_control(*streams: bytes) -> None:
+    for s in streams:
+        assert not CONTROL.search(s), s[:500]
+        assert "\u202e".encode() not in s and "\u2028".encode() not in s
+
+
+def test_i13_04_control_characters_are_escaped_everywhere(tmp_path: Path) -> None:
+    f = _write(tmp_path / "evil.json", _mcp(
+        {"name": HOSTILE, "title": HOSTILE, "description": HOSTILE,
+         "inputSchema": {"type": "object", "properties": {HOSTILE: {"type": "string"}},
+                         "required": [HOSTILE + "!"]}}))
+    for args in (["tools", f], ["lint", f], ["lint", "-f", "github", f],
+                 ["lint", "-f", "concise", f], ["lint", "--statistics", f],
+                 ["measure", f, "--top", "3"], ["measure", "-f", "markdown", f, "--top", "1"],
+                 ["project", f, "-o", tmp_path / "o.json"], ["diff-toolids", f, f]):
+        r = run(*args)
+        assert r.returncode in (0, 1), (args, r.stderr)
+        _no_control(r.stdout, r.stderr)
+    out = run("tools", f).stdout.decode()
+    assert "\\x1b]0;pwned\\x07" in out and "\\n" in out      # shown, escaped
+    # machine formats stay exact
+    data = json.loads(run("lint", "-f", "json", f).stdout)
+    assert any(x["tool"] == HOSTILE for x in data["findings"])
+    assert json.loads(run("tools", "-f", "json", f).stdout)["catalogs"][0]["tools"][0]["id"] \
+        == HOSTILE
+
+
+def test_i13_04_error_lines_and_file_names_stay_one_line(tmp_path: Path) -> None:
+    name = tmp_path / "a\nb\x1b[31m.json"
+    _write(name, "{not json")
+    for cmd in ("tools", "lint", "measure", "project"):
+        line = one_error_line(run(cmd, name))
+        assert "a\\nb\\x1b[31m.json" in line
+    rpc = _write(tmp_path / "rpc.json", {"jsonrpc": "2.0", "id": 1, "error": {
+        "code": -1, "message": "bad\n\x1b]8;;http://x\x07link"}})
+    one_error_line(run("tools", rpc), "JSON-RPC")
+    tag = _write(tmp_path / "tag.yaml", "tools: !\x1b[31mevil []\n")
+    one_error_line(run("tools", tag))
+
+
+# ---- 5. Rich markup
+
+@pytest.mark.parametrize("name", ["[/]", "[bold]x[/bold]", "[link=http://evil.example]x[/link]",
+                                  "[red]", "a[/b]"])
+def test_i13_05_catalog_text_is_never_markup(tmp_path: Path, name: str) -> None:
+    f = _write(tmp_path / f"m{abs(hash(name))}.json",
+               _mcp({"name": name, "title": name}, {"name": "ok"}))
+    for args in (["tools", f], ["measure", f, "--top", "2"], ["lint", f],
+                 ["project", f, "-o", tmp_path / "o.json"]):
+        r = run(*args)
+        assert r.returncode in (0, 1), (args, r.stderr)
+        assert b"internal error" not in r.stderr
+    out = run("tools", f).stdout.decode()
+    assert name in out, out
+    top = run("measure", f, "--top", "2").stdout.decode()
+    assert name in top, top
+
+
+def test_i13_05_markup_in_file_names_is_literal(tmp_path: Path) -> None:
+    f = _write(tmp_path / "[bold]x[/].json", GIT.read_bytes())
+    r = run("tools", f)
+    assert r.returncode == 0 and b"[bold]x[/].json" in r.stdout
+
+
+# ---- 6. secrets are not reprinted
+
+def test_i13_06_tc105_source_line_is_masked(tmp_path: Path) -> None:
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    f = _write(tmp_path / "s.yaml", "tools:\n  - name: t\n    description: d\n"
+               "    inputSchema:\n      type: object\n      properties:\n        k:\n"
+               f"          type: string\n          default: \"{token}\"\n"
+               "          x-password: hunter2hunter2\n")
+    r = run("lint", f, "--select", "TC105,MR401")
+    assert r.returncode == 1 and b"TC105" in r.stdout, r.stdout
+    assert token.encode() not in r.stdout and token[6:].encode() not in r.stdout
+    assert b"hunter2hunter2" not in r.stdout and b"unter2hunter2" not in r.stdout
+    assert b"ghp_" in r.stdout      # the start is shown, so the line can still be found
+    for fmt in ("concise", "github", "json", "sarif", "junit"):
+        assert token.encode() not in run("lint", "-f", fmt, f).stdout, fmt
+
+
+# ---- 7. a symlinked spec does not move the containment folder
+
+def test_i13_07_symlinked_spec_refs_stay_in_the_named_folder(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    _write(elsewhere / "spec.yaml",
+           "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+           "      operationId: a\n      parameters:\n        - $ref: 'secret.yaml'\n"
+           "      responses: {'200': {description: ok}}\n")
+    _write(elsewhere / "secret.yaml", "name: q\nin: query\ndescription: TOPSECRET\n"
+           "schema: {type: string}\n")
+    given = tmp_path / "given"
+    given.mkdir()
+    (given / "spec.yaml").symlink_to(elsewhere / "spec.yaml")
+    r = run("project", "-q", "--view", "standard", given / "spec.yaml")
+    assert b"TOPSECRET" not in r.stdout
+    one_error_line(r, "secret.yaml")
+    r = run("lint", given / "spec.yaml")
+    assert b"TOPSECRET" not in r.stdout and b"SC302" in r.stdout
+
+
+# ---- 8. one crafted value never kills the run
+
+def test_i13_08_nul_byte_in_a_ref_is_a_finding(tmp_path: Path) -> None:
+    f = _write(tmp_path / "o" / "spec.yaml",
+               "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+               "      operationId: a\n      parameters:\n        - $ref: 'x%00.json'\n"
+               "      responses: {'200': {description: ok}}\n")
+    r = run("lint", f)
+    assert r.returncode == 1 and b"SC302" in r.stdout and b"NUL" in r.stdout, r.stderr
+    one_error_line(run("project", f), "spec.yaml", "NUL")
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise", "json", "sarif", "junit", "github"])
+def test_i13_08_lone_surrogate_in_every_lint_format(tmp_path: Path, fmt: str) -> None:
+    f = _write(tmp_path / "sur.json",
+               '{"tools":[{"name":"a\\ud800b","description":"x",'
+               '"inputSchema":{"type":"object","properties":{}}}]}')
+    r = run("lint", "-f", fmt, f)
+    assert r.returncode == 1, r.stderr
+    r.stdout.decode("utf-8")              # well-formed UTF-8
+    if fmt in ("json", "sarif"):
+        assert json.loads(r.stdout)
+    if fmt == "junit":
+        import xml.dom.minidom
+
+        xml.dom.minidom.parseString(r.stdout)
+    if fmt in ("text", "concise", "github"):
+        assert b"a\\ud800b" in r.stdout
+
+
+def test_i13_08_lone_surrogate_in_tools_measure_project(tmp_path: Path) -> None:
+    f = _write(tmp_path / "sur.json",
+               '{"tools":[{"name":"a\\ud800b","description":"x\\udfff",'
+               '"inputSchema":{"type":"object","properties":{}}}]}')
+    for args in (["tools", f], ["tools", "-f", "json", f], ["measure", f, "--top", "1"],
+                 ["measure", "-f", "json", f], ["project", f], ["diff-toolids", f, f]):
+        r = run(*args)
+        assert r.returncode in (0, 1), (args, r.stderr)
+        r.stdout.decode("utf-8")
+    assert json.loads(run("project", "-q", f).stdout)["tools"][0]["name"] == "a\ud800b"
+
+
+def test_i13_08_non_utf8_file_name_in_a_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "ok.json").write_bytes(GIT.read_bytes())
+    bad = os.fsencode(str(folder)) + b"/bad\xff.json"
+    with open(bad, "wb") as fh:
+        fh.write(b"{not json")
+    r = run("lint", folder)
+    assert r.returncode == 2 and b"bad\\xff.json" in r.stderr, r.stderr
+    assert b"internal error" not in r.stderr and b"Traceback" not in r.stderr
+    with open(bad, "wb") as fh:
+        fh.write(json.dumps(_mcp({"name": "q r"})).encode())
+    for fmt in ("text", "json", "sarif", "junit", "github", "concise"):
+        r = run("lint", "-f", fmt, folder)
+        assert r.returncode == 1 and b"internal error" not in r.stderr, (fmt, r.stderr)
+        r.stdout.decode("utf-8")
+    for cmd in ("tools", "measure", "project"):
+        r = run(cmd, folder, "-q")
+        assert r.returncode in (0, 2) and b"internal error" not in r.stderr, (cmd, r.stderr)
+
+
+# ---- 9. closed streams, Ctrl-C, SIGTERM
+
+def test_i13_09_closed_stdout_and_stdin(tmp_path: Path) -> None:
+    for cmd, stdin_closed in (("lint", False), ("tools", False), ("measure", False),
+                              ("lint", True)):
+        args = [sys.executable, "-m", "toolcat", cmd, "-" if stdin_closed else GIT]
+        shell = " ".join(f"'{a}'" for a in args) + (" <&-" if stdin_closed else " >&-")
+        r = subprocess.run(["bash", "-c", shell], capture_output=True, timeout=120,
+                           env=dict(os.environ, NO_COLOR="1"))
+        assert b"Traceback" not in r.stderr and b"internal error" not in r.stderr, r.stderr
+        if stdin_closed:
+            one_error_line(r, "standard input is closed")
+        else:
+            assert r.returncode in (0, 1), r.stderr
+
+
+def _big_catalog(path: Path, n: int = 3000, prefix: str = "tool") -> Path:
+    return _write(path, _mcp(*[{"name": f"{prefix}_{i}", "description": "word " * 40,
+                                "inputSchema": {"type": "object", "properties": {
+                                    f"p{j}": {"type": "string", "description": "x " * 30}
+                                    for j in range(8)}}} for i in range(n)]))
+
+
+def _loaded(pid: int, lib: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/maps") as f:
+            return lib in f.read()
+    except OSError:
+        return False
+
+
+def test_i13_09_sigterm_removes_temp_files_and_exits_143(tmp_path: Path) -> None:
+    src = _big_catalog(tmp_path / "big.json", 6000)
+    out = tmp_path / "out" / "o.json"
+    out.parent.mkdir()
+    hit = False
+    for _attempt in range(8):
+        p = subprocess.Popen([sys.executable, "-m", "toolcat", "project", "--view", "standard",
+                              "--indent", "8", "-q", src, "-o", out, "--handbook",
+                              out.parent / "hb.json", "--report", out.parent / "r.json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=dict(os.environ, NO_COLOR="1"))
+        t0 = time.monotonic()
+        while p.poll() is None and time.monotonic() - t0 < 120:
+            if any(x.name.startswith(".toolcat-") for x in out.parent.iterdir()):
+                p.send_signal(signal.SIGTERM)
+                hit = True
+                break
+        o, e = p.communicate(timeout=120)
+        assert b"Traceback" not in e, e
+        no_temp_files(out.parent)
+        if hit:
+            assert p.returncode == 143, (p.returncode, e)
+            assert e.decode().strip() == "toolcat: terminated"
+            break
+    assert hit, "SIGTERM never landed while a temp file existed"
+
+
+def test_i13_09_early_ctrl_c_prints_no_traceback(tmp_path: Path) -> None:
+    for sig, code, word in ((signal.SIGINT, 130, "interrupted"),
+                            (signal.SIGTERM, 143, "terminated")):
+        p = subprocess.Popen([sys.executable, "-m", "toolcat", "lint", GIT],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=dict(os.environ, NO_COLOR="1"))
+        t0 = time.monotonic()
+        # as soon as toolcat's own code runs (orjson is the first extension module it loads)
+        while p.poll() is None and not _loaded(p.pid, "orjson") and time.monotonic() - t0 < 60:
+            time.sleep(0.0005)
+        p.send_signal(sig)
+        o, e = p.communicate(timeout=120)
+        assert b"Traceback" not in e and b"KeyboardInterrupt" not in e, e
+        if p.returncode not in (0, 1):       # it may have finished first
+            assert p.returncode == code and e.decode().strip() == f"toolcat: {word}", e
+
+
+# ---- 10. malformed config and environment values
+
+@pytest.mark.parametrize("name,text,needle", [
+    ("toolcat.toml", 'profile = ["mcp"]\n', "profile"),
+    ("toolcat.toml", "[profile]\na = 1\n", "profile"),
+    ("toolcat.toml", 'profile = "\xff"\n', "UTF-8"),
+    ("pyproject.toml", '[tool.toolcat]\nprofile = "\xff"\n', "UTF-8"),
+    ("toolcat.toml", 'fail-on = ["error"]\n', "fail-on"),
+    ("toolcat.toml", "[severity]\nTC101 = 1\n", "severity"),
+    ("toolcat.toml", "[budgets]\nmax-increase = nan\n", "max-increase"),
+])
+def test_i13_10_malformed_config_values(tmp_path: Path, name: str, text: str,
+                                        needle: str) -> None:
+    (tmp_path / name).write_bytes(text.encode("latin-1"))
+    for cmd in ("lint", "measure"):
+        one_error_line(run(cmd, GIT, cwd=tmp_path), name, needle)
+
+
+@pytest.mark.parametrize("env,args", [
+    ({"TOOLCAT_MAX_FILE_SIZE": "abc"}, []), ({"TOOLCAT_MAX_FILE_SIZE": "1e9"}, []),
+    ({"TOOLCAT_MAX_DEPTH": "abc"}, []), ({"TOOLCAT_MAX_FILE_SIZE": "-5"}, []),
+    ({}, ["--max-file-size", "99999999999999999999999"]), ({}, ["--max-file-size", "0"]),
+])
+def test_i13_10_malformed_limits(env: dict, args: list) -> None:
+    for cmd in ("lint", "tools", "measure", "project"):
+        one_error_line(run(cmd, GIT, *args, env=env))
+
+
+@pytest.mark.parametrize("entry", [1, {"file": 3, "code": "TC101"},
+                                   {"file": "a", "code": "TC101", "tool": [1]},
+                                   {"file": "a", "code": "TC101", "pointer": {}},
+                                   {"file": "a", "code": "TC101", "count": "2"}])
+def test_i13_10_malformed_baseline_entries(tmp_path: Path, entry) -> None:
+    b = _write(tmp_path / "b.json", {"toolcat-baseline": 1, "findings": [entry]})
+    one_error_line(run("lint", GIT, "--baseline", b), "baseline")
+
+
+# ---- 11. the tokenizer cache
+
+def _tokens(env: dict) -> int:
+    r = run("measure", "-f", "json", GIT, env=env)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)["catalogs"][0]["tokens_before"]
+
+
+def test_i13_11_tokenizer_cache_is_checked(tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    want = _tokens(env)
+    assert want == 1455
+    (cache,) = (tmp_path / "cache" / "toolcat").glob("o200k_base-*")
+    assert stat.S_IMODE(os.stat(cache.parent).st_mode) == 0o700
+    blob = bytearray(cache.read_bytes())
+    # a tampered payload (a rank changed): the hash fails, the cache is rebuilt
+    blob[-1000] ^= 0x01
+    cache.write_bytes(bytes(blob))
+    assert _tokens(env) == want
+    assert cache.read_bytes() != bytes(blob)       # rebuilt
+    # a cache others may write is not trusted
+    import marshal
+
+    fake = marshal.dumps({bytes([i]): i for i in range(256)} | {b"x" * k: 300 + k
+                                                             for k in range(2, 2000)})
+    os.chmod(cache, 0o666)
+    assert _tokens(env) == want
+    # a cache file that is a link is never followed
+    cache.unlink()
+    target = _write(tmp_path / "elsewhere.bin", fake)
+    cache.symlink_to(target)
+    assert _tokens(env) == want
+    assert target.read_bytes() == fake                # never written through
+    no_temp_files(tmp_path)
+
+
+# ---- 12. two outputs to stdout
+
+def test_i13_12_two_outputs_to_stdout_is_a_usage_error(tmp_path: Path) -> None:
+    one_error_line(run("project", GIT, "-o", "-", "--handbook", "-"), "stdout")
+    one_error_line(run("project", GIT, "--handbook", "-"), "stdout")   # -o not given: stdout
+    one_error_line(run("project", GIT, "-o", tmp_path / "a.json", "--handbook",
+                       tmp_path / "a.json"), "same file")
+    assert not (tmp_path / "a.json").exists()
+    r = run("project", GIT, "-q", "-o", tmp_path / "a.json", "--handbook", "-")
+    assert r.returncode == 0 and json.loads(r.stdout)["tools"]["git_status"]
+
+
+# ---- 13. a closed pipe exits 0 for every command
+
+@pytest.mark.parametrize("args", [["tools"], ["measure", "--top", "2000"], ["lint"],
+                                  ["lint", "-f", "json"], ["project", "--indent", "2"],
+                                  ["diff-toolids"], ["rule", "--all"]])
+def test_i13_13_closed_pipe_exits_0(tmp_path: Path, args: list) -> None:
+    big = _big_catalog(tmp_path / "big.json", 300)
+    cmd = args[:1] + ([] if args[0] == "rule" else [big]) + args[1:]
+    if args[0] == "diff-toolids":
+        other = _write(tmp_path / "other.json", _mcp({"name": "x"}))
+        cmd = ["diff-toolids", big, other]
+    p = subprocess.Popen([sys.executable, "-m", "toolcat", *map(str, cmd)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env=dict(os.environ, NO_COLOR="1"))
+    p.stdout.close()        # the reader is gone before toolcat writes: EPIPE on its first write
+    e = p.stderr.read()
+    p.wait(timeout=120)
+    assert b"Traceback" not in e and b"internal error" not in e, e
+    if args[0] == "rule":
+        assert p.returncode == 0
+    else:
+        assert p.returncode == 0, (p.returncode, e)
+
+
+# ---- 14. Click's usage errors in one line
+
+@pytest.mark.parametrize("args,needle", [
+    (["lint", "--bogus", GIT], "no such option"), (["lint"], "missing argument"),
+    (["measure", GIT, "--max-bytes", "-1"], "--max-bytes"),
+    (["measure", GIT, "--top", "-1"], "--top"), (["rule", "TC101", "TC102"], "unexpected"),
+    (["nocmd"], "no such command"), (["measure", GIT, "--top", "x"], "--top"),
+    (["project", GIT, "--indent", "two"], "--indent"),
+])
+def test_i13_14_usage_errors_are_one_line(args: list, needle: str) -> None:
+    line = one_error_line(run(*args))
+    assert needle in line.lower(), line
+
+
+# ---- 15. CR-only line endings
+
+def test_i13_15_cr_only_yaml_is_read_with_its_line_breaks(tmp_path: Path) -> None:
+    lf = _write(tmp_path / "lf.yaml", "tools: []\n---\n{}\n")
+    cr = _write(tmp_path / "cr.yaml", "tools: []\r---\r{}\r")
+    a, b = one_error_line(run("tools", lf)), one_error_line(run("tools", cr))
+    assert "more than one YAML document" in b and b.replace("cr.yaml", "lf.yaml") == a
+    ok = _write(tmp_path / "ok.yaml", "tools:\r  - name: t\r    description: d\r"
+                "    inputSchema: {type: object, properties: {}}\r")
+    r = run("tools", "-f", "json", ok)
+    assert r.returncode == 0 and json.loads(r.stdout)["catalogs"][0]["tools"][0]["id"] == "t"
+
+
+# ---- 16. an empty selection
+
+def test_i13_16_empty_select_is_a_usage_error() -> None:
+    broken = SAMPLES / "broken.tools.json"
+    for opt in ("--select", "--extend-select", "--ignore"):
+        one_error_line(run("lint", opt, "", broken), opt, "empty")
+        one_error_line(run("lint", opt, " , ", broken), opt, "empty")
+
+
+# ---- 17. JUnit is well-formed XML
+
+def test_i13_17_junit_is_well_formed_xml(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    f = _write(tmp_path / "nul.json", '{"tools":[{"name":"a\\u0000b\\u001bc\\ufffe",'
+               '"description":"x\\u0001","inputSchema":{"type":"object","properties":{}}}]}')
+    r = run("lint", "-f", "junit", f)
+    assert r.returncode == 1
+    root = ET.fromstring(r.stdout)
+    names = [c.get("name") for c in root.iter("testcase")]
+    assert any("a\\x00b\\x1bc\\ufffe" in n for n in names), names
+
+
+# ---- 18. SC302 quotes each spelling
+
+def test_i13_18_sc302_quotes_each_spelling_of_a_ref(tmp_path: Path) -> None:
+    f = _write(tmp_path / "o" / "spec.yaml",
+               "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+               "      operationId: a\n      parameters:\n        - $ref: 'missing.yaml'\n"
+               "        - $ref: './missing.yaml'\n        - $ref: 'sub/../missing.yaml'\n"
+               "      responses: {'200': {description: ok}}\n")
+    msgs = [x["message"] for x in json.loads(run("lint", "-f", "json", f).stdout)["findings"]
+            if x["code"] == "SC302"]
+    assert len(msgs) == 3
+    for spelling, msg in zip(("'missing.yaml'", "'./missing.yaml'", "'sub/../missing.yaml'"),
+                             msgs):
+        assert msg.startswith(f"$ref {spelling}:"), msgs
+
+
+# ---- 19. UTF-32
+
+def test_i13_19_utf32_is_named(tmp_path: Path) -> None:
+    body = json.dumps(_mcp({"name": "t"}))
+    le = _write(tmp_path / "le.json", b"\xff\xfe\x00\x00" + body.encode("utf-32-le"))
+    be = _write(tmp_path / "be.json", b"\x00\x00\xfe\xff" + body.encode("utf-32-be"))
+    for f in (le, be):
+        one_error_line(run("tools", f), "UTF-32")
+
+
+# ---- 20. a $ref chain 3,000+ deep names the file
+
+def test_i13_20_deep_ref_chain_names_the_file(tmp_path: Path) -> None:
+    n = 5000
+    defs = {f"d{i}": {"$ref": f"#/components/schemas/d{i + 1}"} for i in range(n)}
+    defs[f"d{n}"] = {"type": "string"}
+    f = _write(tmp_path / "chain.json", {
+        "openapi": "3.0.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"operationId": "a", "parameters": [
+            {"name": "q", "in": "query", "schema": {"$ref": "#/components/schemas/d0"}}],
+            "responses": {"200": {"description": "ok"}}}}},
+        "components": {"schemas": defs}})
+    for cmd in ("tools", "lint", "measure", "project"):
+        r = run(cmd, f)
+        if r.returncode == 2:
+            one_error_line(r, "chain.json")
+        else:
+            assert r.returncode in (0, 1), r.stderr
+
+
+# ============================================================================ issue 12
+
+def _pty_run(args: list, columns: int, env: dict | None = None) -> str:
+    """toolcat on a pseudo-terminal ``columns`` wide (what a person sees)."""
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
+    e = dict(os.environ, NO_COLOR="1")
+    e.pop("COLUMNS", None)
+    e.update(env or {})
+    p = subprocess.Popen([sys.executable, "-m", "toolcat", *map(str, args)], stdin=slave,
+                         stdout=slave, stderr=subprocess.DEVNULL, env=e, close_fds=True)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            r, _, _ = select.select([master], [], [], 60)
+            if not r:
+                break
+            b = os.read(master, 65536)
+        except OSError:
+            break
+        if not b:
+            break
+        chunks.append(b)
+    p.wait(timeout=60)
+    os.close(master)
+    return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+
+
+LONG_IDS = [f"{w}_{'x' * (i % 7)}_operation_with_a_rather_long_identifier_{i}"
+            for i, w in enumerate(["create", "delete", "list", "update"] * 3)]
+
+
+def test_i12_16_tools_piped_never_cuts_ids_or_titles(tmp_path: Path) -> None:
+    f = _write(tmp_path / "long.json", _mcp(*[{"name": i, "title": "A title " * 12 + i}
+                                              for i in LONG_IDS]))
+    out = run("tools", f).stdout.decode()
+    assert "…" not in out
+    for i in LONG_IDS:
+        assert i in out and ("A title " * 12).strip() in out
+
+
+@pytest.mark.parametrize("args", [["tools"], ["measure", "--top", "5"], ["rule", "--all"]])
+def test_i12_16_narrow_terminal_layouts_fit(tmp_path: Path, args: list) -> None:
+    folder = tmp_path / "a_folder_with_quite_a_long_name_for_catalogs"
+    files = [_write(folder / f"{n}.catalog_with_a_long_file_name.json",
+                    _mcp(*[{"name": i, "title": "Some title of the tool " + i} for i in LONG_IDS]))
+             for n in ("first", "second")]
+    cmd = args[:1] + ([] if args[0] == "rule" else [str(p) for p in files]) + args[1:]
+    for cols in (80, 60):
+        out = _pty_run(cmd, cols)
+        assert "…" not in out and "Traceback" not in out, out
+        words = set()
+        for line in out.splitlines():
+            words.update(line.split())
+            tokens = line.split()
+            # a line longer than the screen holds a single value (never two side by side)
+            assert len(line) <= cols or len(tokens) <= 2, (cols, line)
+        if args[0] != "rule":
+            whole = [i for i in LONG_IDS if i in words]      # ids whole, never broken
+            assert len(whole) >= (3 if args[0] == "measure" else len(LONG_IDS)), out
+            assert any(Path(p).name in words or p in words for p in map(str, files)), out
+        else:
+            from toolcat.lint.registry import all_rules
+
+            for r in all_rules():
+                assert r.code in words and r.name in words
+                for w in r.summary.split():
+                    assert w in out, w              # words never broken across lines
+
+
+# ---- 17. messages that mislead
+
+def test_i12_17_select_typo_blames_the_command_line(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.toolcat]\nprofile = "mcp"\n')
+    line = one_error_line(run("lint", "--select", "XX999", GIT, cwd=tmp_path), "--select")
+    assert "pyproject.toml" not in line
+    (tmp_path / "pyproject.toml").write_text('[tool.toolcat]\nselect = ["XX9"]\n')
+    one_error_line(run("lint", GIT, cwd=tmp_path), "pyproject.toml", "XX9")
+
+
+def test_i12_17_unlowerable_fail_says_nothing_was_written(tmp_path: Path) -> None:
+    f = _write(tmp_path / "u.json", {"tools": [{"name": "u", "inputSchema": {
+        "type": "object", "properties": {"a": {"not": {"const": 1}}}}}]})
+    out = tmp_path / "out.json"
+    r = run("project", f, "--to", "openwop", "--unlowerable", "fail", "-o", out)
+    assert r.returncode == 1 and not out.exists()
+    err = r.stderr.decode()
+    assert "->" not in err and "digest" not in err and "nothing written" in err, err
+
+
+def test_i12_17_tc102_says_too_long_and_never_cuts(tmp_path: Path) -> None:
+    long_id = "a_" + "b" * 98
+    f = _write(tmp_path / "t.json", _mcp({"name": long_id}, {"name": "has space"}))
+    msgs = [x["message"] for x in json.loads(run("lint", "-f", "json", f).stdout)["findings"]
+            if x["code"] == "TC102"]
+    assert any("too long" in m and long_id in m and "100 characters" in m for m in msgs), msgs
+    assert any("' ' not allowed" in m and "has space" in m for m in msgs), msgs
+    assert not any("…" in m for m in msgs)
+
+
+def test_i12_17_description_cut_never_inside_an_html_tag() -> None:
+    from toolcat.project.describe import truncate
+
+    text = ('Returns the <a href="https://example.com/docs/a/very/long/path/to/the/page">'
+            "documentation page</a> and more words after it")
+    for limit in range(10, len(text)):
+        cut = truncate(text, limit)
+        assert cut.count("<") == cut.count(">"), (limit, cut)
+
+
+def test_i12_17_plurals(tmp_path: Path) -> None:
+    f = _write(tmp_path / "p.json", _mcp({"name": "t", "inputSchema": {
+        "type": "object", "properties": {"a": {"type": "string", "description": "x"}}}}))
+    rep = tmp_path / "r.json"
+    assert run("project", "-q", f, "-o", tmp_path / "o.json", "--report", rep).returncode == 0
+    text = rep.read_text()
+    assert "1 prose key removed" in text and "1 prose keys" not in text, text
+
+
+# ---- 18. many findings
+
+def test_i12_18_lint_statistics(tmp_path: Path) -> None:
+    f = _write(tmp_path / "many.json", _mcp(*[{"name": f"bad name {i}", "description": ""}
+                                              for i in range(30)]))
+    r = run("lint", "--statistics", f)
+    assert r.returncode == 1
+    lines = r.stdout.decode().splitlines()
+    assert re.match(r"^\s+30  TC102  error\s+tool-id-format$", lines[0]), lines
+    data = json.loads(run("lint", "--statistics", "-f", "json", f).stdout)
+    counts = {(x["code"], x["severity"]): x["count"] for x in data["statistics"]}
+    full = json.loads(run("lint", "-f", "json", f).stdout)["findings"]
+    from collections import Counter
+
+    assert counts == dict(Counter((x["code"], x["severity"]) for x in full))
+    one_error_line(run("lint", "--statistics", "-f", "sarif", f), "--statistics")
+
+
+def test_i12_18_lint_concise(tmp_path: Path) -> None:
+    broken = SAMPLES / "broken.tools.json"
+    r = run("lint", "-f", "concise", broken)
+    assert r.returncode == 1
+    full = json.loads(run("lint", "-f", "json", broken).stdout)["findings"]
+    lines = [x for x in r.stdout.decode().splitlines() if x]
+    assert len(lines) == len(full) + 1 and lines[-1].startswith("Found ")
+    for line in lines[:-1]:
+        assert re.match(r"^\S+:\d+:\d+: [A-Z]{2}\d{3} ", line), line
+    assert {(x["line"], x["code"]) for x in full} == {
+        (int(x.split(":")[1]), x.split(": ", 1)[1].split()[0]) for x in lines[:-1]}
