@@ -163,7 +163,8 @@ def check_outputs(outputs: list[tuple[str, str | None]]) -> None:
         if key is None:
             continue
         if key in seen:
-            raise UsageError(f"{seen[key]} and {opt} name the same file", p)
+            raise UsageError(f"{seen[key]} and {opt} name the same file (one file for two "
+                             "outputs)", p)
         seen[key] = opt
 
 

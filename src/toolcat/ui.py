@@ -242,8 +242,17 @@ def print_table(table: Any, con: Any = None) -> None:
     from rich.measure import Measurement
 
     con = con or out()
-    natural = Measurement.get(con, con.options.update_width(100_000), table).maximum
     width = terminal_width(con.file._stream)
+    plain = plain_table(table) if con.color_system is None else None
+    if plain is not None:
+        lines, natural = plain
+        if width is None or natural <= width:
+            # what Rich prints for this table, without Rich's per-cell layout (most of the
+            # time of `toolcat tools` on 20,000 files: issue 13 item 21)
+            con.file.write("".join(line + "\n" for line in lines))
+            con.file.flush()
+            return
+    natural = Measurement.get(con, con.options.update_width(100_000), table).maximum
     if width is None or natural <= width:
         old = con.width
         con.width = max(old, natural)
@@ -283,6 +292,78 @@ def print_wrapped(text: Any, con: Any = None) -> None:
             start, end = m.start(), m.end()
     if start is not None:
         con.print(text[start:end], soft_wrap=True)
+
+
+def plain_table(table: Any) -> tuple[list[str], int] | None:
+    """The lines Rich prints for ``table`` without colour at its natural width, and that
+    width; None when the table uses anything this does not lay out the same way (borders,
+    edges, titles, footers, multi-line cells, cell-level justification...): then Rich
+    does it. The shape every toolcat table has: no box, no edge padding, padding (0, 1),
+    a header row (its cells aligned to the bottom, as Rich does), cells on one line."""
+    from rich.cells import cell_len
+    from rich.control import strip_control_codes
+    from rich.text import Text
+
+    if (table.box is not None or table.show_edge or table.pad_edge or table.expand
+            or table.title or table.caption or table.show_footer or not table.show_header
+            or tuple(table.padding) != (0, 1, 0, 1) or table.collapse_padding
+            or table.width is not None or table.min_width is not None
+            or table.row_styles or not table.columns):
+        return None
+    cols = table.columns
+    grid: list[list[list[str]]] = []      # per column: header lines, then one line per row
+    for c in cols:
+        if (c.justify not in ("left", "right") or c.max_width is not None or c.ratio
+                or c.width is not None or c.vertical != "top"):
+            return None
+        cells = [c.header, *c.cells]
+        out: list[list[str]] = []
+        for i, cell in enumerate(cells):
+            if isinstance(cell, Text):
+                if cell.justify is not None or cell.overflow is not None or cell.end != "\n":
+                    return None
+                text = cell.plain
+            elif isinstance(cell, str):
+                text = strip_control_codes(cell)
+            else:
+                return None
+            lines = text.split("\n")
+            if len(lines) > 1 and i > 0:
+                return None
+            if not text.isascii() and any(cell_len(ch) == 0 for ch in text if ch != "\n"):
+                return None                    # zero-width characters: Rich crops them
+            out.append(lines)
+        grid.append(out)
+    widths = []
+    for c, cells in zip(cols, grid):
+        w = max(cell_len(line) for lines in cells for line in lines)
+        widths.append(max(w, c.min_width or 0))
+    total = sum(widths) + 2 * (len(widths) - 1)
+    if total == 0:
+        return None                            # Rich prints a blank for an empty table
+    head = max(len(cells[0]) for cells in grid)
+    rows = len(grid[0]) - 1
+    result: list[str] = []
+
+    def fit(text: str, w: int, justify: str) -> str:
+        pad = w - cell_len(text)
+        if justify == "right":
+            text = text.rstrip()
+            pad = w - cell_len(text)
+            return " " * pad + text
+        return text + " " * pad
+
+    for ln in range(head):
+        parts = []
+        for c, cells, w in zip(cols, grid, widths):
+            lines = cells[0]
+            k = ln - (head - len(lines))       # bottom-aligned
+            parts.append(fit(lines[k] if k >= 0 else "", w, c.justify))
+        result.append("  ".join(parts))
+    for r in range(1, rows + 1):
+        result.append("  ".join(fit(cells[r][0], w, c.justify)
+                                for c, cells, w in zip(cols, grid, widths)))
+    return result, total
 
 
 def _plain(cell: Any) -> Any:
