@@ -553,7 +553,10 @@ def test_i13_09_early_ctrl_c_prints_no_traceback(tmp_path: Path) -> None:
 # ---- 10. malformed config and environment values
 
 @pytest.mark.parametrize("name,text,needle", [
-    ("toolcat.toml", 'profile = ["mcp"]\n', "profile"),
+    # (a list of profile names is valid since issue 15: several profiles in one run)
+    ("toolcat.toml", 'profile = [["mcp"]]\n', "profile"),
+    ("toolcat.toml", 'profile = 3\n', "profile"),
+    ("toolcat.toml", 'mcp-version = ["2025-06-18"]\n', "mcp-version"),
     ("toolcat.toml", "[profile]\na = 1\n", "profile"),
     ("toolcat.toml", 'profile = "\xff"\n', "UTF-8"),
     ("pyproject.toml", '[tool.toolcat]\nprofile = "\xff"\n', "UTF-8"),
@@ -851,11 +854,11 @@ def test_i12_17_unlowerable_fail_says_nothing_was_written(tmp_path: Path) -> Non
 
 
 def test_i12_17_tc102_says_too_long_and_never_cuts(tmp_path: Path) -> None:
-    long_id = "a_" + "b" * 98
+    long_id = "a_" + "b" * 148      # MCP names: at most 128 characters
     f = _write(tmp_path / "t.json", _mcp({"name": long_id}, {"name": "has space"}))
     msgs = [x["message"] for x in json.loads(run("lint", "-f", "json", f).stdout)["findings"]
             if x["code"] == "TC102"]
-    assert any("too long" in m and long_id in m and "100 characters" in m for m in msgs), msgs
+    assert any("too long" in m and long_id in m and "150 characters" in m for m in msgs), msgs
     assert any("' ' not allowed" in m and "has space" in m for m in msgs), msgs
     assert not any("…" in m for m in msgs)
 
@@ -887,7 +890,9 @@ def test_i12_18_lint_statistics(tmp_path: Path) -> None:
     r = run("lint", "--statistics", f)
     assert r.returncode == 1
     lines = r.stdout.decode().splitlines()
-    assert re.match(r"^\s+30  TC102  error\s+tool-id-format$", lines[0]), lines
+    assert any(re.match(r"^\s+30  TC102  error\s+tool-id-format$", x) for x in lines), lines
+    counts_shown = [int(x.split()[0]) for x in lines if x.strip() and x.split()[0].isdigit()]
+    assert counts_shown == sorted(counts_shown, reverse=True), lines     # most first
     data = json.loads(run("lint", "--statistics", "-f", "json", f).stdout)
     counts = {(x["code"], x["severity"]): x["count"] for x in data["statistics"]}
     full = json.loads(run("lint", "-f", "json", f).stdout)["findings"]
