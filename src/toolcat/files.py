@@ -253,9 +253,40 @@ def _write_fd(fd: int, data: bytes) -> None:
         raise
 
 
+#: seconds a FIFO output may go without a reader before it is an error (shells block forever;
+#: toolcat promises never to hang, and a reader started beside it opens well within this)
+FIFO_WAIT = 10.0
+
+
+def _open_fifo(path: str) -> int:
+    """``path`` (a FIFO) opened for writing once a reader has it open, waiting at most
+    :data:`FIFO_WAIT` seconds (an open without ``O_NONBLOCK`` would block forever)."""
+    import fcntl
+    import time
+
+    deadline = time.monotonic() + FIFO_WAIT
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            break
+        except OSError as e:
+            if e.errno != errno.ENXIO:      # ENXIO: no reader yet
+                raise
+            if time.monotonic() > deadline:
+                raise OSError(errno.ENXIO, f"a FIFO that no process reads (waited "
+                              f"{FIFO_WAIT:.0f} s for a reader)") from None
+            time.sleep(0.02)
+    flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~os.O_NONBLOCK)   # then write as usual
+    return fd
+
+
 def _write_direct(path: str, data: bytes) -> None:
     """Write into an existing special file (a device, a FIFO) without replacing it."""
-    fd = os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
+    if stat.S_ISFIFO(os.stat(path).st_mode):
+        fd = _open_fifo(path)
+    else:
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
     try:
         _write_fd(fd, data)
     finally:

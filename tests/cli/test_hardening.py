@@ -144,6 +144,18 @@ def test_i13_01_a_fifo_target_is_written_not_replaced(tmp_path: Path, writer: st
     no_temp_files(tmp_path)
 
 
+def test_i13_01_a_fifo_without_reader_is_one_error_not_a_hang(tmp_path: Path) -> None:
+    from toolcat.files import FIFO_WAIT
+
+    fifo = tmp_path / "nobody.fifo"
+    os.mkfifo(fifo)
+    # a blocking open would never return: run()'s timeout fails the test then
+    r = run("project", GIT, "-q", "-o", fifo, timeout=FIFO_WAIT + 100)
+    one_error_line(r, str(fifo), "FIFO", "reader")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    no_temp_files(tmp_path)
+
+
 def test_i13_01_dev_stdout_style_link_reaches_stdout(tmp_path: Path) -> None:
     # /dev/stdout's shape (a link to /proc/self/fd/1), and /dev/fd/1's (a link through a
     # link), as copies: never the real /dev entries
@@ -235,6 +247,27 @@ def test_i13_02_huge_repeat_counts_never_overflow(tmp_path: Path) -> None:
     # a{99999999999} is valid ECMA-262; (a{3,2} is not
     assert any(p.endswith("/b/pattern") for p in sc301), findings
     assert not any(p.endswith("/a/pattern") for p in sc301), findings
+
+
+def test_i13_02_deeply_nested_groups_stay_in_bounded_memory(tmp_path: Path) -> None:
+    # 30,000 nested capture groups: RE2 with captures allocated ~22 GB (the OOM killer
+    # ended the run, exit 137). An address-space limit makes a regression a failure here,
+    # not a machine out of memory.
+    deep = "(" * 30000 + ")" * 30000
+    f = _write(tmp_path / "t.json", _mcp({"name": "t", "inputSchema": {
+        "type": "object", "properties": {"x": {"type": "string", "pattern": deep}},
+        "patternProperties": {deep: {}}, "required": ["y" * 40 + "!"]}}))
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_CPU, (30, 31))
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+    e = dict(os.environ, NO_COLOR="1")
+    r = subprocess.run([sys.executable, "-m", "toolcat", "lint", "-f", "json", str(f)],
+                       capture_output=True, env=e, timeout=300, preexec_fn=limited)
+    assert r.returncode in (0, 1), (r.returncode, r.stderr[-500:])
+    msgs = [x["message"] for x in json.loads(r.stdout)["findings"] if x["code"] == "SC303"]
+    assert any("could not be checked" in m or "nests groups" in m for m in msgs), msgs
 
 
 def test_i13_02_regex_module_answers_as_ecma262() -> None:

@@ -9,8 +9,9 @@ a newline) and runs commands on it. Every run must:
 
 * exit 0, 1 or 2; on 2, print only ``toolcat: error:`` lines (and Click's help hint);
 * print no traceback and no "internal error";
-* stay within a CPU bound (RLIMIT_CPU kills a runaway; the CPU time is checked too), with a
-  wall-clock guard only against blocking (a FIFO read would block, using no CPU);
+* stay within a CPU and a memory bound (RLIMIT_CPU and RLIMIT_AS; the CPU time is checked
+  too), with a wall-clock guard only against blocking (a FIFO read would block, using no
+  CPU);
 * leave no ``.toolcat-*`` temp file and touch no file outside its output folder;
 * print no control character on a stream for people (stderr always; stdout for the text
   formats).
@@ -41,6 +42,7 @@ from support.fuzz_profile import is_long
 CASES = int(os.environ.get("TOOLCAT_HOSTILE_CASES", "0")) or (400 if is_long() else 36)
 COMMANDS_PER_CASE = None if is_long() or os.environ.get("TOOLCAT_HOSTILE_CASES") else 3
 CPU_LIMIT = 15            # seconds of CPU per run (RLIMIT_CPU kills past it)
+MEM_LIMIT = 4 << 30       # bytes of address space per run (RLIMIT_AS)
 WALL_GUARD = 180          # seconds: only a blocked process gets near this
 CONTROL = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8-\xae]"
                      rb"|\xe2\x81[\xa6-\xa9]")
@@ -52,7 +54,8 @@ NASTY = ["\x1b[31m", "\x1b]0;title\x07", "\x1b]8;;http://x\x07", "\x07", "\x00",
          "\ufeff", "\ufffe", "é", "𝕏", "　"]
 PATTERNS = ["^(a+)+$", "(a|aa)+$", "(.*a){20}", "a{99999999999}", "x{4294967296,}",
             "(?=a)a", "(?<=a)b", r"(a)\1", r"\p{Script=Greek}", "[", "(", "a{3,2}", "\\",
-            "[^]", "[]", "(?<n>a)\\k<n>", "a" * 2000, "(" * 300 + ")" * 300]
+            "[^]", "[]", "(?<n>a)\\k<n>", "a" * 2000, "(" * 300 + ")" * 300,
+            "(" * 30000 + ")" * 30000]
 
 
 def _s(rng: random.Random, n: int = 3) -> str:
@@ -287,6 +290,8 @@ def _tree(root: Path, skip: Path) -> dict:
 
 def _limit():
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT + 1))
+    # memory too: a runaway allocation is a failure of this case, not an OOM-killed machine
+    resource.setrlimit(resource.RLIMIT_AS, (MEM_LIMIT, MEM_LIMIT))
 
 
 def run_bounded(argv: list[str], cwd: Path) -> tuple[int, bytes, bytes, float, bool]:
