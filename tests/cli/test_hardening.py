@@ -487,6 +487,20 @@ def test_i13_08_lone_surrogate_in_tools_measure_project(tmp_path: Path) -> None:
     assert json.loads(run("project", "-q", f).stdout)["tools"][0]["name"] == "a\ud800b"
 
 
+def test_i13_08_huge_yaml_integer_is_one_line(tmp_path: Path) -> None:
+    # JSON refuses numbers of more than 4,300 digits (Python's int/str limit) in one line;
+    # YAML's parser accepted them and `tools`, `measure`, `project` then died with an
+    # internal ValueError when writing them
+    big = "9" * 5000
+    f = _write(tmp_path / "big.yaml", "tools:\n- name: t\n  description: d\n  inputSchema:\n"
+               "    type: object\n    properties:\n      x: {type: integer, maximum: "
+               + big + "}\n")
+    for cmd in (["tools"], ["measure"], ["project", "-q"], ["lint"]):
+        one_error_line(run(*cmd, f), f"{f}:7:", "4300 digits")
+    ok = _write(tmp_path / "ok.yaml", f.read_text().replace(big, "9" * 4300))
+    assert run("project", "-q", ok).returncode == 0
+
+
 def test_i13_08_non_utf8_file_name_in_a_folder(tmp_path: Path) -> None:
     folder = tmp_path / "f"
     folder.mkdir()

@@ -644,6 +644,9 @@ def _normalize(doc: Any, max_depth: int) -> Any:
                     except TypeError as e:
                         raise _BadValue(f"a mapping key of type {e} cannot be a JSON object key",
                                         cont) from None
+                    except ValueError:
+                        raise _BadValue(f"a mapping key that is a number with more than "
+                                        f"{_MAX_DIGITS} digits", cont) from None
                 if len(new) != len(items):
                     raise _BadValue("two mapping keys become the same JSON key "
                                     "(e.g. 1 and '1')", cont)
@@ -695,6 +698,17 @@ def _pointer_to(doc: Any, target: Any, key: Any) -> str | None:
     return None
 
 
+_MAX_DIGITS = 4300      # what Python converts between int and str (and JSON reading refuses)
+
+
+def _too_many_digits(v: int) -> bool:
+    try:
+        str(v)
+    except ValueError:
+        return True
+    return False
+
+
 def _scalar_ok(v: Any) -> bool:
     t = type(v)
     return t is str or (t is int and INT64_MIN <= v < UINT64_END) or t is bool or v is None
@@ -715,6 +729,8 @@ def _fix_scalar(v: Any, cont: Any, key: Any) -> Any:
     if type(v) is BigInt:
         return v
     if isinstance(v, int):  # int subclasses; beyond 64 bits marked for the serializer
+        if v.bit_length() > 14_000 and _too_many_digits(v):
+            raise _BadValue(f"a number with more than {_MAX_DIGITS} digits", cont, key)
         return big_int(int(v))
     if isinstance(v, float):
         return _fix_scalar(float(v), cont, key)
