@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -222,8 +223,12 @@ def test_sc301_agrees_with_jsonschema_check_schema(draft, dialect, cls):
     checked = disagreements = 0
     report = []
     for name, schema, mutate in _suite_schemas(draft):
-        if "\\p{" in json.dumps(schema) or "\\P{" in json.dumps(schema):
-            continue  # ECMA-262 Unicode property escapes: valid patterns Python's re rejects
+        text = json.dumps(schema)
+        if "\\p{" in text or "\\P{" in text or re.search(r"\\\\c[A-Za-z]", text):
+            # ECMA-262 Unicode property escapes and control escapes (\cJ): valid patterns
+            # that Python's re (jsonschema's "regex" format check) rejects; toolcat reads
+            # patterns as ECMA-262 (toolcat.schema.regex)
+            continue
         variants = [("as is", schema)] + (list(_mutations(schema)) if mutate else [])
         for vname, s in variants:
             if isinstance(s, dict) and "$schema" in s and dialect not in str(s["$schema"]) \
