@@ -245,7 +245,8 @@ def value_form(ctx, tool, n) -> Iterator[Hit]:
                   f"{', '.join(sorted(p.formats))})", n.ptr("format"))
     mi = node.get("minItems")
     if p.min_items_values is not None and "minItems" in node \
-            and mi not in p.min_items_values:
+            and not (isinstance(mi, int) and not isinstance(mi, bool)
+                     and mi in p.min_items_values):
         yield Hit(f"minItems {mi!r} is not supported by {p.title} (only "
                   f"{' or '.join(str(v) for v in sorted(p.min_items_values))})",
                   n.ptr("minItems"))
