@@ -97,14 +97,6 @@ def read_bytes(path: str, limits: Limits | None = None) -> bytes:
     return read_regular(path, _limits(limits).max_file_size)
 
 
-def _size(n: int) -> str:
-    if n >= 1024 * 1024:
-        return f"{n / 1024 / 1024:.0f} MiB"
-    if n >= 1024:
-        return f"{n / 1024:.0f} KiB"
-    return f"{n} bytes"
-
-
 def decode_text(data: bytes, path: str) -> str:
     """UTF-8 bytes to text, or a clear error for binary and other encodings."""
     if data.startswith(b"\xef\xbb\xbf"):

@@ -107,10 +107,14 @@ class LintResult:
         self.files = files
         self.tools = tools
         self.profiles = profiles or ["mcp"]   # the profiles run
-        self.profile = ",".join(self.profiles)
         self.matrix = matrix
         self.sources = sources or {}
         self.fail_on = fail_on
+
+    @property
+    def profile(self) -> str:
+        """The profiles run, comma-separated (what the reports print)."""
+        return ",".join(self.profiles)
 
     def counts(self) -> dict[str, int]:
         """``{"error": n, "warning": n, "info": n}``."""
