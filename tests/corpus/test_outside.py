@@ -52,8 +52,6 @@ RUN_LARGE = os.environ.get("TOOLCAT_OUTSIDE_LARGE") == "1"
 ITEM9 = ("issue 12 item 9: operation-level $ref to another file is ignored (empty tools with "
          "invented ids)")
 ITEM11 = "issue 12 item 11: duplicate tool ids are written into the output"
-ITEM7 = ("issue 12 item 7: --to mcp writes an outputSchema (or inputSchema) that is not an "
-         "object schema; the MCP TypeScript SDK's ToolSchema rejects the tools/list")
 KNOWN: dict[tuple[str, str], str] = {}
 
 
@@ -66,17 +64,6 @@ def known(check: str, entry_ids, reason: str) -> None:
 DOCKER_BARE = [e["id"] for e in SINGLES if e["kind"] == "docker-tools"
                and e["facts"].get("with_input_schema", 0) == 0]
 
-# OpenAPI -> MCP: the first 2xx response as written (an array, a $ref, a oneOf...) is the
-# outputSchema; the standard view also keeps the ones the compact view drops or rewrites
-SDK_COMPACT = ["discord", "spotify", "adyen-management-v3", "okta-idp-2026.06.2",
-               "mcp-registry-openapi", "redocly-starter", "argo-workflows", "powerplatform-jira",
-               "okta-legacy-swagger", "digitalocean"]
-# large specs (run with TOOLCAT_OUTSIDE_LARGE=1): measured on their compact projections
-SDK_LARGE = ["stripe-spec3-2023-09", "kubernetes-swagger", "cloudflare-2024-07",
-             "okta-management-2026.06.2", "plaid-2020-09-14", "linode-2024-10", "pagerduty-rest"]
-known("mcp-sdk-shape-compact", SDK_COMPACT + SDK_LARGE, ITEM7)
-known("mcp-sdk-shape-standard", SDK_COMPACT + SDK_LARGE + ["adyen-payout-v68", "pagerduty-scim"],
-      ITEM7)
 # docker tools.json without inputSchema: the standard view has tools with no inputSchema at all
 
 

@@ -77,6 +77,11 @@ class McpTarget(Target):
     ui_titles = True
     drops_repeated_description = True
     requires_input_schema = True
+    # the MCP TypeScript SDK's ToolSchema (1.x): inputSchema and outputSchema are objects with
+    # type "object", every root `properties` value an object
+    typed_object_roots = True
+    boolean_property_schemas = False
+    ajv_clients = True
 
     def _fields(self, **f: Any) -> dict:
         d: dict = {}

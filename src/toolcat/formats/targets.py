@@ -69,6 +69,15 @@ class Target:
     factors: ClassVar[bool] = True
     #: a tool without an input schema gets :data:`EMPTY_OBJECT_SCHEMA`
     requires_input_schema: ClassVar[bool] = False
+    #: the input and output schema roots must say ``type: "object"`` (both views; a
+    #: non-object output schema is wrapped: :mod:`toolcat.project.roots`)
+    typed_object_roots: ClassVar[bool] = False
+    #: a boolean schema may be the value of a root ``properties`` entry
+    boolean_property_schemas: ClassVar[bool] = True
+    #: clients compile the schemas with Ajv (ECMA-262 ``u`` patterns): the standard view of
+    #: a tool from another format gets the exact rewrites Ajv needs
+    #: (:func:`toolcat.project.roots.fix_patterns`; the compact view makes them anyway)
+    ajv_clients: ClassVar[bool] = False
 
     def __repr__(self) -> str:
         return f"<target {self.name}>"

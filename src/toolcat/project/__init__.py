@@ -33,7 +33,7 @@ from toolcat.formats.mcp import MCP_HINT_DEFAULTS
 from toolcat.formats.openwop import derive_safety_tier, derive_source
 from toolcat.formats.targets import TARGETS, Target
 from toolcat.model import OPENWOP_SOURCES, SAFETY_TIERS, Catalog, Tool
-from toolcat.project import describe
+from toolcat.project import describe, roots
 from toolcat.project.lower import (
     EXACT,
     KEPT,
@@ -313,9 +313,9 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
         raise UsageError(f"tool {tool.id}: safetyTier exec needs source host-extension "
                          "(RFC 0069); use --source host-extension")
     tid = target.tool_id(tool, fmt, source)
-    standard = target.standard(tool, fmt, opts.source, opts.safety_tier)
+    standard, fitted = _standard(target, tool, fmt, opts.source, opts.safety_tier)
     if opts.view == "standard":
-        return ProjectedTool(tid, standard, standard, file=tool.file,
+        return ProjectedTool(tid, standard, standard, fitted, file=tool.file,
                              no_input_schema=tool.input_schema is None)
     changes: list[Change] = []
     title = target.title_of(tool)
@@ -360,6 +360,10 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
             failed = True
         if res.omitted:
             in_schema = None
+    if in_schema is not None:
+        in_schema, fit = roots.fit_input(in_schema, tool.dialect, typed=target.typed_object_roots,
+                                         boolean_properties=target.boolean_property_schemas)
+        changes.extend(fit)
     # output schema
     out_schema = None
     if target.compact_output_schema and tool.output_schema is not None:
@@ -367,7 +371,10 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
             res = lower_schema(tool.output_schema, tool.dialect, subset=False,
                                pointer="/outputSchema", cache=cache, factor=opts.factor)
             changes.extend(res.changes)
-            out_schema = res.schema
+            out_schema, fit = roots.fit_output(
+                res.schema, tool.dialect, typed=target.typed_object_roots,
+                boolean_properties=target.boolean_property_schemas)
+            changes.extend(fit)
         else:
             changes.append(Change("/outputSchema", OMITTED, "dropped (--no-output-schema; "
                                   "in the handbook)"))
@@ -527,6 +534,32 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None) ->
     return Projection(target.name, opts.view, tools, opts, subset, dups)
 
 
+def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
+              safety_tier: str | None = None) -> tuple[Any, list[Change]]:
+    """The standard view of one tool, and the changes its schema roots needed to be what the
+    target requires (:mod:`.roots`; none for a tool in the target's own format, whose standard
+    view is the descriptor as written)."""
+    standard = target.standard(tool, fmt, source, safety_tier)
+    if fmt in target.native_formats and tool.raw is not None:
+        return standard, []
+    changes: list[Change] = []
+    body = target.body(standard)       # a fresh descriptor (not the tool's own): changed in place
+    for key in target.schema_keys:
+        if not isinstance(body, dict) or key not in body:
+            continue
+        role = "/outputSchema" if key == "outputSchema" else "/inputSchema"
+        new = body[key]
+        if target.ajv_clients:
+            new, fixed = roots.fix_patterns(new, tool.dialect, role)
+            changes.extend(fixed)
+        fit = roots.fit_output if role == "/outputSchema" else roots.fit_input
+        new, fitted = fit(new, tool.dialect, typed=target.typed_object_roots,
+                          boolean_properties=target.boolean_property_schemas, pointer=role)
+        changes.extend(fitted)
+        body[key] = new
+    return standard, changes
+
+
 def standard_array(cats: list[Catalog], target: Target | str | None = None) -> list:
     """The lossless standard view of ``cats`` in ``target``'s shape (input order).
 
@@ -539,7 +572,7 @@ def standard_array(cats: list[Catalog], target: Target | str | None = None) -> l
     out = []
     for cat in cats:
         for tool in cat.tools:
-            out.append(target.standard(tool, cat.format))
+            out.append(_standard(target, tool, cat.format)[0])
     return out
 
 

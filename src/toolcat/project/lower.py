@@ -21,7 +21,8 @@ subset, ``factor=True`` then moves repeated identical subtrees into ``$defs`` + 
 between the schemas of a run (:class:`LowerCache`: OpenAPI tools share their definitions).
 Every change is a :class:`Change` with a JSON pointer into the original schema and a kind:
 ``exact`` (accepts the same instances), ``widened`` (accepts a superset), ``omitted``,
-``kept``.
+``kept``, and (a tool's output schema in a target that wants an object there,
+:mod:`toolcat.project.roots`) ``wrapped``.
 """
 
 from __future__ import annotations
@@ -36,11 +37,13 @@ from toolcat.schema import merge as M
 from toolcat.schema.keywords import (
     ANCHOR_KEYWORDS,
     COMPACT_FORBIDDEN,
+    DRAFT7,
     DRAFT2020,
     DYNAMIC_REFERENCE_KEYWORDS,
     LEGACY_DIALECTS,
 )
-from toolcat.schema.refs import RefIndex
+from toolcat.schema.patterns import without_identity_escapes
+from toolcat.schema.refs import RefIndex, RefProblem
 from toolcat.schema.strip import strip_node
 from toolcat.schema.walker import (
     DESCEND,
@@ -58,10 +61,13 @@ class Kind(StrEnum):
     EXACT = "exact"        # accepts the same instances
     WIDENED = "widened"    # accepts a superset
     OMITTED = "omitted"    # left out (the handbook has it)
-    KEPT = "kept"          # kept although outside the compact subset
+    KEPT = "kept"          # kept although outside the compact subset (or a target's rule)
+    WRAPPED = "wrapped"    # the schema now describes the value under a property of an object
+                           # (MCP: a non-object output schema; see toolcat.project.roots)
 
 
-EXACT, WIDENED, OMITTED, KEPT = Kind.EXACT, Kind.WIDENED, Kind.OMITTED, Kind.KEPT
+EXACT, WIDENED, OMITTED, KEPT, WRAPPED = (Kind.EXACT, Kind.WIDENED, Kind.OMITTED, Kind.KEPT,
+                                          Kind.WRAPPED)
 KINDS = tuple(Kind)
 
 
@@ -73,6 +79,12 @@ class Decision(Enum):
     WIDEN = "widen"        # drop it (widen mode: the schema then accepts a superset)
 
 _DEFS = ("$defs", "definitions")
+_FIXABLE_KEYS = frozenset(("pattern", "patternProperties", "required"))
+_ESCAPES_WHY = ("an identity escape of a character that needs none means the character itself "
+                "in Python and ECMA-262, and ECMA-262's u mode (Ajv, the MCP SDK) refuses it")
+#: what a copy of a subtree never carries (two nodes with one `$id` or anchor are refused by
+#: Ajv, "already exists"; a `$schema` is the copy's context's, whose dialect it has)
+_DECLARATIONS = frozenset(("$id", "id", "$schema") + ANCHOR_KEYWORDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +231,11 @@ class _Lowerer:
         self.prose_only = idx.dynamic and not widen
         self.annotations = idx.unevaluated
         unresolved = any(i.target is None for i in idx.refs.values())
-        self.may_drop_defs = not self.prose_only and (widen or not unresolved)
+        # what other readers see: {ref path: target} for the references a reader of the other
+        # dialect follows that this reading does not (or resolves elsewhere), and the refs
+        # whose readers disagree (see _other_readers)
+        self.foreign, self.disputed, lost = self._other_readers()
+        self.may_drop_defs = not self.prose_only and not lost and (widen or not unresolved)
         self.sizes_cache = cache
         # shared expansions: exact mode with the "smaller" policy only (widening depends on
         # the expansion stack, "all" on the size budget spent so far)
@@ -236,6 +252,10 @@ class _Lowerer:
         for path, info in idx.refs.items():
             if info.target is not None and (self.live is None or path in self.live):
                 self.live_count[info.target] = self.live_count.get(info.target, 0) + 1
+        for path, t in self.foreign.items():
+            if self.live is None or path in self.live:
+                self.live_count[t] = self.live_count.get(t, 0) + 1
+        self._decl: tuple[list[tuple], list[tuple]] | None = None
         self.decisions: dict[tuple, Decision] = {}
         self.why: dict[tuple, str] = {}      # a $ref widened although it resolves: why
         self._sizes: dict[tuple, int] = {}
@@ -250,16 +270,35 @@ class _Lowerer:
         idx = self.idx
         if info.target is None:
             return Decision.WIDEN if self.widen else Decision.KEEP
+        dispute = self.disputed.get(info.path)
+        if dispute is not None:
+            # readers disagree on what this $ref means: kept as written (each reads it as
+            # before); in widen mode, a $ref whose target depends on the reader is dropped (a
+            # superset for every reader), one with keywords beside it is inlined and they
+            # are dropped (reported as a widening: _ref)
+            if not self.widen:
+                return Decision.KEEP
+            if dispute[0] == "target":
+                self.why[info.path] = dispute[1]
+                return Decision.WIDEN
         if idx.dialect_at(info.target) != idx.dialect_at(info.path):
             if self.widen:
                 self.why[info.path] = "its target is in another dialect"
+                return Decision.WIDEN
+            return Decision.KEEP
+        t = info.target
+        if self._switches_dialect_below(t):
+            # a copy may not carry the $schema that switches the dialect of a part of it (nor
+            # the $id a validator needs to honour it), and without them that part would be
+            # read in the wrong dialect
+            if self.widen:
+                self.why[info.path] = "its target holds a subschema of another dialect"
                 return Decision.WIDEN
             return Decision.KEEP
         if self.widen:
             return Decision.INLINE
         if self.prose_only or idx.embedded_ids:
             return Decision.KEEP
-        t = info.target
         if t in idx.cyclic:
             return Decision.KEEP
         if idx.has_identifiers_below(t):
@@ -267,6 +306,29 @@ class _Lowerer:
         if self.inline_policy == "smaller" and not self._smaller(info):
             return Decision.KEEP
         return Decision.INLINE
+
+    def _declarations(self) -> tuple[list[tuple], list[tuple]]:
+        """(paths of the nodes that declare something a copy may not repeat: ``$id``/``id``,
+        an anchor, ``$schema``; paths of the nodes whose ``$schema`` switches the dialect)."""
+        got = self._decl
+        if got is None:
+            decl: list[tuple] = []
+            switch: list[tuple] = []
+            for p, (node, d) in self.idx.nodes.items():
+                if node.__class__ is dict and not node.keys().isdisjoint(_DECLARATIONS):
+                    decl.append(p)
+                    if "$schema" in node and p and d != self.idx.dialect_at(p[:-1]):
+                        switch.append(p)
+            got = self._decl = (decl, switch)
+        return got
+
+    def _switches_dialect_below(self, t: tuple) -> bool:
+        n = len(t)
+        return any(p[:n] == t and p != t for p in self._declarations()[1])
+
+    def _declares_below(self, t: tuple) -> bool:
+        n = len(t)
+        return any(p[:n] == t for p in self._declarations()[0])
 
     def _smaller(self, info: Any) -> bool:
         t = info.target
@@ -302,6 +364,11 @@ class _Lowerer:
                 info = self.idx.refs[path]
                 if info.target is not None:
                     pins.add(info.target)
+        for path, t in self.foreign.items():
+            # (a $ref dropped by a widening keeps nothing alive)
+            if (live is None or path in live) and \
+                    self.decisions.get(path) is not Decision.WIDEN:
+                pins.add(t)
         self.pins = pins
         below: set = set()
         for p in pins:
@@ -316,9 +383,89 @@ class _Lowerer:
                     rel.setdefault(p[:i], set()).add(p[i:])
             self.pins_rel = {k: frozenset(v) for k, v in rel.items()}
 
+    def _other_readers(self) -> tuple[dict[tuple, tuple], dict[tuple, str], bool]:
+        """What the readers of the other dialect see that this reading does not. Real readers
+        disagree: the MCP SDK (1.x) reads every schema with draft-07 Ajv, whatever its
+        ``$schema`` says, and Ajv applies the keywords beside a ``$ref`` (an ``$id`` too) in
+        every dialect; the SDK v2 and python-jsonschema read the dialect declared (2020-12
+        without one). Returns:
+
+        * ``foreign``: {path of a ``$ref`` node: its target} for the references a reader of
+          the other dialect's keywords follows and this one does not (draft-07 tuple
+          ``items``, ``additionalItems``, ``dependencies`` read as 2020-12, or the 2020-12-only
+          applicators read as draft-07), and for a draft-07 ``$ref`` beside an ``$id``, the
+          target Ajv resolves it to (against that ``$id``) where the letter of draft-07 finds
+          another. Their targets are used: never dropped, never moved.
+        * ``disputed``: {path of a ``$ref`` node this reading follows: (what, why)}, where
+          readers disagree: ``("siblings", names)``, a draft-07 ``$ref`` with validation
+          keywords beside it (the letter ignores them, Ajv applies them), ``("target",
+          why)``, one whose target depends on the reader. Never inlined in exact mode.
+        * ``lost``: a reference another reader follows that cannot be located here (no
+          definition may then be dropped).
+        """
+        from urllib.parse import urljoin
+
+        idx = self.idx
+        foreign: dict[tuple, tuple] = {}
+        disputed: dict[tuple, str] = {}
+        lost = False
+        if not idx.refs and not idx.defs_at:
+            return foreign, disputed, lost
+        for path, info in idx.refs.items():
+            d = idx.dialect_at(path)
+            if d not in LEGACY_DIALECTS or info.target is None:
+                continue
+            node = idx.node(path)
+            if not isinstance(node, dict):
+                continue
+            siblings = [k for k in node if k != "$ref" and M.validates(k, DRAFT7)]
+            nid = node.get("$id") if d != "draft4" else node.get("id")
+            if isinstance(nid, str) and not nid.startswith("#"):
+                try:
+                    other, _problem, _frag = idx.resolve(info.ref, urljoin(idx.base[path], nid))
+                except (KeyError, ValueError):
+                    other = None
+                if other != info.target:
+                    disputed[path] = ("target", "an $id beside it changes its target for Ajv "
+                                      "(the MCP SDK), not by the letter of draft-07")
+                    if other is not None:
+                        foreign[path] = other
+                    continue
+            if siblings:
+                target = idx.node(info.target)
+                m = M.merge_and(target, {k: node[k] for k in siblings}, d)
+                if m is None or not M.json_equal(m, target):   # not implied by the target
+                    disputed[path] = ("siblings", ", ".join(siblings))
+        # the other dialect's applicators, with no $schema switching (the SDK's reading)
+        other_d = DRAFT2020 if self.dialect in LEGACY_DIALECTS else DRAFT7
+        for path, node in _walk_fixed(self.root, other_d):
+            ref = node.get("$ref")
+            if not isinstance(ref, str) or path in idx.refs:
+                continue
+            target = None
+            if ref == "#" or ref.startswith("#/"):
+                from toolcat.document import pointer as jp
+
+                try:
+                    got = jp.walk(idx.root, jp.decode_fragment(ref[1:]))
+                except (KeyError, ValueError):
+                    got = None
+                target = got[0] if got is not None else None
+            else:
+                try:
+                    target, problem, _frag = idx.resolve(ref, idx._context(path)[1])
+                except (KeyError, ValueError):
+                    target, problem = None, None
+                if target is None and problem is not RefProblem.REMOTE:
+                    lost = True
+            if target is not None:
+                foreign[path] = tuple(target)
+        return foreign, disputed, lost
+
     def _live_refs(self) -> set[tuple]:
         """The references the output keeps or inlines: those outside every definition, and
-        those inside a definition that a live reference points into (to a fixpoint). A
+        those inside a definition that a live reference points into (to a fixpoint), with
+        the ones only a reader of the other dialect follows (:meth:`_other_readers`). A
         definition only dead references point at is dropped with them. (Whether a reference
         is kept or inlined does not matter: either way its target is used.)"""
         idx = self.idx
@@ -330,8 +477,6 @@ class _Lowerer:
                     defs = node.get(key)
                     if isinstance(defs, dict):
                         entries.update(q + (key, name) for name in defs)
-        if not entries:
-            return set(idx.refs)
 
         def region(p: tuple) -> tuple | None:     # the innermost definition holding p
             for i in range(len(p), 1, -1):
@@ -339,8 +484,17 @@ class _Lowerer:
                     return p[:i]
             return None
 
+        targets: dict[tuple, tuple | None] = {p: i.target for p, i in idx.refs.items()}
+        extra: dict[tuple, tuple] = {}   # a $ref node both readings follow, to two targets
+        for p, t in self.foreign.items():
+            if p in targets:
+                extra[p] = t
+            else:
+                targets[p] = t
+        if not entries:
+            return set(targets)
         by_region: dict[tuple | None, list[tuple]] = {}
-        for p in idx.refs:
+        for p in targets:
             by_region.setdefault(region(p), []).append(p)
         live_entries: set[tuple] = set()
         live: set[tuple] = set()
@@ -350,14 +504,14 @@ class _Lowerer:
             if p in live:
                 continue
             live.add(p)
-            t = idx.refs[p].target
-            if t is None:
-                continue
-            for i in range(len(t), 1, -1):
-                e = t[:i]
-                if e in entries and e not in live_entries:
-                    live_entries.add(e)
-                    pending.extend(by_region.get(e, ()))
+            for t in (targets[p], extra.get(p)):
+                if t is None:
+                    continue
+                for i in range(len(t), 1, -1):
+                    e = t[:i]
+                    if e in entries and e not in live_entries:
+                        live_entries.add(e)
+                        pending.extend(by_region.get(e, ()))
         return live
 
     def _flip(self, path: tuple, defer: bool = False) -> None:
@@ -545,6 +699,8 @@ class _Lowerer:
             self.p.prose_removed += len(removed)
             if self.p.frames:
                 self.p.frames[-1].prose += len(removed)
+        if _FIXABLE_KEYS & n.keys():
+            n = self._fix_data(n, path, d)
         if self.prose_only:
             return n
         rebuilt = self.p.rebuilt
@@ -582,6 +738,14 @@ class _Lowerer:
                 n = self._drop_noops(n, path, d)
             self.p.clean[id(n)] = n
         return n
+
+    def _fix_data(self, n: dict, path: tuple, d: str) -> dict:
+        """:func:`fix_data` at one node, reported."""
+        pinned = self.pinned_any
+        out, done = fix_data(n, d, lambda k: path + ("patternProperties", k) not in pinned)
+        for suffix, what in done:
+            self._note(path + suffix, EXACT, what, False)
+        return out
 
     def _scrub(self, n: Any, path: tuple, d: str) -> Any:
         """``n`` with the no-op pass applied to every node in it that is not a hook result
@@ -657,6 +821,8 @@ class _Lowerer:
             expanded = self._expand(t, path)
             if self.widen and expanded is not None and self.p.expanded_widened:
                 self._mark(path)
+            if expanded is not None and self._declares_below(t):
+                expanded = _without_declarations(expanded, self.idx.dialect_at(t))
             if expanded is None:  # over budget
                 if not self.widen:
                     self._flip(path, defer=True)
@@ -668,10 +834,20 @@ class _Lowerer:
                            f"{dumps(widened).decode()}")
                 expanded = widened
         if legacy:
-            ignored = [k for k in siblings if M.validates(k, d)]
+            ignored = [k for k in siblings if M.validates(k, d) or M.validates(k, DRAFT7)]
             if ignored:
-                self._note(path, EXACT, "keywords beside $ref are ignored in this dialect: "
-                           + ", ".join(ignored) + " dropped", False)
+                # the letter of draft-07 ignores them, Ajv (the MCP SDK) applies them: dropped,
+                # the schema accepts what it did for the first and a superset for the second,
+                # unless the target implies them
+                part = {k: siblings[k] for k in ignored}
+                m = M.merge_and(expanded, part, d) if isinstance(expanded, (dict, bool)) else None
+                if m is not None and M.json_equal(m, expanded):
+                    self._note(path, EXACT, "keywords beside $ref dropped (its target implies "
+                               "them): " + ", ".join(ignored), False)
+                else:
+                    self._note(path, WIDENED, "keywords beside $ref dropped: "
+                               + ", ".join(ignored) + " (draft-07 ignores them; Ajv, as the "
+                               "MCP SDK runs it, applies them)", False)
             self._note(path + ("$ref",), EXACT, f"inlined $ref {n['$ref']!r}", False)
             if path == () and "$schema" in siblings:
                 # the root keeps saying which dialect it is (tuple `items`...)
@@ -1011,6 +1187,83 @@ def _identifiers(n: dict) -> dict:
     return {k: n[k] for k in _IDENTIFIERS if k in n}
 
 
+def _walk_fixed(root: Any, dialect: str) -> Any:
+    """``(path, node)`` of every object schema node of ``root`` read with ``dialect``'s
+    keywords throughout: no nested ``$schema`` switches it (as the MCP SDK 1.x reads every
+    schema: draft-07 Ajv, ``$schema`` never looked at)."""
+    stack = [((), root)]
+    while stack:
+        p, node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        yield p, node
+        kids = [(p + suffix, child) for suffix, child in subschemas(node, dialect)]
+        kids.reverse()
+        stack.extend(kids)
+
+
+def fix_data(n: dict, d: str, renamable: Any = None,
+             required: bool = True) -> tuple[dict, list[tuple[tuple, str]]]:
+    """Exact rewrites of values of one node that one real reader refuses and another takes:
+    a ``pattern`` (or ``patternProperties`` name) with an identity escape ECMA-262 refuses
+    (:mod:`toolcat.schema.patterns`: Ajv, and so the MCP SDK, cannot compile the schema), a
+    name repeated in ``required`` (invalid against every metaschema). Returns the node (a new
+    one when changed) and ``(path suffix, what)`` for each rewrite; ``renamable(name)``: may
+    that ``patternProperties`` entry be renamed (no reference points into it); ``required``:
+    also deduplicate ``required``."""
+    out = n
+    done: list[tuple[tuple, str]] = []
+    pat = n.get("pattern")
+    if isinstance(pat, str) and "\\" in pat and M.validates("pattern", d):
+        new = without_identity_escapes(pat)
+        if new is not None:
+            out = dict(out)
+            out["pattern"] = new
+            done.append((("pattern",), f"pattern {pat!r} written {new!r}: " + _ESCAPES_WHY))
+    props = n.get("patternProperties")
+    if isinstance(props, dict) and M.validates("patternProperties", d) and \
+            any("\\" in k for k in props):
+        renamed: dict = {}
+        for k, v in props.items():
+            new = without_identity_escapes(k) if "\\" in k else None
+            if new is not None and new not in props and new not in renamed and \
+                    (renamable is None or renamable(k)):
+                done.append((("patternProperties", k),
+                             f"patternProperties name {k!r} written {new!r}: " + _ESCAPES_WHY))
+                renamed[new] = v
+            else:
+                renamed[k] = v
+        if list(renamed) != list(props):
+            if out is n:
+                out = dict(out)
+            out["patternProperties"] = renamed
+    req = n.get("required") if required else None
+    if isinstance(req, list) and len(req) > 1 and M.validates("required", d):
+        once = M.dedupe(req)
+        if len(once) != len(req):
+            if out is n:
+                out = dict(out)
+            out["required"] = once
+            done.append((("required",), "each required name once"))
+    return out, done
+
+
+def _without_declarations(n: Any, dialect: str) -> Any:
+    """A copy of ``n`` (an inlined target) without ``$id``/``id``, anchors and ``$schema`` at
+    any depth: the original keeps them; a second node with the same identifier is refused by
+    Ajv (and the MCP SDK), and the copy's dialect is the one around it. Only for a copy that
+    no reference resolves through: in exact mode a target with identifiers below is never
+    inlined, in widen mode every reference inside it was inlined or dropped first; and a
+    target whose parts switch the dialect is not inlined (:meth:`_Lowerer._decide`)."""
+
+    def hook(node: Any, _path: tuple, _d: str) -> Any:
+        if isinstance(node, dict) and not node.keys().isdisjoint(_DECLARATIONS):
+            return {k: v for k, v in node.items() if k not in _DECLARATIONS}
+        return node
+
+    return transform(n, hook, dialect)
+
+
 def _with_identifiers(n: Any, ids: dict) -> dict:
     """``n`` (a rewritten node) carrying ``ids`` again; ``false`` becomes ``{"not": {}}``."""
     if n is True:
@@ -1246,6 +1499,13 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
     low = _Lowerer(schema, dialect, widen=widen, inline=inline, pointer=pointer, budget=budget,
                    cache=cache)
     out = low.run()
+    if isinstance(out, bool) and isinstance(schema, dict) and not subset:
+        # an object schema stays an object schema (Ajv, as the MCP SDK runs it, throws on a
+        # boolean root: `'$id' in schema`), and keeps saying which dialect it is; the compact
+        # subset has no object form of `false` (no `not`): there the floor replaces it
+        out = {"not": {}} if out is False else {}
+        if "$schema" in schema:
+            out = {"$schema": schema["$schema"], **out}
     done = low.p
     res = SchemaResult(out, _dedupe(done.changes), prose_removed=done.prose_removed)
     if done.noops:
@@ -1342,6 +1602,9 @@ _DIALECT_SENSITIVE = frozenset((
     "unevaluatedProperties", "unevaluatedItems", "minContains", "maxContains", "$anchor",
     "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary",
     "$schema", "id",
+    # draft-07 lets a validator assert these (its validation vocabulary, section 8); from
+    # 2019-09 on they are annotations only
+    "contentMediaType", "contentEncoding", "contentSchema",
 ))
 _NEW_FORMATS = ("uuid", "duration")
 
@@ -1372,10 +1635,13 @@ def dialect_neutral(schema: Any) -> bool:
     keywords beside it, no nested ``$id``, no format that only 2019-09+ defines."""
     if not isinstance(schema, dict):
         return False
-    from toolcat.schema.keywords import dialect_from_uri
+    from toolcat.schema.keywords import CANONICAL_URIS, dialect_from_uri
 
-    declared = dialect_from_uri(schema.get("$schema"), "")
-    if declared not in ("draft7", DRAFT2020):
+    uri = schema.get("$schema")
+    # only a URI every reader takes for draft-07 or 2020-12 (a custom metaschema, or a
+    # spelling python-jsonschema does not know, may mean anything to some reader)
+    if not isinstance(uri, str) or uri not in CANONICAL_URIS \
+            or dialect_from_uri(uri, "") not in ("draft7", DRAFT2020):
         return False
     rid = schema.get("$id")
     if rid is not None and (not isinstance(rid, str) or "#" in rid):

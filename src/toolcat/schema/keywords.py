@@ -214,22 +214,29 @@ def validation_keywords(dialect: str) -> frozenset[str]:
     return frozenset(k for k, kw in KEYWORDS[dialect].items() if kw.role == VALIDATION)
 
 
+#: the ``$schema`` URIs of each dialect: the metaschema's own id, over http or https, with or
+#: without the empty fragment (what the MCP SDK v2 recognises; python-jsonschema knows the
+#: spellings of :data:`CANONICAL_URIS` only). Any other URI is no dialect toolcat knows.
+_URI_DIALECTS: Final = {
+    f"{scheme}://json-schema.org/{path}{hash_}": d
+    for d, path in ((DRAFT4, "draft-04/schema"), (DRAFT6, "draft-06/schema"),
+                    (DRAFT7, "draft-07/schema"), (DRAFT2019, "draft/2019-09/schema"),
+                    (DRAFT2020, "draft/2020-12/schema"))
+    for scheme in ("http", "https") for hash_ in ("", "#")
+}
+#: the spellings every reader (python-jsonschema, Ajv, the MCP SDKs) takes for the dialect:
+#: the scheme its metaschema's id has, with or without the empty fragment
+CANONICAL_URIS: Final = frozenset(
+    u for d, base in DIALECT_URIS.items() for u in (base.rstrip("#"), base.rstrip("#") + "#"))
+
+
 def dialect_from_uri(uri: object, default: str = DRAFT2020) -> str:
-    """Map a ``$schema`` URI to a dialect name; unknown or absent gives ``default``."""
+    """Map a ``$schema`` URI to a dialect name; absent, or any URI but a dialect's own
+    metaschema URI (:data:`_URI_DIALECTS`: a custom metaschema such as
+    ``https://example.com/draft2020-12/strict.json`` is not 2020-12), gives ``default``."""
     if not isinstance(uri, str):
         return default
-    u = uri.rstrip("#").rstrip("/")
-    if "draft-04" in u:
-        return DRAFT4
-    if "draft-06" in u:
-        return DRAFT6
-    if "draft-07" in u:
-        return DRAFT7
-    if "2019-09" in u:
-        return DRAFT2019
-    if "2020-12" in u:
-        return DRAFT2020
-    return default
+    return _URI_DIALECTS.get(uri, default)
 
 
 def python_kind(v: object) -> str:

@@ -25,6 +25,7 @@ from toolcat.schema.keywords import (
     DECLARATION_KEYWORDS,
     KEYWORDS,
     LEGACY_DIALECTS,
+    MODERN_DIALECTS,
     REFERENCE_KEYWORDS,
     TUPLE_ITEMS_DIALECTS,
     VALIDATION,
@@ -119,7 +120,9 @@ def atoms_to_type(atoms: frozenset, order: Iterable[str] = ()) -> Any:
         names.append("integer")
         rest.discard("int")
     names.extend(t for t in ("object", "array", "string", "boolean", "null") if t in rest)
-    pref = [t for t in order if t in names]
+    # each name once (``order`` may repeat one: the two sides of a merge both name it; a
+    # ``type`` list with repeats is invalid against every metaschema: uniqueItems)
+    pref = [t for t in dict.fromkeys(order) if t in names]
     names = pref + [t for t in names if t not in pref]
     return names[0] if len(names) == 1 else names
 
@@ -171,11 +174,20 @@ UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProp
 IDENTIFIERS = DECLARATION_KEYWORDS
 
 
+#: keywords a dialect does not define that a real reader applies in it all the same: Ajv
+#: (every class, Ajv2020 too, and so both MCP SDKs) applies draft-07's ``dependencies`` in a
+#: 2019-09/2020-12 schema. For the letter of the dialect it is an unknown keyword, which no
+#: rewrite may then treat as inert (merged away, or making a branch accept everything).
+APPLIED_ANYWAY: dict[str, frozenset] = {d: frozenset(("dependencies",)) if d in MODERN_DIALECTS
+                                        else frozenset() for d in KEYWORDS}
+
+
 def validates(key: str, dialect: str) -> bool:
-    """True when ``key`` changes what a schema of ``dialect`` accepts."""
+    """True when ``key`` changes what a schema of ``dialect`` accepts (for some real reader:
+    :data:`APPLIED_ANYWAY`)."""
     kw = KEYWORDS[dialect].get(key)
     if kw is None:
-        return False
+        return key in APPLIED_ANYWAY[dialect]
     return kw.role == VALIDATION or (kw.role == CORE and key in REFS)
 
 
