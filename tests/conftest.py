@@ -14,6 +14,17 @@ def toolcat():
     return run_toolcat
 
 
+@pytest.fixture(scope="session")
+def ajv_judge():
+    """The Ajv judge (support/ajv.py: the MCP SDK's validator and ListToolsResultSchema), one
+    process per test session; skipped only where node is absent (installed on first use)."""
+    from support.ajv import AjvJudge, require
+
+    require()
+    with AjvJudge(timeout=600) as judge:
+        yield judge
+
+
 # Hypothesis profiles: `ci` (default) and `long` (HYPOTHESIS_PROFILE=long or
 # --hypothesis-profile=long); see support/fuzz_profile.py.
 _register_hypothesis_profiles()

@@ -1,16 +1,20 @@
 """Differential proof of the projection on the JSON-Schema-Test-Suite (draft2020-12, draft7).
 
-For every case (``optional/`` included) the schema goes through the projection's schema
-pipeline in each mode a catalog can ask for, and every test instance is validated with
-python-jsonschema against the original and the projected schema (``refRemote`` targets come
-from the suite's ``remotes/`` folder through a local registry; nothing is fetched):
+For every case (``optional/`` included), as written, for draft7 also with ``$schema``
+declared, and without its root ``$schema`` read as 2020-12 (MCP's default; the MCP SDK 1.x
+reads every schema as draft-07 anyway), the schema goes through the projection's schema
+pipeline in each mode a catalog can ask for, and every test instance is judged against the
+original and the projected schema by every real reader (support/differential.py):
+python-jsonschema (``refRemote`` targets come from the suite's ``remotes/`` folder through a
+local registry; nothing is fetched) and Ajv as the MCP SDKs run it (support/ajv.py):
 
+* the projection compiles under every Ajv engine its original compiles under;
 * only ``exact`` changes  -> the same verdict as the original, on every instance;
 * a ``widened`` change    -> every instance the original accepts is still accepted;
 * subset modes            -> the result uses no RFC 0112 forbidden keyword at any depth.
 
-The verdicts come from jsonschema, never from toolcat; a failure names the file, the case
-and the instance.
+The verdicts come from the readers, never from toolcat; a failure names the file, the case,
+the reader and the instance. ``python tests/corpus/test_schema_suite.py`` prints the counts.
 """
 
 from __future__ import annotations
@@ -47,41 +51,6 @@ def _registry(suite: str):
     return Registry().with_resources(resources)
 
 
-class Judge:
-    """Validate instances with jsonschema (the oracle), remembering the outcome kind."""
-
-    def __init__(self, suite: str) -> None:
-        import jsonschema
-
-        self.js = jsonschema
-        self.default = (jsonschema.Draft202012Validator if suite == "draft2020-12"
-                        else jsonschema.Draft7Validator)
-        self.registry = _registry(suite)
-
-    def validator(self, schema, formats: bool, cls=None):
-        cls = cls or self.js.validators.validator_for(schema, default=self.default)
-        fc = cls.FORMAT_CHECKER if formats else None
-        return cls(schema, registry=self.registry, format_checker=fc)
-
-    def projected_validators(self, original, projected, formats: bool) -> list:
-        """Validators for the projected schema: under the dialect it declares, and when the
-        projection dropped the root ``$schema``, under draft-07 and 2020-12 both (a consumer
-        may default to either)."""
-        dropped = (isinstance(original, dict) and "$schema" in original
-                   and isinstance(projected, dict) and "$schema" not in projected)
-        if not dropped:
-            return [self.validator(projected, formats)]
-        return [self.validator(projected, formats, cls)
-                for cls in (self.js.Draft7Validator, self.js.Draft202012Validator)]
-
-    @staticmethod
-    def outcome(v, data) -> str:
-        try:
-            return "valid" if v.is_valid(data) else "invalid"
-        except Exception as e:  # noqa: BLE001 - the oracle's own limits (unresolvable...)
-            return f"error:{type(e).__name__}"
-
-
 MODES = {
     # name: lower_schema keyword arguments
     "exact": {"subset": False},
@@ -111,82 +80,106 @@ def _variants(rel: str, i: int, case: dict):
         yield rel + " [anyOf x3]", i, {**case, "schema": {**head, "anyOf": [body] * 3}}
 
 
-def _check_suite(suite: str) -> dict:
+D7 = "http://json-schema.org/draft-07/schema#"
+
+
+def _dialect_variants(suite: str, rel: str, i: int, case: dict):
+    """``(label, case, dialect toolcat reads it with)``: the case as written (the suite's
+    dialect); a draft7 case also with ``$schema`` declared (what the SDK v2 reads as draft-07);
+    and every case without its root ``$schema``, read as 2020-12 (MCP's default, which
+    toolcat assumes): the MCP SDK 1.x still reads it as draft-07."""
+    dialect = SUITES[suite]
+    yield rel, case, dialect
+    schema = case["schema"]
+    if not isinstance(schema, dict):
+        return
+    if suite == "draft7" and "$schema" not in schema:
+        yield rel + " [$schema draft-07]", {**case, "schema": {"$schema": D7, **schema}}, dialect
+    bare = {k: v for k, v in schema.items() if k != "$schema"}
+    yield rel + " [no $schema, read as 2020-12]", {**case, "schema": bare}, "2020-12"
+
+
+def _check_suite(suite: str, judge=None) -> dict:
+    """Every case (and variant) through every mode, judged by jsonschema and, given the Ajv
+    ``judge``, by Ajv as the MCP SDKs run it (support/differential.py)."""
+    from support.differential import Differential, Pair
+
     from toolcat.project.lower import EXACT, WIDENED, lower_schema, subset_violations
 
-    dialect = SUITES[suite]
-    judge = Judge(suite)
+    diff = Differential(judge, registry=_registry(suite))
     failures: list[str] = []
-    stats = {"cases": 0, "instances": 0, "checks": 0, "widened_cases": 0, "factored": 0}
-    for rel, i, case in (v for c in _cases(suite) for v in _variants(*c)):
-        stats["cases"] += 1
-        schema = case["schema"]
-        formats = rel.startswith("optional/format/")
-        orig_v = judge.validator(schema, formats)
-        verdicts = [judge.outcome(orig_v, t["data"]) for t in case["tests"]]
-        stats["instances"] += len(case["tests"])
-        where = f"{suite}/{rel} case {i} ({case['description']!r})"
-        for mode, kw in MODES.items():
-            try:
-                res = lower_schema(schema, dialect, pointer="", **kw)
-            except Exception as e:  # noqa: BLE001
-                failures.append(f"{where} [{mode}]: projection raised {type(e).__name__}: {e}")
-                continue
-            kinds = {c.kind for c in res.changes}
-            if mode == "factor" and any("identical subschemas" in c.what for c in res.changes):
-                stats["factored"] += 1
-            if mode in ("exact", "keep") and WIDENED in kinds:
-                failures.append(f"{where} [{mode}]: widened in an exact-only mode: {res.changes}")
-            if mode in ("widen", "floor"):
-                v = subset_violations(res.schema, dialect, floor=(mode == "floor"))
-                if v:
-                    failures.append(f"{where} [{mode}]: not in the compact subset: {v}")
-            if WIDENED in kinds:
-                stats["widened_cases"] += 1
-            try:
-                new_vs = judge.projected_validators(schema, res.schema, formats)
-            except Exception as e:  # noqa: BLE001
-                failures.append(f"{where} [{mode}]: projected schema unusable: {e}: "
-                                f"{json.dumps(res.schema)[:300]}")
-                continue
-            exact = kinds <= {EXACT}
-            for t, before in zip(case["tests"], verdicts):
-                data = t["data"]
-                if mode == "floor" and not isinstance(data, dict):
-                    continue  # the floor is exact for tool arguments (objects) only
-                for new_v in new_vs:
-                    after = judge.outcome(new_v, data)
-                    stats["checks"] += 1
-                    if exact and after != before:
-                        failures.append(
-                            f"{where} [{mode}] instance {t['description']!r} "
-                            f"{json.dumps(data)[:120]}: {before} before, {after} after "
-                            f"({type(new_v).__name__}; exact changes only); projected: "
-                            f"{json.dumps(res.schema)[:300]}")
-                    elif not exact and before == "valid" and after != "valid":
-                        failures.append(
-                            f"{where} [{mode}] instance {t['description']!r} "
-                            f"{json.dumps(data)[:120]}: valid before, {after} after a widening "
-                            f"({type(new_v).__name__}); projected: {json.dumps(res.schema)[:300]}")
-    stats["failures"] = failures
+    stats = {"cases": 0, "instances": 0, "widened_cases": 0, "factored": 0}
+    for rel0, i, case0 in _cases(suite):
+        for rel1, case1, dialect in _dialect_variants(suite, rel0, i, case0):
+            variants = _variants(rel1, i, case1) if rel1 == rel0 else [(rel1, i, case1)]
+            for rel, _i, case in variants:
+                stats["cases"] += 1
+                schema = case["schema"]
+                formats = rel.startswith("optional/format/")
+                instances = [t["data"] for t in case["tests"]]
+                stats["instances"] += len(instances)
+                where = f"{suite}/{rel} case {i} ({case['description']!r})"
+                for mode, kw in MODES.items():
+                    try:
+                        res = lower_schema(schema, dialect, pointer="", **kw)
+                    except Exception as e:  # noqa: BLE001
+                        failures.append(f"{where} [{mode}]: projection raised "
+                                        f"{type(e).__name__}: {e}")
+                        continue
+                    kinds = {c.kind for c in res.changes}
+                    if mode == "factor" and any("identical subschemas" in c.what
+                                                for c in res.changes):
+                        stats["factored"] += 1
+                    if mode in ("exact", "keep") and WIDENED in kinds:
+                        failures.append(f"{where} [{mode}]: widened in an exact-only mode: "
+                                        f"{res.changes}")
+                    if mode in ("widen", "floor"):
+                        v = subset_violations(res.schema, dialect, floor=(mode == "floor"))
+                        if v:
+                            failures.append(f"{where} [{mode}]: not in the compact subset: {v}")
+                    if WIDENED in kinds:
+                        stats["widened_cases"] += 1
+                    if isinstance(res.schema, bool) and isinstance(schema, dict) and \
+                            mode in ("widen", "keep"):
+                        # the compact subset has no object form of `false` (no `not`); a
+                        # tool's schema always gets the floor there (mode "floor"), never
+                        # a boolean root: Ajv is not asked about this synthetic mode's root
+                        diff.add(Pair(f"{where} [{mode}]", schema, dialect, res.schema,
+                                      instances, lossy=not kinds <= {EXACT}, formats=formats,
+                                      engines=()))
+                        continue
+                    # the floor is exact for tool arguments (objects) only
+                    diff.add(Pair(f"{where} [{mode}]", schema, dialect, res.schema, instances,
+                                  lossy=not kinds <= {EXACT}, objects_only=(mode == "floor"),
+                                  formats=formats))
+    report = diff.run()
+    stats["readers"] = {r: dict(c) for r, c in report.counts.items()}
+    stats["failures"] = failures + report.failures
     return stats
 
 
 @pytest.mark.parametrize("suite", list(SUITES))
-def test_json_schema_test_suite(suite: str) -> None:
-    stats = _check_suite(suite)
+def test_json_schema_test_suite(suite: str, ajv_judge) -> None:
+    stats = _check_suite(suite, ajv_judge)
     failures = stats["failures"]
+    print(suite, {k: v for k, v in stats.items() if k != "failures"})
     assert stats["cases"] > 300 and stats["instances"] > 1500
     assert stats["factored"] > 30, stats      # factoring met many constructs
     assert not failures, f"{len(failures)} failures:\n" + "\n".join(failures[:40])
+    # every reader judged (no silent skip): jsonschema and the three Ajv engines
+    for reader in ("jsonschema", "sdk", "2020-12", "sdk-v2"):
+        assert stats["readers"][reader]["instances"] > 1000, stats["readers"]
 
 
 if __name__ == "__main__":  # a summary for the report: python tests/corpus/test_schema_suite.py
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # tests/: support.*
+    from support.ajv import AjvJudge
+
+    judge = AjvJudge(timeout=600)
     for s in SUITES:
-        st = _check_suite(s)
+        st = _check_suite(s, judge)
         print(s, {k: v for k, v in st.items() if k != "failures"}, "failures:", len(st["failures"]))
         for f in st["failures"][:60]:
             print("  ", f)

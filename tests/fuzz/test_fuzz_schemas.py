@@ -13,13 +13,16 @@ target: mcp, openai, anthropic (exact rewrites only, or the compact subset with
 ``--subset``), openwop (the subset, under each ``--unlowerable`` policy).
 
 Instances come from a simple generator guided by the schema (valid-looking values) and
-mutations of them (a key dropped or added, another type, a bound crossed, null). The oracle
-is python-jsonschema with the *same* format checker on both sides. Property: the projected
-schema gives every instance the original's verdict, unless the report lists a ``widened``
-(or ``omitted``) change under the schema's pointer, in which case every instance the
-original accepts is still accepted. Tool arguments are objects, so the inputSchema is
-compared on object instances (the compact subset's top-level floor is exact only there);
-the outputSchema (kept by the MCP target) on any instance.
+mutations of them (a key dropped or added, another type, a bound crossed, null). The oracles
+are python-jsonschema with the *same* format checker on both sides, and (for the seeded
+sweep's schemas) Ajv as the MCP SDKs run it (support/differential.py: every engine that reads
+the original). Property: the projected schema gives every instance the original's verdict,
+unless the report lists a ``widened`` (or ``omitted``) change under the schema's pointer, in
+which case every instance the original accepts is still accepted. Tool arguments are objects,
+so the inputSchema is compared on object instances (the compact subset's top-level floor and
+the MCP ``type: "object"`` are exact only there); the MCP outputSchema on objects too (a
+tool's ``structuredContent`` is one), or, where the projection wrapped a non-object output
+schema (SEP-2106), each instance ``x`` as ``{"result": x}``.
 
 (hypothesis-jsonschema was tried: 0.23.1 fails on current Hypothesis and ignores the 2020-12
 applicators, so the instance generator is this module's own.)
@@ -434,7 +437,9 @@ def load_one(schema: Any) -> Any:
 
 
 def projections(cats) -> list[tuple[str, dict, Any, Any, list, bool]]:
-    """(target, options, projected input schema, projected output schema, changes, failed)."""
+    """(target, options, projected input schema, projected output schema, changes, failed).
+    The MCP output schema is judged on objects (structuredContent is one), or when the
+    projection wrapped it (a change of kind ``wrapped``) on ``{"result": x}``."""
     from toolcat.project import ProjectOptions, project_catalogs
 
     out = []
@@ -445,6 +450,10 @@ def projections(cats) -> list[tuple[str, dict, Any, Any, list, bool]]:
                     _schema_of(pt.descriptor, target, "output") if target == "mcp" else "absent",
                     [c.as_dict() for c in pt.changes], pt.failed))
     return out
+
+
+def _wrapped(changes: list) -> bool:
+    return any(ch["kind"] == "wrapped" and ch["pointer"] == "/outputSchema" for ch in changes)
 
 
 def _lossy(changes: list, prefix: str) -> bool:
@@ -536,7 +545,9 @@ def _loops_when_reordered(schema: Any, x: Any) -> bool:
     return verdict(cls(r, format_checker=_format_checker()), x) == "recursion"
 
 
-def check_schema_case(c: Chooser, schema: Any) -> None:
+def check_schema_case(c: Chooser, schema: Any, diff: Any = None) -> None:
+    """The property on one schema (jsonschema here; given ``diff``, a
+    :class:`support.differential.Differential`, each projection also goes to the Ajv judge)."""
     import jsonschema
 
     declared = schema.get("$schema") if isinstance(schema, dict) else None
@@ -556,6 +567,21 @@ def check_schema_case(c: Chooser, schema: Any) -> None:
         instances.append(x)
         instances.append(mutate(c, x))
 
+    judged = [x for x in instances if verdict(orig, x) in ("valid", "invalid")]
+    if diff is not None and judged and not _inplace_cycle(schema):
+        from support.differential import Pair
+
+        dialect = "draft7" if declared == DRAFT7 else "2020-12"
+        for target, kw, p_in, p_out, changes, failed in projected:
+            if failed:
+                continue
+            for where, p in (("/inputSchema", p_in), ("/outputSchema", p_out)):
+                if p == "absent":
+                    continue
+                wrapped = where == "/outputSchema" and _wrapped(changes)
+                diff.add(Pair(f"{target} {kw} {where}", schema, dialect, p, judged,
+                              lossy=_lossy(changes, where), objects_only=not wrapped,
+                              wrapped=wrapped))
     for x in instances:
         before = verdict(orig, x)
         if before not in ("valid", "invalid"):
@@ -566,8 +592,9 @@ def check_schema_case(c: Chooser, schema: Any) -> None:
             if failed:
                 assert kw.get("unlowerable") == "fail"
                 continue
+            wrapped = _wrapped(changes)
             for where, p, applies in (("/inputSchema", p_in, isinstance(x, dict)),
-                                      ("/outputSchema", p_out, True)):
+                                      ("/outputSchema", p_out, wrapped or isinstance(x, dict))):
                 if p == "absent" or not applies:
                     if where == "/inputSchema" and p == "absent" and applies:
                         assert _lossy(changes, where), ("inputSchema dropped without an "
@@ -575,8 +602,9 @@ def check_schema_case(c: Chooser, schema: Any) -> None:
                     continue
                 lossy = _lossy(changes, where)
                 STATS["widened"] += lossy
+                y = {"result": x} if where == "/outputSchema" and wrapped else x
                 for v in _validators(p, declared):
-                    after = verdict(v, x)
+                    after = verdict(v, y)
                     STATS["checks"] += 1
                     if after == "recursion" and (_inplace_cycle(schema)
                                                  or _loops_when_reordered(schema, x)):
@@ -602,8 +630,13 @@ CI_EXAMPLES = 200
 CI_SWEEP = 150
 
 
-def test_generated_schemas_keep_their_verdicts():
+def test_generated_schemas_keep_their_verdicts(ajv_judge):
+    """jsonschema judges every instance as it is drawn; Ajv (as the MCP SDKs run it) judges
+    the same pairs in batches at the end (support/differential.py)."""
+    from support.differential import Differential
+
     STATS.update({k: 0 for k in STATS})
+    diff = Differential(ajv_judge)
 
     @settings(max_examples=examples(CI_EXAMPLES), **FUZZ)
     @given(st.data())
@@ -613,12 +646,17 @@ def test_generated_schemas_keep_their_verdicts():
         check_schema_case(c, schema)
 
     run()
-    # then a seeded sweep: uniform choices reach shapes Hypothesis' small-value lean rarely does
+    # then a seeded sweep: uniform choices reach shapes Hypothesis' small-value lean rarely
+    # does; its schemas also go to Ajv (Hypothesis' shrinking would re-run the judge)
     for seed in range(examples(CI_SWEEP)):
         c = SeededChooser(seed)
         schema, _dialect = gen_root(c)
-        check_schema_case(c, schema)
-    print("\nschema fuzz:", STATS)
+        check_schema_case(c, schema, diff)
+    report = diff.run()
+    print("\nschema fuzz:", STATS, "\nAjv:", report.line())
+    assert not report.failures, f"{len(report.failures)} failures:\n" + \
+        "\n".join(report.failures[:20])
+    assert report.counts["sdk"]["instances"] > 1000, report.line()
     # the generators must reach both sides, or the property says little
     assert STATS["schemas"] > examples(CI_EXAMPLES + CI_SWEEP) // 2, STATS
     assert STATS["valid"] > STATS["instances"] * 0.1, STATS
@@ -709,8 +747,9 @@ def test_regressions(schema, instances):
     for target, kw, p_in, p_out, changes, failed in projections(load_one(schema)):
         if failed:
             continue
+        wrapped = _wrapped(changes)
         for where, p, objects_only in ((("/inputSchema", p_in, True),
-                                        ("/outputSchema", p_out, False))):
+                                        ("/outputSchema", p_out, not wrapped))):
             if p == "absent":
                 continue
             lossy = _lossy(changes, where)
@@ -718,7 +757,8 @@ def test_regressions(schema, instances):
                 if objects_only and not isinstance(x, dict):
                     continue
                 before = verdict(orig, x)
+                y = {"result": x} if where == "/outputSchema" and wrapped else x
                 for v in _validators(p, declared):
-                    after = verdict(v, x)
+                    after = verdict(v, y)
                     ok = (after == before) if not lossy else (before != "valid" or after == "valid")
                     assert ok, (target, kw, where, x, before, after, p, changes)

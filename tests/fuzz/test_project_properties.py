@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.common import corpus
-from support.fuzz_support import Chooser, SeededChooser
+from support.fuzz_support import Chooser
+from support.instances import _ALPHABET, RandomChooser, gen, mutate
 
 # --------------------------------------------------------------------------- the schemas
 
@@ -31,6 +32,13 @@ def _catalog_paths(group: str) -> list[str]:
         return [str(corpus("github-mcp-server"))]
     if group == "neo":
         return sorted(glob.glob(str(corpus("neo") / "*.openapi.yaml")))
+    if group == "openapi":   # every OpenAPI/Swagger spec of the corpus, and the samples
+        from support.common import SAMPLES
+
+        return sorted(p for p in glob.glob(str(corpus("openapi") / "*"))
+                      if not p.endswith(".md")) + sorted(
+            str(p) for p in SAMPLES.iterdir() if p.suffix in (".json", ".yaml")
+            and p.name != "broken.tools.json")
     out = []
     for f in sorted(glob.glob(str(corpus("mcp-context-cost") / "*.json"))):
         with open(f, encoding="utf-8") as fh:
@@ -40,32 +48,48 @@ def _catalog_paths(group: str) -> list[str]:
 
 
 class Case:
-    """One schema, its two projections and the validators (jsonschema is the oracle)."""
+    """One schema, its projections and the validators (jsonschema is the oracle here; Ajv
+    judges the instances the sweep drew, at the end of the group).
+
+    Modes: ``mcp`` = what ``--to mcp`` writes (exact rewrites, factoring, then the MCP roots:
+    ``type: "object"``, a non-object output schema wrapped), judged on objects (tool
+    arguments and structuredContent are objects) or, wrapped, on ``{"result": x}``;
+    ``widen`` = the compact subset (``--to openwop``), on objects (the floor)."""
 
     def __init__(self, where: str, schema: Any, dialect: str, output: bool) -> None:
         import jsonschema
 
+        from toolcat.project import roots
         from toolcat.project.lower import EXACT, lower_schema
+        from toolcat.schema.walker import node_dialect
 
         self.where = where
         self.schema = schema
+        self.dialect = node_dialect(schema, dialect) if isinstance(schema, dict) else dialect
+        self.instances: list = []       # what the sweep drew (for the Ajv judge)
         default = jsonschema.Draft202012Validator
         cls = jsonschema.validators.validator_for(schema, default=default)
         self.orig = cls(schema)
         self.modes = []
-        kwargs = [("exact", {"subset": False, "factor": True})]
+        kwargs = [("mcp", {"subset": False, "factor": True})]
         if not output:
             kwargs.append(("widen", {"subset": True, "unlowerable": "widen"}))
         for name, kw in kwargs:
             res = lower_schema(schema, dialect, pointer="", **kw)
-            exact = all(c.kind == EXACT for c in res.changes)
+            changes = list(res.changes)
             p = res.schema
+            if name == "mcp":
+                fit = roots.fit_output if output else roots.fit_input
+                p, more = fit(p, dialect, typed=True, boolean_properties=False)
+                changes += more
+            wrapped = any(c.kind == "wrapped" for c in changes)
+            lossy = any(c.kind not in (EXACT, "wrapped") for c in changes)
             if isinstance(schema, dict) and "$schema" in schema and isinstance(p, dict) \
                     and "$schema" not in p:
                 vs = [jsonschema.Draft7Validator(p), jsonschema.Draft202012Validator(p)]
             else:
                 vs = [jsonschema.validators.validator_for(p, default=default)(p)]
-            self.modes.append((name, exact, vs, p, kw.get("subset", False)))
+            self.modes.append((name, not lossy, vs, p, not wrapped, wrapped))
 
 
 @lru_cache(maxsize=None)
@@ -85,14 +109,6 @@ def _cases(group: str) -> tuple:
 
 # --------------------------------------------------------------------------- generator
 
-_FORMATS = {
-    "date-time": "2024-05-06T07:08:09Z", "date": "2024-05-06", "time": "07:08:09Z",
-    "email": "a@example.com", "uri": "https://example.com/x", "uuid":
-    "123e4567-e89b-12d3-a456-426614174000", "ipv4": "192.0.2.1", "hostname": "example.com",
-}
-_ALPHABET = "ab Z0_-é😀"
-
-
 class HypChooser(Chooser):
     """Choices drawn by Hypothesis (shrinkable, reproducible), with text and regex."""
 
@@ -102,175 +118,6 @@ class HypChooser(Chooser):
     def regex(self, pattern: str) -> str:
         return self.draw(st.from_regex(pattern).filter(lambda x: len(x) < 60))
 
-
-class RandomChooser(SeededChooser):
-    """The same choices from a seeded random generator (a sweep over every schema)."""
-
-    def text(self, lo: int, hi: int) -> str:
-        return "".join(self.r.choice(_ALPHABET) for _ in range(self.r.randint(lo, hi)))
-
-    def regex(self, pattern: str) -> str:
-        raise ValueError("no regex generation in the sweep")
-
-
-def scalar(c) -> Any:
-    k = c.int(0, 4)
-    if k == 0:
-        return None
-    if k == 1:
-        return bool(c.int(0, 1))
-    if k == 2:
-        return c.int(-5, 5)
-    if k == 3:
-        return c.int(-10, 10) + 0.25
-    return c.text(0, 5)
-
-
-def _resolve(root: Any, ref: str) -> Any:
-    if not isinstance(ref, str) or not ref.startswith("#"):
-        return {}
-    node = root
-    for tok in [t.replace("~1", "/").replace("~0", "~") for t in ref[2:].split("/")] if \
-            ref not in ("#", "#/") else []:
-        if isinstance(node, dict) and tok in node:
-            node = node[tok]
-        elif isinstance(node, list) and tok.isdigit() and int(tok) < len(node):
-            node = node[int(tok)]
-        else:
-            return {}
-    return node
-
-
-def _guess_type(s: dict) -> str | None:
-    t = s.get("type")
-    if isinstance(t, str):
-        return t
-    if isinstance(t, list) and t:
-        return None
-    if "properties" in s or "required" in s or "additionalProperties" in s:
-        return "object"
-    if "items" in s or "prefixItems" in s:
-        return "array"
-    if any(k in s for k in ("minLength", "maxLength", "pattern", "format")):
-        return "string"
-    if any(k in s for k in ("minimum", "maximum", "exclusiveMinimum", "multipleOf")):
-        return "number"
-    return None
-
-
-def gen(c, s: Any, root: Any, depth: int = 0) -> Any:
-    if depth > 6 or s is True or s is False or not isinstance(s, dict):
-        return scalar(c)
-    if isinstance(s.get("$ref"), str):
-        return gen(c, _resolve(root, s["$ref"]), root, depth + 1)
-    if "const" in s and c.int(0, 4):
-        return s["const"]
-    if isinstance(s.get("enum"), list) and s["enum"] and c.int(0, 5):
-        return c.pick(s["enum"])
-    for comb in ("anyOf", "oneOf"):
-        if isinstance(s.get(comb), list) and s[comb]:
-            branch = c.pick(s[comb])
-            rest = {k: v for k, v in s.items() if k != comb}
-            if isinstance(branch, dict):
-                merged = {**rest, **branch}
-                if "properties" in rest and "properties" in branch:
-                    merged["properties"] = {**rest["properties"], **branch["properties"]}
-                return gen(c, merged, root, depth + 1)
-    if isinstance(s.get("allOf"), list) and s["allOf"]:
-        merged = {k: v for k, v in s.items() if k != "allOf"}
-        for b in s["allOf"]:
-            if isinstance(b, dict):
-                b = _resolve(root, b["$ref"]) if isinstance(b.get("$ref"), str) else b
-                if isinstance(b, dict):
-                    props = {**merged.get("properties", {}), **b.get("properties", {})}
-                    req = list(merged.get("required", [])) + list(b.get("required", []))
-                    merged = {**merged, **b, "properties": props, "required": req}
-        return gen(c, merged, root, depth + 1)
-    t = s.get("type")
-    if isinstance(t, list) and t:
-        t = c.pick(t)
-    if not isinstance(t, str):
-        t = _guess_type(s) or c.pick(["string", "integer", "object", "null"])
-    if t == "object":
-        props = s.get("properties") if isinstance(s.get("properties"), dict) else {}
-        req = [r for r in s.get("required", []) if isinstance(r, str)] \
-            if isinstance(s.get("required"), list) else []
-        out = {}
-        for name in list(dict.fromkeys(req + list(props))):
-            if name in req or c.int(0, 2) == 0:
-                out[name] = gen(c, props.get(name, {}), root, depth + 1)
-        return out
-    if t == "array":
-        lo = s.get("minItems", 0) if isinstance(s.get("minItems"), int) else 0
-        hi = s.get("maxItems", lo + 3) if isinstance(s.get("maxItems"), int) else lo + 3
-        n = c.int(lo, max(lo, min(hi, lo + 3)))
-        items = s.get("items", {})
-        if isinstance(s.get("prefixItems"), list):
-            pre = s["prefixItems"]
-            return [gen(c, pre[i] if i < len(pre) else items, root, depth + 1)
-                    for i in range(n)]
-        return [gen(c, items if not isinstance(items, list) else {}, root, depth + 1)
-                for _ in range(n)]
-    if t == "string":
-        fmt = s.get("format")
-        if fmt in _FORMATS and c.int(0, 3):
-            return _FORMATS[fmt]
-        if isinstance(s.get("pattern"), str) and c.int(0, 3):
-            try:
-                return c.regex(s["pattern"])
-            except Exception:  # noqa: BLE001 - a pattern Python's re cannot read
-                pass
-        lo = s.get("minLength", 0) if isinstance(s.get("minLength"), int) else 0
-        hi = s.get("maxLength", lo + 8) if isinstance(s.get("maxLength"), int) else lo + 8
-        return c.text(lo, max(lo, min(hi, lo + 8)))
-    if t in ("integer", "number"):
-        lo = s.get("minimum", s.get("exclusiveMinimum"))
-        hi = s.get("maximum", s.get("exclusiveMaximum"))
-        lo = int(lo) if isinstance(lo, (int, float)) and not isinstance(lo, bool) else -100
-        hi = int(hi) if isinstance(hi, (int, float)) and not isinstance(hi, bool) else lo + 200
-        v = c.int(lo, max(lo, hi))
-        return v if t == "integer" or c.int(0, 1) else v + 0.5
-    if t == "boolean":
-        return bool(c.int(0, 1))
-    if t == "null":
-        return None
-    return scalar(c)
-
-
-def mutate(c, v: Any, depth: int = 0) -> Any:
-    """One random change somewhere in ``v``."""
-    if isinstance(v, dict) and v and depth < 4 and c.int(0, 2):
-        k = c.pick(sorted(v))
-        out = dict(v)
-        op = c.int(0, 3)
-        if op == 0:
-            del out[k]
-        elif op == 1:
-            out["zz_unknown"] = scalar(c)
-        else:
-            out[k] = mutate(c, v[k], depth + 1)
-        return out
-    if isinstance(v, list) and v and depth < 4 and c.int(0, 2):
-        i = c.int(0, len(v) - 1)
-        out = list(v)
-        op = c.int(0, 2)
-        if op == 0:
-            del out[i]
-        elif op == 1:
-            out.append(out[i])
-        else:
-            out[i] = mutate(c, v[i], depth + 1)
-        return out
-    k = c.int(0, 5)
-    if k == 0:
-        return {}
-    if k == 1:
-        return []
-    if k == 2:
-        return c.int(-10**6, 10**6)
-    if k == 3:
-        return c.text(50, 80)
-    return scalar(c)
 
 
 # --------------------------------------------------------------------------- the property
@@ -283,20 +130,23 @@ def _outcome(v, data) -> str:
         return f"error:{type(e).__name__}"
 
 
-GROUPS = ["github", "neo", "captures"]
+GROUPS = ["github", "neo", "captures", "openapi"]
 
 
-def _check(case: Case, c, counts: dict) -> None:
+def _check(case: Case, c, counts: dict, keep: bool = False) -> None:
     inst = gen(c, case.schema, case.schema)
     for x in (inst, mutate(c, inst)):
         before = _outcome(case.orig, x)
         counts["instances"] += 1
         counts["valid"] += before == "valid"
-        for name, exact, vs, projected, subset in case.modes:
-            if subset and not isinstance(x, dict):
-                continue  # the subset's top level is exact for tool arguments (objects) only
+        if keep:
+            case.instances.append(x)
+        for name, exact, vs, projected, objects_only, wrapped in case.modes:
+            if objects_only and not isinstance(x, dict):
+                continue  # the top level is exact for arguments/structuredContent (objects)
+            y = {"result": x} if wrapped else x
             for v in vs:
-                after = _outcome(v, x)
+                after = _outcome(v, y)
                 if exact:
                     assert after == before, (case.where, name, x, before, after,
                                              json.dumps(projected)[:400])
@@ -306,15 +156,30 @@ def _check(case: Case, c, counts: dict) -> None:
 
 
 @pytest.mark.parametrize("group", GROUPS)
-def test_projection_keeps_verdicts(group: str) -> None:
+def test_projection_keeps_verdicts(group: str, ajv_judge) -> None:
     """Every schema of the group: a seeded sweep (8 instances and their mutants each), then
-    Hypothesis explores (it picks the schema too, so failures shrink to one schema)."""
+    Hypothesis explores (it picks the schema too, so failures shrink to one schema). The
+    sweep's instances then go to Ajv as the MCP SDKs run it (support/differential.py), each
+    distinct schema compiled once per engine."""
+    from support.differential import Differential, Pair
+
     cases = _cases(group)
     assert cases
     counts = {"instances": 0, "valid": 0}
     for i, case in enumerate(cases):
+        case.instances = []
         for seed in range(8):
-            _check(case, RandomChooser(seed * 7919 + i), counts)
+            _check(case, RandomChooser(seed * 7919 + i), counts, keep=True)
+    diff = Differential(ajv_judge)
+    for case in cases:
+        for name, exact, _vs, projected, objects_only, wrapped in case.modes:
+            diff.add(Pair(f"{case.where} [{name}]", case.schema, case.dialect, projected,
+                          case.instances, lossy=not exact, objects_only=objects_only,
+                          wrapped=wrapped, meta=True))
+    report = diff.run()
+    print(group, "Ajv:", report.line())
+    assert not report.failures, f"{len(report.failures)} failures:\n" + \
+        "\n".join(report.failures[:20])
 
     @settings(max_examples=300, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
@@ -338,7 +203,7 @@ def test_corpus_has_lowering_to_prove() -> None:
     from toolcat.project.lower import lower_schema
 
     for case in _cases("captures") + _cases("github"):
-        for name, exact, _vs, _p, subset in case.modes:
+        for name, exact, _vs, _p, _objects_only, _wrapped in case.modes:
             kinds[(name, exact)] = kinds.get((name, exact), 0) + 1
     assert kinds[("widen", False)] > 10 and kinds[("widen", True)] > 500, kinds
     del lower_schema

@@ -170,6 +170,24 @@ def _skip_reason(node: str | None) -> str | None:
     return None
 
 
+def require() -> None:
+    """For tests that judge with Ajv (the differential tests): skip only where ``node`` is
+    absent; otherwise install the locked packages on first use (:func:`install`, ``npm ci``
+    under a lock, as tests/live does for its npm server) and fail when the judge still cannot
+    run."""
+    import pytest
+
+    if not shutil.which("node"):
+        pytest.skip("Ajv judge: node is not on PATH (install Node.js >= 20)")
+    if any(_installed_version(p) != v for p, v in _locked_versions().items()):
+        failed = install()
+        if failed is not None:
+            pytest.fail(f"Ajv judge: {failed}")
+    why = skip_reason()
+    if why is not None:
+        pytest.fail(why)
+
+
 class AjvJudge:
     """A Node judge process, started on first use (or ``__enter__``) and stopped on
     ``close``/``__exit__``. ``timeout`` (seconds) bounds every round trip; a request that

@@ -1,0 +1,271 @@
+"""The differential judge: a projected schema against its original, under every real reader.
+
+Readers: python-jsonschema (the letter of the dialect the schema declares, or toolcat's
+default for it) and Ajv as the MCP TypeScript SDKs run it (:mod:`support.ajv`: ``sdk`` =
+SDK 1.x, draft-07 Ajv for every schema; ``2020-12`` = the same on Ajv2020; ``sdk-v2`` = one
+Ajv per declared dialect). The rules, for each reader:
+
+* the projected schema compiles wherever its original does (Ajv; jsonschema: the validator
+  can be made), and is valid against the metaschema wherever its original is (``meta``);
+* only ``exact`` changes: every instance gets the original's verdict;
+* a ``widened`` (or ``omitted``) change: every instance the original accepts is still
+  accepted.
+
+Instances can be mapped: ``objects_only`` compares object instances only (tool arguments and
+MCP ``structuredContent`` are objects: the top-level floor and ``type: "object"`` are exact
+there), ``wrapped`` judges the projection on ``{"result": x}`` (an MCP output schema wrapped
+as SEP-2106 does). Ajv requests are collected and sent in batches at :meth:`run`, each
+distinct (engine, schema) compiled once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+D7 = "http://json-schema.org/draft-07/schema#"
+READERS = ("jsonschema", "sdk", "2020-12", "sdk-v2")
+
+
+def canon(x: Any) -> str:
+    return json.dumps(x, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def engines_for(original: Any, dialect: str) -> tuple[str, ...]:
+    """The Ajv engines that read ``original`` (read by toolcat as ``dialect``) as toolcat
+    does, or are real readers of it: the SDK 1.x always (it reads every MCP schema, as
+    draft-07); for a 2020-12 schema also Ajv2020 and the SDK v2; for a draft-07 one the SDK v2
+    only when it declares draft-07 (the SDK v2 reads a schema without ``$schema`` as
+    2020-12)."""
+    if dialect == "2020-12":
+        return ("sdk", "2020-12", "sdk-v2")
+    declared = original.get("$schema") if isinstance(original, dict) else None
+    if isinstance(declared, str) and declared.rstrip("#") == D7.rstrip("#"):
+        return ("sdk", "sdk-v2")
+    return ("sdk",)
+
+
+@dataclass
+class Pair:
+    where: str
+    original: Any
+    dialect: str                 # toolcat's reading of the original ("2020-12", "draft7"...)
+    projected: Any
+    instances: list
+    lossy: bool = False          # a widened/omitted change applies: the superset rule
+    objects_only: bool = False
+    wrapped: bool = False
+    formats: bool = True         # jsonschema asserts formats (Ajv always does: ajv-formats)
+    engines: tuple[str, ...] | None = None   # None: engines_for(original, dialect)
+    meta: bool = False           # also compare metaschema validity (jsonschema check_schema)
+
+
+@dataclass
+class Report:
+    counts: dict[str, Counter] = field(default_factory=lambda: {r: Counter() for r in READERS})
+    failures: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        return "; ".join(f"{r}: " + ", ".join(f"{k} {v}" for k, v in sorted(c.items()))
+                         for r, c in self.counts.items() if c)
+
+    def total(self, key: str) -> int:
+        return sum(c[key] for c in self.counts.values())
+
+
+class Differential:
+    """Collect :class:`Pair` values (:meth:`add`), then :meth:`run` judges them all."""
+
+    def __init__(self, judge: Any = None, registry: Any = None) -> None:
+        self.judge = judge
+        self.registry = registry
+        self.pairs: list[Pair] = []
+        self.report = Report()
+        self._ajv: dict[tuple[str, str], tuple[Any, dict[str, Any]]] = {}
+
+    # -- collecting
+
+    def add(self, pair: Pair) -> None:
+        if pair.engines is None:
+            pair.engines = engines_for(pair.original, pair.dialect)
+        insts = [x for x in pair.instances if not pair.objects_only or isinstance(x, dict)]
+        pair.instances = insts
+        self.pairs.append(pair)
+        if self.judge is None or not insts:
+            return
+        after = [{"result": x} for x in insts] if pair.wrapped else insts
+        for e in pair.engines:
+            self._want(e, pair.original, insts)
+            self._want(e, pair.projected, after)
+
+    def _want(self, engine: str, schema: Any, instances: list) -> None:
+        key = (engine, canon(schema))
+        got = self._ajv.get(key)
+        if got is None:
+            got = self._ajv[key] = (schema, {})
+        for x in instances:
+            got[1].setdefault(canon(x), x)
+
+    # -- judging
+
+    def run(self) -> Report:
+        ajv = self._run_ajv() if self.judge is not None else {}
+        rep = self.report
+        js_cache: dict = {}
+        for p in self.pairs:
+            self._jsonschema(p, js_cache)
+            for e in p.engines or ():
+                if self.judge is not None:
+                    self._ajv_pair(p, e, ajv)
+        return rep
+
+    def _run_ajv(self) -> dict:
+        out: dict[tuple[str, str], tuple[str | None, dict[str, str]]] = {}
+        by_engine: dict[str, list] = {}
+        for (engine, key), (schema, insts) in self._ajv.items():
+            by_engine.setdefault(engine, []).append((key, schema, insts))
+        for engine, items in by_engine.items():
+            res = self.judge.validate_many([(s, list(i.values())) for _k, s, i in items],
+                                           engine=engine)
+            for (key, _s, insts), v in zip(items, res):
+                verdicts = {}
+                if v.error is None:
+                    for ck, ok in zip(insts, v.valid):
+                        verdicts[ck] = "error" if ok is None else ("valid" if ok else "invalid")
+                out[(engine, key)] = (v.error, verdicts)
+            self.report.counts[engine]["schemas compiled"] += len(items)
+        return out
+
+    def _ajv_pair(self, p: Pair, e: str, ajv: dict) -> None:
+        c = self.report.counts[e]
+        if not p.instances:
+            return
+        err0, before = ajv[(e, canon(p.original))]
+        if err0 is not None:
+            c["originals refused"] += 1
+            return
+        err1, after = ajv[(e, canon(p.projected))]
+        c["pairs"] += 1
+        if err1 is not None:
+            c["compile errors"] += 1
+            self._fail(p, e, f"compile error {err1[:200]} (the original compiles)")
+            return
+        for x in p.instances:
+            b = before[canon(x)]
+            a = after[canon({"result": x} if p.wrapped else x)]
+            c["instances"] += 1
+            if self._violates(p, b, a):
+                c["verdict violations"] += 1
+                self._fail(p, e, f"instance {canon(x)[:160]}: {b} before, {a} after")
+
+    def _jsonschema(self, p: Pair, cache: dict) -> None:
+        import jsonschema
+
+        c = self.report.counts["jsonschema"]
+        cls = _CLASSES[p.dialect]
+        try:
+            orig = _validator(p.original, cls, p.formats, self.registry, cache)
+        except Exception:  # noqa: BLE001 - the original itself is unusable: nothing to keep
+            c["originals refused"] += 1
+            return
+        dropped = (isinstance(p.original, dict) and "$schema" in p.original
+                   and isinstance(p.projected, dict) and "$schema" not in p.projected)
+        try:
+            if dropped:
+                news = [_validator(p.projected, k, p.formats, self.registry, cache, forced=True)
+                        for k in (jsonschema.Draft7Validator, jsonschema.Draft202012Validator)]
+            else:
+                news = [_validator(p.projected, cls, p.formats, self.registry, cache)]
+        except Exception as e:  # noqa: BLE001
+            c["compile errors"] += 1
+            self._fail(p, "jsonschema", f"projected schema unusable: {type(e).__name__}: {e}")
+            return
+        c["pairs"] += 1
+        if p.meta:
+            self._meta(p, orig, news, c)
+        for x in p.instances:
+            b = _outcome(orig, x)
+            y = {"result": x} if p.wrapped else x
+            for v in news:
+                a = _outcome(v, y)
+                c["instances"] += 1
+                if self._violates(p, b, a):
+                    c["verdict violations"] += 1
+                    self._fail(p, f"jsonschema {type(v).__name__}",
+                               f"instance {canon(x)[:160]}: {b} before, {a} after")
+
+    def _meta(self, p: Pair, orig: Any, news: list, c: Counter) -> None:
+        import jsonschema
+
+        def ok(v: Any, schema: Any) -> bool:
+            try:
+                type(v).check_schema(schema)
+                return True
+            except jsonschema.SchemaError:
+                return False
+
+        if not ok(orig, p.original):
+            return
+        for v in news:
+            if not ok(v, p.projected):
+                c["metaschema regressions"] += 1
+                self._fail(p, f"jsonschema {type(v).__name__}", "projected schema is invalid "
+                           "against the metaschema (its original is valid)")
+
+    @staticmethod
+    def _violates(p: Pair, before: str, after: str) -> bool:
+        if p.lossy:
+            return before == "valid" and after != "valid"
+        return after != before
+
+    def _fail(self, p: Pair, reader: str, what: str) -> None:
+        self.report.failures.append(
+            f"{p.where} [{reader}, {'widened' if p.lossy else 'exact'}"
+            f"{', wrapped' if p.wrapped else ''}]: {what}\n    original:  "
+            f"{canon(p.original)[:300]}\n    projected: {canon(p.projected)[:300]}")
+
+
+def _classes() -> dict:
+    import jsonschema
+
+    return {"draft4": jsonschema.Draft4Validator, "draft6": jsonschema.Draft6Validator,
+            "draft7": jsonschema.Draft7Validator, "2019-09": jsonschema.Draft201909Validator,
+            "2020-12": jsonschema.Draft202012Validator}
+
+
+class _Lazy(dict):
+    def __missing__(self, key: str) -> Any:
+        self.update(_classes())
+        return dict.__getitem__(self, key)
+
+
+_CLASSES = _Lazy()
+
+
+def _validator(schema: Any, default: Any, formats: bool, registry: Any, cache: dict,
+               forced: bool = False) -> Any:
+    import jsonschema
+
+    key = (canon(schema), default, formats, forced)
+    v = cache.get(key)
+    if v is None:
+        cls = default if forced else jsonschema.validators.validator_for(schema, default=default)
+        kw: dict = {"format_checker": cls.FORMAT_CHECKER if formats else None}
+        if registry is not None:
+            kw["registry"] = registry
+        v = cache[key] = cls(schema, **kw)
+    return v
+
+
+def _outcome(v: Any, data: Any) -> str:
+    try:
+        return "valid" if v.is_valid(data) else "invalid"
+    except Exception as e:  # noqa: BLE001 - the oracle's own limits (unresolvable, recursion)
+        return f"error:{type(e).__name__}"
+    except BaseException as e:
+        # a RecursionError inside rpds (Rust) surfaces as a pyo3 PanicException
+        if type(e).__name__ == "PanicException":
+            return "error:recursion"
+        raise
