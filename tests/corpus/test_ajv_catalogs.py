@@ -111,6 +111,7 @@ def test_projection_under_ajv(kind, ref, ajv_judge) -> None:
     from support.differential import Differential, Pair
 
     from toolcat.errors import ToolcatError
+    from toolcat.formats.targets import get as get_target
     from toolcat.formats import LoadOptions, load_catalogs
     from toolcat.project import OMITTED, WIDENED, ProjectOptions, project_catalogs
 
@@ -129,7 +130,8 @@ def test_projection_under_ajv(kind, ref, ajv_judge) -> None:
             proj = project_catalogs([cat], ProjectOptions(to=target, view=view))
             assert len(proj.tools) == len(cat.tools)
             if target == "mcp":
-                lists.append((view, json.loads(proj.output_bytes())))
+                lists.append((view, json.loads(proj.output_bytes()),
+                              view == "standard" and cat.format in get_target("mcp").native_formats))
             for tool, pt in zip(cat.tools, proj.tools):
                 got = _schemas(pt.descriptor, target)
                 for ptr, orig in (("/inputSchema", tool.input_schema),
@@ -153,7 +155,9 @@ def test_projection_under_ajv(kind, ref, ajv_judge) -> None:
     assert not rep.failures, f"{len(rep.failures)} failures:\n" + "\n".join(rep.failures[:10])
     assert rep.counts["sdk"]["pairs"] + rep.counts["sdk"]["originals refused"] > 0, rep.line()
     refused = rep.counts["sdk"]["originals refused"]
-    for view, out in lists:
+    for view, out, verbatim in lists:
+        if verbatim:
+            continue     # the MCP standard view of MCP input is the source as written (lint: CS201)
         r = ajv_judge.tools_list(out, sdk="v1")
         assert r.ok, (view, r.issues[:5])
         if refused == 0:     # else: a schema as loaded does not compile (source data)

@@ -260,8 +260,15 @@ def _validator(schema: Any, default: Any, formats: bool, registry: Any, cache: d
 
 
 def _outcome(v: Any, data: Any) -> str:
+    """jsonschema's verdict, the whole instance evaluated (not up to the first error: where
+    the schema holds something jsonschema cannot evaluate, such as a ``$ref`` that is not a
+    string, whether the first error comes before it depends on the keywords' order, which a
+    rewrite may change)."""
     try:
-        return "valid" if v.is_valid(data) else "invalid"
+        valid = True
+        for _e in v.iter_errors(data):
+            valid = False
+        return "valid" if valid else "invalid"
     except Exception as e:  # noqa: BLE001 - the oracle's own limits (unresolvable, recursion)
         return f"error:{type(e).__name__}"
     except BaseException as e:
