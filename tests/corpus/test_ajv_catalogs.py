@@ -157,7 +157,7 @@ def test_projection_under_ajv(kind, ref, ajv_judge) -> None:
     refused = rep.counts["sdk"]["originals refused"]
     for view, out, verbatim in lists:
         if verbatim:
-            continue     # the MCP standard view of MCP input is the source as written (lint: CS201)
+            continue     # the MCP standard view of MCP input is the source as written (lint: MC101)
         r = ajv_judge.tools_list(out, sdk="v1")
         assert r.ok, (view, r.issues[:5])
         if refused == 0:     # else: a schema as loaded does not compile (source data)
