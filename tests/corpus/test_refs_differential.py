@@ -149,7 +149,9 @@ def test_draft07_id_beside_ref_lint_and_project_agree(tmp_path) -> None:
     resolves against the root. lint used to report SC302 "target /definitions/b does not
     exist" (exit 1) while project inlined the reference, as jsonschema's Draft7Validator
     resolves it. Both now use the one index: no SC302, and the projection keeps every
-    verdict."""
+    verdict. (Issue 12, ajv-survey class 8: Ajv, as the MCP SDK runs it, resolves that
+    ``$ref`` against the sibling ``$id`` instead, where it finds nothing; readers disagree on
+    its target, so the projection keeps it, and its definition, as written.)"""
     import jsonschema
 
     from support.common import run_toolcat
@@ -163,7 +165,8 @@ def test_draft07_id_beside_ref_lint_and_project_agree(tmp_path) -> None:
     r = run_toolcat("-q", "project", str(f))
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)["tools"][0]["inputSchema"]
-    assert out["properties"]["a"] == {"type": "string"}    # inlined: it resolved
+    assert out["properties"]["a"] == {"$id": "http://other.example/x", "$ref": "#/definitions/b"}
+    assert out["definitions"] == {"b": {"type": "string"}}
     orig = jsonschema.Draft7Validator(ISSUE_11_TOOL["tools"][0]["inputSchema"])
     new = jsonschema.Draft7Validator(out)
     for x in ({"a": "x"}, {"a": 1}, {}, {"a": None}):
