@@ -33,7 +33,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
         --max-file-size)
             compopt +o default 2>/dev/null
@@ -51,7 +51,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
             return 0 ;;
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai anthropic' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -- "$cur"))
             return 0 ;;
         --description-max|--indent|--max-file-size)
             compopt +o default 2>/dev/null
@@ -66,7 +66,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'pure read write exec' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
@@ -96,7 +96,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
@@ -114,7 +114,7 @@ _toolcat() {
         --ignore|--ignore-file)
             return 0 ;;  # file names (complete -o default)
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
         --max-file-size)
             compopt +o default 2>/dev/null
@@ -130,7 +130,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return 0 ;;
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai anthropic' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -- "$cur"))
             return 0 ;;
         --source)
             COMPREPLY=($(compgen -W 'node-pack workflow mcp connector host-extension' -- "$cur"))
@@ -139,7 +139,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'pure read write exec' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
         --max-file-size)
             compopt +o default 2>/dev/null
@@ -163,10 +163,10 @@ _toolcat() {
         --gate)
             COMPREPLY=($(compgen -W 'after before' -- "$cur"))
             return 0 ;;
-        --config|--baseline|--write-baseline)
+        --config|--baseline|--write-baseline|--as)
             return 0 ;;  # file names (complete -o default)
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai anthropic' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -- "$cur"))
             return 0 ;;
         --unlowerable)
             COMPREPLY=($(compgen -W 'widen omit keep fail' -- "$cur"))
@@ -178,11 +178,11 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'pure read write exec' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)

@@ -25,8 +25,9 @@ OPENWOP = "openwop"           # OpenWOP ToolDescriptor / CompactToolDescriptor c
 OPENAI = "openai"             # OpenAI tool array
 ANTHROPIC = "anthropic"       # Anthropic tool array
 DOCKER = "docker"             # docker/mcp-registry tools.json (`arguments`, no inputSchema)
+GEMINI = "gemini"             # Gemini function declarations {"functionDeclarations": [...]}
 
-FORMATS = (OPENAPI3, SWAGGER2, MCP, MCP_CAPTURE, OPENWOP, OPENAI, ANTHROPIC, DOCKER)
+FORMATS = (OPENAPI3, SWAGGER2, MCP, MCP_CAPTURE, OPENWOP, OPENAI, ANTHROPIC, DOCKER, GEMINI)
 #: formats whose tools are an MCP server's tools (their OpenWOP source is `mcp`)
 MCP_FORMATS = (MCP, MCP_CAPTURE, DOCKER)
 

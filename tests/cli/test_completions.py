@@ -105,7 +105,8 @@ def test_bash_completes_commands_options_and_values():
     assert _bash_complete("toolcat", "measure", "--gate", "=", "b") == ["before"]
     assert _bash_complete("toolcat", "measure", "--format", "") == ["table", "json",
                                                                     "markdown", "csv"]
-    assert _bash_complete("toolcat", "project", "--to", "open") == ["openwop", "openai"]
+    assert _bash_complete("toolcat", "project", "--to", "open") == ["openwop", "openai",
+                                                                    "openai-strict"]
     assert "TC101" in _bash_complete("toolcat", "rule", "TC")
     assert "CS203" in _bash_complete("toolcat", "lint", "--ignore", "CS2")
     # catalog paths and output files: left to bash's file completion (complete -o default)

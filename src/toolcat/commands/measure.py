@@ -144,6 +144,10 @@ def _int_budget(cfg: dict, key: str) -> int | None:
     return v
 
 
+#: `--as`: the providers whose request `measure` can count (each a target of the same name)
+AS_PROVIDERS = ("openai", "anthropic", "gemini")
+
+
 def measure(
     paths: Paths,
     tokenizer: Annotated[Optional[str], typer.Option(
@@ -180,6 +184,13 @@ def measure(
         "--write-baseline", help="Record each catalog's figures to FILE (atomic).",
         show_default=False)] = None,
     to: To = None,
+    as_provider: Annotated[Optional[str], typer.Option(
+        "--as", help="Count what this provider's request carries for the tools: openai (the "
+        "function objects), anthropic (name, description, input_schema: no outputSchema, "
+        "annotations, title or _meta), gemini (the function declarations); implies --to. "
+        "Tokens are exact for openai with o200k_base, an estimate otherwise [default: the "
+        "tools array as written].",
+        show_default=False)] = None,
     description_max: DescriptionMax = 120,
     unlowerable: Unlowerable = None,
     subset: Subset = None,
@@ -218,6 +229,14 @@ def measure(
         tokenizer = cfg.get("tokenizer", "o200k_base")
     if gate not in ("after", "before"):
         raise UsageError(f"--gate must be after or before (got {gate!r})")
+    if as_provider is not None:
+        if as_provider not in AS_PROVIDERS:
+            raise UsageError(f"--as must be one of {', '.join(AS_PROVIDERS)} (got "
+                             f"{as_provider!r})")
+        if to is not None and to != as_provider:
+            raise UsageError(f"--as {as_provider} counts the {as_provider} target: leave out "
+                             f"--to {to}")
+        to = as_provider
     from toolcat.project import options_from_cli
 
     # the options `toolcat project` builds from the same values (checked here, early)
@@ -272,7 +291,7 @@ def measure(
 
     fails, notes = check_gates(figs, budget)
     tops = top_tools(figs, top) if top > 0 else None
-    _render(fmt, figs, tok, tops, {(f.file, f.figure) for f in fails})
+    _render(fmt, figs, tok, tops, {(f.file, f.figure) for f in fails}, as_provider)
 
     if write_baseline is not None:
         from toolcat.measure import write_baseline as _write
@@ -300,15 +319,16 @@ def measure(
     return 0
 
 
-def _render(fmt: str, figs: list, tok: str, tops: list | None, failed: set) -> None:
+def _render(fmt: str, figs: list, tok: str, tops: list | None, failed: set,
+            as_provider: str | None = None) -> None:
     from toolcat.measure import render as r
     from toolcat.ui import write_stdout, write_text
 
     if fmt == "json":
-        write_stdout(r.render_json(figs, tok, tops))
+        write_stdout(r.render_json(figs, tok, tops, as_provider))
     elif fmt == "csv":
         write_stdout(r.render_csv(figs, tok))
     elif fmt == "markdown":
-        write_text(r.render_markdown(figs, tok, tops))
+        write_text(r.render_markdown(figs, tok, tops, as_provider))
     else:
-        r.render_table(figs, tok, tops, failed)
+        r.render_table(figs, tok, tops, failed, as_provider=as_provider)

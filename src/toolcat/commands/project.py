@@ -35,13 +35,16 @@ Examples:
 \b
   toolcat project openapi.yaml -o tools.compact.json --handbook handbook.json
   toolcat project tools.json --to openwop -o compact.json --check
+  toolcat project tools.json --to openai-strict -o openai.json --report changes.json
 """
 
 
 # The projection options `toolcat measure` shares (its "after" is what project writes).
 To = Annotated[Optional[str], typer.Option(
-    "--to", help="Target envelope: mcp, openwop, openai, anthropic "
-    "[default: openwop for OpenWOP input, else mcp].", show_default=False)]
+    "--to", help="Target: mcp, openwop, openai, openai-strict, anthropic, anthropic-strict, "
+    "gemini (a provider target writes what that provider accepts; `toolcat lint --profile "
+    "TARGET` checks it) [default: openwop for OpenWOP input, else mcp].",
+    show_default=False)]
 DescriptionMax = Annotated[int, typer.Option(
     "--description-max", help="Longest tool description, in characters.")]
 Unlowerable = Annotated[Optional[str], typer.Option(
@@ -166,6 +169,8 @@ def project(
         raise
     if code == 0 and (not output or output == "-"):
         ui.write_stdout(data)
+    for w in proj.warnings:
+        ui.err().print(f"toolcat: warning: {w}", markup=False, highlight=False)
     if not ui.state.quiet:
         from toolcat.project.report import print_summary
 

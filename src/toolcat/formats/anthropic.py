@@ -43,12 +43,30 @@ class AnthropicTarget(Target):
     compact_fields = ("name", "description", "input_schema")
     requires_input_schema = True
 
+    provider = "anthropic"
+    typed_object_roots = True
+    profile = "anthropic"
+
     def _fields(self, **f: Any) -> dict:
         d: dict = {}
         put(d, "name", f["id"])
         put(d, "description", f["description"])
         put(d, "input_schema", f["input_schema"])
+        put(d, "strict", f.get("strict"))
         return d
 
 
+class AnthropicStrictTarget(AnthropicTarget):
+    """The same tools with ``"strict": true`` (strict tool use), each schema rewritten into
+    its subset, within the per-request totals; ``"strict": false`` on the others."""
+
+    name = "anthropic-strict"
+    compact_fields = ("name", "description", "input_schema", "strict")
+    provider = "anthropic-strict"
+    loose_provider = "anthropic"
+    writes_strict = True
+    profile = "anthropic-strict"
+
+
 ANTHROPIC_TARGET = AnthropicTarget()
+ANTHROPIC_STRICT_TARGET = AnthropicStrictTarget()

@@ -7,6 +7,7 @@ from typing import Any
 from toolcat.model import (
     ANTHROPIC,
     DOCKER,
+    GEMINI,
     MCP,
     MCP_CAPTURE,
     OPENAI,
@@ -16,12 +17,13 @@ from toolcat.model import (
 )
 
 TRIED = "OpenAPI 3.x, Swagger 2.0, MCP tools/list, OpenWOP tool catalog, OpenAI tools, " \
-        "Anthropic tools, docker/mcp-registry tools.json, mcp-context-cost capture"
+        "Anthropic tools, docker/mcp-registry tools.json, Gemini function declarations, " \
+        "mcp-context-cost capture"
 
 #: what names each format in messages
 FORMAT_NAMES = {OPENAPI3: "OpenAPI 3.x", SWAGGER2: "Swagger 2.0", MCP: "MCP",
                 MCP_CAPTURE: "mcp-context-cost capture", OPENWOP: "OpenWOP", OPENAI: "OpenAI",
-                ANTHROPIC: "Anthropic", DOCKER: "docker/mcp-registry"}
+                ANTHROPIC: "Anthropic", DOCKER: "docker/mcp-registry", GEMINI: "Gemini"}
 # fields of an MCP registry server record (server.json, the registry's seed files): a server
 # with its packages, not a tool
 _SERVER_RECORD_KEYS = frozenset({"packages", "remotes", "repository", "version_detail",
@@ -89,6 +91,11 @@ def detect(doc: Any) -> str | None:
             return MCP  # a single MCP tool (one-tool snapshot file)
         if "toolId" in doc and "source" in doc:
             return OPENWOP  # a single descriptor (GET /v1/tools/{toolId})
+        if isinstance(doc.get("functionDeclarations"), list):
+            return GEMINI   # a Gemini Tool object
+    if isinstance(doc, list) and len(doc) == 1 and isinstance(doc[0], dict) \
+            and isinstance(doc[0].get("functionDeclarations"), list):
+        return GEMINI       # a Gemini tools array holding one Tool object
     tools = _tool_list(doc)
     if tools is None:
         return None

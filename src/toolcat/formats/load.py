@@ -19,6 +19,7 @@ from toolcat.formats.detect import TRIED, detect, misfit, server_records
 from toolcat.model import (
     ANTHROPIC,
     DOCKER,
+    GEMINI,
     FORMATS,
     MCP,
     MCP_CAPTURE,
@@ -102,6 +103,10 @@ def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalo
         from toolcat.formats.anthropic import load_anthropic
 
         cat = load_anthropic(doc, path)
+    elif fmt == GEMINI:
+        from toolcat.formats.gemini import load_gemini
+
+        cat = load_gemini(doc, path)
     else:  # pragma: no cover - guarded by the CLI
         raise InputError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", path)
     cat.sources.setdefault(path, src)

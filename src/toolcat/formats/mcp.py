@@ -82,6 +82,9 @@ class McpTarget(Target):
     typed_object_roots = True
     boolean_property_schemas = False
     ajv_clients = True
+    # MCP 2025-11-25 and later, server/tools "Tool Names": 1-128 characters of ASCII letters,
+    # digits, `_`, `-` and `.` (lint TC102 checks the same: lint.profiles.MCP_NAME_PATTERN)
+    name_pattern = r"^[A-Za-z0-9_.-]{1,128}$"
 
     def _fields(self, **f: Any) -> dict:
         d: dict = {}

@@ -54,11 +54,16 @@ class OpenAiTarget(Target):
     compact_fields = ("type", "function", "name", "description", "parameters")
     compact_body_fields = ("name", "description", "parameters")
 
+    profile = "openai"
+    provider = "openai-nonstrict"
+    typed_object_roots = True
+
     def _fields(self, **f: Any) -> dict:
         fn: dict = {}
         put(fn, "name", f["id"])
         put(fn, "description", f["description"])
         put(fn, "parameters", f["input_schema"])
+        put(fn, "strict", f.get("strict"))
         return {"type": "function", "function": fn}
 
     def dropped_fields(self, raw: Any) -> list[tuple[str, ...]]:
@@ -73,4 +78,19 @@ class OpenAiTarget(Target):
         return item
 
 
+class OpenAiStrictTarget(OpenAiTarget):
+    """The same function tools with ``"strict": true`` (Structured Outputs), each schema
+    rewritten into the strict subset; ``"strict": false`` on a tool the subset cannot
+    express (see :mod:`toolcat.project.providers`)."""
+
+    name = "openai-strict"
+    compact_body_fields = ("name", "description", "parameters", "strict")
+    provider = "openai"
+    loose_provider = "openai-nonstrict"
+    writes_strict = True
+    profile = "openai-strict"
+    factors = True
+
+
 OPENAI_TARGET = OpenAiTarget()
+OPENAI_STRICT_TARGET = OpenAiStrictTarget()

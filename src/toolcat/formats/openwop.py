@@ -106,6 +106,8 @@ class OpenWopTarget(Target):
     OpenWOP."""
 
     name = "openwop"
+    profile = "openwop-compact"
+    id_key = "toolId"
     enveloped = True
     native_formats = (OPENWOP,)
     schema_keys = ("inputSchema", "outputSchema")

@@ -23,8 +23,10 @@ from typing import Any, ClassVar
 
 from toolcat.model import OPENWOP, Tool
 
-#: the target names, in the order the CLI lists them
-TARGETS = ("mcp", "openwop", "openai", "anthropic")
+#: the target names, in the order the CLI lists them (a provider target is named like the
+#: lint profile that checks its output: `toolcat lint --profile P` of `project --to P`)
+TARGETS = ("mcp", "openwop", "openai", "openai-strict", "anthropic", "anthropic-strict",
+           "gemini")
 
 #: an input schema for a tool that has none, where the target requires one
 EMPTY_OBJECT_SCHEMA = {"type": "object", "properties": {}}
@@ -42,6 +44,8 @@ class Target:
     name: ClassVar[str]
     #: the tools array is written as ``{"tools": [...]}`` (else as a bare array)
     enveloped: ClassVar[bool] = False
+    #: the key of that envelope
+    envelope_key: ClassVar[str] = "tools"
     #: input formats whose descriptors are this target's shape (their standard view is raw)
     native_formats: ClassVar[tuple[str, ...]] = ()
     #: the descriptor fields (of :meth:`body`) holding schemas, as measure splits bytes
@@ -78,6 +82,19 @@ class Target:
     #: a tool from another format gets the exact rewrites Ajv needs
     #: (:func:`toolcat.project.roots.fix_patterns`; the compact view makes them anyway)
     ajv_clients: ClassVar[bool] = False
+    #: the provider-table row (:data:`toolcat.formats.providers.PROVIDERS`) whose rules the
+    #: compact view is written in (toolcat.project.providers), names included
+    provider: ClassVar[str | None] = None
+    #: a strict target: the row of a tool its strict subset cannot hold (sent without strict)
+    loose_provider: ClassVar[str | None] = None
+    #: the tool-name rule of a target without a provider row (None: any non-empty name)
+    name_pattern: ClassVar[str | None] = None
+    #: the descriptor field (of :meth:`body`) holding the tool's name
+    id_key: ClassVar[str] = "name"
+    #: the compact view writes `strict` on each tool (the provider's strict mode)
+    writes_strict: ClassVar[bool] = False
+    #: the lint profile that checks what this target writes
+    profile: ClassVar[str] = "mcp"
 
     def __repr__(self) -> str:
         return f"<target {self.name}>"
@@ -89,14 +106,15 @@ class Target:
     def descriptor(self, *, id: str, title: str | None = None, description: str | None = None,
                    input_schema: Any = None, output_schema: Any = None,
                    annotations: dict | None = None, source: str | None = None,
-                   safety_tier: str | None = None) -> dict:
+                   safety_tier: str | None = None, strict: bool | None = None) -> dict:
         """One descriptor, keys in the target's order; fields it does not carry, and None
         values, are left out."""
         if input_schema is None and self.requires_input_schema:
             input_schema = dict(EMPTY_OBJECT_SCHEMA)
         return self._fields(id=id, title=title, description=description,
                             input_schema=input_schema, output_schema=output_schema,
-                            annotations=annotations, source=source, safety_tier=safety_tier)
+                            annotations=annotations, source=source, safety_tier=safety_tier,
+                            strict=strict)
 
     def _fields(self, **f: Any) -> dict:  # pragma: no cover - every target defines it
         raise NotImplementedError
@@ -166,12 +184,14 @@ _BY_NAME: dict[str, Target] = {}
 def get(name: str) -> Target:
     """The target called ``name`` (one of :data:`TARGETS`); KeyError for any other."""
     if not _BY_NAME:
-        from toolcat.formats.anthropic import ANTHROPIC_TARGET
+        from toolcat.formats.anthropic import ANTHROPIC_STRICT_TARGET, ANTHROPIC_TARGET
+        from toolcat.formats.gemini import GEMINI_TARGET
         from toolcat.formats.mcp import MCP_TARGET
-        from toolcat.formats.openai import OPENAI_TARGET
+        from toolcat.formats.openai import OPENAI_STRICT_TARGET, OPENAI_TARGET
         from toolcat.formats.openwop import OPENWOP_TARGET
 
-        for t in (MCP_TARGET, OPENWOP_TARGET, OPENAI_TARGET, ANTHROPIC_TARGET):
+        for t in (MCP_TARGET, OPENWOP_TARGET, OPENAI_TARGET, OPENAI_STRICT_TARGET,
+                  ANTHROPIC_TARGET, ANTHROPIC_STRICT_TARGET, GEMINI_TARGET):
             _BY_NAME[t.name] = t
     return _BY_NAME[name]
 

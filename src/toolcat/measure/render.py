@@ -23,21 +23,38 @@ def bar(pct: float, width: int = BAR_WIDTH) -> str:
     return "\u2588" * filled + "\u2591" * (width - filled)
 
 
-def json_data(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None) -> dict:
+def as_label(as_provider: str | None, tokenizer: str) -> str:
+    """How a ``--as`` figure is counted: ``exact`` with the provider's own tokenizer (OpenAI:
+    o200k_base, the encoding of its GPT-4o and later models), else ``estimate``."""
+    return "exact" if as_provider == "openai" and tokenizer == "o200k_base" else "estimate"
+
+
+def as_note(as_provider: str | None, tokenizer: str) -> str:
+    if as_provider is None:
+        return ""
+    return f" ({as_label(as_provider, tokenizer)}: the tools as a request to {as_provider} " \
+        "carries them)"
+
+
+def json_data(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None,
+              as_provider: str | None = None) -> dict:
     out: dict[str, Any] = {
         "tokenizer": tokenizer,
         "catalogs": [f.to_json() for f in figs],
         "total": total(figs),
     }
+    if as_provider is not None:
+        out["as"] = {"provider": as_provider, "tokens": as_label(as_provider, tokenizer)}
     if top is not None:
         out["top"] = [t.to_json() for t in top]
     return out
 
 
-def render_json(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None) -> bytes:
+def render_json(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None,
+                as_provider: str | None = None) -> bytes:
     from toolcat.document.canonical import dumps
 
-    return dumps(json_data(figs, tokenizer, top), indent=2) + b"\n"
+    return dumps(json_data(figs, tokenizer, top, as_provider), indent=2) + b"\n"
 
 
 # --------------------------------------------------------------------------- CSV
@@ -97,9 +114,9 @@ def _md_row(cells: list[str]) -> str:
 
 
 def render_markdown(figs: list[CatalogFigures], tokenizer: str,
-                    top: list[ToolFigures] | None) -> str:
+                    top: list[ToolFigures] | None, as_provider: str | None = None) -> str:
     lines = [f"**toolcat measure**: before = standard view, after = compact view, "
-             f"{sides_note(figs)}; tokens: `{tokenizer}`", ""]
+             f"{sides_note(figs)}; tokens: `{tokenizer}`{as_note(as_provider, tokenizer)}", ""]
     head = ["catalog", "tools", "bytes before", "bytes after", "bytes saved", "tokens before",
             "tokens after", "tokens saved", "saved", "lossless", "lossy"]
     lines.append(_md_row(head))
@@ -174,7 +191,8 @@ def _print(con: Any, renderable: Any) -> None:
 
 
 def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None,
-                 failed: set[tuple[str, str]] | None = None) -> None:
+                 failed: set[tuple[str, str]] | None = None,
+                 as_provider: str | None = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -188,7 +206,7 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
     ui.print_wrapped(Text.assemble(
         ("toolcat measure", "bold"),
         f"  before = standard view, after = compact view ({', '.join(targets)}), "
-        f"{sides_note(figs)}; tokens: {tokenizer}"
+        f"{sides_note(figs)}; tokens: {tokenizer}" + as_note(as_provider, tokenizer)
         + (f"; catalogs in {shown(folder)}/" if folder else "")), con)
     table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold",
                   show_footer=False)

@@ -152,6 +152,9 @@ class ProjectedTool:
     no_input_schema: bool = False
     # --duplicate-ids rename: the id the tool had (another tool before it has that id)
     renamed_from: str | None = None
+    #: a strict provider target: (the tool written without strict, the changes that
+    #: variant makes, the changes the strict variant made), for providers.budget
+    loose: tuple | None = field(default=None, repr=False)
 
     def lossy(self) -> list[Change]:
         """Changes that alter what a schema accepts (or leave it outside the subset)."""
@@ -169,6 +172,8 @@ class Projection:
     subset: bool = False
     # ids two or more tools have: [Duplicate] (in input order); renamed unless kept
     duplicates: list["Duplicate"] = field(default_factory=list)
+    #: what the output breaks that no rewrite can mend (a provider's tool count per request)
+    warnings: list[str] = field(default_factory=list)
     # serialized views, made once (output, digest, summary and report all want them)
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -197,10 +202,11 @@ class Projection:
 
     def output_bytes(self) -> bytes:
         indent = self.options.indent or None
-        if self.envelope.enveloped:
+        env = self.envelope
+        if env.enveloped:
             if indent:
-                return dumps({"tools": self.array()}, indent=indent) + b"\n"
-            return b'{"tools":' + self.array_bytes() + b"}"
+                return dumps({env.envelope_key: self.array()}, indent=indent) + b"\n"
+            return b'{' + dumps(env.envelope_key) + b':' + self.array_bytes() + b"}"
         if indent:
             return dumps(self.array(), indent=indent) + b"\n"
         return self.array_bytes()
@@ -349,6 +355,7 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     conformant = True
     failed = False
     in_schema = tool.input_schema
+    strict = None
     if in_schema is not None:
         res = lower_schema(in_schema, tool.dialect, subset=subset,
                            unlowerable=opts.unlowerable, pointer="/inputSchema", cache=cache,
@@ -364,6 +371,9 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
         in_schema, fit = roots.fit_input(in_schema, tool.dialect, typed=target.typed_object_roots,
                                          boolean_properties=target.boolean_property_schemas)
         changes.extend(fit)
+    loose = None
+    if target.provider is not None:
+        in_schema, strict, loose = _adapt(target, tool, in_schema, changes)
     # output schema
     out_schema = None
     if target.compact_output_schema and tool.output_schema is not None:
@@ -395,9 +405,46 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
         input_schema=in_schema, output_schema=out_schema, annotations=ann,
         source=source if target.openwop_fields else None,
         safety_tier=tier if target.openwop_fields else None,
+        strict=strict if target.writes_strict else None,
     )
-    return ProjectedTool(tid, descriptor, standard, changes, conformant, failed, tool.file,
-                         no_input_schema=tool.input_schema is None)
+    out = ProjectedTool(tid, descriptor, standard, changes, conformant, failed, tool.file,
+                        no_input_schema=tool.input_schema is None)
+    if target.writes_strict and strict and loose is not None:
+        # the same tool without strict (a per-request total may need it: providers.budget)
+        out.loose = (target.descriptor(
+            id=tid, title=None if relocate_titles else title, description=description,
+            input_schema=loose[0], output_schema=out_schema, annotations=ann,
+            strict=False), loose[1], loose[2])
+    return out
+
+
+def _adapt(target: Target, tool: Tool, schema: Any,
+           changes: list[Change]) -> tuple[Any, Any, tuple | None]:
+    """Adapt a lowered input schema to ``target``'s provider (see
+    :mod:`toolcat.project.providers`): (schema, strict flag or None, the non-strict variant
+    (schema, changes, the strict variant's changes) of a strict tool or None)."""
+    from toolcat.formats.providers import PROVIDERS
+    from toolcat.project import providers as pv
+
+    if schema is None:
+        return None, (True if target.writes_strict else None), (None, [], [])
+    r = PROVIDERS[target.provider]
+    res = pv.adapt(schema, tool.dialect, r, "/inputSchema")
+    if not target.writes_strict:
+        changes.extend(res.changes)
+        return res.schema, None, None
+    loose = pv.adapt(schema, tool.dialect, PROVIDERS[target.loose_provider], "/inputSchema") \
+        if target.loose_provider else pv.Adapted(schema)
+    if res.unexpressible is None:
+        res.unexpressible = pv.size_problem(res.schema, tool.dialect, r)
+    if res.unexpressible is not None:
+        changes.extend(loose.changes)
+        changes.append(pv.unexpressible_change(res, target.name))
+        return loose.schema, False, None
+    changes.extend(res.changes)
+    return res.schema, True, (loose.schema, loose.changes + [pv.unexpressible_change(
+        pv.Adapted(None, unexpressible=("", "the request's strict totals are spent")),
+        target.name)], res.changes)
 
 
 # ----------------------------------------------------------------------------- catalogs
@@ -529,9 +576,23 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None) ->
                 tools.append(project_tool(tool, cat.format, target, opts, subset, cat, cache))
                 sources.append((tool, cat))
     dups = _duplicates(tools, sources, target, opts.duplicate_ids)
+    if opts.view == "compact":
+        from toolcat.project import providers as pv
+
+        pv.fix_names(tools, target)
+        if target.writes_strict:
+            pv.budget(tools, target)
     if opts.sort:
         tools.sort(key=lambda t: t.id)
-    return Projection(target.name, opts.view, tools, opts, subset, dups)
+    warnings: list[str] = []
+    if target.provider is not None:
+        from toolcat.formats.providers import PROVIDERS
+
+        row = PROVIDERS[target.provider]
+        if row.max_tools is not None and len(tools) > row.max_tools:
+            warnings.append(f"{len(tools):,} tools: {row.title} accepts at most "
+                            f"{row.max_tools:,} in one request (send a subset of them)")
+    return Projection(target.name, opts.view, tools, opts, subset, dups, warnings)
 
 
 def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,

@@ -64,10 +64,13 @@ class Kind(StrEnum):
     KEPT = "kept"          # kept although outside the compact subset (or a target's rule)
     WRAPPED = "wrapped"    # the schema now describes the value under a property of an object
                            # (MCP: a non-object output schema; see toolcat.project.roots)
+    NARROWED = "narrowed"  # accepts a subset (provider targets: strict modes close objects)
+    CHANGED = "changed"    # a mapped shape: the same verdicts after the change's `mapping`
 
 
 EXACT, WIDENED, OMITTED, KEPT, WRAPPED = (Kind.EXACT, Kind.WIDENED, Kind.OMITTED, Kind.KEPT,
                                           Kind.WRAPPED)
+NARROWED, CHANGED = Kind.NARROWED, Kind.CHANGED
 KINDS = tuple(Kind)
 
 
@@ -92,9 +95,15 @@ class Change:
     pointer: str
     kind: Kind
     what: str
+    #: ``changed``: what the caller applies to arguments or names (e.g. ``{"mapping":
+    #: {"argument": "/limit", "null": "absent"}}``); None otherwise
+    extra: dict | None = field(default=None, compare=False)
 
     def as_dict(self) -> dict:
-        return {"pointer": self.pointer, "kind": self.kind.value, "what": self.what}
+        d = {"pointer": self.pointer, "kind": self.kind.value, "what": self.what}
+        if self.extra:
+            d.update(self.extra)
+        return d
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Provider profiles (PV501-PV510): what OpenAI (strict and not), Anthropic (plain and strict
 tool use) and Gemini accept.
 
-Every fact comes from :data:`toolcat.lint.profiles.PROVIDERS`; these rules run only when the
+Every fact comes from :data:`toolcat.formats.providers.PROVIDERS`; these rules run only when the
 profile names a provider. A strict row's schema rules apply to the tools sent with
 ``strict: true``: a tool whose descriptor says ``"strict": false`` is not checked by them.
 """
@@ -12,8 +12,13 @@ import re
 from typing import Any, Iterator
 
 from toolcat.document import pointer as jp
+from toolcat.formats.providers import (
+    is_object_schema,
+    recursive_refs,
+    size_violations,
+    strict_budget,
+)
 from toolcat.lint.registry import Hit, rule
-from toolcat.schema.walker import iter_schemas
 
 _COMBINATORS = ("anyOf", "oneOf", "allOf")
 
@@ -43,12 +48,6 @@ def _short(s: str, n: int = 60) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
 
-def _is_object_schema(node: dict) -> bool:
-    t = node.get("type")
-    return t == "object" or (isinstance(t, list) and "object" in t) or \
-        (t is None and "properties" in node)
-
-
 @rule("PV501", "provider-unsupported-keyword", "error",
       "a keyword the target provider does not accept in a tool schema", scope="node")
 def unsupported_keyword(ctx, tool, n) -> Iterator[Hit]:
@@ -60,7 +59,7 @@ def unsupported_keyword(ctx, tool, n) -> Iterator[Hit]:
     bounds and a few more; `$ref`, `$schema` or `additionalProperties` are rejected).
     With the `anthropic` profile, keywords unsupported only in strict tool use are reported
     as info. The keyword sets and their sources are in the provider table
-    (`toolcat/lint/profiles.py`)."""
+    (`toolcat/formats/providers.py`)."""
     p = _provider(ctx, tool)
     node = n.node
     if p is None or not isinstance(node, dict):
@@ -88,7 +87,7 @@ def strict_additional_properties(ctx, tool, n) -> Iterator[Hit]:
     node = n.node
     if p is None or not p.strict_objects or not isinstance(node, dict):
         return
-    if _is_object_schema(node) and node.get("additionalProperties") is not False:
+    if is_object_schema(node) and node.get("additionalProperties") is not False:
         yield Hit("object schema must set additionalProperties: false (strict mode)", n.ptr())
 
 
@@ -113,11 +112,6 @@ def strict_all_required(ctx, tool, n) -> Iterator[Hit]:
                       "nullable to keep it optional)", n.ptr("properties", name))
 
 
-def _nesting(path: tuple) -> int:
-    return sum(1 for t in path if t == "properties") + \
-        sum(1 for t in path if t in ("items", "additionalProperties"))
-
-
 @rule("PV504", "provider-size-limit", "error",
       "a tool schema exceeds the provider's size limits (properties, nesting, enum values, "
       "characters)")
@@ -130,47 +124,8 @@ def size_limits(ctx, tool) -> Iterator[Hit]:
     s = tool.input_schema
     if p is None or not isinstance(s, (dict, bool)):
         return
-    if not any((p.max_properties, p.max_depth, p.max_enum_values, p.max_string_chars,
-                p.large_enum_values)):
-        return
-    props = enums = chars = depth = 0
-    deepest = ""
-    for path, node, _d in iter_schemas(s, tool.dialect):
-        if not isinstance(node, dict):
-            continue
-        pr = node.get("properties")
-        if isinstance(pr, dict):
-            props += len(pr)
-            chars += sum(len(k) for k in pr)
-        for dk in ("$defs", "definitions"):
-            dv = node.get(dk)
-            if isinstance(dv, dict):
-                chars += sum(len(k) for k in dv)
-        lvl = _nesting(path) + (1 if _is_object_schema(node) else 0)
-        if lvl > depth:
-            depth, deepest = lvl, jp.encode(path)
-        e = node.get("enum")
-        if isinstance(e, list):
-            enums += len(e)
-            echars = sum(len(v) for v in e if isinstance(v, str))
-            chars += echars
-            if p.large_enum_values and len(e) > p.large_enum_values and p.large_enum_chars \
-                    and echars > p.large_enum_chars:
-                yield Hit(f"string enum of {len(e)} values holds {echars:,} characters (max "
-                          f"{p.large_enum_chars:,} above {p.large_enum_values} values)",
-                          "/inputSchema" + jp.encode(path + ("enum",)))
-        c = node.get("const")
-        if isinstance(c, str):
-            chars += len(c)
-    checks = ((p.max_properties, props, "object properties"),
-              (p.max_enum_values, enums, "enum values"),
-              (p.max_string_chars, chars, "characters of names and enum/const values"))
-    for limit, value, what in checks:
-        if limit is not None and value > limit:
-            yield Hit(f"{value:,} {what} (max {limit:,} for {p.title})", "/inputSchema")
-    if p.max_depth is not None and depth > p.max_depth:
-        yield Hit(f"objects nest {depth} levels deep (max {p.max_depth})",
-                  "/inputSchema" + deepest)
+    for message, ptr in size_violations(p, s, tool.dialect):
+        yield Hit(message, ptr)
 
 
 @rule("PV505", "provider-root-schema", "error",
@@ -251,8 +206,8 @@ def value_form(ctx, tool, n) -> Iterator[Hit]:
                   f"{' or '.join(str(v) for v in sorted(p.min_items_values))})",
                   n.ptr("minItems"))
     if not p.type_arrays and isinstance(node.get("type"), list):
-        yield Hit(f"`type` must be a single type for {p.title} (use nullable for null)",
-                  n.ptr("type"))
+        how = "use nullable for null" if p.openapi_schema else "use anyOf of single types"
+        yield Hit(f"`type` must be a single type for {p.title} ({how})", n.ptr("type"))
     e = node.get("enum")
     if p.enum_strings_only and isinstance(e, list):
         bad = _non_string(e)
@@ -278,51 +233,6 @@ def provider_tool_name(ctx, tool) -> Iterator[Hit]:
                   ctx.cache["id_pointer"])
 
 
-def _local_target(root: Any, ref: str) -> tuple | None:
-    """The path (array indices as ints, as the walker gives them) a local ``$ref`` names."""
-    if not isinstance(ref, str) or not ref.startswith("#"):
-        return None
-    if ref in ("#", "#/"):
-        return ()
-    if not ref.startswith("#/"):
-        return None
-    try:
-        got = jp.walk(root, jp.decode_fragment(ref[1:]))
-    except ValueError:
-        return None
-    return None if got is None else tuple(got[0])
-
-
-def recursive_refs(schema: Any, dialect: str) -> list[tuple]:
-    """Paths of the local ``$ref`` nodes of ``schema`` that lead back to themselves (a
-    target that holds, or reaches through further references, the reference)."""
-    refs: dict[tuple, tuple] = {}
-    for path, node, _d in iter_schemas(schema, dialect):
-        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            t = _local_target(schema, node["$ref"])
-            if t is not None:
-                refs[path] = t
-    out = []
-    for path, target in refs.items():
-        seen: set[tuple] = set()
-        todo = [target]
-        hit = False
-        while todo and not hit:
-            t = todo.pop()
-            if t in seen:
-                continue
-            seen.add(t)
-            for rp, rt in refs.items():
-                if rp[:len(t)] == t:          # a reference inside the target's subtree
-                    if rp == path:
-                        hit = True
-                        break
-                    todo.append(rt)
-        if hit:
-            out.append(path)
-    return out
-
-
 @rule("PV509", "provider-recursive-schema", "error",
       "a recursive `$ref` where the provider accepts none (Anthropic strict tool use)")
 def recursive_schema(ctx, tool) -> Iterator[Hit]:
@@ -336,28 +246,6 @@ def recursive_schema(ctx, tool) -> Iterator[Hit]:
     for path in recursive_refs(s, tool.dialect):
         yield Hit(f"recursive $ref is not supported by {p.title}",
                   "/inputSchema" + jp.encode(path + ("$ref",)))
-
-
-def _union(node: Any) -> bool:
-    if not isinstance(node, dict):
-        return False
-    t = node.get("type")
-    return (isinstance(t, list) and len(t) > 1) or isinstance(node.get("anyOf"), list)
-
-
-def strict_budget(schema: Any, dialect: str) -> tuple[int, int]:
-    """(optional parameters, union-typed parameters) of one schema, as Anthropic counts them
-    against its per-request limits: every property of every object, optional when its object
-    does not require it, a union when its type is a list or it is an ``anyOf``."""
-    optional = unions = 0
-    for _path, node, _d in iter_schemas(schema, dialect):
-        if not isinstance(node, dict) or not isinstance(node.get("properties"), dict):
-            continue
-        req = node.get("required") if isinstance(node.get("required"), list) else []
-        for name, sub in node["properties"].items():
-            optional += name not in req
-            unions += _union(sub)
-    return optional, unions
 
 
 @rule("PV510", "strict-request-budget", "error",

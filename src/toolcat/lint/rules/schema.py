@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from toolcat.lint.registry import Hit, rule
+from toolcat.model import GEMINI
 from toolcat.schema.keywords import (
     DIALECTS,
     KEYWORDS,
@@ -225,6 +226,8 @@ def keyword_no_effect(ctx, tool, n) -> Iterator[Hit]:
         if key in table or key.startswith("x-"):
             continue
         if key == "nullable":
+            if ctx.catalog.format == GEMINI:
+                continue   # Gemini's Schema object is OpenAPI 3.0's: nullable is its keyword
             if node[key] is True and not _allows_null(node.get("type")):
                 yield Hit("`nullable` is an OpenAPI 3.0 keyword that JSON Schema ignores: null "
                           "is not accepted (add \"null\" to `type`)", n.ptr(key))
@@ -265,6 +268,8 @@ def value_type_mismatch(ctx, tool, n) -> Iterator[Hit]:
         types = t
     else:
         return
+    if node.get("nullable") is True and ctx.catalog.format == GEMINI:
+        types = [*types, "null"]   # Gemini's Schema object (OpenAPI 3.0): nullable adds null
     if "default" in node and not _type_ok(node["default"], types):
         yield Hit(f"default is {json_type(node['default'])} but type is {'/'.join(types)}",
                   n.ptr("default"))

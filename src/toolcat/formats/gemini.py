@@ -1,0 +1,83 @@
+"""Gemini function declarations: a ``Tool`` object ``{"functionDeclarations": [...]}`` (or a
+list of them), each ``{"name", "description", "parameters" | "parametersJsonSchema"}``.
+
+``parameters`` is Gemini's Schema object (an OpenAPI 3.0 Schema subset: ``nullable``, one
+``type``); it is read as written, so the lint rules see what Gemini receives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcat.errors import InputError
+from toolcat.formats.arrays import not_an_object, str_or_none, view_from_name
+from toolcat.formats.targets import Target, put
+from toolcat.model import GEMINI, Catalog, Tool
+
+
+def declarations(doc: Any) -> tuple[list, str] | None:
+    """The function declarations of a Gemini document and their base pointer, or None."""
+    if isinstance(doc, dict) and isinstance(doc.get("functionDeclarations"), list):
+        return doc["functionDeclarations"], "/functionDeclarations"
+    if isinstance(doc, list) and doc and all(
+            isinstance(t, dict) and isinstance(t.get("functionDeclarations"), list) for t in doc):
+        if len(doc) == 1:
+            return doc[0]["functionDeclarations"], "/0/functionDeclarations"
+    return None
+
+
+def gemini_tool(item: Any, file: str, pointer: str) -> Tool:
+    if not isinstance(item, dict):
+        return not_an_object(item, file, pointer)
+    name = item.get("name")
+    key = "parameters" if "parameters" in item or "parametersJsonSchema" not in item \
+        else "parametersJsonSchema"
+    return Tool(
+        id=name if isinstance(name, str) else None,
+        description=str_or_none(item.get("description")),
+        input_schema=item.get(key),
+        extra={k: v for k, v in item.items() if k not in ("name", "description", key)},
+        raw=item,
+        file=file,
+        pointer=pointer,
+        origin=[("", pointer), ("/inputSchema", f"{pointer}/{key}")],
+    )
+
+
+def load_gemini(doc: Any, path: str) -> Catalog:
+    got = declarations(doc)
+    if got is None:
+        raise InputError("--from gemini: expected {\"functionDeclarations\": [...]}", path)
+    items, base = got
+    cat = Catalog(file=path, format=GEMINI, document=doc, view=view_from_name(path),
+                  meta={"envelope": "functionDeclarations"})
+    for i, item in enumerate(items):
+        cat.tools.append(gemini_tool(item, path, f"{base}/{i}"))
+    return cat
+
+
+class GeminiTarget(Target):
+    """``{"functionDeclarations": [{"name", "description", "parameters"}]}`` (a Gemini
+    ``Tool``; ``parameters`` in the OpenAPI 3.0 Schema subset; none for a tool without
+    parameters)."""
+
+    name = "gemini"
+    enveloped = True
+    envelope_key = "functionDeclarations"
+    native_formats = (GEMINI,)
+    schema_keys = ("parameters",)
+    compact_fields = ("name", "description", "parameters")
+    provider = "gemini"
+    subset_by_default = True
+    factors = False
+    profile = "gemini"
+
+    def _fields(self, **f: Any) -> dict:
+        d: dict = {}
+        put(d, "name", f["id"])
+        put(d, "description", f["description"])
+        put(d, "parameters", f["input_schema"])
+        return d
+
+
+GEMINI_TARGET = GeminiTarget()

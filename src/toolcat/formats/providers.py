@@ -1,0 +1,354 @@
+"""THE provider table: what each model provider accepts in a tool definition (names, schema
+keywords, formats, limits), one :class:`Provider` row each with the documentation or SDK code
+it was taken from, so updating a provider is one edit here. ``toolcat lint``'s provider rules
+(PV5xx, :mod:`toolcat.lint.rules.provider`) and ``toolcat project``'s provider targets
+(:mod:`toolcat.project.providers`) read nothing else; the measurements both need (size
+limits, recursion, the strict per-request totals) are the functions below.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from toolcat.document import pointer as jp
+from toolcat.schema.walker import iter_schemas
+
+#: Tool-name pattern of the OpenAI and Anthropic APIs (PV508).
+NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
+
+class Provider:
+    """What one model provider accepts in a tool definition (one row of the table).
+
+    ``unsupported``: keywords rejected in any schema position (when ``allowed`` is None);
+    ``allowed``: when set, the only keys a schema object may carry (a closed, proto-like Schema
+    object); ``root_forbidden``: keywords rejected at the top level only; ``strict_objects``:
+    every object needs additionalProperties false and all properties required;
+    ``max_properties``/``max_depth``/``max_enum_values``: totals in one schema;
+    ``max_string_chars``: property names + definition names + enum/const values;
+    ``large_enum_values``/``large_enum_chars``: a string enum with more values than the first
+    may hold at most the second many characters; ``strict_subset_unsupported``: keywords only
+    strict mode rejects (reported as info).
+
+    Strict modes (``strict: true`` on the function/tool): ``strict`` says the row describes
+    one, so its schema rules apply to tools that do not set ``strict: false``;
+    ``all_required`` (default: ``strict_objects``) asks every property to be required;
+    ``formats``: the only ``format`` values accepted (None: any); ``min_items_values``: the
+    only ``minItems`` values accepted; ``recursion``: recursive ``$ref`` accepted;
+    ``max_strict_tools``/``max_optional``/``max_unions``: per-request totals over the strict
+    tools (optional parameters, parameters whose type is a union).
+    ``openapi_schema``: schemas are the OpenAPI 3.0 Schema object (``nullable``, one
+    ``type``, no boolean schemas), not JSON Schema.
+    ``portable``: the profile's name rule is a portability finding (PV508) for MCP catalogs.
+    """
+
+    def __init__(self, key: str, title: str, sources: tuple[str, ...],
+                 name_pattern: str = NAME_PATTERN, max_tools: int | None = None,
+                 unsupported: frozenset[str] = frozenset(),
+                 allowed: frozenset[str] | None = None, root_must_be_object: bool = True,
+                 root_forbidden: frozenset[str] = frozenset(), strict_objects: bool = False,
+                 type_arrays: bool = True, enum_strings_only: bool = False,
+                 max_properties: int | None = None, max_depth: int | None = None,
+                 max_enum_values: int | None = None, max_string_chars: int | None = None,
+                 large_enum_values: int | None = None, large_enum_chars: int | None = None,
+                 strict_subset_unsupported: frozenset[str] = frozenset(),
+                 strict: bool = False, all_required: bool | None = None,
+                 formats: frozenset[str] | None = None,
+                 min_items_values: frozenset[int] | None = None, recursion: bool = True,
+                 max_strict_tools: int | None = None, max_optional: int | None = None,
+                 max_unions: int | None = None, openapi_schema: bool = False,
+                 notes: str = "") -> None:
+        self.key = key
+        self.title = title
+        self.sources = sources
+        self.name_pattern = name_pattern
+        self.max_tools = max_tools
+        self.unsupported = unsupported
+        self.allowed = allowed
+        self.root_must_be_object = root_must_be_object
+        self.root_forbidden = root_forbidden
+        self.strict_objects = strict_objects
+        self.type_arrays = type_arrays
+        self.enum_strings_only = enum_strings_only
+        self.max_properties = max_properties
+        self.max_depth = max_depth
+        self.max_enum_values = max_enum_values
+        self.max_string_chars = max_string_chars
+        self.large_enum_values = large_enum_values
+        self.large_enum_chars = large_enum_chars
+        self.strict_subset_unsupported = strict_subset_unsupported
+        self.strict = strict
+        self.all_required = strict_objects if all_required is None else all_required
+        self.formats = formats
+        self.min_items_values = min_items_values
+        self.recursion = recursion
+        self.max_strict_tools = max_strict_tools
+        self.max_optional = max_optional
+        self.max_unions = max_unions
+        self.openapi_schema = openapi_schema
+        self.notes = notes
+
+
+PROVIDERS: dict[str, Provider] = {
+    "openai": Provider(
+        key="openai",
+        title="OpenAI function calling, strict mode (Structured Outputs)",
+        sources=(
+            "https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas",
+            "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas",
+            "https://platform.openai.com/docs/guides/function-calling",
+            "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools",
+        ),
+        max_tools=128,
+        unsupported=frozenset({
+            # composition
+            "allOf", "not", "oneOf", "dependentRequired", "dependentSchemas",
+            "if", "then", "else",
+            # objects
+            "patternProperties", "unevaluatedProperties", "propertyNames",
+            "minProperties", "maxProperties",
+            # strings
+            "minLength", "maxLength",
+            # arrays
+            "unevaluatedItems", "contains", "minContains", "maxContains", "uniqueItems",
+            "prefixItems",
+            # not permitted in strict schemas
+            "default",
+        }),
+        root_must_be_object=True,
+        root_forbidden=frozenset({"anyOf"}),
+        strict_objects=True,
+        max_properties=5000,
+        max_depth=10,
+        max_enum_values=1000,
+        max_string_chars=120_000,
+        large_enum_values=250,
+        large_enum_chars=15_000,
+        strict=True,
+        # "Supported string properties ... format: date-time, time, date, duration, email,
+        # hostname, ipv4, ipv6, uuid"
+        formats=frozenset({"date-time", "time", "date", "duration", "email", "hostname",
+                           "ipv4", "ipv6", "uuid"}),
+        notes="anyOf, $ref/$defs (recursion included), const, enum, pattern, format, numeric "
+              "bounds, minItems/maxItems are supported; the root must be an object, not anyOf.",
+    ),
+    "anthropic": Provider(
+        key="anthropic",
+        title="Anthropic Messages API tools (input_schema)",
+        sources=(
+            "https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools",
+            "https://platform.claude.com/docs/en/build-with-claude/structured-outputs"
+            "#json-schema-limitations",
+            "https://github.com/anthropics/claude-code/issues/5319",
+        ),
+        root_must_be_object=True,
+        # the API rejects: "input_schema does not support oneOf, allOf, or anyOf at the top level"
+        root_forbidden=frozenset({"oneOf", "allOf", "anyOf"}),
+        notes="Plain tool use takes JSON Schema 2020-12 (the anthropic-strict row: strict: true).",
+    ),
+    "anthropic-strict": Provider(
+        key="anthropic-strict",
+        title="Anthropic strict tool use (strict: true)",
+        sources=(
+            "https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use",
+            "https://platform.claude.com/docs/en/build-with-claude/structured-outputs"
+            "#json-schema-limitations",
+            "https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/lib/"
+            "_parse/_transform.py",
+        ),
+        root_forbidden=frozenset({"oneOf", "allOf", "anyOf"}),
+        # JSON Schema limitations: supported are the basic types, enum (primitive values),
+        # const, anyOf, allOf, local $ref/$defs/definitions, default, required,
+        # additionalProperties: false, the string formats below and minItems 0 or 1; not
+        # supported: recursive schemas, numerical constraints (minimum, maximum, multipleOf),
+        # string length constraints, array constraints beyond minItems 0/1, external $ref
+        # The SDK's own strict-schema transform (anthropic-sdk-python
+        # src/anthropic/lib/_parse/_transform.py, transform_schema) is stricter than the
+        # prose: it keeps only type (one name: a type list is unreachable there), enum/const
+        # of primitives, anyOf/oneOf/allOf, $ref/$defs, description, title, properties,
+        # required, additionalProperties false, items, minItems 0/1 and the formats below,
+        # and moves everything else (pattern and default included) into the description.
+        # toolcat follows the SDK: what it moves, the API may refuse.
+        allowed=frozenset({
+            "type", "properties", "required", "additionalProperties", "items", "enum",
+            "const", "anyOf", "allOf", "$ref", "$defs", "definitions", "format",
+            "minItems", "description", "title", "$schema",
+        }),
+        type_arrays=False,
+        strict_objects=True,
+        all_required=False,
+        strict=True,
+        formats=frozenset({"date-time", "time", "date", "duration", "email", "hostname",
+                           "uri", "ipv4", "ipv6", "uuid"}),
+        min_items_values=frozenset({0, 1}),
+        recursion=False,
+        # "at most 20 strict tools", "24 optional parameters", "16 parameters with union
+        # types" per request
+        max_strict_tools=20,
+        max_optional=24,
+        max_unions=16,
+        notes="Optional parameters stay optional (each counts against the 24); a type union "
+              "(nullable included) counts against the 16.",
+    ),
+    "openai-nonstrict": Provider(
+        key="openai-nonstrict",
+        title="OpenAI function calling (strict off)",
+        sources=(
+            "https://github.com/openai/openai-openapi/blob/master/openapi.yaml "
+            "(FunctionObject, FunctionParameters, CreateChatCompletionRequest.tools)",
+            "https://developers.openai.com/api/docs/guides/function-calling",
+        ),
+        # "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length
+        # of 64"; "A max of 128 functions are supported"; parameters "described as a JSON
+        # Schema object"
+        max_tools=128,
+        notes="Any JSON Schema object; names, tool count and an object root are checked.",
+    ),
+    "gemini": Provider(
+        key="gemini",
+        title="Gemini function declarations (parameters: OpenAPI 3.0 Schema subset)",
+        sources=(
+            "https://ai.google.dev/api/caching#Schema",
+            "https://ai.google.dev/api/caching#FunctionDeclaration",
+            "https://cloud.google.com/vertex-ai/docs/reference/rest/v1beta1/FunctionDeclaration",
+        ),
+        name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$",
+        allowed=frozenset({
+            "type", "format", "title", "description", "nullable", "enum", "maxItems",
+            "minItems", "properties", "required", "minProperties", "maxProperties",
+            "minLength", "maxLength", "pattern", "example", "anyOf", "propertyOrdering",
+            "default", "items", "minimum", "maximum",
+        }),
+        root_must_be_object=True,
+        type_arrays=False,
+        enum_strings_only=True,
+        openapi_schema=True,
+        notes="The Schema object is closed (unknown fields are rejected, e.g. $schema, "
+              "additionalProperties, $ref); `type` is one value (use nullable); enum holds "
+              "strings. parametersJsonSchema (full JSON Schema) is not covered.",
+    ),
+}
+
+
+
+def is_object_schema(node: dict) -> bool:
+    """Does ``node`` describe objects (its ``type`` says so, or it has ``properties``)?"""
+    t = node.get("type")
+    return t == "object" or (isinstance(t, list) and "object" in t) or \
+        (t is None and "properties" in node)
+
+
+def _nesting(path: tuple) -> int:
+    return sum(1 for t in path if t == "properties") + \
+        sum(1 for t in path if t in ("items", "additionalProperties"))
+
+
+def size_violations(p, s: Any, dialect: str) -> Iterator[tuple[str, str]]:
+    """(message, tool pointer) of each of provider ``p``'s size limits schema ``s`` exceeds
+    (``toolcat project`` asks the same before writing a strict tool)."""
+    if not any((p.max_properties, p.max_depth, p.max_enum_values, p.max_string_chars,
+                p.large_enum_values)):
+        return
+    props = enums = chars = depth = 0
+    deepest = ""
+    for path, node, _d in iter_schemas(s, dialect):
+        if not isinstance(node, dict):
+            continue
+        pr = node.get("properties")
+        if isinstance(pr, dict):
+            props += len(pr)
+            chars += sum(len(k) for k in pr)
+        for dk in ("$defs", "definitions"):
+            dv = node.get(dk)
+            if isinstance(dv, dict):
+                chars += sum(len(k) for k in dv)
+        lvl = _nesting(path) + (1 if is_object_schema(node) else 0)
+        if lvl > depth:
+            depth, deepest = lvl, jp.encode(path)
+        e = node.get("enum")
+        if isinstance(e, list):
+            enums += len(e)
+            echars = sum(len(v) for v in e if isinstance(v, str))
+            chars += echars
+            if p.large_enum_values and len(e) > p.large_enum_values and p.large_enum_chars \
+                    and echars > p.large_enum_chars:
+                yield (f"string enum of {len(e)} values holds {echars:,} characters (max "
+                       f"{p.large_enum_chars:,} above {p.large_enum_values} values)",
+                       "/inputSchema" + jp.encode(path + ("enum",)))
+        c = node.get("const")
+        if isinstance(c, str):
+            chars += len(c)
+    checks = ((p.max_properties, props, "object properties"),
+              (p.max_enum_values, enums, "enum values"),
+              (p.max_string_chars, chars, "characters of names and enum/const values"))
+    for limit, value, what in checks:
+        if limit is not None and value > limit:
+            yield f"{value:,} {what} (max {limit:,} for {p.title})", "/inputSchema"
+    if p.max_depth is not None and depth > p.max_depth:
+        yield f"objects nest {depth} levels deep (max {p.max_depth})", "/inputSchema" + deepest
+
+
+def _local_target(root: Any, ref: str) -> tuple | None:
+    """The path (array indices as ints, as the walker gives them) a local ``$ref`` names."""
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    if ref in ("#", "#/"):
+        return ()
+    if not ref.startswith("#/"):
+        return None
+    try:
+        got = jp.walk(root, jp.decode_fragment(ref[1:]))
+    except ValueError:
+        return None
+    return None if got is None else tuple(got[0])
+
+
+def recursive_refs(schema: Any, dialect: str) -> list[tuple]:
+    """Paths of the local ``$ref`` nodes of ``schema`` that lead back to themselves (a
+    target that holds, or reaches through further references, the reference)."""
+    refs: dict[tuple, tuple] = {}
+    for path, node, _d in iter_schemas(schema, dialect):
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            t = _local_target(schema, node["$ref"])
+            if t is not None:
+                refs[path] = t
+    out = []
+    for path, target in refs.items():
+        seen: set[tuple] = set()
+        todo = [target]
+        hit = False
+        while todo and not hit:
+            t = todo.pop()
+            if t in seen:
+                continue
+            seen.add(t)
+            for rp, rt in refs.items():
+                if rp[:len(t)] == t:          # a reference inside the target's subtree
+                    if rp == path:
+                        hit = True
+                        break
+                    todo.append(rt)
+        if hit:
+            out.append(path)
+    return out
+
+
+def _union(node: Any) -> bool:
+    if not isinstance(node, dict):
+        return False
+    t = node.get("type")
+    return (isinstance(t, list) and len(t) > 1) or isinstance(node.get("anyOf"), list)
+
+
+def strict_budget(schema: Any, dialect: str) -> tuple[int, int]:
+    """(optional parameters, union-typed parameters) of one schema, as Anthropic counts them
+    against its per-request limits: every property of every object, optional when its object
+    does not require it, a union when its type is a list or it is an ``anyOf``."""
+    optional = unions = 0
+    for _path, node, _d in iter_schemas(schema, dialect):
+        if not isinstance(node, dict) or not isinstance(node.get("properties"), dict):
+            continue
+        req = node.get("required") if isinstance(node.get("required"), list) else []
+        for name, sub in node["properties"].items():
+            optional += name not in req
+            unions += _union(sub)
+    return optional, unions

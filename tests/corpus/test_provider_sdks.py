@@ -1,0 +1,139 @@
+"""The provider targets judged by the providers' own SDK code (installed from PyPI with the
+test extras; everything runs offline, no request is sent):
+
+* openai-python's ``_ensure_strict_json_schema`` (what ``openai.pydantic_function_tool``
+  applies to make a schema strict) finds nothing to change in a tool toolcat writes with
+  ``"strict": true`` (``required`` compared as a set: the SDK lists it in property order);
+* anthropic-sdk-python's ``transform_schema`` (its strict-tool-use schema transform) neither
+  raises on such a tool nor moves anything into a description, i.e. nothing in it is outside
+  the subset the SDK knows;
+* google-genai's ``FunctionDeclaration`` model (pydantic, ``extra="forbid"``) accepts every
+  declaration ``--to gemini`` writes, and toolcat's Gemini row allows no Schema field the
+  SDK does not know.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from support.common import SAMPLES, corpus
+from toolcat.formats import LoadOptions, load_catalogs
+from toolcat.formats import targets as tg
+from toolcat.project import ProjectOptions, project_catalogs
+
+
+def _paths() -> list[str]:
+    out = [str(SAMPLES / "petstore.openapi.yaml"), str(SAMPLES / "git.tools.json"),
+           str(corpus("github-mcp-server"))]
+    out += [str(f) for f in sorted((corpus() / "neo").glob("*.openapi.yaml"))]
+    return out
+
+
+def _written(to: str):
+    target = tg.get(to)
+    for path in _paths():
+        cats = load_catalogs([path], LoadOptions(strict=True))
+        for t in project_catalogs(cats, ProjectOptions(to=to)).tools:
+            yield path, t.id, target.body(t.descriptor)
+
+
+def _normal(schema):
+    """``required`` lists as sorted lists, at every depth (an empty one, a no-op that the
+    compact view leaves out, left out)."""
+    if isinstance(schema, dict):
+        return {k: (sorted(v) if k == "required" and isinstance(v, list) else _normal(v))
+                for k, v in schema.items() if not (k == "required" and v == [])}
+    if isinstance(schema, list):
+        return [_normal(v) for v in schema]
+    return schema
+
+
+def _descriptions(schema) -> list[str]:
+    out: list[str] = []
+
+    def walk(x):
+        if isinstance(x, dict):
+            if isinstance(x.get("description"), str):
+                out.append(x["description"])
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(schema)
+    return sorted(out)
+
+
+def test_openai_sdk_finds_strict_tools_strict():
+    pytest.importorskip("openai")
+    from openai.lib._pydantic import _ensure_strict_json_schema
+
+    checked, bad = 0, []
+    for path, tid, body in _written("openai-strict"):
+        if body.get("strict") is not True:
+            continue
+        s = body["parameters"]
+        mine = copy.deepcopy(s)
+        got = _ensure_strict_json_schema(mine, path=(), root=mine)
+        checked += 1
+        if _normal(got) != _normal(s):
+            bad.append(f"{path} {tid}: {json.dumps(s)[:300]} -> {json.dumps(got)[:300]}")
+    assert checked > 100
+    assert not bad, "\n".join(bad[:10])
+
+
+def test_anthropic_sdk_keeps_strict_tools_as_written():
+    pytest.importorskip("anthropic")
+    from anthropic.lib._parse._transform import transform_schema
+
+    checked, bad = 0, []
+    for path, tid, body in _written("anthropic-strict"):
+        if body.get("strict") is not True:
+            continue
+        s = body["input_schema"]
+        checked += 1
+        try:
+            got = transform_schema(copy.deepcopy(s))
+        except Exception as e:  # noqa: BLE001 - the SDK's refusal is the finding
+            bad.append(f"{path} {tid}: the SDK raised {type(e).__name__}: {e}")
+            continue
+        if _descriptions(got) != _descriptions(s):
+            bad.append(f"{path} {tid}: the SDK moved keywords into descriptions: "
+                       f"{json.dumps(got)[:400]}")
+    assert checked > 20
+    assert not bad, "\n".join(bad[:10])
+
+
+def test_anthropic_sdk_formats_are_the_rows():
+    pytest.importorskip("anthropic")
+    from anthropic.lib._parse._transform import SupportedStringFormats
+
+    from toolcat.formats.providers import PROVIDERS
+
+    assert PROVIDERS["anthropic-strict"].formats == frozenset(SupportedStringFormats)
+
+
+def test_gemini_sdk_accepts_every_declaration():
+    pytest.importorskip("google.genai")
+    from google.genai import types
+
+    from toolcat.formats.providers import PROVIDERS
+
+    fields = {f.alias or n for n, f in types.Schema.model_fields.items()}
+    assert PROVIDERS["gemini"].allowed <= fields, PROVIDERS["gemini"].allowed - fields
+    checked, bad = 0, []
+    for path, tid, body in _written("gemini"):
+        checked += 1
+        try:
+            types.FunctionDeclaration.model_validate(body)
+        except Exception as e:  # noqa: BLE001 - pydantic's ValidationError is the finding
+            bad.append(f"{path} {tid}: {str(e)[:300]}")
+    # the SDK refuses what toolcat's Gemini rules refuse: a field outside the Schema object
+    with pytest.raises(Exception, match="additionalProperties|extra"):
+        types.FunctionDeclaration.model_validate(
+            {"name": "f", "parameters": {"type": "object", "additionalPropertiez": False}})
+    assert checked > 100
+    assert not bad, "\n".join(bad[:10])

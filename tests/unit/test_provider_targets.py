@@ -1,0 +1,213 @@
+"""`toolcat project --to openai-strict | anthropic | anthropic-strict | gemini`: what each
+provider target writes, what it reports, and that `toolcat lint --profile P` of it is clean.
+
+Expected shapes come from the providers' documented rules (cited in formats/providers.py), never
+from toolcat's own output; verdicts come from jsonschema."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from support.lint import write
+from toolcat.config import Config
+from toolcat.formats import LoadOptions, load_catalogs
+from toolcat.formats import targets as tg
+from toolcat.lint.engine import lint
+from toolcat.project import ProjectOptions, project_catalogs
+
+PROVIDER_TARGETS = ("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini")
+
+
+def project(tmp_path, tools, to, name="tools.json"):
+    p = write(tmp_path, {"tools": tools}, name)
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    return project_catalogs(cats, ProjectOptions(to=to))
+
+
+def schema_of(proj, i=0):
+    t = tg.get(proj.target)
+    return t.body(proj.tools[i].descriptor)[t.schema_keys[0]]
+
+
+def body(proj, i=0):
+    return tg.get(proj.target).body(proj.tools[i].descriptor)
+
+
+def changes(proj, i=0):
+    return [c.as_dict() for c in proj.tools[i].changes]
+
+
+def lint_output(tmp_path, proj, profile):
+    out = tmp_path / f"out.{proj.target}.compact.json"
+    out.write_bytes(proj.output_bytes())
+    cats = load_catalogs([str(out)], LoadOptions(strict=False))
+    return lint(cats, Config(), profile).findings
+
+
+SEARCH = {"name": "search", "description": "Search issues.", "inputSchema": {
+    "type": "object",
+    "properties": {"q": {"type": "string", "description": "Query."},
+                   "limit": {"type": "integer", "minimum": 1, "description": "Max hits."},
+                   "since": {"type": "string", "format": "date", "description": "Since."}},
+    "required": ["q"]}}
+
+
+def test_openai_strict_closes_requires_and_maps(tmp_path):
+    proj = project(tmp_path, [SEARCH], "openai-strict")
+    b, s = body(proj), schema_of(proj)
+    assert b["strict"] is True
+    assert s["additionalProperties"] is False
+    assert sorted(s["required"]) == ["limit", "q", "since"]
+    assert s["properties"]["limit"]["type"] == ["integer", "null"]
+    ch = changes(proj)
+    maps = sorted(c["mapping"]["argument"] for c in ch if c["kind"] == "changed")
+    assert maps == ["/limit", "/since"]
+    assert all(c["mapping"]["null"] == "absent" for c in ch if c["kind"] == "changed")
+    assert any(c["kind"] == "narrowed" and c["pointer"] == "/inputSchema/additionalProperties"
+               for c in ch)
+    # the mapped arguments are accepted, unmapped ones are what the original accepted
+    orig = jsonschema.Draft202012Validator(SEARCH["inputSchema"])
+    new = jsonschema.Draft202012Validator(s)
+    sent = {"q": "x", "limit": None, "since": None}
+    assert new.is_valid(sent) and not new.is_valid({"q": "x"})
+    assert orig.is_valid({k: v for k, v in sent.items() if v is not None})
+
+
+def test_openai_strict_map_falls_back_to_strict_false(tmp_path):
+    t = {"name": "tag", "description": "Tags.", "inputSchema": {
+        "type": "object", "properties": {"labels": {
+            "type": "object", "additionalProperties": {"type": "string"}}}}}
+    proj = project(tmp_path, [t, SEARCH], "openai-strict")
+    assert body(proj, 0)["strict"] is False and body(proj, 1)["strict"] is True
+    # a tool sent without strict keeps its schema as written, and says why
+    assert schema_of(proj, 0) == t["inputSchema"]
+    why = [c for c in changes(proj, 0) if c["kind"] == "omitted"]
+    assert why and why[0]["pointer"] == "/inputSchema/properties/labels" \
+        and "map" in why[0]["what"]
+
+
+@pytest.mark.parametrize("to", ["openai-strict", "anthropic-strict"])
+def test_strict_any_value_falls_back(tmp_path, to):
+    t = {"name": "put", "description": "Put a value.", "inputSchema": {
+        "type": "object", "properties": {"value": {"description": "Anything."}},
+        "required": ["value"]}}
+    proj = project(tmp_path, [t], to)
+    assert body(proj)["strict"] is False
+    assert [c["pointer"] for c in changes(proj) if c["kind"] == "omitted"] == [
+        "/inputSchema/properties/value"]
+
+
+def test_refused_keywords_move_into_the_description(tmp_path):
+    t = {"name": "f", "description": "F.", "inputSchema": {
+        "type": "object", "properties": {
+            "code": {"type": "string", "minLength": 3, "description": "A code."}},
+        "required": ["code"]}}
+    proj = project(tmp_path, [t], "openai-strict")
+    code = schema_of(proj)["properties"]["code"]
+    assert "minLength" not in code and "minLength: 3" in code["description"]
+    assert [c["kind"] for c in changes(proj) if c["pointer"].endswith("/minLength")] == [
+        "widened"]
+
+
+def test_anthropic_top_level_combinator(tmp_path):
+    t = {"name": "f", "description": "F.", "inputSchema": {
+        "type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}],
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}}
+    proj = project(tmp_path, [t], "anthropic")
+    s = schema_of(proj)
+    assert "anyOf" not in s and s["type"] == "object"
+    assert [c["kind"] for c in changes(proj) if c["pointer"] == "/inputSchema/anyOf"] == [
+        "widened"]
+    # a widening: everything the original accepts is still accepted
+    orig = jsonschema.Draft202012Validator(t["inputSchema"])
+    new = jsonschema.Draft202012Validator(s)
+    for inst in ({"a": "x"}, {"b": "y"}, {"a": "x", "b": "y"}, {}):
+        assert not orig.is_valid(inst) or new.is_valid(inst)
+
+
+def test_anthropic_strict_keeps_optional_and_counts_the_budget(tmp_path):
+    proj = project(tmp_path, [SEARCH], "anthropic-strict")
+    s = schema_of(proj)
+    assert body(proj)["strict"] is True and s["required"] == ["q"]      # stays optional
+    assert s["additionalProperties"] is False
+    assert "minimum" not in s["properties"]["limit"]                   # numerical constraint
+    # 25 optional parameters over the strict tools: the last tool goes without strict
+    many = []
+    for i in range(5):
+        props = {f"p{j}": {"type": "string", "description": "P."} for j in range(6)}
+        many.append({"name": f"t{i}", "description": "T.",
+                     "inputSchema": {"type": "object", "properties": props}})
+    proj = project(tmp_path, many, "anthropic-strict", "many.json")
+    flags = [body(proj, i)["strict"] for i in range(5)]
+    assert flags == [True, True, True, True, False]
+    assert lint_output(tmp_path, proj, "anthropic-strict") == [] or not any(
+        f.severity == "error" for f in lint_output(tmp_path, proj, "anthropic-strict"))
+
+
+def test_gemini_openapi_schema(tmp_path):
+    t = {"name": "fs.read", "description": "Read.", "inputSchema": {
+        "type": "object", "additionalProperties": False,
+        "properties": {"path": {"type": ["string", "null"], "description": "Path."},
+                       "mode": {"const": "r"},
+                       "n": {"type": "integer", "enum": [1, 2]}}}}
+    proj = project(tmp_path, [t], "gemini")
+    doc = json.loads(proj.output_bytes())
+    assert list(doc) == ["functionDeclarations"]
+    s = schema_of(proj)
+    # (the compact view leaves parameter prose to the handbook)
+    assert s["properties"]["path"] == {"type": "string", "nullable": True}
+    assert s["properties"]["mode"]["enum"] == ["r"]
+    assert "enum" not in s["properties"]["n"] and "1" in s["properties"]["n"]["description"]
+    assert "additionalProperties" not in s
+    assert body(proj)["name"] == "fs.read"                      # Gemini names may hold dots
+
+
+@pytest.mark.parametrize("to", ["openai", "openai-strict", "anthropic", "anthropic-strict"])
+def test_names_outside_the_provider_rule_are_renamed_with_a_mapping(tmp_path, to):
+    a = dict(SEARCH, name="admin.tools.list")
+    b = dict(SEARCH, name="x" * 70)
+    proj = project(tmp_path, [a, b], to)
+    names = [body(proj, i)["name"] for i in range(2)]
+    import re
+
+    assert all(re.match(r"^[a-zA-Z0-9_-]{1,64}$", n) for n in names) and len(set(names)) == 2
+    m = [c["mapping"] for c in changes(proj, 0) if c["pointer"] == "/name"]
+    assert m == [{"name": names[0], "original": "admin.tools.list"}]
+
+
+@pytest.mark.parametrize("to", PROVIDER_TARGETS)
+def test_output_lints_clean_under_its_profile(tmp_path, to):
+    odd = {"name": "odd", "description": "Odd.", "inputSchema": {
+        "type": "object", "properties": {
+            "x": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+            "y": {"type": "array", "items": {"type": "string"}, "minItems": 2,
+                  "uniqueItems": True},
+            "z": {"type": "string", "pattern": "^a", "format": "uri"},
+            "w": {"allOf": [{"type": "number"}, {"maximum": 3}]}}}}
+    proj = project(tmp_path, [SEARCH, odd], to)
+    profile = tg.get(to).profile
+    errors = [f for f in lint_output(tmp_path, proj, profile) if f.severity == "error"]
+    assert errors == []
+
+
+@pytest.mark.parametrize("to", PROVIDER_TARGETS)
+def test_odd_keyword_values_neither_crash_project_nor_lint(tmp_path, to):
+    # keyword values of the wrong JSON type (found by a random-schema run): minItems as a
+    # list or an object was an internal error ("unhashable type") in PV507 and the rewrite
+    t = {"name": "f", "description": "F.", "inputSchema": {
+        "type": "object", "properties": {
+            "a": {"type": "array", "minItems": [1]}, "b": {"type": "array", "minItems": {}},
+            "c": {"type": "string", "format": ["date"]}, "d": {"type": "array",
+                                                           "minItems": True}}}}
+    proj = project(tmp_path, [t], to)
+    for profile in (tg.get(to).profile, "anthropic-strict"):
+        lint_output(tmp_path, proj, profile)          # no exception
+    p = write(tmp_path, {"tools": [t]}, "in.json")
+    fs = lint(load_catalogs([str(p)], LoadOptions(strict=False)), Config(),
+              "anthropic-strict").findings
+    assert sorted(f.pointer for f in fs if f.code == "PV507" and "minItems" in f.pointer) == [
+        "/inputSchema/properties/a/minItems", "/inputSchema/properties/b/minItems",
+        "/inputSchema/properties/d/minItems"]
