@@ -554,6 +554,8 @@ def fix_names(tools: list, target: Any) -> None:
     input.)"""
     import re
 
+    if target.provider is None:
+        return   # MCP and OpenWOP keep the names as the source wrote them (lint: TC102)
     pattern = name_pattern(target)
     if pattern is None:
         return
