@@ -3,11 +3,13 @@
     python bench/live_bench.py [--repeat 5] [--lists 20] [--json FILE] [SERVER...]
 
 SERVER is a command line (default: ``mcp-server-time``, the test server
-``tests/live/servers/catalog_server.py`` and, where ``node`` and ``tests/live/node`` are
-installed, ``server-everything``). For each server:
+``tests/live/servers/catalog_server.py`` and, where ``node`` and ``tests/support/node`` are
+installed (``npm ci --prefix tests/support/node``), ``server-everything``). For each server:
 
-* **process**: the wall time of a whole ``capture`` in a fresh interpreter (Python start, the
-  MCP SDK import, the server's start, handshake, every tools/list page, shutdown), median of
+* **toolcat capture**: the wall time of the command a user runs, ``toolcat capture SERVER``
+  (to /dev/null): Python start, toolcat's CLI, the MCP SDK import, the server's start,
+  handshake, every tools/list page, shutdown; median of ``--repeat`` runs;
+* **process**: the same through the capture API in a fresh interpreter (no CLI), median of
   ``--repeat`` runs;
 * **start-up included**: from the server's spawn to the last tools/list page (inside that
   process; the server boots while toolcat imports the SDK);
@@ -31,7 +33,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-NODE_JS = REPO / "tests/live/node/node_modules/@modelcontextprotocol/server-everything" / \
+NODE_JS = REPO / "tests/support/node/node_modules/@modelcontextprotocol/server-everything" / \
     "dist/index.js"
 
 _CHILD = r"""
@@ -116,22 +118,35 @@ def main() -> int:
             ready.append(r["timings"]["ready"])
             imports.append(r["sdk_import"])
             info = r
+        clis = []
+        for _ in range(a.repeat):
+            t = time.perf_counter()
+            p = subprocess.run([sys.executable, "-m", "toolcat", "capture", "--timeout", "60",
+                                cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               env=dict(os.environ, PATH=os.path.dirname(sys.executable)
+                                        + os.pathsep + os.environ.get("PATH", "")),
+                               timeout=300)
+            clis.append(time.perf_counter() - t)
+            if p.returncode != 0:
+                raise SystemExit(f"{cmd}: {p.stderr.decode(errors='replace')[-500:]}")
         warm = run_json(_WARM, cmd, str(a.lists))
         row = {"server": cmd, "tools": info["tools"], "pages": info["pages"],
+               "cli_s": statistics.median(clis),
                "process_s": statistics.median(walls),
                "startup_included_s": statistics.median(totals),
                "handshake_s": statistics.median(ready),
                "startup_excluded_s": statistics.median(warm),
                "sdk_import_s": statistics.median(imports)}
         rows.append(row)
-    hdr = f"{'server':44} {'tools':>5} {'pages':>5} {'process':>8} {'incl.':>7} " \
-          f"{'handsh.':>7} {'excl.':>8} {'SDK imp':>7}"
+    hdr = f"{'server':24} {'tools':>5} {'pages':>5} {'capture':>8} {'process':>8} " \
+          f"{'incl.':>7} {'handsh.':>7} {'excl.':>8} {'SDK imp':>7}"
     print(hdr)
     for r in rows:
         from toolcat.formats.live.spec import derive_name
 
         name = derive_name(shlex.split(r["server"]))
-        print(f"{name[:44]:44} {r['tools']:>5} {r['pages']:>5} {r['process_s']:>7.3f}s "
+        print(f"{name[:24]:24} {r['tools']:>5} {r['pages']:>5} {r['cli_s']:>7.3f}s "
+              f"{r['process_s']:>7.3f}s "
               f"{r['startup_included_s']:>6.3f}s {r['handshake_s']:>6.3f}s "
               f"{r['startup_excluded_s'] * 1000:>6.1f}ms {r['sdk_import_s']:>6.3f}s")
     print(f"(median of {a.repeat} processes; start-up excluded: median of {a.lists} "

@@ -24,7 +24,7 @@ _toolcat() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--version -V --no-color --quiet -q --install-completion --show-completion --help -h' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'tools project lint diff diff-toolids measure rule' -- "$cur"))
+            COMPREPLY=($(compgen -W 'tools project lint diff diff-toolids measure capture rule' -- "$cur"))
         fi
         ;;
     tools)
@@ -35,17 +35,22 @@ _toolcat() {
         --from)
             COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
-        --max-file-size)
+        --max-file-size|--timeout)
             compopt +o default 2>/dev/null
+            return 0 ;;
+        --server|--url|--header|--client-config)
+            return 0 ;;  # file names (complete -o default)
+        --client)
+            COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--format -f --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--format -f --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     project)
         case $prev in
-        --output|-o|--handbook|--report|--duplicate-ids)
+        --output|-o|--handbook|--report|--duplicate-ids|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --view)
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
@@ -53,7 +58,7 @@ _toolcat() {
         --to)
             COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -- "$cur"))
             return 0 ;;
-        --description-max|--indent|--max-file-size)
+        --description-max|--indent|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
             return 0 ;;
         --unlowerable)
@@ -68,9 +73,12 @@ _toolcat() {
         --from)
             COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
+        --client)
+            COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
+            return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     lint)
@@ -81,15 +89,15 @@ _toolcat() {
         --profile|-p)
             COMPREPLY=($(compgen -W 'mcp openwop-compact openai-strict openai anthropic anthropic-strict gemini' -- "$cur"))
             return 0 ;;
-        --mcp-version|--config|--baseline|--write-baseline|--output-file|-o)
+        --mcp-version|--config|--baseline|--write-baseline|--output-file|-o|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --select|--extend-select|--ignore)
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111' -- "$cur"))
             return 0 ;;
         --fail-on)
             COMPREPLY=($(compgen -W 'error warning info never' -- "$cur"))
             return 0 ;;
-        --description-max|--prose-max|--max-file-size)
+        --description-max|--prose-max|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
             return 0 ;;
         --view)
@@ -98,9 +106,12 @@ _toolcat() {
         --from)
             COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
+        --client)
+            COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
+            return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--format -f --statistics --profile -p --mcp-version --config --select --extend-select --ignore --fail-on --baseline --write-baseline --output-file -o --description-max --prose-max --view --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--format -f --statistics --profile -p --mcp-version --config --select --extend-select --ignore --fail-on --baseline --write-baseline --output-file -o --description-max --prose-max --view --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     diff)
@@ -141,12 +152,17 @@ _toolcat() {
         --from)
             COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
-        --max-file-size)
+        --max-file-size|--timeout)
             compopt +o default 2>/dev/null
+            return 0 ;;
+        --server|--url|--header|--client-config)
+            return 0 ;;  # file names (complete -o default)
+        --client)
+            COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--format -f --to --source --safety-tier --from --webhooks --cookies --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--format -f --to --source --safety-tier --from --webhooks --cookies --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     measure)
@@ -157,13 +173,13 @@ _toolcat() {
         --format|-f)
             COMPREPLY=($(compgen -W 'table json markdown csv' -- "$cur"))
             return 0 ;;
-        --top|--max-bytes|--max-tokens|--max-increase|--description-max|--max-file-size)
+        --top|--max-bytes|--max-tokens|--max-increase|--description-max|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
             return 0 ;;
         --gate)
             COMPREPLY=($(compgen -W 'after before' -- "$cur"))
             return 0 ;;
-        --config|--baseline|--write-baseline|--as)
+        --config|--baseline|--write-baseline|--as|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --to)
             COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -- "$cur"))
@@ -180,9 +196,27 @@ _toolcat() {
         --from)
             COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
+        --client)
+            COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
+            return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+        fi
+        ;;
+    capture)
+        case $prev in
+        --output|-o|--server|--url|--header|--client-config)
+            return 0 ;;  # file names (complete -o default)
+        --timeout)
+            compopt +o default 2>/dev/null
+            return 0 ;;
+        --client)
+            COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
+            return 0 ;;
+        esac
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W '--output -o --check --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)
@@ -194,7 +228,7 @@ _toolcat() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--all -a --format -f --no-color --quiet -q --help -h' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111' -- "$cur"))
         fi
         ;;
     esac

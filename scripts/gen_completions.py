@@ -33,6 +33,7 @@ def values() -> dict[tuple[str, str], tuple[str, ...]]:
     """(command, option) -> the values it accepts; command "*" = every command."""
     from toolcat import config, model, tokens
     from toolcat.commands import measure as measure_cmd
+    from toolcat.commands import sources
     from toolcat.diff import catalog as diff_catalog
     from toolcat.diff import render as diff_render
     from toolcat.lint import profiles, registry, render
@@ -50,6 +51,7 @@ def values() -> dict[tuple[str, str], tuple[str, ...]]:
         ("*", "--fail-on"): tuple(config.FAIL_ON),
         ("*", "--tokenizer"): tuple(tokens.ENCODINGS),
         ("*", "--gate"): ("after", "before"),
+        ("*", "--client"): tuple(sources.CLIENT_NAMES),
         ("*", "--select"): codes,
         ("*", "--extend-select"): codes,
         ("*", "--ignore"): codes,

@@ -17,7 +17,9 @@ How the blocks run (README.md, section "How the README is tested", says the same
   is normalised.
 
 The rule table between ``<!-- rules:begin -->`` and ``<!-- rules:end -->`` is
-``toolcat.lint.registry.rules_markdown()``.
+``toolcat.lint.registry.rules_markdown()``; the provider and client tables between
+``<!-- providers:begin -->`` and ``<!-- providers:end -->`` are
+``toolcat.lint.profiles.providers_markdown()``.
 
     python scripts/readme_examples.py           # exit 1 and show the differences
     python scripts/readme_examples.py --update  # rewrite README.md with the real output
@@ -41,6 +43,8 @@ README = REPO / "README.md"
 DEMO = "/tmp/toolcat-demo"
 BLOCK_RE = re.compile(r"<!-- example(?: exit=(\d+))? -->\n```console\n(.*?)```\n", re.S)
 RULES_RE = re.compile(r"(<!-- rules:begin[^\n]*-->\n)(.*?)(<!-- rules:end -->)", re.S)
+PROVIDERS_RE = re.compile(r"(<!-- providers:begin[^\n]*-->\n)(.*?)(<!-- providers:end -->)",
+                          re.S)
 MARK = "@@toolcat-readme-example@@"
 
 
@@ -130,6 +134,14 @@ def check(text: str) -> list[str]:
         problems.append("README.md: no <!-- rules:begin --> ... <!-- rules:end --> section")
     elif rules.group(2).strip() != rules_markdown().strip():
         problems.append("README.md: the rule table differs from rules_markdown()")
+    providers = PROVIDERS_RE.search(text)
+    from toolcat.lint.profiles import providers_markdown
+
+    if not providers:
+        problems.append("README.md: no <!-- providers:begin --> ... <!-- providers:end --> "
+                        "section")
+    elif providers.group(2).strip() != providers_markdown().strip():
+        problems.append("README.md: the provider tables differ from providers_markdown()")
     return problems
 
 
@@ -148,6 +160,10 @@ def update(text: str) -> str:
 
     text = RULES_RE.sub(lambda m: m.group(1) + rules_markdown().strip() + "\n" + m.group(3),
                         text)
+    from toolcat.lint.profiles import providers_markdown
+
+    text = PROVIDERS_RE.sub(lambda m: m.group(1) + providers_markdown().strip() + "\n"
+                            + m.group(3), text)
     return text
 
 

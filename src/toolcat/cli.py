@@ -26,6 +26,7 @@ def _fast_version(argv: list[str]) -> bool:
 def build_app():  # typer.Typer
     import typer
 
+    from toolcat.commands import capture as capture_cmd
     from toolcat.commands import diff as diff_cmd
     from toolcat.commands import lint as lint_cmd
     from toolcat.commands import measure as measure_cmd
@@ -37,7 +38,8 @@ def build_app():  # typer.Typer
         name="toolcat",
         help=(
             "Lint, project and measure LLM tool catalogs: MCP tools/list, OpenAPI 3.x and "
-            "Swagger 2.0, OpenWOP, OpenAI and Anthropic tool arrays.\n\n"
+            "Swagger 2.0, OpenWOP, OpenAI and Anthropic tool arrays, and live MCP servers "
+            "(--server, --url, --client).\n\n"
             "Exit codes: 0 clean, 1 findings / budget exceeded / difference found, "
             "2 usage or input error."
         ),
@@ -45,7 +47,8 @@ def build_app():  # typer.Typer
             "Examples:\n\n"
             "  toolcat lint openapi.yaml\n\n"
             "  toolcat measure tools.json --max-tokens 20000\n\n"
-            "  toolcat project openapi.yaml -o tools.compact.json --handbook handbook.json"
+            "  toolcat project openapi.yaml -o tools.compact.json --handbook handbook.json\n\n"
+            "  toolcat measure --server 'uvx mcp-server-time' --client claude-desktop"
         ),
         no_args_is_help=True,
         add_completion=True,
@@ -75,6 +78,7 @@ def build_app():  # typer.Typer
     lint_cmd.register(app)
     diff_cmd.register(app)
     measure_cmd.register(app)
+    capture_cmd.register(app)
     rule_cmd.register(app)
     return app
 
@@ -255,6 +259,9 @@ def _run(args: list[str]) -> int:
             code = e.code
             if code is None:
                 return 0
+            if code == 130:      # Typer turns Ctrl-C into exit 130, without a word
+                sys.stdout.flush()
+                sys.stderr.write("toolcat: interrupted\n")
             if isinstance(code, int):
                 return code
             _say(shown(str(code)))

@@ -186,4 +186,10 @@ class Finding:
     profiles: tuple[str, ...] = ()     # with several lint profiles: those reporting it
 
     def sort_key(self) -> tuple:
-        return (self.file, self.line or 0, self.column or 0, self.code, self.tool or "", self.pointer)
+        # no line (a live server's tool): in the order of the tools, /tools/<index>/...
+        idx = 0
+        if self.line is None and self.source_pointer and self.source_pointer.startswith("/tools/"):
+            head = self.source_pointer[7:].split("/", 1)[0]
+            idx = int(head) + 1 if head.isdigit() else 0
+        return (self.file, self.line or 0, self.column or 0, idx, self.code, self.tool or "",
+                self.pointer)

@@ -95,7 +95,7 @@ def _bash_complete(*words: str) -> list[str]:
 
 def test_bash_completes_commands_options_and_values():
     assert _bash_complete("toolcat", "") == ["tools", "project", "lint", "diff",
-                                             "diff-toolids", "measure", "rule"]
+                                             "diff-toolids", "measure", "capture", "rule"]
     assert _bash_complete("toolcat", "li") == ["lint"]
     assert _bash_complete("toolcat", "--no-color", "me") == ["measure"]
     assert "--fail-on" in _bash_complete("toolcat", "lint", "--f")
@@ -109,6 +109,12 @@ def test_bash_completes_commands_options_and_values():
                                                                     "openai-strict"]
     assert "TC101" in _bash_complete("toolcat", "rule", "TC")
     assert "CS203" in _bash_complete("toolcat", "lint", "--ignore", "CS2")
+    # live servers: the same options on every command that reads catalogs
+    for cmd in ("tools", "project", "lint", "diff-toolids", "measure", "capture"):
+        assert _bash_complete("toolcat", cmd, "--client", "claude-") == ["claude-desktop",
+                                                                         "claude-code"], cmd
+        assert {"--server", "--url", "--header", "--timeout", "--client-config"} <= \
+            set(_bash_complete("toolcat", cmd, "--")), cmd
     # catalog paths and output files: left to bash's file completion (complete -o default)
     assert _bash_complete("toolcat", "lint", "samp") == []
     assert _bash_complete("toolcat", "project", "x.yaml", "-o", "") == []

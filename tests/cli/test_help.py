@@ -16,18 +16,23 @@ import os
 import pty
 import re
 import select
+import shlex
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from support.common import REPO, run_toolcat
 
-COMMANDS = ["tools", "project", "lint", "diff", "diff-toolids", "measure", "rule"]
+COMMANDS = ["tools", "project", "lint", "diff", "diff-toolids", "measure", "capture", "rule"]
 # options whose absence means "not done": there is no default to show
 NO_DEFAULT = {"--handbook", "--report", "--extend-select", "--ignore", "--baseline",
-              "--write-baseline", "--output-file", "--ignore-file"}
+              "--write-baseline", "--output-file", "--ignore-file", "--server", "--url",
+              "--header", "--client", "--client-config"}
+# capture reads a live server (the test server of tests/live; the MCP SDK is in the test extra)
+CAPTURE_OUT = os.path.join(tempfile.gettempdir(), f"toolcat-test-help-{os.getpid()}.json")
 # one ordinary run of each command on the samples
 RUNS = {
     "tools": ["tools", "samples/petstore.openapi.yaml"],
@@ -36,6 +41,8 @@ RUNS = {
     "measure": ["measure", "samples/git.tools.json"],
     "diff": ["diff", "samples/git.tools.json", "samples/git.tools.json"],
     "diff-toolids": ["diff-toolids", "samples/petstore.openapi.yaml"],
+    "capture": ["capture", "-o", CAPTURE_OUT, shlex.join(
+        [sys.executable, str(REPO / "tests" / "live" / "servers" / "catalog_server.py")])],
     "rule": ["rule", "TC101"],
 }
 ESC = b"\x1b["

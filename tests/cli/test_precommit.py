@@ -142,6 +142,15 @@ def _user_repo(w: Path, pc: PreCommit) -> None:
     stale = json.loads((w / "tools.compact.json").read_text())
     stale["tools"] = stale["tools"][:-1]
     (w / "stale" / "tools.compact.json").write_text(json.dumps(stale))
+    # capture --check: a live MCP server built on the MCP SDK (run by the hook environment's
+    # python), a current capture of it and a stale one
+    shutil.copy(REPO / "tests" / "live" / "servers" / "catalog_server.py", w / "server.py")
+    r = run_toolcat("-q", "capture", f"{sys.executable} server.py --mode single", "-o",
+                    "server.tools.json", cwd=w)
+    assert r.returncode == 0, r.stderr
+    old = json.loads((w / "server.tools.json").read_text())
+    old["tools"] = old["tools"][:-1]
+    (w / "stale" / "server.tools.json").write_text(json.dumps(old))
     (w / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: {pc.hooks_repo}\n  rev: {pc.rev}\n  hooks:\n"
         "  - id: toolcat-lint\n"
@@ -149,7 +158,11 @@ def _user_repo(w: Path, pc: PreCommit) -> None:
         "  - id: toolcat-project-check\n    alias: current-check\n"
         "    args: [openapi.yaml, -o, tools.compact.json]\n"
         "  - id: toolcat-project-check\n    alias: stale-check\n"
-        "    args: [openapi.yaml, -o, stale/tools.compact.json]\n")
+        "    args: [openapi.yaml, -o, stale/tools.compact.json]\n"
+        "  - id: toolcat-capture-check\n    alias: capture-current\n"
+        "    args: [python server.py --mode single, -o, server.tools.json]\n"
+        "  - id: toolcat-capture-check\n    alias: capture-stale\n"
+        "    args: [python server.py --mode single, -o, stale/server.tools.json]\n")
     _git(w, "add", "-A")
 
 
@@ -226,6 +239,18 @@ def test_budget_hook(session):
     assert "Passed" in good.stdout, _ok(good)
     over = pc.run(work, "toolcat-budget", "good/tools.json", "big/tools.json")
     assert over.returncode == 1, _ok(over)
+
+
+def test_capture_check_hook(session):
+    # the hook's own environment (toolcat and the MCP SDK) runs the server
+    pc, work = session.pc, session.work
+    session.result("install")
+    current = pc.run(work, "capture-current", "server.py")
+    assert current.returncode == 0, _ok(current)
+    assert "server.tools.json: up to date" in current.stdout, _ok(current)
+    stale = pc.run(work, "capture-stale", "server.py")
+    assert stale.returncode == 1, _ok(stale)
+    assert "stale/server.tools.json: out of date (tool noop added)" in stale.stdout, _ok(stale)
 
 
 def test_project_check_hook(session):

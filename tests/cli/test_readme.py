@@ -65,9 +65,11 @@ def test_ci_runs_readme_test_command_verbatim():
 
 def test_sections():
     titles = re.findall(r"^## (.+)$", TEXT, re.M)
-    for cmd in ("tools", "project", "lint", "rule", "measure", "diff", "diff-toolids"):
+    for cmd in ("tools", "project", "lint", "rule", "measure", "diff", "diff-toolids",
+                "capture"):
         assert f"toolcat {cmd}" in titles, cmd
-    for t in ("Install", "Configuration", "Exit codes", "pre-commit", "Use in CI",
+    for t in ("Install", "Live MCP servers", "Configuration", "Exit codes", "pre-commit",
+              "Use in CI",
               "Shell completions", "How bytes and tokens are counted", "Performance",
               "How the README is tested"):
         assert t in titles, t
@@ -79,7 +81,8 @@ def test_sections():
 
 
 def test_every_command_section_has_an_example():
-    for cmd in ("tools", "project", "lint", "rule", "measure", "diff", "diff-toolids"):
+    for cmd in ("tools", "project", "lint", "rule", "measure", "diff", "diff-toolids",
+                "capture"):
         sec = section(f"toolcat {cmd}")
         assert any(f"toolcat {cmd}" in step.command or f"toolcat -q {cmd}" in step.command
                    for b in EX.blocks(sec) for step in b.steps), cmd
@@ -110,6 +113,16 @@ def test_rule_table_is_the_registry():
     assert m, "no rules:begin/rules:end markers"
     assert m.group(2).strip() == rules_markdown().strip()
     assert set(re.findall(r"^\| ([A-Z]{2}\d{3}) \|", m.group(2), re.M)) == set(codes())
+
+
+def test_provider_tables_are_the_profiles_table():
+    from toolcat.lint.profiles import CLIENTS, PROVIDERS, providers_markdown
+
+    m = EX.PROVIDERS_RE.search(TEXT)
+    assert m, "no providers:begin/providers:end markers"
+    assert m.group(2).strip() == providers_markdown().strip()
+    for entry in [*PROVIDERS.values(), *CLIENTS.values()]:
+        assert entry.sources and all(f"<{src}>" in m.group(2) for src in entry.sources)
 
 
 def test_inputs_table_names_every_format():

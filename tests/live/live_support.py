@@ -6,9 +6,10 @@ Servers used (installed the way README says; see notes/live.md):
 
 * PyPI ``mcp-server-time`` and ``mcp-server-git`` (the ``test`` extra), run from this
   interpreter's ``bin`` folder;
-* npm ``@modelcontextprotocol/server-everything`` from ``tests/live/node`` (``npm ci --prefix
-  tests/live/node``, committed ``package-lock.json``; run here once if ``node_modules`` is
-  missing); tests that need it skip only where ``node`` is absent;
+* npm ``@modelcontextprotocol/server-everything`` from ``tests/support/node`` (the one npm
+  folder of the tests: ``npm ci --prefix tests/support/node``, committed
+  ``package-lock.json``; run here once if it is not installed); tests that need it skip only
+  where ``node`` is absent;
 * ``servers/catalog_server.py`` (the SDK's server API: 3 pages, misbehaviour modes, stdio or
   Streamable HTTP on 127.0.0.1) and ``servers/raw_server.py`` (hand-written, no SDK).
 
@@ -35,8 +36,8 @@ import pytest
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SERVERS = HERE / "servers"
-NODE_DIR = HERE / "node"
-DRIVER = HERE / "driver.py"
+NODE_DIR = REPO / "tests" / "support" / "node"
+LOOPBACK = SERVERS / "loopback.cjs"
 PY = sys.executable
 BIN = os.path.dirname(PY)
 EVERYTHING_JS = NODE_DIR / "node_modules" / "@modelcontextprotocol" / "server-everything" / \
@@ -126,18 +127,24 @@ class Run:
         return [x for x in self.err.splitlines() if x.strip()]
 
 
+def toolcat_argv(*args: str) -> list[str]:
+    return [PY, "-m", "toolcat", *args]
+
+
 @pytest.fixture
-def drive(tmp_path):
-    """Run tests/live/driver.py (the live capture API in a process, as a command runs it)."""
+def cli(tmp_path):
+    """Run ``toolcat ARGS`` in a process of its own, as users do (cwd and TMPDIR: the test's
+    tmp_path, so server logs land there); every process it leaves is found by its marker
+    (:attr:`Run.marker`) and ended after the test."""
     markers: list[str] = []
 
-    def run(*args: str, timeout: float = 120, env: dict | None = None) -> Run:
+    def run(*args: str, timeout: float = 120, env: dict | None = None, cwd=None) -> Run:
         marker = uuid.uuid4().hex
         markers.append(marker)
         t = time.monotonic()
-        p = subprocess.run([PY, str(DRIVER), *args], capture_output=True, timeout=timeout,
+        p = subprocess.run(toolcat_argv(*args), capture_output=True, timeout=timeout,
                            env=live_env({"TOOLCAT_TEST_MARK": marker, "TMPDIR": str(tmp_path),
-                                         **(env or {})}), cwd=tmp_path)
+                                         **(env or {})}), cwd=cwd or tmp_path)
         return Run(p, time.monotonic() - t, marker)
 
     yield run
@@ -164,7 +171,7 @@ def everything_js() -> Path:
                 r = subprocess.run([npm, "ci", "--prefix", str(NODE_DIR), "--no-audit",
                                     "--no-fund"], capture_output=True, timeout=600)
                 if r.returncode != 0:
-                    pytest.fail("npm ci --prefix tests/live/node failed:\n"
+                    pytest.fail("npm ci --prefix tests/support/node failed:\n"
                                 + r.stderr.decode(errors="replace")[-2000:])
     return EVERYTHING_JS
 
@@ -215,7 +222,7 @@ def catalog_http(tmp_path_factory):
 @pytest.fixture(scope="module")
 def everything_http(everything_js, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("everything-http")
-    with http_server(["node", "--require", str(NODE_DIR / "loopback.cjs"), str(everything_js),
+    with http_server(["node", "--require", str(LOOPBACK), str(everything_js),
                       "streamableHttp"], tmp) as url:
         yield url
 

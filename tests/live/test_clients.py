@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from live_support import catalog_cmd, drive, raw_cmd, wait_gone  # noqa: F401 - drive: a fixture
+from live_support import catalog_cmd, cli, raw_cmd, wait_gone  # noqa: F401 - cli: a fixture
 
 clients = pytest.importorskip("toolcat.formats.live.clients",
                               reason="toolcat.formats is not a package in this install yet")
@@ -183,8 +183,7 @@ def test_client_config_file_any_format(tmp_path):
 # --------------------------------------------------------------------------- a whole setup
 
 
-def test_a_whole_client_setup_is_captured(drive, tmp_path):
-    pytest.importorskip("mcp", reason="the MCP SDK is not installed (the live extra)")
+def _windsurf_home(tmp_path: Path) -> Path:
     home = tmp_path / "home"
     home.mkdir()
     cmd = catalog_cmd().split(" ", 1)
@@ -197,13 +196,38 @@ def test_a_whole_client_setup_is_captured(drive, tmp_path):
     }}
     (home / ".codeium" / "windsurf").mkdir(parents=True)
     (home / ".codeium" / "windsurf" / "mcp_config.json").write_text(json.dumps(config))
-    out = tmp_path / "out"
-    out.mkdir()
-    run = drive(*SLACK, "-o", str(out), "--client", "windsurf", env={"HOME": str(home)})
-    assert run.rc == 2
+    return home
+
+
+def test_what_a_whole_client_setup_costs(cli, tmp_path):
+    pytest.importorskip("mcp", reason="the MCP SDK is not installed (the live extra)")
+    home = _windsurf_home(tmp_path)
+    run = cli("measure", *SLACK, "-f", "json", "--client", "windsurf", env={"HOME": str(home)})
+    assert run.rc == 2          # a server failed: reported last, the others measured
     assert run.err_lines == ["toolcat: error: broken: command not found: "
                              "'toolcat-no-such-server' (is it installed and on PATH?)"]
-    assert "catalog: 7 tools, 3 pages" in run.out and "raw: 4 tools, 1 pages" in run.out
+    doc = json.loads(run.out)
+    rows = {c["file"]: c for c in doc["catalogs"]}
+    assert list(rows) == ["catalog", "raw"] and rows["catalog"]["tools"] == 7
+    assert doc["total"]["tools"] == 11
+    assert doc["total"]["tokens_before"] == sum(c["tokens_before"] for c in rows.values())
+    assert doc["setup"]["name"] == "windsurf setup"
+    assert doc["setup"]["servers"] == ["catalog", "raw"]
     assert "value-never-shown" not in run.out + run.err
-    assert sorted(p.name for p in out.iterdir()) == ["catalog.json", "raw.json"]
+    assert wait_gone(run.marker) == []
+
+
+def test_a_whole_client_setup_is_captured(cli, tmp_path):
+    pytest.importorskip("mcp", reason="the MCP SDK is not installed (the live extra)")
+    home = _windsurf_home(tmp_path)
+    run = cli("capture", *SLACK, "-o", "out", "--client", "windsurf", env={"HOME": str(home)})
+    assert run.rc == 2
+    errors = [x for x in run.err_lines if x.startswith("toolcat: error: ")]
+    assert errors == ["toolcat: error: broken: command not found: "
+                      "'toolcat-no-such-server' (is it installed and on PATH?)"]
+    assert "value-never-shown" not in run.out + run.err
+    out = tmp_path / "out"
+    assert sorted(p.name for p in out.iterdir()) == ["catalog.tools.json", "raw.tools.json"]
+    assert json.loads((out / "catalog.tools.json").read_text())["capture"]["pages"] == 3
+    assert "value-never-shown" not in "".join(p.read_text() for p in out.iterdir())
     assert wait_gone(run.marker) == []

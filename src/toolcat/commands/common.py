@@ -9,8 +9,10 @@ import typer
 from toolcat.model import FORMATS
 
 Paths = Annotated[
-    list[str],
-    typer.Argument(help="Catalog files or folders (`-` reads stdin).", show_default=False),
+    Optional[list[str]],
+    typer.Argument(help="Catalog files or folders (`-` reads stdin); none are needed when "
+                   "--server, --url, --client or --client-config gives servers.",
+                   show_default=False),
 ]
 FromFormat = Annotated[
     Optional[str],

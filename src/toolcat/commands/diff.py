@@ -16,6 +16,18 @@ from toolcat.commands.common import (
     apply_ui,
     load_options,
 )
+from toolcat.commands.sources import (
+    Client,
+    ClientConfig,
+    Headers,
+    Servers,
+    Timeout,
+    Urls,
+    Verbose,
+    exit_on_errors,
+    live_options,
+    load_sources,
+)
 
 HELP = "Compare the toolId sets of two catalogs, or of one catalog's standard and compact views."
 SHORT = "Compare the toolId sets of two catalogs or of two views."
@@ -29,6 +41,10 @@ must carry the same toolId set. Ids that differ only in case or by a namespace p
 (`mcp:fs.read` vs `read`) are listed as likely renames, never matched. JSON adds
 "likely_renames" to only_in_a, only_in_b, common and changed. Exit codes: 0 equal, 1 different,
 2 usage or input error.
+
+Servers (--server, --url, --client, --client-config) are one more catalog, after A and B:
+`toolcat diff-toolids tools.capture.json --server 'python my_server.py'` compares a capture
+with what the server lists now.
 
 Examples:
 
@@ -169,8 +185,9 @@ def diff(
 
 
 def diff_toolids(
-    a: Annotated[str, typer.Argument(help="First catalog (file, folder or `-`).",
-                                     show_default=False)],
+    a: Annotated[Optional[str], typer.Argument(
+        help="First catalog (file, folder or `-`) [default: the servers].",
+        show_default=False)] = None,
     b: Annotated[Optional[str], typer.Argument(
         help="Second catalog [default: A's own compact projection].", show_default=False)
     ] = None,
@@ -189,6 +206,13 @@ def diff_toolids(
     webhooks: Webhooks = False,
     cookies: Cookies = False,
     max_file_size: MaxFileSize = None,
+    server: Servers = None,
+    url: Urls = None,
+    header: Headers = None,
+    timeout: Timeout = None,
+    client: Client = None,
+    client_config: ClientConfig = None,
+    verbose: Verbose = False,
     no_color: NoColor = False,
     quiet: Quiet = False,
 ) -> int:
@@ -202,18 +226,39 @@ def diff_toolids(
 
     if to is not None and to not in TARGETS:
         raise UsageError(f"--to must be one of {', '.join(TARGETS)} (got {to!r})")
-    if b is not None and (to is not None or source is not None or safety_tier is not None):
-        raise UsageError("--to, --source and --safety-tier apply only with a single catalog")
     if a == "-" and b == "-":
         raise UsageError("only one of A and B can be stdin (-)")
+    live = live_options(server, url, header, timeout, client, client_config, verbose)
+    given = [p for p in (a, b) if p is not None]
+    if len(given) + live.any > 2:
+        raise UsageError("diff-toolids compares two catalogs: A and B, or one of them and the "
+                         "servers (--server, --url, --client, --client-config)")
+    if not given and not live.any:
+        from toolcat.commands.sources import NO_INPUT
+
+        raise UsageError(NO_INPUT)
+    if len(given) + live.any == 2 and (to is not None or source is not None
+                                       or safety_tier is not None):
+        raise UsageError("--to, --source and --safety-tier apply only with a single catalog")
 
     import toolcat
     from toolcat.diff.toolids import diff_sides, render_text, side_from_catalogs, side_from_items
 
     lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size)
-    cats_a = toolcat.load_all([a], settings=lopts)
-    if b is not None:
-        cats_b = toolcat.load_all([b], settings=lopts)
+    # each side is one input: a path, or every server together (captured first)
+    servers = None
+    if live.any:
+        src = load_sources([], lopts, live)
+        exit_on_errors(src.errors)
+        servers = (src.servers[0].file if len(src.servers) == 1
+                   else next(k for k, v in src.labels().items() if v.startswith("setup")),
+                   src.servers)
+    sides = [(p, toolcat.load_all([p], settings=lopts)) for p in given]
+    if servers is not None:
+        sides.append(servers)
+    a, cats_a = sides[0]
+    if len(sides) == 2:
+        b, cats_b = sides[1]
         side_a = side_from_catalogs(cats_a, a)
         side_b = side_from_catalogs(cats_b, b)
     else:

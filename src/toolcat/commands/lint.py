@@ -18,6 +18,18 @@ from toolcat.commands.common import (
     apply_ui,
     load_options,
 )
+from toolcat.commands.sources import (
+    Client,
+    ClientConfig,
+    Headers,
+    Servers,
+    Timeout,
+    Urls,
+    Verbose,
+    live_options,
+    load_sources,
+    require_inputs,
+)
 
 EPILOG = """Examples:
 
@@ -30,6 +42,14 @@ EPILOG = """Examples:
   toolcat lint catalogs/ --write-baseline .toolcat-baseline.json
 
   toolcat lint catalogs/ --baseline .toolcat-baseline.json --format github
+
+  toolcat lint --server 'python my_server.py' --server 'uvx mcp-server-time'
+
+  toolcat lint --client claude-code
+
+A finding on a server's tool names the server and the tool's index in its tools/list (no
+line). With servers, the setup rules (SU6xx) check all their tools together: the per-request
+limits of the providers and clients (see `toolcat rule SU601`).
 
 Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.
 `toolcat rule CODE` explains a rule; `toolcat rule --all` lists them.
@@ -45,7 +65,7 @@ def register(app: typer.Typer) -> None:
 
 
 def lint(
-    paths: Paths,
+    paths: Paths = None,
     fmt: Annotated[Optional[str], typer.Option(
         "--format", "-f", help="Output: text, concise (one line per finding: "
         "FILE:LINE:COL: CODE message), json, markdown, sarif, github or junit "
@@ -106,16 +126,22 @@ def lint(
     cookies: Cookies = False,
     merge: Merge = False,
     max_file_size: MaxFileSize = None,
+    server: Servers = None,
+    url: Urls = None,
+    header: Headers = None,
+    timeout: Timeout = None,
+    client: Client = None,
+    client_config: ClientConfig = None,
+    verbose: Verbose = False,
     no_color: NoColor = False,
     quiet: Quiet = False,
 ) -> None:
     import sys
 
-    import toolcat
     from toolcat import ui
     from toolcat.config import load_config
     from toolcat.errors import UsageError
-    from toolcat.lint.engine import check_selection
+    from toolcat.lint.engine import check_selection, lint_with
     from toolcat.lint.profiles import PROFILES
     from toolcat.lint.render import FORMATS
 
@@ -145,20 +171,23 @@ def lint(
     check_selection(cfg)
     fail = cfg.fail_on or "error"
 
-    from toolcat.files import check_outputs
-
-    check_outputs([("-o", output_file), ("--write-baseline", write_baseline)])
+    live = live_options(server, url, header, timeout, client, client_config, verbose)
+    paths = require_inputs(paths, live)
     opts = load_options(from_format, webhooks, cookies, merge, strict=False,
                         max_file_size=max_file_size, view=view)
-    # an input that cannot be read (a broken file among many, in a folder or given) does not
-    # stop the others: each is one error line at the end, and the exit code is 2
+    # an input that cannot be read (a broken file among many, in a folder or given; a server
+    # that fails) does not stop the others: each is one error line at the end, exit code 2
     opts.errors = input_errors = []
-    cats = toolcat.load_all(paths, settings=opts)
+    src = load_sources(paths, opts, live)
+    input_errors.extend(src.errors)
+    cats = src.catalogs
     if not cats and input_errors:
         _report_input_errors(input_errors)
         raise typer.Exit(2)
-    result = toolcat.lint(cats, view=view, settings=cfg)
+    # the API's lint, plus the setup rules on the servers' tools together
+    result = lint_with(cats, cfg, view=view, setup=src.setup())
     findings = result.findings
+    labels = src.labels()
 
     if write_baseline:
         from toolcat.lint.baseline import write_baseline as write
@@ -169,7 +198,7 @@ def lint(
                              f"{len(input_errors):,} input{'s' if len(input_errors) != 1 else ''}"
                              " could not be read\n")
             raise typer.Exit(2)
-        n = write(write_baseline, findings)
+        n = write(write_baseline, findings, set(labels))
         if not ui.state.quiet:
             sys.stderr.write(f"toolcat: recorded {n:,} finding{'s' if n != 1 else ''} in "
                              f"{write_baseline}\n")
@@ -179,7 +208,7 @@ def lint(
     if baseline:
         from toolcat.lint.baseline import apply_baseline
 
-        findings, hidden = apply_baseline(baseline, findings)
+        findings, hidden = apply_baseline(baseline, findings, set(labels))
 
     from toolcat.lint import registry
     from toolcat.lint.engine import reaches
@@ -187,7 +216,8 @@ def lint(
 
     report = Report(findings=findings, files=result.files, tools=result.tools, fail_on=fail,
                     profile=result.profile, hidden=hidden, sources=result.sources,
-                    rules=registry.all_rules(), profiles=result.profiles, matrix=result.matrix)
+                    rules=registry.all_rules(), profiles=result.profiles, matrix=result.matrix,
+                    servers=labels)
     to_file = output_file is not None and output_file != "-"
     color = fmt in ("text", "concise") and not to_file and ui.color_enabled(sys.stdout)
     text = render(fmt, report, color=color, quiet=ui.state.quiet, statistics=statistics)

@@ -31,6 +31,20 @@ from toolcat.commands.project import (
     To,
     Unlowerable,
 )
+from toolcat.commands.sources import (
+    Client,
+    ClientConfig,
+    Headers,
+    Servers,
+    Timeout,
+    Urls,
+    Verbose,
+    live_options,
+    load_sources,
+    report_errors,
+    require_inputs,
+    setup_findings,
+)
 
 HELP = "Measure bytes and tokens of each catalog's standard view against its compact view."
 SHORT = "Measure bytes and tokens, standard view against compact view."
@@ -44,11 +58,20 @@ of mcp-context-cost servers that hold no tools (auth-required, timeout...) are s
 note on stderr when other catalogs remain. Exit codes: 0 within budget, 1 a budget or the
 baseline is exceeded (each failure names the catalog, figure, limit and value), 2 input error.
 
+With servers (--server, --url, --client, --client-config): one row per server, the total
+is what the client sends with every request, and the setup rules (SU6xx, as `toolcat lint`
+runs them) list the per-request limits of providers and clients the servers break together.
+A server that fails is reported and the others are measured (exit 2 at the end).
+
 Examples:
 
   toolcat measure tools.json --max-tokens 20000 -f markdown
 
   toolcat measure servers/*.json --baseline base.json --max-increase 5
+
+  toolcat measure --server 'uvx mcp-server-time' --server 'python my_server.py'
+
+  toolcat measure --client claude-desktop
 """
 
 FORMATS = ("table", "json", "markdown", "csv")
@@ -149,7 +172,7 @@ AS_PROVIDERS = ("openai", "anthropic", "gemini")
 
 
 def measure(
-    paths: Paths,
+    paths: Paths = None,
     tokenizer: Annotated[Optional[str], typer.Option(
         "--tokenizer", "-t", help="BPE encoding: o200k_base or cl100k_base [default: "
         "o200k_base, or tokenizer of [tool.toolcat.budgets]].", show_default=False)] = None,
@@ -204,6 +227,13 @@ def measure(
     cookies: Cookies = False,
     merge: Merge = False,
     max_file_size: MaxFileSize = None,
+    server: Servers = None,
+    url: Urls = None,
+    header: Headers = None,
+    timeout: Timeout = None,
+    client: Client = None,
+    client_config: ClientConfig = None,
+    verbose: Verbose = False,
     no_color: NoColor = False,
     quiet: Quiet = False,
 ) -> int:
@@ -259,6 +289,8 @@ def measure(
         inc = max_increase if max_increase is not None else cfg.get("max-increase")
         budget.max_increase = pct_fraction(inc if inc is not None else 0)
 
+    live = live_options(server, url, header, timeout, client, client_config, verbose)
+    paths = require_inputs(paths, live)
     lopts = load_options(from_format, webhooks, cookies, merge, max_file_size=max_file_size)
 
     import toolcat
@@ -267,13 +299,27 @@ def measure(
     # Started first: the tokenizer loads (in a child process where possible) while the
     # catalogs are read and projected.
     counter = tokens.counter(tok)
-    progress = DelayedProgress(want_progress(fmt, quiet), total=len(paths) * 2)
+    inputs = len(paths) + len(live.specs)
+    progress = DelayedProgress(want_progress(fmt, quiet), total=inputs * 2)
+    skipped: list = []
     try:
         def on_file(path: str) -> None:
             progress.update(f"loading {path}", advance=1)
 
-        cats, skipped = load_for_measure(paths, lopts, on_file=on_file)
-        progress.update("measuring", total=len(paths) + len(cats))
+        def load_files(ps: list[str], opts: Any) -> list:
+            got, skip = load_for_measure(ps, opts, on_file=on_file)
+            skipped.extend(skip)
+            return got
+
+        if live.any:
+            progress.update(f"starting {len(live.specs)} server"
+                            f"{'s' if len(live.specs) != 1 else ''}")
+        src = load_sources(paths, lopts, live, load_files=load_files)
+        cats = src.catalogs
+        if not cats:        # every server failed, and no file was given
+            report_errors(src.errors)
+            raise typer.Exit(2)
+        progress.update("measuring", total=inputs + len(cats))
 
         def on_catalog(cat: Any) -> None:
             progress.update(f"measured {cat.file}", advance=1)
@@ -291,7 +337,13 @@ def measure(
 
     fails, notes = check_gates(figs, budget)
     tops = top_tools(figs, top) if top > 0 else None
-    _render(fmt, figs, tok, tops, {(f.file, f.figure) for f in fails}, as_provider)
+    setup = None
+    if src.servers:
+        labels = src.labels()
+        setup = {"name": next(k for k, v in labels.items() if v.startswith("setup")),
+                 "servers": [c.file for c in src.servers],
+                 "findings": setup_findings(src, config), "labels": labels}
+    _render(fmt, figs, tok, tops, {(f.file, f.figure) for f in fails}, as_provider, setup)
 
     if write_baseline is not None:
         from toolcat.measure import write_baseline as _write
@@ -313,6 +365,9 @@ def measure(
         sys.stderr.write(f"toolcat: {f.file}: {n} tool{'s' if n != 1 else ''} cannot be lowered "
                          f"exactly to the compact subset (--unlowerable fail): "
                          f"{', '.join(f.unlowerable[:5])}{' ...' if n > 5 else ''}\n")
+    if src.errors:      # servers that failed: reported last, and they win (exit 2)
+        report_errors(src.errors)
+        raise typer.Exit(2)
     if fails or stuck:
         sys.stderr.flush()
         raise typer.Exit(1)
@@ -320,15 +375,15 @@ def measure(
 
 
 def _render(fmt: str, figs: list, tok: str, tops: list | None, failed: set,
-            as_provider: str | None = None) -> None:
+            as_provider: str | None = None, setup: dict | None = None) -> None:
     from toolcat.measure import render as r
     from toolcat.ui import write_stdout, write_text
 
     if fmt == "json":
-        write_stdout(r.render_json(figs, tok, tops, as_provider))
+        write_stdout(r.render_json(figs, tok, tops, as_provider, setup))
     elif fmt == "csv":
         write_stdout(r.render_csv(figs, tok))
     elif fmt == "markdown":
-        write_text(r.render_markdown(figs, tok, tops, as_provider))
+        write_text(r.render_markdown(figs, tok, tops, as_provider, setup))
     else:
-        r.render_table(figs, tok, tops, failed, as_provider=as_provider)
+        r.render_table(figs, tok, tops, failed, as_provider=as_provider, setup=setup)

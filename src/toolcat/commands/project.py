@@ -18,6 +18,19 @@ from toolcat.commands.common import (
     apply_ui,
     load_options,
 )
+from toolcat.commands.sources import (
+    Client,
+    ClientConfig,
+    Headers,
+    Servers,
+    Timeout,
+    Urls,
+    Verbose,
+    exit_on_errors,
+    live_options,
+    load_sources,
+    require_inputs,
+)
 
 HELP = "Write the compact (or lossless standard) view of catalogs in a target's tool envelope."
 SHORT = "Write the compact (or standard) view of catalogs."
@@ -36,6 +49,7 @@ Examples:
   toolcat project openapi.yaml -o tools.compact.json --handbook handbook.json
   toolcat project tools.json --to openwop -o compact.json --check
   toolcat project tools.json --to openai-strict -o openai.json --report changes.json
+  toolcat project --url http://127.0.0.1:8000/mcp -o tools.compact.json
 """
 
 
@@ -78,7 +92,7 @@ def register(app: typer.Typer) -> None:
 
 
 def project(
-    paths: Paths,
+    paths: Paths = None,
     output: Annotated[Optional[str], typer.Option(
         "--output", "-o", help="Write here (atomically) [default: stdout].",
         show_default=False)] = None,
@@ -110,6 +124,13 @@ def project(
     cookies: Cookies = False,
     merge: Merge = False,
     max_file_size: MaxFileSize = None,
+    server: Servers = None,
+    url: Urls = None,
+    header: Headers = None,
+    timeout: Timeout = None,
+    client: Client = None,
+    client_config: ClientConfig = None,
+    verbose: Verbose = False,
     no_color: NoColor = False,
     quiet: Quiet = False,
 ) -> None:
@@ -121,9 +142,8 @@ def project(
         raise UsageError("--check needs -o/--output (the file to compare)")
     if output == "-" and check:
         raise UsageError("--check cannot compare stdout")
-    from toolcat.files import check_outputs
-
-    check_outputs([("-o", output or "-"), ("--handbook", handbook), ("--report", report)])
+    live = live_options(server, url, header, timeout, client, client_config, verbose)
+    paths = require_inputs(paths, live)
     import toolcat
     from toolcat.project import options_from_cli
 
@@ -141,8 +161,10 @@ def project(
 
         counter = tokens.counter()
     try:
-        cats = toolcat.load_all(paths, settings=load_options(
-            from_format, webhooks, cookies, merge, strict=True, max_file_size=max_file_size))
+        src = load_sources(paths, load_options(from_format, webhooks, cookies, merge,
+                                               strict=True, max_file_size=max_file_size), live)
+        exit_on_errors(src.errors)     # a server that failed: nothing is written
+        cats = src.catalogs
         proj = toolcat.project(cats, settings=opts)
         if counter is not None:
             from toolcat.project.report import start_counting

@@ -18,6 +18,19 @@ from toolcat.commands.common import (
     apply_ui,
     load_options,
 )
+from toolcat.commands.sources import (
+    Client,
+    ClientConfig,
+    Headers,
+    Servers,
+    Timeout,
+    Urls,
+    Verbose,
+    live_options,
+    load_sources,
+    report_errors,
+    require_inputs,
+)
 
 if TYPE_CHECKING:
     from toolcat.model import Catalog
@@ -27,6 +40,8 @@ EPILOG = """Examples:
   toolcat tools openapi.yaml
 
   toolcat tools ../servers/ --format json
+
+  toolcat tools --server 'uvx mcp-server-time'
 """
 
 
@@ -35,13 +50,20 @@ def register(app: typer.Typer) -> None:
 
 
 def tools(
-    paths: Paths,
+    paths: Paths = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="Output: text or json.")] = "text",
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
     cookies: Cookies = False,
     merge: Merge = False,
     max_file_size: MaxFileSize = None,
+    server: Servers = None,
+    url: Urls = None,
+    header: Headers = None,
+    timeout: Timeout = None,
+    client: Client = None,
+    client_config: ClientConfig = None,
+    verbose: Verbose = False,
     no_color: NoColor = False,
     quiet: Quiet = False,
 ) -> int:
@@ -52,14 +74,18 @@ def tools(
     apply_ui(no_color, quiet)
     if fmt not in ("text", "json"):
         raise UsageError(f"--format must be text or json (got {fmt!r})")
-    import toolcat
-
-    cats = toolcat.load_all(paths, settings=load_options(from_format, webhooks, cookies, merge,
-                                                         max_file_size=max_file_size))
+    live = live_options(server, url, header, timeout, client, client_config, verbose)
+    paths = require_inputs(paths, live)
+    src = load_sources(paths, load_options(from_format, webhooks, cookies, merge,
+                                           max_file_size=max_file_size), live)
+    cats = src.catalogs
     if fmt == "json":
         tools_json(cats)
     else:
         tools_text(cats)
+    if src.errors:      # servers that failed: the others were listed; exit 2
+        report_errors(src.errors)
+        raise typer.Exit(2)
     return 0
 
 
@@ -78,6 +104,7 @@ def tools_data(cats: list[Catalog]) -> dict[str, Any]:
             {
                 "file": c.file,
                 "format": c.format,
+                **({"server": _server_json(c.meta["live"])} if "live" in c.meta else {}),
                 "tools": [
                     {
                         "id": t.id,
@@ -92,6 +119,12 @@ def tools_data(cats: list[Catalog]) -> dict[str, Any]:
             for c in cats
         ]
     }
+
+
+def _server_json(live: dict) -> dict:
+    """What a live server said of itself (``tools --format json``)."""
+    return {k: live[k] for k in ("transport", "protocolVersion", "serverInfo", "pages")
+            if k in live}
 
 
 def tools_json(cats: list[Catalog]) -> None:
@@ -112,6 +145,16 @@ def tools_text(cats: list[Catalog]) -> None:
     data = tools_data(cats)
     for cat, c in zip(cats, data["catalogs"]):
         fmt = cat.format + (f" {cat.version}" if cat.version else "")
+        live = cat.meta.get("live")
+        if live:        # what the server said of itself, made safe for a terminal
+            from toolcat.formats.live.spec import printable
+
+            info = live.get("serverInfo") or {}
+            who = " ".join(printable(str(info[k]), 60) for k in ("name", "version")
+                           if info.get(k))
+            fmt = (f"MCP server ({live.get('transport')}"
+                   + (f", {who}" if who else "")
+                   + f", protocol {printable(str(live.get('protocolVersion')), 20)})")
         n = len(c["tools"])
         ui.print_wrapped(Text.assemble((shown(c["file"]), "bold"), f"  {fmt}  {n} tool{'s' if n != 1 else ''}"), con)
         table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")

@@ -2,8 +2,11 @@
 keywords, formats, limits), one :class:`Provider` row each with the documentation or SDK code
 it was taken from, so updating a provider is one edit here. ``toolcat lint``'s provider rules
 (PV5xx, :mod:`toolcat.lint.rules.provider`) and ``toolcat project``'s provider targets
-(:mod:`toolcat.project.providers`) read nothing else; the measurements both need (size
-limits, recursion, the strict per-request totals) are the functions below.
+(:mod:`toolcat.project.providers`) read nothing else; what an MCP client does to the tools it
+sends (its name prefix, a description cut, the providers it talks to) is one :class:`Client`
+row of :data:`CLIENTS`, read by the setup rules (SU6xx, :mod:`toolcat.lint.rules.setup`). The
+measurements they need (size limits, recursion, the strict per-request totals) are the
+functions below.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ class Provider:
     ``openapi_schema``: schemas are the OpenAPI 3.0 Schema object (``nullable``, one
     ``type``, no boolean schemas), not JSON Schema.
     ``portable``: the profile's name rule is a portability finding (PV508) for MCP catalogs.
+    ``unique_names``: a request with two tools of one name is rejected (SU605).
     """
 
     def __init__(self, key: str, title: str, sources: tuple[str, ...],
@@ -56,9 +60,10 @@ class Provider:
                  min_items_values: frozenset[int] | None = None, recursion: bool = True,
                  max_strict_tools: int | None = None, max_optional: int | None = None,
                  max_unions: int | None = None, openapi_schema: bool = False,
-                 notes: str = "") -> None:
+                 unique_names: bool = False, notes: str = "") -> None:
         self.key = key
         self.title = title
+        self.name = title.split()[0]           # "OpenAI", "Anthropic", "Gemini" (messages)
         self.sources = sources
         self.name_pattern = name_pattern
         self.max_tools = max_tools
@@ -85,6 +90,7 @@ class Provider:
         self.max_optional = max_optional
         self.max_unions = max_unions
         self.openapi_schema = openapi_schema
+        self.unique_names = unique_names
         self.notes = notes
 
 
@@ -139,10 +145,13 @@ PROVIDERS: dict[str, Provider] = {
             "https://platform.claude.com/docs/en/build-with-claude/structured-outputs"
             "#json-schema-limitations",
             "https://github.com/anthropics/claude-code/issues/5319",
+            # 400 "tools: Tool names must be unique." (two MCP servers with one tool name)
+            "https://github.com/anthropics/claude-code/issues/10687",
         ),
         root_must_be_object=True,
         # the API rejects: "input_schema does not support oneOf, allOf, or anyOf at the top level"
         root_forbidden=frozenset({"oneOf", "allOf", "anyOf"}),
+        unique_names=True,
         notes="Plain tool use takes JSON Schema 2020-12 (the anthropic-strict row: strict: true).",
     ),
     "anthropic-strict": Provider(
@@ -154,6 +163,10 @@ PROVIDERS: dict[str, Provider] = {
             "#json-schema-limitations",
             "https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/lib/"
             "_parse/_transform.py",
+            # the per-request totals (20 strict tools, 24 optional, 16 union parameters)
+            "https://platform.claude.com/docs/en/build-with-claude/structured-outputs"
+            "#explicit-limits",
+            "https://github.com/anthropics/claude-code/issues/10687",   # unique tool names
         ),
         root_forbidden=frozenset({"oneOf", "allOf", "anyOf"}),
         # JSON Schema limitations: supported are the basic types, enum (primitive values),
@@ -186,6 +199,7 @@ PROVIDERS: dict[str, Provider] = {
         max_strict_tools=20,
         max_optional=24,
         max_unions=16,
+        unique_names=True,
         notes="Optional parameters stay optional (each counts against the 24); a type union "
               "(nullable included) counts against the 16.",
     ),
@@ -210,7 +224,10 @@ PROVIDERS: dict[str, Provider] = {
             "https://ai.google.dev/api/caching#Schema",
             "https://ai.google.dev/api/caching#FunctionDeclaration",
             "https://cloud.google.com/vertex-ai/docs/reference/rest/v1beta1/FunctionDeclaration",
+            # Tool.functionDeclarations: "Maximum 512 function declarations can be provided."
+            "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/Tool",
         ),
+        max_tools=512,
         name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$",
         allowed=frozenset({
             "type", "format", "title", "description", "nullable", "enum", "maxItems",
@@ -226,6 +243,65 @@ PROVIDERS: dict[str, Provider] = {
               "additionalProperties, $ref); `type` is one value (use nullable); enum holds "
               "strings. parametersJsonSchema (full JSON Schema) is not covered.",
     ),
+}
+
+
+class Client:
+    """What one MCP client does to the tools of its servers before a model sees them.
+
+    ``providers``: the providers (keys of :data:`PROVIDERS`) it sends requests to (None:
+    any, the user picks the model); ``tool_name``: the name it sends a server's tool under
+    (``{server}``: the server's name in its configuration, characters outside
+    ``[A-Za-z0-9_-]`` replaced by ``_``; ``{tool}``: the tool's name), None when it sends the
+    tool's own name; ``name_max``: the longest name the provider takes;
+    ``description_max``: the characters of a tool description it passes on (longer ones are
+    cut).
+    """
+
+    def __init__(self, key: str, title: str, sources: tuple[str, ...],
+                 providers: tuple[str, ...] | None = None, tool_name: str | None = None,
+                 name_max: int | None = None, description_max: int | None = None) -> None:
+        self.key = key
+        self.title = title
+        self.sources = sources
+        self.providers = providers
+        self.tool_name = tool_name
+        self.name_max = name_max
+        self.description_max = description_max
+
+    def sent_name(self, server: str, tool: str) -> str:
+        """The name this client sends ``server``'s tool ``tool`` under."""
+        if self.tool_name is None:
+            return tool
+        import re
+
+        return self.tool_name.format(server=re.sub(r"[^A-Za-z0-9_-]", "_", server), tool=tool)
+
+
+CLIENTS: dict[str, Client] = {
+    "claude-code": Client(
+        key="claude-code",
+        title="Claude Code",
+        sources=(
+            # "Claude Code truncates tool descriptions and server instructions at 2KB each"
+            "https://code.claude.com/docs/en/mcp",
+            "https://github.com/anthropics/claude-code/issues/41593",   # the 2,048 cut
+            "https://github.com/anthropics/claude-code/issues/19882",   # mcp__<server>__ names
+        ),
+        providers=("anthropic",),
+        tool_name="mcp__{server}__{tool}",
+        name_max=64,
+        description_max=2048,
+    ),
+    "claude-desktop": Client(
+        key="claude-desktop", title="Claude Desktop",
+        sources=("https://modelcontextprotocol.io/quickstart/user",), providers=("anthropic",)),
+    "cursor": Client(key="cursor", title="Cursor", sources=("https://cursor.com/docs/mcp",)),
+    "vscode": Client(
+        key="vscode", title="VS Code",
+        sources=("https://code.visualstudio.com/docs/copilot/reference/mcp-configuration",)),
+    "windsurf": Client(key="windsurf", title="Windsurf",
+                       sources=("https://docs.windsurf.com/windsurf/cascade/mcp",)),
 }
 
 

@@ -5,7 +5,8 @@ line numbers or messages, so editing other parts of a catalog does not invalidat
 ``--baseline FILE`` hides the findings recorded there and reports the rest. Identical
 entries are counted: a baseline with one ``CS203`` at a pointer hides one such finding, not
 two. Files are recorded relative to the baseline file's folder, so the baseline works from
-any working directory.
+any working directory; a live server (``--server``...) is recorded by its name, as reports
+name it.
 
 Format (JSON)::
 
@@ -36,16 +37,19 @@ def _rel(file: str, base_dir: str) -> str:
     return r.replace(os.sep, "/")
 
 
-def _key(f: Finding, base_dir: str) -> tuple[str, str, str, str]:
-    return (_rel(f.file, base_dir), f.code, f.tool or "", f.pointer or "")
+def _key(f: Finding, base_dir: str, servers: frozenset[str] | set[str] = frozenset()
+         ) -> tuple[str, str, str, str]:
+    file = f.file if f.file in servers else _rel(f.file, base_dir)
+    return (file, f.code, f.tool or "", f.pointer or "")
 
 
-def write_baseline(path: str, findings: list[Finding]) -> int:
+def write_baseline(path: str, findings: list[Finding],
+                   servers: frozenset[str] | set[str] = frozenset()) -> int:
     from toolcat.document.canonical import dumps
     from toolcat.ui import write_atomic
 
     base_dir = os.path.dirname(os.path.abspath(path))
-    counts = Counter(_key(f, base_dir) for f in findings)
+    counts = Counter(_key(f, base_dir, servers) for f in findings)
     entries = [{"file": k[0], "code": k[1], "tool": k[2] or None, "pointer": k[3], "count": n}
                for k, n in sorted(counts.items())]
     write_atomic(path, dumps({"toolcat-baseline": VERSION, "findings": entries}, indent=2)
@@ -82,13 +86,16 @@ def load_baseline(path: str) -> tuple[str, Counter]:
     return os.path.dirname(os.path.abspath(path)), counts
 
 
-def apply_baseline(path: str, findings: list[Finding]) -> tuple[list[Finding], int]:
-    """The findings not covered by the baseline, and how many were hidden."""
+def apply_baseline(path: str, findings: list[Finding],
+                   servers: frozenset[str] | set[str] = frozenset()
+                   ) -> tuple[list[Finding], int]:
+    """The findings not covered by the baseline, and how many were hidden (``servers``: the
+    names of the live servers among the findings' files)."""
     base_dir, counts = load_baseline(path)
     out: list[Finding] = []
     hidden = 0
     for f in findings:
-        k = _key(f, base_dir)
+        k = _key(f, base_dir, servers)
         if counts.get(k, 0) > 0:
             counts[k] -= 1
             hidden += 1

@@ -178,25 +178,29 @@ def check_selection(config: Config) -> list[str]:
     return names
 
 
-def lint_with(catalogs: list[Catalog], config: Config, view: str | None = None) -> LintResult:
+def lint_with(catalogs: list[Catalog], config: Config, view: str | None = None,
+              setup: Catalog | None = None) -> LintResult:
     """:func:`lint` after :func:`check_selection` (the API and the CLI call this)."""
     if view is not None and view not in (COMPACT, "standard"):
         from toolcat.errors import UsageError
 
         raise UsageError(f"--view must be compact or standard (got {view!r})")
     names = check_selection(config)
-    return lint(catalogs, config, names if len(names) > 1 else names[0], view=view)
+    return lint(catalogs, config, names if len(names) > 1 else names[0], view=view, setup=setup)
 
 
 def lint(catalogs: list[Catalog], config: Config,
-         profile_name: str | list[str] | None = None, view: str | None = None) -> LintResult:
+         profile_name: str | list[str] | None = None, view: str | None = None,
+         setup: Catalog | None = None) -> LintResult:
     """Lint ``catalogs`` with one profile, or with several (a list): then each finding lists
     the profiles that report it (``Finding.profiles``) and the result has the matrix.
-    ``view``: lint each catalog as that view."""
+    ``view``: lint each catalog as that view. With ``setup`` (the union of a run's live
+    servers, see :func:`toolcat.formats.live.capture.setup_catalog`) also run the setup rules
+    on it."""
     names = profile_name if isinstance(profile_name, list) else \
         [profile_name or (config.profile if isinstance(config.profile, str) else None) or "mcp"]
     if len(names) > 1:
-        return _lint_many(catalogs, config, names, view)
+        return _lint_many(catalogs, config, names, view, setup)
     pname = names[0]
     profile = PROFILES[pname]
     rules = enabled_rules(config, profile)
@@ -206,21 +210,24 @@ def lint(catalogs: list[Catalog], config: Config,
     tools = 0
     for cat in catalogs:
         findings.extend(lint_catalog(cat, config, profile, rules, view))
-        files.update(cat.sources or [cat.file])
+        if "live" not in cat.meta:         # a server is no file
+            files.update(cat.sources or [cat.file])
         sources.update(cat.sources)
         tools += len(cat.tools)
+    if setup is not None:
+        findings.extend(lint_catalog(setup, config, profile, rules))
     findings.sort(key=Finding.sort_key)
     return LintResult(findings, len(files), tools, [pname], None, sources,
                       config.fail_on or "error")
 
 
 def _lint_many(catalogs: list[Catalog], config: Config, names: list[str],
-               view: str | None = None) -> LintResult:
+               view: str | None = None, setup: Catalog | None = None) -> LintResult:
     merged: dict[tuple, Finding] = {}
     files = tools = 0
     sources: dict[str, Any] = {}
     for name in names:
-        res = lint(catalogs, config, name, view)
+        res = lint(catalogs, config, name, view, setup)
         files, tools, sources = res.files, res.tools, res.sources
         for f in res.findings:
             key = (f.file, f.source_pointer, f.tool, f.code, f.severity, f.message)
@@ -301,9 +308,13 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
                   PROVIDERS.get(profile.provider) if profile.provider else None, view)
     ctx.cache["id_pointer"] = _id_pointer(cat)
     compact = ctx.view == COMPACT      # a compact view drops schema prose on purpose
+    # a setup catalog (every server's tools, already linted one server at a time) gets the
+    # setup rules only; every other catalog gets all but them
+    is_setup = "setup" in cat.meta
     active = [r for r, _s in rules.values()
-              if (r.formats is None or cat.format in r.formats) and not (compact and r.prose)]
-    cat_rules = [r for r in active if r.scope == "catalog"]
+              if (r.formats is None or cat.format in r.formats) and not (compact and r.prose)
+              and (r.scope == "setup") == is_setup]
+    cat_rules = [r for r in active if r.scope in ("catalog", "setup")]
     tool_rules = [r for r in active if r.scope == "tool"]
     node_rules = [r for r in active if r.scope == "node"]
     in_rules = [r for r in node_rules if "input" in r.schemas]
@@ -338,7 +349,7 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
                                    tool=p.tool, pointer=p.pointer, source_pointer=p.pointer)
 
     seen_defs: set[tuple[str, int]] = set()
-    for tool in cat.tools:
+    for tool in cat.tools if not is_setup else ():
         if tool.invalid is not None:
             if "TC110" in rules:
                 add("TC110", Hit(f"tool entry is not a tool descriptor: {tool.invalid}", ""),

@@ -1,5 +1,6 @@
 """Lint profiles (which rules run, at which severity); the provider-limits table they name is
-:data:`toolcat.formats.providers.PROVIDERS` (re-exported here).
+:data:`toolcat.formats.providers.PROVIDERS` and the MCP-client table of the setup rules
+:data:`toolcat.formats.providers.CLIENTS` (both re-exported here).
 
 Profiles (``--profile NAME``, several as ``--profile A,B``, or ``profile = ...`` in the config):
 
@@ -28,7 +29,13 @@ from __future__ import annotations
 
 # the table lives in formats (lint and project both read it); re-exported here
 from toolcat.config import MCP_VERSIONS  # noqa: F401  (the revisions --mcp-version selects)
-from toolcat.formats.providers import NAME_PATTERN, PROVIDERS, Provider  # noqa: F401
+from toolcat.formats.providers import (  # noqa: F401
+    CLIENTS,
+    NAME_PATTERN,
+    PROVIDERS,
+    Client,
+    Provider,
+)
 
 #: Tool names in MCP 2025-11-25 and later: 1-128 of ASCII letters, digits, `_`, `-`, `.`
 #: (server/tools "Tool Names"; TC102 with the `mcp` profile).
@@ -49,13 +56,13 @@ class Profile:
 
 
 _CS_ERR = {"CS201": "error", "CS202": "error", "CS203": "error", "CS204": "error"}
-_PV = ("TC", "SC", "MR", "PV")
+_PV = ("TC", "SC", "MR", "PV", "SU")
 
 PROFILES: dict[str, Profile] = {
     "mcp": Profile("mcp", "MCP tools/list (default): the MCP specification, catalog, schema "
-                   "and model-readiness rules", ("TC", "MC", "SC", "MR")),
+                   "and model-readiness rules", ("TC", "MC", "SC", "MR", "SU")),
     "openwop-compact": Profile("openwop-compact", "RFC 0112 compact view: CS rules are errors",
-                               ("TC", "CS", "SC", "MR"), _CS_ERR, name_pattern=None,
+                               ("TC", "CS", "SC", "MR", "SU"), _CS_ERR, name_pattern=None,
                                view="compact"),
     "openai-strict": Profile("openai-strict", "OpenAI strict function calling", _PV,
                              provider="openai", name_pattern=None),
@@ -106,7 +113,7 @@ def severity_in(profile: str, rule) -> str | None:  # registry.Rule
 
 
 def providers_markdown() -> str:
-    """The provider table as Markdown (for docs)."""
+    """The provider and client tables as Markdown (for docs)."""
     out = ["| provider | tool name | limits | sources |", "|---|---|---|---|"]
     for p in PROVIDERS.values():
         limits = []
@@ -120,4 +127,17 @@ def providers_markdown() -> str:
                 limits.append(f"{label} ≤ {v:,}")
         out.append(f"| {p.title} | `{p.name_pattern}` | {', '.join(limits) or '-'} | "
                    + " ".join(f"<{s}>" for s in p.sources) + " |")
+    out += ["", "| client | providers | tool name sent | limits | sources |",
+            "|---|---|---|---|---|"]
+    for c in CLIENTS.values():
+        limits = []
+        if c.name_max is not None:
+            limits.append(f"name ≤ {c.name_max} characters")
+        if c.description_max is not None:
+            limits.append(f"description cut at {c.description_max:,} characters")
+        provs = ", ".join(PROVIDERS[k].title.split(" (")[0] for k in c.providers) \
+            if c.providers else "any"
+        out.append(f"| {c.title} | {provs} | `{c.tool_name or '{tool}'}` | "
+                   f"{', '.join(limits) or '-'} | " + " ".join(f"<{s}>" for s in c.sources)
+                   + " |")
     return "\n".join(out) + "\n"

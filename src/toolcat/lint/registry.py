@@ -8,6 +8,9 @@ calls it and with what:
 ``node``     ``check(ctx, tool, node)``     once per schema node of a tool's schemas, in the
                                             order :mod:`toolcat.schema.walker` visits them
                                             (:class:`~toolcat.lint.engine.Node`)
+``setup``    ``check(ctx)``                 once per run with servers, on the setup catalog
+                                            (every server's tools; ``ctx.catalog.meta
+                                            ["setup"]`` names the servers and the client)
 
 Each check yields :class:`Hit` values; the engine turns them into findings (file, line,
 column, tool, pointer), applies the profile and the configuration, and de-duplicates.
@@ -21,6 +24,9 @@ Codes are stable (users write them into configs and baselines):
 * ``MR4xx`` model readiness (parameter docs, enum use, nesting)
 * ``PV5xx`` provider profiles (OpenAI, Anthropic, Gemini), off unless a provider profile is
   chosen
+* ``SU6xx`` client setups: the per-request limits of providers and clients on the tools of
+  every live server of a run together (``scope="setup"``; they run only when a command reads
+  servers: ``--server``, ``--url``, ``--client``, ``--client-config``)
 
 ``toolcat rule CODE`` prints a rule's doc; :func:`rules_markdown` renders the rule table for
 the README.
@@ -39,6 +45,7 @@ CATEGORIES = {
     "SC": "JSON Schema correctness",
     "MR": "model readiness",
     "PV": "provider profiles",
+    "SU": "client setups (the tools of every server a client runs, sent together)",
 }
 
 
@@ -108,7 +115,7 @@ def rule(code: str, name: str, severity: str, summary: str, scope: str = "tool",
     """
     if severity not in SEVERITY_ORDER:
         raise ValueError(f"{code}: bad severity {severity!r}")
-    if scope not in ("catalog", "tool", "node"):
+    if scope not in ("catalog", "tool", "node", "setup"):
         raise ValueError(f"{code}: bad scope {scope!r}")
 
     def deco(fn: Callable) -> Callable:

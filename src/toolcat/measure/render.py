@@ -36,8 +36,31 @@ def as_note(as_provider: str | None, tokenizer: str) -> str:
         "carries them)"
 
 
+def setup_lines(setup: dict) -> list[str]:
+    """The setup's limits, one line per finding of the setup rules (plain text)."""
+    from toolcat.lint.render import Report, server_index
+
+    report = Report(findings=setup["findings"], files=0, tools=0, servers=setup["labels"])
+    out = []
+    for f in setup["findings"]:
+        idx = server_index(report, f)
+        where = "" if f.tool is None else \
+            f"{f.file} #{idx} {f.tool}: " if idx is not None else f"{f.file} {f.tool}: "
+        out.append(f"{f.severity:<8} {f.code}  {where}{f.message}")
+    return out
+
+
+def setup_json(setup: dict) -> dict:
+    from toolcat.lint.render import Report
+    from toolcat.lint.render.json import finding_data
+
+    report = Report(findings=setup["findings"], files=0, tools=0, servers=setup["labels"])
+    return {"name": setup["name"], "servers": list(setup["servers"]),
+            "findings": [finding_data(report, f) for f in setup["findings"]]}
+
+
 def json_data(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None,
-              as_provider: str | None = None) -> dict:
+              as_provider: str | None = None, setup: dict | None = None) -> dict:
     out: dict[str, Any] = {
         "tokenizer": tokenizer,
         "catalogs": [f.to_json() for f in figs],
@@ -47,14 +70,16 @@ def json_data(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures]
         out["as"] = {"provider": as_provider, "tokens": as_label(as_provider, tokenizer)}
     if top is not None:
         out["top"] = [t.to_json() for t in top]
+    if setup is not None:
+        out["setup"] = setup_json(setup)
     return out
 
 
 def render_json(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None,
-                as_provider: str | None = None) -> bytes:
+                as_provider: str | None = None, setup: dict | None = None) -> bytes:
     from toolcat.document.canonical import dumps
 
-    return dumps(json_data(figs, tokenizer, top, as_provider), indent=2) + b"\n"
+    return dumps(json_data(figs, tokenizer, top, as_provider, setup), indent=2) + b"\n"
 
 
 # --------------------------------------------------------------------------- CSV
@@ -114,7 +139,8 @@ def _md_row(cells: list[str]) -> str:
 
 
 def render_markdown(figs: list[CatalogFigures], tokenizer: str,
-                    top: list[ToolFigures] | None, as_provider: str | None = None) -> str:
+                    top: list[ToolFigures] | None, as_provider: str | None = None,
+                    setup: dict | None = None) -> str:
     lines = [f"**toolcat measure**: before = standard view, after = compact view, "
              f"{sides_note(figs)}; tokens: `{tokenizer}`{as_note(as_provider, tokenizer)}", ""]
     head = ["catalog", "tools", "bytes before", "bytes after", "bytes saved", "tokens before",
@@ -160,6 +186,14 @@ def render_markdown(figs: list[CatalogFigures], tokenizer: str,
                                   f"{x.bytes_before:,}", f"{x.bytes_after:,}",
                                   f"{x.tokens_before:,}", f"{x.tokens_after:,}",
                                   _pct(saving_pct(x.tokens_before, x.tokens_after))]))
+    if setup is not None:
+        found = setup_lines(setup)
+        lines += ["", f"Limits the setup breaks ({len(setup['servers'])} servers together, "
+                  "`toolcat lint` rules SU6xx): " + ("none" if not found else ""), ""]
+        lines += [f"- `{md_cell(x.split('  ', 1)[0].split()[-1])}` {md_cell(x)}"
+                  for x in found]
+        if not found:
+            lines.pop()
     return "\n".join(lines) + "\n"
 
 
@@ -192,7 +226,7 @@ def _print(con: Any, renderable: Any) -> None:
 
 def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None,
                  failed: set[tuple[str, str]] | None = None,
-                 as_provider: str | None = None) -> None:
+                 as_provider: str | None = None, setup: dict | None = None) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -297,3 +331,14 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
                        f"{x.tokens_before:,}", f"{x.tokens_after:,}",
                        saved(x.tokens_before, x.tokens_after))
         _print(con, tt)
+    if setup is not None:
+        con.print()
+        found = setup_lines(setup)
+        n = len(setup["servers"])
+        con.print(Text.assemble(("Limits the setup breaks", "bold"),
+                                f" ({n} server{'s' if n != 1 else ''} together, "
+                                "toolcat lint rules SU6xx): " + ("none" if not found else "")))
+        for line in found:
+            sev = line.split()[0]
+            con.print(Text.assemble("  ", (line, {"error": "bold red", "warning": "yellow"}
+                                           .get(sev, ""))))

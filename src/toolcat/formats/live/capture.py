@@ -64,7 +64,7 @@ def import_sdk() -> Any:
             warnings.simplefilter("ignore")
             from toolcat.formats.live import session
     except ImportError as e:
-        missing = getattr(e, "name", None) or "mcp"
+        missing = (getattr(e, "name", None) or "mcp").split(".")[0]
         raise InputError(f"live servers need the MCP Python SDK ({missing} is not installed): "
                          "pip install 'toolcat[live]'") from None
     last_sdk_import_s = time.perf_counter() - t
@@ -105,6 +105,11 @@ def capture(specs: list[ServerSpec], timeout: float = DEFAULT_TIMEOUT, verbose: 
             return outcomes
         session = import_sdk()
         session.quiet_sdk_logging(verbose)
+        if verbose:
+            import sys
+
+            sys.stderr.write(f"toolcat: MCP SDK (mcp {session.sdk_version()}) loaded in "
+                             f"{last_sdk_import_s:.2f} s\n")
         import anyio
 
         async def one(i: int) -> None:
@@ -162,7 +167,10 @@ def file_bytes(doc: dict) -> bytes:
 
 def to_catalog(cap: Any):  # noqa: ANN201 - toolcat.model.Catalog
     """The catalog of a capture: exactly what loading its capture file gives (the same
-    bytes are parsed), named after the server; tool pointers are ``/tools/<index>``."""
+    bytes are parsed), named after the server (its ``file`` is the server's name, it has no
+    source text, so findings carry no line); tool pointers are ``/tools/<index>``.
+    ``meta["live"]`` holds the file's ``capture`` object plus ``origin`` (where the server
+    was configured)."""
     from toolcat.document.parse import parse_json
     from toolcat.formats.mcp import load_mcp
     from toolcat.model import STANDARD
@@ -172,10 +180,49 @@ def to_catalog(cap: Any):  # noqa: ANN201 - toolcat.model.Catalog
     parsed = parse_json(file_bytes(doc).decode("utf-8"), label)
     cat = load_mcp(parsed, label)
     cat.view = STANDARD        # a server is never a compact view (load_mcp guesses by name)
-    cat.meta["live"] = dict(parsed[CAPTURE_KEY], via=cap.spec.describe(),
-                            origin=cap.spec.origin)
-    cat.meta["envelope"] = "capture"
+    cat.meta["live"] = dict(parsed[CAPTURE_KEY], origin=cap.spec.origin,
+                            key=cap.spec.key or cap.spec.name)
     return cat
+
+
+#: The file name of the setup catalog (the union of a run's servers).
+SETUP = "setup"
+
+
+def setup_catalog(servers: list, client: str | None = None):  # noqa: ANN201 - Catalog
+    """The tools of every server in ``servers`` (live catalogs) as one catalog: what a client
+    configured with them sends in one request. Its ``file`` is ``setup`` (or ``<client>
+    setup``); each tool keeps its server as ``tool.file`` and its ``/tools/<index>``
+    pointer, so findings on a tool still name the server and the index.
+    ``meta["setup"]``: ``client`` and ``servers`` (``{"name", "key", "tools"}`` each, ``key``
+    being the server's name in the client's configuration)."""
+    from toolcat.model import MCP, STANDARD, Catalog
+
+    name = f"{client} {SETUP}" if client else SETUP
+    cat = Catalog(file=name, format=MCP, view=STANDARD)
+    listed = []
+    for c in servers:
+        live = c.meta.get("live", {})
+        listed.append({"name": c.file, "key": live.get("key", c.file), "tools": len(c.tools)})
+        cat.tools.extend(c.tools)
+    cat.meta["setup"] = {"client": client, "servers": listed}
+    return cat
+
+
+def say_captured(cap: Any) -> None:
+    """``-v``: one line on stderr saying what a server answered."""
+    import sys
+
+    hs = cap.handshake
+    info = hs.server_info or {}
+    who = " ".join(printable(str(info[k]), 60) for k in ("name", "version") if info.get(k))
+    n = len(cap.tools)
+    t = cap.timings.get("total")
+    sys.stderr.write(
+        f"toolcat: {cap.spec.label}: {n} tool{'s' if n != 1 else ''} in {cap.pages} "
+        f"page{'s' if cap.pages != 1 else ''} from {who or 'a server without serverInfo'} "
+        f"(protocol {printable(str(hs.protocol_version), 20)}, {hs.method}"
+        + (f", {t:.2f} s" if isinstance(t, float) else "") + ")\n")
 
 
 def compare(old: Any, new: dict) -> list[str]:

@@ -324,6 +324,7 @@ def _specs(servers: dict, path: str, client: str | None, ctx: Context, scope: st
     for name, entry in servers.items():
         spec = _entry(str(name), entry, path, client, ctx, expand)
         if spec is not None:
+            spec.key = str(name)
             spec.origin = f"{path} ({scope})" if scope != "file" else path
             out.append(spec)
     return out

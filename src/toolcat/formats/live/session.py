@@ -39,10 +39,10 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-from toolcat import __version__
 from toolcat.errors import InputError
 from toolcat.formats.live.procs import ServerProcess
 from toolcat.formats.live.spec import HTTP, ServerSpec, printable, redact_url
+from toolcat.version import __version__
 
 #: Most pages of one tools/list walk (a server whose cursors never end is an error).
 MAX_PAGES = 1000

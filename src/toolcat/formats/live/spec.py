@@ -49,6 +49,7 @@ class ServerSpec:
     origin: str = ""                            # where it came from: "--server", a config file
     inherit_env: bool = True                    # pass toolcat's whole environment on
     problem: str | None = None                  # a config entry that cannot be started, and why
+    key: str | None = None                      # its name in a client configuration, as written
 
     @property
     def label(self) -> str:

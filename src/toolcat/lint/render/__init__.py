@@ -24,9 +24,9 @@ class Report:
     def __init__(self, findings: list[Finding], files: int, tools: int, fail_on: str = "error",
                  profile: str = "mcp", hidden: int = 0, sources: dict[str, Any] | None = None,
                  rules: list[Any] | None = None, profiles: list[str] | None = None,
-                 matrix: dict | None = None) -> None:
+                 matrix: dict | None = None, servers: dict[str, str] | None = None) -> None:
         self.findings = findings
-        self.files = files
+        self.files = files                      # files and folders read (servers not included)
         self.tools = tools
         self.fail_on = fail_on
         self.profile = profile
@@ -35,6 +35,9 @@ class Report:
         self.rules = rules or []                # registry.Rule, for SARIF
         self.profiles = profiles or [profile]   # the profiles run
         self.matrix = matrix                    # several profiles: tools x profiles
+        # live MCP servers (and the setup of several) that findings name instead of a file:
+        # name -> what it is ("MCP server, stdio"...); see server_index()
+        self.servers = servers or {}
 
     @property
     def many(self) -> bool:
@@ -52,6 +55,30 @@ class Report:
         for f in self.findings:
             out[f.severity] += 1
         return out
+
+
+def server_index(report: Report, f: Finding) -> int | None:
+    """The index in its server's tools/list of the tool a finding on a live server is about
+    (None for a file, or a finding on no tool)."""
+    if f.file not in report.servers or not f.source_pointer:
+        return None
+    parts = f.source_pointer.split("/", 3)
+    if len(parts) >= 3 and parts[1] == "tools" and parts[2].isdigit():
+        return int(parts[2])
+    return None
+
+
+def where_counts(report: Report) -> str:
+    """``3 files, 2 servers, 40 tools`` (the summary's "in ...")."""
+    def plural(n: int, word: str) -> str:
+        return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+    servers = sum(1 for k in report.servers.values() if not k.startswith("setup"))
+    parts = [plural(report.files, "file")] if report.files or not servers else []
+    if servers:
+        parts.append(plural(servers, "server"))
+    parts.append(plural(report.tools, "tool"))
+    return ", ".join(parts)
 
 
 def render(fmt: str, report: Report, color: bool = False, quiet: bool = False,

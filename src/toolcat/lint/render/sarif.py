@@ -13,7 +13,7 @@ import os
 from urllib.parse import quote
 
 from toolcat.document.canonical import dumps
-from toolcat.lint.render import Report
+from toolcat.lint.render import Report, server_index
 from toolcat.version import __version__
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -43,15 +43,27 @@ def render_sarif(report: Report) -> str:
     ]
     results = []
     for f in report.findings:
-        loc: dict = {"physicalLocation": {"artifactLocation": {"uri": _uri(f.file)}}}
-        if f.line is not None:
-            region = {"startLine": f.line}
-            if f.column is not None:
-                region["startColumn"] = f.column
-            loc["physicalLocation"]["region"] = region
-        if f.tool:
-            loc["logicalLocations"] = [{"name": f.tool, "kind": "function",
-                                        "fullyQualifiedName": f"{f.tool}{f.pointer}"}]
+        loc: dict
+        if f.file in report.servers:
+            # a live server is no artifact: logical locations only (the server, the tool and
+            # its index in the server's tools/list)
+            idx = server_index(report, f)
+            logical = [{"name": f.file, "kind": "module"}]
+            if f.tool:
+                at = f"/tools/{idx}" if idx is not None else ""
+                logical.append({"name": f.tool, "kind": "function",
+                                "fullyQualifiedName": f"{f.file}{at}{f.pointer}"})
+            loc = {"logicalLocations": logical}
+        else:
+            loc = {"physicalLocation": {"artifactLocation": {"uri": _uri(f.file)}}}
+            if f.line is not None:
+                region = {"startLine": f.line}
+                if f.column is not None:
+                    region["startColumn"] = f.column
+                loc["physicalLocation"]["region"] = region
+            if f.tool:
+                loc["logicalLocations"] = [{"name": f.tool, "kind": "function",
+                                            "fullyQualifiedName": f"{f.tool}{f.pointer}"}]
         ident = "\x00".join((f.file, f.code, f.tool or "", f.pointer or ""))
         res: dict = {"ruleId": f.code, "level": _LEVEL[f.severity],
                      "message": {"text": report.tagged(f)}, "locations": [loc],

@@ -7,7 +7,7 @@ same lines are coloured through Rich.
 
 from __future__ import annotations
 
-from toolcat.lint.render import Report
+from toolcat.lint.render import Report, server_index, where_counts
 from toolcat.model import Finding
 from toolcat.terminal import shown
 
@@ -134,12 +134,17 @@ def build(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
         if f.file != cur_file:
             if cur_file is not None:
                 out.append([])
-            out.append([(shown(f.file), "bold")])
+            kind = report.servers.get(f.file)
+            out.append([(shown(f.file), "bold"), (f"  ({kind})" if kind else "", "dim")])
             cur_file, cur_tool = f.file, object()
         if f.tool != cur_tool:
             cur_tool = f.tool
-            out.append([("  ", ""), (f"tool {shown(f.tool)}" if f.tool else "(no tool id)",
-                                     "bold")])
+            idx = server_index(report, f)
+            whole = f.tool is None and report.servers.get(f.file, "").startswith("setup")
+            out.append([("  ", ""), (f"tool {shown(f.tool)}" if f.tool else
+                                     "(all tools together)" if whole else "(no tool id)",
+                                     "bold"),
+                        (f"  (#{idx} in tools/list)" if idx is not None else "", "dim")])
         out.append(_line_of(f, report.tagged(f)))
         text = _source_line(report, f.file, f.line)
         if text is not None and f.column is not None:
@@ -202,7 +207,7 @@ def matrix_lines(m: dict) -> list[list[tuple[str, str]]]:
 
 def summary_line(report: Report) -> list[tuple[str, str]]:
     c = report.counts()
-    where = f"{_plural(report.files, 'file')}, {_plural(report.tools, 'tool')}"
+    where = where_counts(report)
     hidden = f" ({report.hidden:,} hidden by the baseline)" if report.hidden else ""
     if report.findings:
         parts = [_plural(c["error"], "error"), _plural(c["warning"], "warning"),

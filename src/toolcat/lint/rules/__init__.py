@@ -11,4 +11,5 @@ from toolcat.lint.rules import (  # noqa: F401
     refs,
     schema,
     secrets,
+    setup,
 )

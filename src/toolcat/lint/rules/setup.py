@@ -1,0 +1,160 @@
+"""Client setups (SU601-SU604): the tools of every server a client runs, sent together.
+
+A client sends the tools of all its servers in each request, so a provider's per-request
+limits apply to the union, and the client's own handling (a name prefix, a description cut)
+to each tool. These rules run once per run that reads live servers (``--server``, ``--url``,
+``--client``, ``--client-config``), on the setup catalog of
+:func:`toolcat.formats.live.capture.setup_catalog`; a finding on a tool names its server and
+its index in that server's ``tools/list``.
+
+Which providers and clients are checked: with ``--client NAME``, that client and the
+providers it talks to (Claude Desktop and Claude Code: Anthropic); otherwise every client and
+provider of the tables; a provider profile (``--profile openai-strict``...) keeps only its
+provider. Every figure and its source is in :data:`toolcat.lint.profiles.PROVIDERS` and
+:data:`toolcat.lint.profiles.CLIENTS`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from toolcat.lint.profiles import CLIENTS, PROVIDERS, Client, Provider
+from toolcat.lint.registry import Hit, rule
+from toolcat.lint.rules.provider import strict_budget
+
+
+def _setup(ctx) -> dict:
+    return ctx.catalog.meta.get("setup") or {}
+
+
+def _of(names: tuple[str, ...], key: str) -> bool:
+    """Is provider row ``key`` one of ``names`` (a client's providers)? A row counts for its
+    provider's name and its modes: ``anthropic`` covers ``anthropic-strict``."""
+    return any(key == n or key.startswith(n + "-") for n in names)
+
+
+def providers(ctx) -> list[Provider]:
+    """The provider rows a setup is checked against (see the module docstring)."""
+    client = CLIENTS.get(_setup(ctx).get("client") or "")
+    keys = [k for k in PROVIDERS if client is None or not client.providers
+            or _of(client.providers, k)]
+    if ctx.provider is not None:
+        keys = [k for k in keys if k == ctx.provider.key]
+    return [PROVIDERS[k] for k in keys]
+
+
+def clients(ctx) -> list[Client]:
+    name = _setup(ctx).get("client")
+    if name:
+        return [CLIENTS[name]] if name in CLIENTS else []
+    if ctx.provider is not None:      # only the clients that talk to the profile's provider
+        return [c for c in CLIENTS.values()
+                if c.providers is None or _of(c.providers, ctx.provider.key)]
+    return list(CLIENTS.values())
+
+
+def _servers(ctx) -> str:
+    n = len(_setup(ctx).get("servers", ()))
+    return f"{n} server{'s' if n != 1 else ''}"
+
+
+def _keys(ctx) -> dict[str, str]:
+    """server name in reports -> its name in the client's configuration."""
+    return {s["name"]: s.get("key") or s["name"] for s in _setup(ctx).get("servers", ())}
+
+
+def _valid(ctx) -> Iterator[Any]:
+    for t in ctx.catalog.tools:
+        if t.invalid is None:
+            yield t
+
+
+@rule("SU601", "setup-tool-count", "error",
+      "a setup sends more tools in one request than a provider accepts", scope="setup")
+def tool_count(ctx) -> Iterator[Hit]:
+    """A client sends the tools of all its servers in every request. OpenAI accepts at most
+    128 tools per request and Gemini at most 512 function declarations; a setup above that
+    fails every request until servers are removed or their tools filtered. A single server
+    linted with a provider profile reports this as PV506 instead."""
+    n = len(ctx.catalog.tools)
+    single = len(_setup(ctx).get("servers", ())) == 1
+    said: set[tuple[str, int]] = set()
+    for p in providers(ctx):
+        if p.max_tools is None or n <= p.max_tools or (p.name, p.max_tools) in said:
+            continue          # (OpenAI's strict and non-strict rows: one limit, said once)
+        said.add((p.name, p.max_tools))
+        if single and ctx.provider is not None and ctx.provider.key == p.key \
+                and ctx.enabled("PV506"):
+            continue      # the server's own PV506 says it
+        yield Hit(f"the setup sends {n:,} tools from {_servers(ctx)}: more than {p.name} "
+                  f"accepts in one request ({p.max_tools:,})", "", None,
+                  file=ctx.catalog.file)
+
+
+@rule("SU602", "setup-tool-name-length", "error",
+      "a tool's name, as the client sends it (with its server prefix), is longer than the "
+      "provider accepts", scope="setup")
+def prefixed_name(ctx) -> Iterator[Hit]:
+    """Some clients send a server's tool under a longer name: Claude Code sends
+    `mcp__<server>__<tool>` (the server's name in its configuration, characters other than
+    letters, digits, `_` and `-` made `_`). The provider's 64-character limit applies to that
+    name, and one tool over it fails every request of the session ("String should have at
+    most 64 characters"). Shorten the server's name in the configuration, or the tool's."""
+    keys = _keys(ctx)
+    for c in clients(ctx):
+        if c.tool_name is None or c.name_max is None:
+            continue
+        for t in _valid(ctx):
+            if not isinstance(t.id, str):
+                continue
+            sent = c.sent_name(keys.get(t.file, t.file), t.id)
+            if len(sent) > c.name_max:
+                yield Hit(f"{c.title} sends this tool as {sent!r}: {len(sent)} characters, "
+                          f"more than {c.name_max}", "/name", t)
+
+
+@rule("SU603", "client-description-cut", "warning",
+      "a tool description longer than the client passes on to the model", scope="setup")
+def description_cut(ctx) -> Iterator[Hit]:
+    """Claude Code cuts every MCP tool description at 2,048 characters (and server
+    instructions too) before the model sees it, silently: whatever the description says after
+    that is lost. Put what the model needs first, or move details into parameter
+    descriptions."""
+    for c in clients(ctx):
+        if c.description_max is None:
+            continue
+        for t in _valid(ctx):
+            d = t.description
+            if isinstance(d, str) and len(d) > c.description_max:
+                yield Hit(f"{c.title} passes on only the first {c.description_max:,} of this "
+                          f"description's {len(d):,} characters", "/description", t)
+
+
+@rule("SU604", "setup-strict-limits", "info",
+      "the setup cannot be sent with strict tool use (the provider's per-request limits)",
+      scope="setup")
+def strict_limits(ctx) -> Iterator[Hit]:
+    """Anthropic's strict tool use (`strict: true`, inputs guaranteed to match the schema)
+    takes at most 20 strict tools per request, 24 optional parameters and 16 union-typed
+    parameters (`anyOf` or a `type` array) across all strict schemas. MCP clients do not send
+    tools as strict today; this says whether the setup could be."""
+    tools = list(_valid(ctx))
+    counted: tuple[int, int] | None = None
+    for p in providers(ctx):
+        if not p.strict or not any((p.max_strict_tools, p.max_optional, p.max_unions)):
+            continue
+        if counted is None:       # counted as PV510 counts one catalog's strict tools
+            opt = uni = 0
+            for t in tools:
+                if isinstance(t.input_schema, dict):
+                    o, u = strict_budget(t.input_schema, t.dialect)
+                    opt += o
+                    uni += u
+            counted = (opt, uni)
+        opt, uni = counted
+        for limit, value, what in ((p.max_strict_tools, len(tools), "tools"),
+                                   (p.max_optional, opt, "optional parameters"),
+                                   (p.max_unions, uni, "union-typed parameters")):
+            if limit is not None and value > limit:
+                yield Hit(f"sent with strict: true, the setup's {value:,} {what} exceed "
+                          f"{p.name}'s {limit} per request", "", None, file=ctx.catalog.file)

@@ -1,0 +1,292 @@
+"""Every command reads live servers (--server, --url, --client-config) as it reads files:
+the acceptance of issue 14 (measure of a server = measure of its capture file; a capture's
+tools = the SDK client's own list_tools()), `toolcat capture` and `--check`, findings located
+by server and tool index in every lint format, baselines, and the setup rules on real runs."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mcp", reason="the MCP SDK is not installed (the live extra)")
+
+from live_support import (  # noqa: E402
+    REPO,
+    catalog_cmd,
+    catalog_http,  # noqa: F401 - a fixture
+    cli,  # noqa: F401 - a fixture
+    raw_cmd,
+    require_exe,
+    sdk_list_tools,
+    wait_gone,
+)
+
+from toolcat.formats.live.capture import json_equal  # noqa: E402
+
+SLACK = ("--timeout", "60")   # not about timeouts: a loaded machine is no failure
+
+
+def ok(run, code: int = 0):
+    assert run.rc == code, (run.rc, run.out, run.err)
+    assert "Traceback" not in run.err
+    assert wait_gone(run.marker) == []
+    return run
+
+
+def serve_file(tmp_path: Path, tools: list, name: str = "tools.json", **kw) -> str:
+    """A raw_server command serving ``tools`` exactly as written."""
+    f = tmp_path / name
+    f.write_text(json.dumps({"tools": tools}))
+    extra = [str(f)] + [x for k, v in kw.items() for x in (f"--{k.replace('_', '-')}", str(v))]
+    return raw_cmd(*extra)
+
+
+# --------------------------------------------------------------------------- acceptance
+
+
+def test_measure_of_a_server_equals_measure_of_its_capture_file(cli, tmp_path):
+    require_exe("mcp-server-time")
+    ok(cli("capture", *SLACK, "mcp-server-time", "-o", "time.capture.json"))
+    live = json.loads(ok(cli("measure", *SLACK, "-f", "json", "--server", "mcp-server-time")).out)
+    file = json.loads(ok(cli("measure", "-f", "json", "time.capture.json")).out)
+    (a,), (b,) = live["catalogs"], file["catalogs"]
+    assert a.pop("file") == "mcp-server-time" and b.pop("file") == "time.capture.json"
+    assert a == b and a["tools"] == 2
+    assert live["total"] == file["total"] and live["tokenizer"] == file["tokenizer"]
+    # the table shows the same figures
+    t_live = ok(cli("measure", *SLACK, "--server", "mcp-server-time")).out
+    t_file = ok(cli("measure", "time.capture.json")).out
+    assert t_live.splitlines()[3].split()[1:] == t_file.splitlines()[3].split()[1:]
+
+
+def test_capture_tools_equal_the_sdk_clients_list_tools(cli, tmp_path):
+    exe = require_exe("mcp-server-time")
+    ok(cli("capture", *SLACK, "mcp-server-time", "-o", "time.json"))
+    doc = json.loads((tmp_path / "time.json").read_text())
+    sdk = sdk_list_tools([exe])
+    assert [t["name"] for t in doc["tools"]] == [t["name"] for t in sdk["tools"]]
+    for mine, theirs in zip(doc["tools"], sdk["tools"]):
+        assert json_equal(mine, theirs), mine["name"]
+    meta = doc["capture"]
+    assert meta["server"] == "mcp-server-time" and meta["transport"] == "stdio"
+    assert meta["protocolVersion"] == sdk["protocolVersion"]
+    assert meta["serverInfo"] == sdk["serverInfo"]
+    assert meta["pages"] == sdk["pages"] == 1
+    assert list(doc) == ["capture", "tools"]
+
+
+def test_capture_of_three_pages_over_streamable_http_with_a_header(cli, tmp_path, catalog_http):
+    url = catalog_http + "/mcp"
+    ok(cli("capture", *SLACK, url, "--header", "Authorization: Bearer secret-token",
+           "-o", "http.json"))
+    doc = json.loads((tmp_path / "http.json").read_text())
+    sdk = sdk_list_tools(url, {"Authorization": "Bearer secret-token"})
+    assert doc["capture"]["pages"] == sdk["pages"] == 3
+    assert all(json_equal(a, b) for a, b in zip(doc["tools"], sdk["tools"]))
+    assert len(doc["tools"]) == 7 and doc["capture"]["transport"] == "streamable-http"
+    assert "secret-token" not in (tmp_path / "http.json").read_text()
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def test_lint_of_a_server_is_lint_of_its_capture_located_by_index(cli, tmp_path):
+    ok(cli("capture", *SLACK, catalog_cmd(), "-o", "cat.json"))
+    live = json.loads(ok(cli("lint", *SLACK, "-f", "json", "--server", catalog_cmd()), 0).out)
+    file = json.loads(ok(cli("lint", "-f", "json", "cat.json"), 0).out)
+
+    def key(f: dict) -> tuple:
+        return (f["code"], f["severity"], f["message"], f["tool"], f["pointer"])
+
+    live_tools = [f for f in live["findings"] if not f["code"].startswith("SU")]
+    assert sorted(map(key, live_tools)) == sorted(map(key, file["findings"]))
+    assert live_tools and all(f["file"] == "catalog_server" and f["line"] is None
+                              and f["server"] == "catalog_server" for f in live_tools)
+    names = ["echo", "add", "get_time", "create_ticket", "delete_ticket", "search", "noop"]
+    assert all(f["index"] == names.index(f["tool"]) for f in live_tools)
+    assert all(f["line"] is not None for f in file["findings"])   # a file has lines
+    assert live["summary"]["servers"] == 1 and live["summary"]["files"] == 0
+    text = ok(cli("lint", *SLACK, "--server", catalog_cmd())).out
+    assert "catalog_server  (MCP server, stdio)" in text
+    assert "  tool create_ticket  (#3 in tools/list)" in text
+    assert text.rstrip().endswith("in 1 server, 7 tools.")
+
+
+def test_lint_formats_locate_live_findings_without_a_file(cli, tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((REPO / "tests/fixtures/sarif/sarif-schema-2.1.0.json").read_text())
+    sarif = json.loads(ok(cli("lint", *SLACK, "-f", "sarif", "--server", catalog_cmd())).out)
+    jsonschema.validate(sarif, schema)
+    results = sarif["runs"][0]["results"]
+    assert results
+    for r in results:
+        (loc,) = r["locations"]
+        assert "physicalLocation" not in loc          # a server is no artifact
+        assert loc["logicalLocations"][0] == {"name": "catalog_server", "kind": "module"}
+    ticket = [r for r in results if r["properties"]["tool"] == "create_ticket"]
+    assert ticket[0]["locations"][0]["logicalLocations"][1]["fullyQualifiedName"] \
+        .startswith("catalog_server/tools/3/inputSchema")
+
+    gh = ok(cli("lint", *SLACK, "-f", "github", "--server", catalog_cmd())).out.splitlines()
+    assert gh and all(x.startswith("::warning title=") for x in gh)   # no file= for a server
+    assert any(" catalog_server [create_ticket #3] /inputSchema/" in x for x in gh), gh
+
+    junit = ET.fromstring(ok(cli("lint", *SLACK, "-f", "junit", "--server", catalog_cmd())).out)
+    assert {s.get("name") for s in junit.iter("testsuite")} == {"catalog_server"}
+
+
+def test_baseline_of_a_server(cli, tmp_path):
+    ok(cli("lint", *SLACK, "--server", catalog_cmd(), "--write-baseline", "base.json"))
+    base = json.loads((tmp_path / "base.json").read_text())
+    assert {e["file"] for e in base["findings"]} == {"catalog_server"}
+    # the baseline works from another folder too (a server is no path)
+    (tmp_path / "sub").mkdir()
+    run = ok(cli("lint", *SLACK, "--server", catalog_cmd(), "--baseline", "../base.json",
+                 cwd=tmp_path / "sub"))
+    assert "No problems found" in run.out and "hidden by the baseline" in run.out
+
+
+def test_tools_project_and_diff_toolids_of_servers(cli, tmp_path):
+    run = ok(cli("tools", *SLACK, "-f", "json", "--server", catalog_cmd(), "--server",
+                 "mcp-server-time"))
+    cats = json.loads(run.out)["catalogs"]
+    assert [c["file"] for c in cats] == ["catalog_server", "mcp-server-time"]
+    assert cats[0]["server"]["transport"] == "stdio" and cats[0]["server"]["pages"] == 3
+    assert cats[0]["server"]["serverInfo"]["name"] == "catalog-server"
+    assert len(cats[0]["tools"]) == 7
+
+    ok(cli("project", *SLACK, "--server", catalog_cmd(), "-o", "compact.json", "-q"))
+    ok(cli("capture", *SLACK, catalog_cmd(), "-o", "cat.json"))
+    ok(cli("project", "cat.json", "-o", "compact-file.json", "-q"))
+    assert (tmp_path / "compact.json").read_bytes() == \
+        (tmp_path / "compact-file.json").read_bytes()
+    # --check against the server: current
+    ok(cli("project", *SLACK, "--server", catalog_cmd(), "-o", "compact.json", "--check"))
+
+    same = ok(cli("diff-toolids", "cat.json", *SLACK, "--server", catalog_cmd()))
+    assert same.out.rstrip().endswith("equal")
+    other = cli("diff-toolids", "cat.json", *SLACK, "--server", catalog_cmd("single"))
+    assert other.rc == 0     # the same 7 ids on one page
+    fewer = tmp_path / "fewer.json"
+    doc = json.loads((tmp_path / "cat.json").read_text())
+    doc["tools"] = doc["tools"][:5]
+    fewer.write_text(json.dumps(doc))
+    diff = cli("diff-toolids", "fewer.json", *SLACK, "--server", catalog_cmd())
+    assert diff.rc == 1 and "search" in diff.out and "noop" in diff.out
+    three = cli("diff-toolids", "cat.json", "fewer.json", "--server", catalog_cmd())
+    assert three.rc == 2 and three.err.startswith("toolcat: error: diff-toolids compares two")
+
+
+def test_merge_joins_servers_and_files(cli, tmp_path):
+    ok(cli("capture", *SLACK, "mcp-server-time", "-o", "time.json"))
+    run = ok(cli("tools", *SLACK, "-f", "json", "--merge", "time.json", "--server",
+                 catalog_cmd()))
+    (cat,) = json.loads(run.out)["catalogs"]
+    assert len(cat["tools"]) == 9
+
+
+# --------------------------------------------------------------------------- capture
+
+
+def test_capture_check_keeps_a_capture_current(cli, tmp_path):
+    tools = [{"name": "a", "description": "one", "inputSchema": {"type": "object"}},
+             {"name": "b", "inputSchema": {"type": "object"}}]
+    cmd = serve_file(tmp_path, tools)
+    missing = cli("capture", *SLACK, cmd, "-o", "cap.json", "--check")
+    assert missing.rc == 1 and "cap.json: out of date (the file does not exist)" in missing.err
+    assert not (tmp_path / "cap.json").exists()
+    ok(cli("capture", *SLACK, cmd, "-o", "cap.json"))
+    first = (tmp_path / "cap.json").read_bytes()
+    assert json.loads(first)["tools"] == tools
+    current = ok(cli("capture", *SLACK, cmd, "-o", "cap.json", "--check"))
+    assert "cap.json: up to date" in current.err
+    # an unchanged capture is not rewritten (capturedAt stays)
+    again = ok(cli("capture", *SLACK, cmd, "-o", "cap.json"))
+    assert "up to date" in again.err and (tmp_path / "cap.json").read_bytes() == first
+    # the server changes: --check fails naming what changed, and writes nothing
+    tools[0]["description"] = "two"
+    tools.append({"name": "c", "inputSchema": {"type": "object"}})
+    cmd = serve_file(tmp_path, tools)
+    stale = cli("capture", *SLACK, cmd, "-o", "cap.json", "--check")
+    assert stale.rc == 1, stale.err
+    assert "tool c added" in stale.err and "tool a changed (description)" in stale.err
+    assert (tmp_path / "cap.json").read_bytes() == first
+    ok(cli("capture", *SLACK, cmd, "-o", "cap.json"))
+    assert json.loads((tmp_path / "cap.json").read_text())["tools"] == tools
+    ok(cli("capture", *SLACK, cmd, "-o", "cap.json", "--check"))
+
+
+def test_capture_to_stdout_and_usage_errors(cli, tmp_path):
+    run = ok(cli("capture", *SLACK, catalog_cmd("single")))
+    doc = json.loads(run.out)
+    assert doc["capture"]["pages"] == 1 and len(doc["tools"]) == 7
+    for args, says in [((), "give a server"),
+                       ((catalog_cmd(), catalog_cmd()), "-o must name a folder"),
+                       ((catalog_cmd(), "--check"), "--check needs -o"),
+                       (("--header", "A: b", catalog_cmd()), "--header applies to --url"),
+                       (("--timeout", "0", catalog_cmd()), "--timeout must be more than 0"),
+                       (("--client", "zed"), "--client must be one of")]:
+        r = cli("capture", *args)
+        assert r.rc == 2 and len(r.err_lines) == 1 and says in r.err, (args, r.err)
+        assert r.out == ""
+
+
+@pytest.mark.parametrize("command", ["tools", "lint", "project", "measure", "diff-toolids"])
+def test_no_input_at_all_is_a_usage_error(cli, command):
+    r = cli(command)
+    assert r.rc == 2 and len(r.err_lines) == 1, r.err
+    assert r.err_lines[0].startswith("toolcat: error: give a catalog file or folder")
+    assert "--server CMD" in r.err
+
+
+# --------------------------------------------------------------------------- setup rules
+
+
+def test_setup_rules_on_real_servers(cli, tmp_path):
+    tools = [{"name": f"tool_{i}", "inputSchema": {"type": "object"}} for i in range(100)]
+    tools.append({"name": "a_tool_whose_name_is_long_already_x", "description": "d" * 2049,
+                  "inputSchema": {"type": "object", "properties": {
+                      "x": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}})
+    a, b = serve_file(tmp_path, tools, "a.json"), serve_file(tmp_path, tools[:40], "b.json")
+    config = tmp_path / "claude.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "a-server-named-at-length": {"command": shlex.split(a)[0], "args": shlex.split(a)[1:]},
+        "b": {"command": shlex.split(b)[0], "args": shlex.split(b)[1:]}}}))
+    # any client, any provider: 141 tools break OpenAI's 128 (not Gemini's 512); Claude Code
+    # sends mcp__a-server-named-at-length__a_tool_whose_name_is_long_already_x (66 characters)
+    # and cuts its description
+    run = cli("lint", *SLACK, "-f", "json", "--select", "SU", "--client-config", str(config))
+    assert run.rc == 1, run.err
+    found = json.loads(run.out)["findings"]
+    codes = sorted((f["code"], f["file"], f["tool"], f["index"]) for f in found
+                   if f["code"] != "SU604")
+    assert codes == [
+        ("SU601", "setup", None, None),
+        ("SU602", "a-server-named-at-length", "a_tool_whose_name_is_long_already_x", 100),
+        ("SU603", "a-server-named-at-length", "a_tool_whose_name_is_long_already_x", 100)]
+    msg = {f["code"]: f["message"] for f in found}
+    assert msg["SU601"] == ("the setup sends 141 tools from 2 servers: more than OpenAI "
+                            "accepts in one request (128)")
+    assert msg["SU602"] == ("Claude Code sends this tool as 'mcp__a-server-named-at-length__"
+                            "a_tool_whose_name_is_long_already_x': 66 characters, more than 64")
+    assert msg["SU603"] == ("Claude Code passes on only the first 2,048 of this "
+                            "description's 2,049 characters")
+    assert {f["message"] for f in found if f["code"] == "SU604"} == {
+        "sent with strict: true, the setup's 141 tools exceed Anthropic's 20 per request"}
+    # Claude Code talks to Anthropic only: OpenAI's tool count is no limit of that setup
+    cc = cli("lint", *SLACK, "-f", "json", "--select", "SU", "--client", "claude-code",
+             "--client-config", str(config))
+    assert sorted(f["code"] for f in json.loads(cc.out)["findings"]) == \
+        ["SU602", "SU603", "SU604"]
+    assert {f["file"] for f in json.loads(cc.out)["findings"]} == {
+        "claude-code setup", "a-server-named-at-length"}
+    # measure reports the same limits under its table
+    m = cli("measure", *SLACK, "--client-config", str(config))
+    assert m.rc == 0, m.err
+    assert "Limits the setup breaks (2 servers together" in m.out
+    assert "SU601  the setup sends 141 tools" in m.out
+    assert wait_gone(m.marker) == []
