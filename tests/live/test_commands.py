@@ -181,6 +181,24 @@ def test_tools_project_and_diff_toolids_of_servers(cli, tmp_path):
     assert three.rc == 2 and three.err.startswith("toolcat: error: diff-toolids compares two")
 
 
+def test_diff_toolids_of_two_servers_compares_them(cli, tmp_path):
+    def tool(name: str) -> dict:
+        return {"name": name, "description": f"{name} it", "inputSchema": {"type": "object"}}
+
+    a = serve_file(tmp_path, [tool("get_time"), tool("convert_time")], "a.json")
+    b = serve_file(tmp_path, [tool("get_time"), tool("list_zones")], "b.json")
+    diff = cli("diff-toolids", *SLACK, "-f", "json", "--server", a, "--server", b)
+    assert diff.rc == 1, (diff.rc, diff.err)
+    got = json.loads(diff.out)
+    assert got["only_in_a"] == ["convert_time"] and got["only_in_b"] == ["list_zones"]
+    assert got["common"] == 1
+    same = ok(cli("diff-toolids", *SLACK, "--server", a, "--server", a))
+    assert same.out.rstrip().endswith("equal")
+    # one server alone: its standard view against its compact view, as for one file
+    one = ok(cli("diff-toolids", *SLACK, "--server", a))
+    assert "standard view" in one.out and one.out.rstrip().endswith("equal")
+
+
 def test_merge_joins_servers_and_files(cli, tmp_path):
     ok(cli("capture", *SLACK, "mcp-server-time", "-o", "time.json"))
     run = ok(cli("tools", *SLACK, "-f", "json", "--merge", "time.json", "--server",

@@ -44,7 +44,8 @@ must carry the same toolId set. Ids that differ only in case or by a namespace p
 
 Servers (--server, --url, --client, --client-config) are one more catalog, after A and B:
 `toolcat diff-toolids tools.capture.json --server 'python my_server.py'` compares a capture
-with what the server lists now.
+with what the server lists now. Two servers and no file compare the first with the second;
+otherwise the servers' tools together are one catalog.
 
 Examples:
 
@@ -230,6 +231,9 @@ def diff_toolids(
         raise UsageError("only one of A and B can be stdin (-)")
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     given = [p for p in (a, b) if p is not None]
+    # two servers and no file: A is the first, B the second; otherwise the servers together
+    # (a client's whole setup) are one side
+    pair = not given and len(live.specs) == 2
     if len(given) + live.any > 2:
         raise UsageError("diff-toolids compares two catalogs: A and B, or one of them and the "
                          "servers (--server, --url, --client, --client-config)")
@@ -237,7 +241,7 @@ def diff_toolids(
         from toolcat.commands.sources import NO_INPUT
 
         raise UsageError(NO_INPUT)
-    if len(given) + live.any == 2 and (to is not None or source is not None
+    if (pair or len(given) + live.any == 2) and (to is not None or source is not None
                                        or safety_tier is not None):
         raise UsageError("--to, --source and --safety-tier apply only with a single catalog")
 
@@ -245,17 +249,18 @@ def diff_toolids(
     from toolcat.diff.toolids import diff_sides, render_text, side_from_catalogs, side_from_items
 
     lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size)
-    # each side is one input: a path, or every server together (captured first)
-    servers = None
+    # each side is one input: a path, a server, or every server together (captured first)
+    servers = []
     if live.any:
         src = load_sources([], lopts, live)
         exit_on_errors(src.errors)
-        servers = (src.servers[0].file if len(src.servers) == 1
-                   else next(k for k, v in src.labels().items() if v.startswith("setup")),
-                   src.servers)
-    sides = [(p, toolcat.load_all([p], settings=lopts)) for p in given]
-    if servers is not None:
-        sides.append(servers)
+        if pair:
+            servers = [(c.file, [c]) for c in src.servers]
+        else:
+            servers = [(src.servers[0].file if len(src.servers) == 1
+                        else next(k for k, v in src.labels().items()
+                                  if v.startswith("setup")), src.servers)]
+    sides = [(p, toolcat.load_all([p], settings=lopts)) for p in given] + servers
     a, cats_a = sides[0]
     if len(sides) == 2:
         b, cats_b = sides[1]
