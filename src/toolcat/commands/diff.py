@@ -231,9 +231,9 @@ def diff_toolids(
         raise UsageError("only one of A and B can be stdin (-)")
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     given = [p for p in (a, b) if p is not None]
-    # two servers and no file: A is the first, B the second; otherwise the servers together
-    # (a client's whole setup) are one side
-    pair = not given and len(live.specs) == 2
+    # two servers (--server/--url) and no file: A is the first, B the second; otherwise the
+    # servers together (a client's whole setup) are one side
+    pair = not given and not (client or client_config) and len(live.specs) == 2
     if len(given) + live.any > 2:
         raise UsageError("diff-toolids compares two catalogs: A and B, or one of them and the "
                          "servers (--server, --url, --client, --client-config)")
