@@ -1,4 +1,4 @@
-"""The setup rules (SU601-SU604) on setup catalogs built from files (no server, no SDK): what
+"""The setup rules (SU601-SU605) on setup catalogs built from files (no server, no SDK): what
 each counts, which providers and clients a run checks, and where a finding points."""
 
 from __future__ import annotations
@@ -122,6 +122,35 @@ def test_strict_limits(tmp_path):
     assert all(f.severity == "info" for f in run(cats) if f.code == "SU604")
 
 
+def test_duplicate_names_across_servers(tmp_path):
+    cats = servers(tmp_path, a=[tool("search"), tool("fetch")], b=[tool("other"), tool("search")],
+                   c=[tool("fetch"), tool("fetch")])
+    found = [f for f in run(cats) if f.code == "SU605"]
+    assert [(f.file, f.tool, f.source_pointer) for f in found] == [
+        ("b", "search", "/tools/1/name"), ("c", "fetch", "/tools/0/name"),
+        ("c", "fetch", "/tools/1/name")]
+    assert found[0].severity == "error"
+    assert found[0].message == (
+        "Claude Desktop, Cursor, VS Code and Windsurf send this tool as 'search', the name of "
+        "a's tool #0 too: Anthropic rejects a request with two tools of one name")
+    # every tool whose name an earlier server's tool already has; c's own two: TC101 too
+    assert [f.tool for f in run(cats, select=("TC101",)) if f.code == "TC101"] == ["fetch"]
+    one = [f.message for f in run(cats, client="cursor") if f.code == "SU605"]
+    assert len(one) == 3 and one[0].startswith("Cursor sends this tool as 'search'")
+    # Claude Code prefixes the server: no collision ...
+    assert not [f for f in run(cats, client="claude-code") if f.code == "SU605"]
+    # ... unless two server names are one once made [A-Za-z0-9_-]
+    cats = servers(tmp_path, **{"my.srv": [tool("t")], "my_srv": [tool("t")]})
+    cats[0].meta["live"]["key"] = "my.srv"
+    (f,) = [f for f in run(cats, client="claude-code") if f.code == "SU605"]
+    assert f.message.startswith("Claude Code sends this tool as 'mcp__my_srv__t', the name of "
+                                "my.srv's tool #0 too")
+    # a provider that takes duplicates: nothing (OpenAI's profile checks OpenAI only)
+    assert not [f for f in run(servers(tmp_path, a=[tool("s")], b=[tool("s")]),
+                               profile="openai-strict") if f.code == "SU605"]
+    assert PROVIDERS["anthropic"].unique_names and not PROVIDERS["openai"].unique_names
+
+
 def test_setup_rules_need_a_setup(tmp_path):
     cats = servers(tmp_path, s=[tool(f"t{i}", "x" * 3000) for i in range(200)])
     cfg = Config(select=["SU"])
@@ -132,12 +161,13 @@ def test_setup_rules_need_a_setup(tmp_path):
             if f.file == "setup"} == {"SU"}
 
 
-@pytest.mark.parametrize("code", ["SU601", "SU602", "SU603", "SU604"])
+@pytest.mark.parametrize("code", ["SU601", "SU602", "SU603", "SU604", "SU605"])
 def test_ignore_and_severity_apply(tmp_path, code):
-    cats = servers(tmp_path, **{"s": [tool("z" * 70, "x" * 3000, {"type": "object",
-                                      "properties": {f"p{i}": {"type": ["string", "null"]}
-                                                     for i in range(30)}})
-                                      for _ in range(130)]})
+    many = [tool("z" * 70, "x" * 3000, {"type": "object",
+                                        "properties": {f"p{i}": {"type": ["string", "null"]}
+                                                       for i in range(30)}})
+            for _ in range(130)]
+    cats = servers(tmp_path, s=many, t=many[:1])
     assert code in {f.code for f in run(cats)}
     cfg = Config(select=["SU"], ignore=[code])
     assert code not in {f.code for f in lint(cats, cfg, "mcp", setup=setup_catalog(cats))

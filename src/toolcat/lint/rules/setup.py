@@ -1,4 +1,4 @@
-"""Client setups (SU601-SU604): the tools of every server a client runs, sent together.
+"""Client setups (SU601-SU605): the tools of every server a client runs, sent together.
 
 A client sends the tools of all its servers in each request, so a provider's per-request
 limits apply to the union, and the client's own handling (a name prefix, a description cut)
@@ -158,3 +158,42 @@ def strict_limits(ctx) -> Iterator[Hit]:
             if limit is not None and value > limit:
                 yield Hit(f"sent with strict: true, the setup's {value:,} {what} exceed "
                           f"{p.name}'s {limit} per request", "", None, file=ctx.catalog.file)
+
+
+@rule("SU605", "setup-duplicate-tool-name", "error",
+      "two servers' tools are sent under one name in the same request", scope="setup")
+def duplicate_name(ctx) -> Iterator[Hit]:
+    """A client that sends each tool under its own name sends two servers' `search` tools as
+    two tools named `search` in one request, and Anthropic rejects every such request (400
+    "tools: Tool names must be unique."); where a provider takes them, the model cannot tell
+    them apart and calls reach one server. Claude Code's `mcp__<server>__<tool>` names collide
+    only when two server names become one once characters outside `[A-Za-z0-9_-]` are `_`.
+    Rename a tool, or disable one of the servers. Two tools of one server with one name are
+    TC101."""
+    strict = [p for p in providers(ctx) if p.unique_names]
+    if not strict:
+        return
+    keys = _keys(ctx)
+    schemes: dict[str | None, list[Client]] = {}
+    for c in clients(ctx):
+        if c.providers is None or any(p.key in c.providers for p in strict):
+            schemes.setdefault(c.tool_name, []).append(c)
+    names = list(dict.fromkeys(p.name for p in strict))      # Anthropic's rows: one name
+    who_p = " and ".join(names)
+    for group in schemes.values():
+        c = group[0]
+        titles = [x.title for x in group]
+        who = titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+        first: dict[str, Any] = {}
+        for t in _valid(ctx):
+            if not isinstance(t.id, str):
+                continue
+            sent = c.sent_name(keys.get(t.file, t.file), t.id)
+            other = first.setdefault(sent, t)
+            if other is t or other.file == t.file:
+                continue          # the first of its name, or TC101's (one server's own)
+            idx = other.pointer.rsplit("/", 1)[-1]
+            yield Hit(f"{who} send{'s' if len(titles) == 1 else ''} this tool as {sent!r}, "
+                      f"the name of {other.file}'s tool #{idx} too: {who_p} "
+                      f"reject{'s' if len(names) == 1 else ''} a request "
+                      "with two tools of one name", "/name", t)
