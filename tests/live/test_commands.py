@@ -132,7 +132,8 @@ def test_lint_formats_locate_live_findings_without_a_file(cli, tmp_path):
         .startswith("catalog_server/tools/3/inputSchema")
 
     gh = ok(cli("lint", *SLACK, "-f", "github", "--server", catalog_cmd())).out.splitlines()
-    assert gh and all(x.startswith("::warning title=") for x in gh)   # no file= for a server
+    assert gh and all(x.startswith(("::warning title=", "::notice title=")) for x in gh)
+    assert not [x for x in gh if "file=" in x]                 # no file= for a server
     assert any(" catalog_server [create_ticket #3] /inputSchema/" in x for x in gh), gh
 
     junit = ET.fromstring(ok(cli("lint", *SLACK, "-f", "junit", "--server", catalog_cmd())).out)
