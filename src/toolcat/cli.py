@@ -260,12 +260,13 @@ def _run(args: list[str]) -> int:
             if code is None:
                 return 0
             if code == 130:      # Typer turns Ctrl-C into exit 130, without a word
-                sys.stdout.flush()
-                sys.stderr.write("toolcat: interrupted\n")
+                return _interrupted(130)
             if isinstance(code, int):
                 return code
             _say(shown(str(code)))
             return 2
+        if code == 130:      # Typer's Exit(130) for a Ctrl-C, returned (standalone_mode off)
+            return _interrupted(130)
         return code if isinstance(code, int) else 0
     except ToolcatError as e:
         _say(e.render())

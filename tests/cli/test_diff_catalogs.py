@@ -273,7 +273,7 @@ def test_markdown_cells_carry_no_markup_from_the_input(tmp_path):
                                                                "minLength": 2}}))])
     r = run_toolcat("diff", "-f", "markdown", old, new)
     assert r.returncode == 1
-    from markdown_it import MarkdownIt   # rich's Markdown parser (CommonMark + GFM tables)
+    from markdown_it import MarkdownIt  # rich's Markdown parser (CommonMark + GFM tables)
 
     html = MarkdownIt("commonmark", {"html": True}).enable("table").render(r.stdout.decode())
     rows = [x for x in html.split("<tr>")[2:]]           # after the header row

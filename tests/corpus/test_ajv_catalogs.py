@@ -28,6 +28,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from support.common import CORPUS, SAMPLES
 
 REPO = Path(__file__).resolve().parents[2]
@@ -109,10 +110,9 @@ def _instances(schema, seed: str) -> list:
 @pytest.mark.parametrize("kind,ref", _params())
 def test_projection_under_ajv(kind, ref, ajv_judge) -> None:
     from support.differential import Differential, Pair
-
     from toolcat.errors import ToolcatError
-    from toolcat.formats.targets import get as get_target
     from toolcat.formats import LoadOptions, load_catalogs
+    from toolcat.formats.targets import get as get_target
     from toolcat.project import OMITTED, WIDENED, ProjectOptions, project_catalogs
 
     path = _path(kind, ref)

@@ -258,7 +258,7 @@ def test_capture_to_stdout_and_usage_errors(cli, tmp_path):
 def test_no_input_at_all_is_a_usage_error(cli, command):
     r = cli(command)
     assert r.rc == 2 and len(r.err_lines) == 1, r.err
-    assert r.err_lines[0].startswith("toolcat: error: give a catalog file or folder")
+    assert r.err_lines[0].startswith("toolcat: error: missing argument: give a catalog file or folder")
     assert "--server CMD" in r.err
 
 

@@ -132,8 +132,10 @@ def test_invalid_tools_are_lint_findings_not_an_error(cli):
     report = json.loads(run.out)
     assert report["summary"]["servers"] == 1 and report["summary"]["files"] == 0
     found = {(f["code"], f["tool"], f["index"]) for f in report["findings"]}
-    assert {("TC102", "missing schema", 0), ("CS201", "missing schema", 0),
-            ("SC301", "bad_type", 1), ("CS201", "not_object", 2)} <= found
+    # MC101: the MCP specification's inputSchema rules (CS201 is for OpenWOP compact views)
+    assert {("TC102", "missing schema", 0), ("TC111", "missing schema", 0),
+            ("MC101", "missing schema", 0), ("SC301", "bad_type", 1),
+            ("MC101", "not_object", 2)} <= found
     assert {(f["server"], f["line"]) for f in report["findings"]} == {("raw_server", None)}
     assert wait_gone(run.marker) == []
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from support.common import SAMPLES
 
+from support.common import SAMPLES
 from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.project import ProjectOptions, lower_schema, project_catalogs
 from toolcat.schema.keywords import DRAFT7, DRAFT2020, dialect_from_uri

@@ -171,6 +171,9 @@ def lint(
     check_selection(cfg)
     fail = cfg.fail_on or "error"
 
+    from toolcat.files import check_outputs
+
+    check_outputs([("-o", output_file), ("--write-baseline", write_baseline)])
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     paths = require_inputs(paths, live)
     opts = load_options(from_format, webhooks, cookies, merge, strict=False,

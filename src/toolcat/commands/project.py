@@ -142,6 +142,9 @@ def project(
         raise UsageError("--check needs -o/--output (the file to compare)")
     if output == "-" and check:
         raise UsageError("--check cannot compare stdout")
+    from toolcat.files import check_outputs
+
+    check_outputs([("-o", output or "-"), ("--handbook", handbook), ("--report", report)])
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     paths = require_inputs(paths, live)
     import toolcat

@@ -58,8 +58,8 @@ Verbose = Annotated[bool, typer.Option(
     "was captured.")]
 
 #: What the commands say when neither a file nor a server was given.
-NO_INPUT = ("give a catalog file or folder (`-` reads stdin), or a server: --server CMD, "
-            "--url URL, --client NAME or --client-config FILE")
+NO_INPUT = ("missing argument: give a catalog file or folder (`-` reads stdin), or a server: "
+            "--server CMD, --url URL, --client NAME or --client-config FILE")
 
 
 @dataclass

@@ -19,8 +19,8 @@ from toolcat.formats.detect import TRIED, detect, misfit, server_records
 from toolcat.model import (
     ANTHROPIC,
     DOCKER,
-    GEMINI,
     FORMATS,
+    GEMINI,
     MCP,
     MCP_CAPTURE,
     OPENAI,

@@ -125,6 +125,8 @@ def providers_markdown() -> str:
                          ("union parameters", p.max_unions)):
             if v is not None:
                 limits.append(f"{label} ≤ {v:,}")
+        if p.unique_names:
+            limits.append("tool names unique per request")
         out.append(f"| {p.title} | `{p.name_pattern}` | {', '.join(limits) or '-'} | "
                    + " ".join(f"<{s}>" for s in p.sources) + " |")
     out += ["", "| client | providers | tool name sent | limits | sources |",

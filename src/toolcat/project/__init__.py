@@ -508,6 +508,8 @@ def _rename(pt: ProjectedTool, target: Target, new: str) -> None:
     pt.descriptor = _with_id(target, pt.descriptor, new)
     pt.standard = pt.descriptor if pt.standard is pt.descriptor else _with_id(
         target, pt.standard, new)
+    if pt.loose is not None:        # a strict tool's non-strict variant (providers.budget)
+        pt.loose = (_with_id(target, pt.loose[0], new), *pt.loose[1:])
     pt.id = new
 
 
@@ -576,11 +578,12 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None) ->
                 tools.append(project_tool(tool, cat.format, target, opts, subset, cat, cache))
                 sources.append((tool, cat))
     dups = _duplicates(tools, sources, target, opts.duplicate_ids)
-    if opts.view == "compact":
+    if opts.view == "compact" or target.provider is None:
         from toolcat.project import providers as pv
 
-        pv.fix_names(tools, target)
-        if target.writes_strict:
+        # MCP/OpenWOP: both views (the same ids); a provider target: its compact view
+        pv.fix_names(tools, target, [cat.format in target.native_formats for _, cat in sources])
+        if opts.view == "compact" and target.writes_strict:
             pv.budget(tools, target)
     if opts.sort:
         tools.sort(key=lambda t: t.id)
@@ -630,10 +633,17 @@ def standard_array(cats: list[Catalog], target: Target | str | None = None) -> l
     if isinstance(target, str):
         target = tg.get(target)
     target = target or tg.default_target([c.format for c in cats])
-    out = []
+    out, ids, native = [], [], []
     for cat in cats:
         for tool in cat.tools:
             out.append(_standard(target, tool, cat.format)[0])
+            ids.append(tool.id)
+            native.append(cat.format in target.native_formats)
+    if target.provider is None:       # the names project writes (providers.fix_names)
+        from toolcat.project.providers import renames
+
+        for n, new, _why in renames(ids, target, native):
+            out[n] = _with_id(target, out[n], new)
     return out
 
 

@@ -545,40 +545,57 @@ def name_pattern(target: Any) -> str | None:
     return r.name_pattern if r is not None else target.name_pattern
 
 
-def fix_names(tools: list, target: Any) -> None:
-    """Rename the tools whose names the target refuses (PV508, TC102) and, for a provider
-    target, those that repeat an earlier tool's name (the provider refuses the request),
-    deterministically and uniquely; each rename is a ``changed`` change whose mapping names
-    the original: the caller calls that tool when the model calls the new name. (MCP and
-    OpenWOP keep a repeated id: ``--handbook`` refuses it, lint reports TC101, as for the
-    input.)"""
+def renames(ids: list, target: Any, native: list[bool] | None = None
+            ) -> list[tuple[int, str, str]]:
+    """The tools ``target`` must write under another name, as ``(index, new name, why)``:
+    names the target refuses (PV508, TC102) and, for a provider target, names that repeat an
+    earlier tool's (the provider refuses the request); deterministic and unique.
+
+    MCP and OpenWOP (no provider row) rename only names toolcat made from another format (an
+    OpenAPI operationId with ``#``): a tool already in the target's format (``native[i]``)
+    keeps its name byte for byte, since its server answers to that name (lint: TC102); and
+    they keep a repeated id (``--duplicate-ids`` decides, as for the input)."""
     import re
 
-    if target.provider is None:
-        return   # MCP and OpenWOP keep the names as the source wrote them (lint: TC102)
     pattern = name_pattern(target)
     if pattern is None:
-        return
+        return []
     rx = re.compile(pattern)
     dedupe = target.provider is not None
-    taken = {t.id for t in tools if isinstance(t.id, str) and rx.match(t.id)}
+    keep = [False] * len(ids) if target.provider is not None or native is None else native
+    taken = {i for i in ids if isinstance(i, str) and rx.match(i)}
     seen: set[str] = set()
-    for t in tools:
-        if not isinstance(t.id, str):
+    out = []
+    for n, (tid, kept) in enumerate(zip(ids, keep)):
+        if not isinstance(tid, str):
             continue
-        valid = rx.match(t.id) is not None
-        if valid and (t.id not in seen or not dedupe):
-            seen.add(t.id)
+        valid = rx.match(tid) is not None
+        if kept or (valid and (tid not in seen or not dedupe)):
+            seen.add(tid)
             continue
-        new = _name_for(t.id, pattern, taken | seen)
+        new = _name_for(tid, pattern, taken | seen)
         taken.add(new)
         seen.add(new)
+        out.append((n, new, "repeats an earlier tool's name" if valid
+                    else f"does not match {pattern}"))
+    return out
+
+
+def fix_names(tools: list, target: Any, native: list[bool] | None = None) -> None:
+    """Write the tools :func:`renames` names under their new names; each rename is a
+    ``changed`` change whose mapping names the original: the caller calls that tool when the
+    model calls the new name. MCP/OpenWOP: in the standard view (and the handbook) too."""
+    from toolcat.project import _with_id
+
+    for n, new, why in renames([t.id for t in tools], target, native):
+        t = tools[n]
         old = t.id
         for d in (t.descriptor, *((t.loose[0],) if t.loose else ())):
             body = target.body(d)
             if isinstance(body, dict) and body.get(target.id_key) == old:
                 body[target.id_key] = new
-        why = "repeats an earlier tool's name" if valid else f"does not match {pattern}"
+        if target.provider is None and t.standard is not t.descriptor:
+            t.standard = _with_id(target, t.standard, new)
         t.changes.append(Change("/name", CHANGED, f"name {old!r} {why}: written as {new!r}",
                                 {"mapping": {"name": new, "original": old}}))
         t.id = new

@@ -603,7 +603,9 @@ def _first_error(e: ValidationError) -> str:
 
 def quiet_sdk_logging(verbose: bool) -> None:
     """The SDK and httpx log through ``logging``; never onto toolcat's output unasked."""
-    for name in ("mcp", "httpx2", "httpx", "httpcore", "mcp_types"):
+    # asyncio too: "Fatal read error on pipe transport" when a server's pipe closes while
+    # its reader is being torn down is noise, not an outcome (the server's error is reported)
+    for name in ("mcp", "httpx2", "httpx", "httpcore", "mcp_types", "asyncio", "anyio"):
         lg = logging.getLogger(name)
         lg.propagate = False
         if not any(isinstance(h, logging.NullHandler) for h in lg.handlers):
