@@ -211,3 +211,32 @@ def test_odd_keyword_values_neither_crash_project_nor_lint(tmp_path, to):
     assert sorted(f.pointer for f in fs if f.code == "PV507" and "minItems" in f.pointer) == [
         "/inputSchema/properties/a/minItems", "/inputSchema/properties/b/minItems",
         "/inputSchema/properties/d/minItems"]
+
+
+def test_mcp_target_names_follow_the_mcp_rule_for_converted_tools_only(tmp_path) -> None:
+    """An operationId outside MCP's name rule (box: ``get_files_id#get_shared_link``) is
+    written under a conforming name in both MCP views, with the mapping reported, and
+    diff-toolids finds the views' ids equal; a tool already in MCP form keeps its name."""
+    import json
+
+    from support.common import run_toolcat
+
+    spec = tmp_path / "s.yaml"
+    spec.write_text("openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+                    "      operationId: 'a#b'\n      responses: {'200': {description: ok}}\n")
+    views = {}
+    for view in ("compact", "standard"):
+        r = run_toolcat("-q", "project", "--view", view, str(spec))
+        assert r.returncode == 0, r.stderr
+        views[view] = [t["name"] for t in json.loads(r.stdout)["tools"]]
+    assert views["compact"] == views["standard"] == ["a_b"]
+    rep = tmp_path / "r.json"
+    assert run_toolcat("-q", "project", str(spec), "-o", str(tmp_path / "o.json"),
+                       "--report", str(rep)).returncode == 0
+    changes = json.loads(rep.read_text())["tools"][0]["changes"]
+    assert any(c["pointer"] == "/name" and c["kind"] == "changed" for c in changes), changes
+    assert run_toolcat("diff-toolids", str(spec)).returncode == 0
+    mcp = tmp_path / "m.json"
+    mcp.write_text(json.dumps({"tools": [{"name": "a#b", "inputSchema": {"type": "object"}}]}))
+    r = run_toolcat("-q", "project", str(mcp))
+    assert [t["name"] for t in json.loads(r.stdout)["tools"]] == ["a#b"]
