@@ -227,6 +227,60 @@ def test_checker_never_fetches():
     assert c.accepts(1) is None
 
 
+def _at_every_depth(call):
+    """``call()`` at every stack depth from here down to the interpreter's recursion limit
+    (so that one of them meets the limit inside jsonschema, wherever that is): the answers,
+    and the exceptions that are no ``Exception`` (type names)."""
+    answers, escaped = [], []
+
+    def down():
+        try:
+            answers.append(call())
+        except RecursionError:
+            pass
+        except BaseException as e:  # what the test is about
+            if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                raise
+            escaped.append(f"{type(e).__module__}.{type(e).__name__}")
+        down()
+
+    try:
+        down()
+    except RecursionError:
+        pass
+    return answers, escaped
+
+
+def test_checker_survives_a_panic_in_rpds():
+    # A RecursionError inside one of rpds's comparisons (jsonschema's type checkers are rpds
+    # maps) is a Rust panic: pyo3_runtime.PanicException, a BaseException. Found by
+    # `toolcat diff` on a recursive `$ref: "#"` pair (/work/notes/diff-repro/slow-*.json).
+    schema = {"type": "array", "items": {"$ref": "#"}}
+    raw = jsonschema.Draft202012Validator(schema)
+    _, escaped = _at_every_depth(lambda: raw.is_valid([[]]))
+    if "pyo3_runtime.PanicException" not in escaped:
+        pytest.skip("jsonschema does not panic at the recursion limit here")
+    c = Checker(schema)
+    answers, escaped = _at_every_depth(lambda: c.accepts([[]]))
+    assert escaped == [] and set(answers) <= {True, None} and True in answers
+    assert c.trouble and "panicked" in c.trouble
+    c = Checker(schema)
+    answers, escaped = _at_every_depth(lambda: c.why_not([[1]]))
+    assert escaped == [] and c.trouble
+
+
+def test_checker_lets_interrupts_through():
+    # the panic is caught by its class name; Ctrl-C (and any other BaseException) is not
+    class Boom:
+        def __eq__(self, other):
+            raise KeyboardInterrupt
+
+        __hash__ = None
+
+    with pytest.raises(KeyboardInterrupt):
+        Checker({"enum": [1]}).accepts(Boom())
+
+
 def test_sampler_values_are_valid():
     schema = OBJ({"a": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]+$"},
                   "b": {"type": "integer", "minimum": 3, "multipleOf": 4},

@@ -632,6 +632,9 @@ def _schemas(ta: Tool, ca: Catalog, tb: Tool, cb: Catalog, name: str, area: str,
                                                if area == "input" else
                                                "the rules say NEW may return what OLD rejects ") \
                     + "here, but no instance showing it was found"
+                trouble = _trouble(raw_a, raw_b, A.checker, B.checker)
+                if trouble:
+                    f.reason += f" ({trouble}: some candidates could not be checked)"
         elif c.tag == "property-removed":
             f.kind = BEHAVIOURAL
             f.what += (": calls that send it are still accepted; the server may ignore it"
@@ -653,6 +656,12 @@ def _schemas(ta: Tool, ca: Catalog, tb: Tool, cb: Catalog, name: str, area: str,
             f.reason = "no result that OLD's schema rejects was found"
         return [f]
     return out
+
+
+def _trouble(*checkers: Any) -> str | None:
+    """The first failure of jsonschema itself met by one of ``checkers`` (see
+    :attr:`toolcat.schema.validate.Checker.trouble`)."""
+    return next((c.trouble for c in checkers if c.trouble), None)
 
 
 def _schema_what(area: str, c: Any) -> str:

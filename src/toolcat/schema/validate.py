@@ -7,6 +7,13 @@ never a network request). ``jsonschema`` is imported on first use (it costs ~100
 
 Answers are ``True`` (valid), ``False`` (invalid) or ``None`` (could not be decided: the
 schema is malformed, a reference does not resolve, a pattern does not compile, recursion...).
+
+``jsonschema`` stands on ``referencing`` and ``rpds`` (Rust): a ``RecursionError`` raised
+inside one of rpds's comparisons (validation of a deeply recursive schema that reaches the
+interpreter's limit there) comes out as ``pyo3_runtime.PanicException``, a
+``BaseException`` that ``except Exception`` lets through. :class:`Checker` answers ``None``
+for it too and keeps the first such failure in :attr:`Checker.trouble` (callers say why an
+answer is unknown). The class is matched by name: pyo3 is no import of toolcat's.
 """
 
 from __future__ import annotations
@@ -31,6 +38,19 @@ def validator_class(dialect: str) -> Any:
     return _CLASSES.get(dialect, _CLASSES[DRAFT2020])
 
 
+def is_panic(e: BaseException) -> bool:
+    """``e`` is a Rust panic raised through pyo3 (rpds, under ``referencing``)."""
+    t = type(e)
+    return t.__name__ == "PanicException" and t.__module__ == "pyo3_runtime"
+
+
+def _panic_text(e: BaseException) -> str:
+    msg = " ".join(str(e).split())
+    if "RecursionError" in msg:
+        return "jsonschema (its rpds maps, in Rust) panicked: recursion too deep"
+    return f"jsonschema (its rpds maps, in Rust) panicked: {msg[:100]}"
+
+
 def _refuse(uri: str) -> Any:
     from referencing.exceptions import NoSuchResource
 
@@ -40,7 +60,7 @@ def _refuse(uri: str) -> Any:
 class Checker:
     """Validate instances against ``root`` (or a subschema of it) in ``dialect``."""
 
-    __slots__ = ("root", "dialect", "_validator", "_broken", "_memo")
+    __slots__ = ("root", "dialect", "_validator", "_broken", "_memo", "trouble")
 
     def __init__(self, root: Any, dialect: str = DRAFT2020) -> None:
         self.root = root
@@ -48,6 +68,12 @@ class Checker:
         self._validator: Any = None
         self._broken = False
         self._memo: dict[tuple, bool | None] = {}
+        #: why some answer was None although the schema is sound (a panic in rpds), or None
+        self.trouble: str | None = None
+
+    def _note(self, e: BaseException) -> None:
+        if self.trouble is None:
+            self.trouble = _panic_text(e)
 
     def _base(self) -> Any:
         if self._validator is None and not self._broken:
@@ -59,6 +85,11 @@ class Checker:
                     if isinstance(self.root, dict) else validator_class(self.dialect)
                 self._validator = cls(self.root, registry=Registry(retrieve=_refuse))
             except Exception:  # noqa: BLE001 - a schema jsonschema cannot even hold
+                self._broken = True
+            except BaseException as e:  # a panic in rpds; anything else is re-raised
+                if not is_panic(e):
+                    raise
+                self._note(e)
                 self._broken = True
         return self._validator
 
@@ -75,6 +106,11 @@ class Checker:
             return None
         except Exception:  # noqa: BLE001 - unresolvable $ref, bad pattern, malformed keyword
             return None
+        except BaseException as e:  # a panic in rpds; anything else is re-raised
+            if not is_panic(e):
+                raise
+            self._note(e)
+            return None
 
     def why_not(self, instance: Any) -> str | None:
         """jsonschema's best error for ``instance`` against the root (its message and the
@@ -87,6 +123,11 @@ class Checker:
 
             err = best_match(base.iter_errors(instance))
         except Exception:  # noqa: BLE001
+            return None
+        except BaseException as e:  # a panic in rpds; anything else is re-raised
+            if not is_panic(e):
+                raise
+            self._note(e)
             return None
         if err is None:
             return None
