@@ -124,15 +124,15 @@ _toolcat() {
             return 0 ;;
         --ignore|--ignore-file)
             return 0 ;;  # file names (complete -o default)
+        --max-checks|--max-checks-total|--max-file-size)
+            compopt +o default 2>/dev/null
+            return 0 ;;
         --from)
             COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
-        --max-file-size)
-            compopt +o default 2>/dev/null
-            return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--format -f --fail-on --ignore --ignore-file --ids-only --from --webhooks --cookies --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--format -f --fail-on --ignore --ignore-file --ids-only --max-checks --max-checks-total --from --webhooks --cookies --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     diff-toolids)

@@ -109,6 +109,8 @@ complete -c toolcat -n '__fish_seen_subcommand_from diff' -l fail-on -x -a 'brea
 complete -c toolcat -n '__fish_seen_subcommand_from diff' -l ignore -r -F -d 'TOOL or TOOL:POINTER: accepted changes to leave out (repeatable)'
 complete -c toolcat -n '__fish_seen_subcommand_from diff' -l ignore-file -r -F -d 'A file of --ignore entries, one a line (# comments)'
 complete -c toolcat -n '__fish_seen_subcommand_from diff' -l ids-only -d 'Compare the toolId sets only (what diff-toolids does)'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l max-checks -x -d 'jsonschema steps (validations, references followed) for the checks of one tool; past them its undecided changes are unknown'
+complete -c toolcat -n '__fish_seen_subcommand_from diff' -l max-checks-total -x -d 'The same, for the whole diff'
 complete -c toolcat -n '__fish_seen_subcommand_from diff' -l from -x -a 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -d 'Force the input format: openapi, swagger, mcp, mcp-capture, openwop, openai, anthropic, docker, gemini'
 complete -c toolcat -n '__fish_seen_subcommand_from diff' -l webhooks -d 'OpenAPI 3.1: also make tools of webhooks'
 complete -c toolcat -n '__fish_seen_subcommand_from diff' -l cookies -d 'OpenAPI: also map cookie parameters'

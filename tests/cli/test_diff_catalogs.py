@@ -8,6 +8,7 @@ independently of toolcat's own checker."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -317,6 +318,8 @@ def test_unchanged_catalogs_exit_0(tmp_path):
     (["--fail-on", "nothing"], "--fail-on"),
     (["--ignore", ":/inputSchema"], "--ignore"),
     (["--ids-only", "-f", "markdown"], "--ids-only"),
+    (["--max-checks", "0"], "--max-checks"),
+    (["--max-checks-total", "-5"], "--max-checks-total"),
 ])
 def test_usage_errors_exit_2(args, needle, pair):
     old, new = pair
@@ -453,3 +456,64 @@ def test_witnesses_replay_on_dated_neo_snapshots(name):
     n = replay(folder / "snapshot-2026-04-12" / f"{name}.openapi.yaml",
                folder / f"{name}.openapi.yaml")
     assert n >= (1 if name == "neural-link" else 0)   # the others: removals only, or none
+
+
+# ------------------------------------------------------------------ the check budget
+
+RECURSIVE = Path(__file__).parent.parent / "fixtures" / "diff"
+
+
+def test_recursive_anchor_pair_finishes_within_the_budget():
+    """A generated pair (the fuzz grammar's recursive `$ref: "#"`/`$anchor` shapes under
+    unions, `if` and `not`; seed 21 of the generated-pairs sweep) ran 80 s of CPU in
+    witness search and the prose walk (and could raise a Rust panic from rpds). Now it is
+    bounded by counting: the checks left undone are unknown, and say why."""
+    from support.fuzz_support import check_outcome, run_child
+
+    old, new = RECURSIVE / "recursive-old.json", RECURSIVE / "recursive-new.json"
+    r = run_child(["diff", "-f", "json", old, new])
+    check_outcome(r, cpu_limit=20.0)
+    assert r.code == 0 and r.err == b"", r.describe()     # no panic message either
+    doc = json.loads(r.out)
+    fs = [f for t in doc["tools"] for f in t["findings"]]
+    schema = [f for f in fs if f["area"] in ("input", "output")]
+    assert schema and all(f["kind"] in ("breaking", "unknown", "non-breaking") for f in schema)
+    assert all("witness" in f for f in schema if f["kind"] == "breaking")
+    undone = [f for f in schema if "budget ran out" in f.get("reason", "")]
+    assert undone and all("--max-checks" in f["reason"] for f in undone)
+    assert len(r.out) < 200_000        # the prose of a recursive schema is walked once
+
+
+def _schema_verdicts(doc):
+    return {(t["tool"], f["pointer"]): f["kind"] for t in doc["tools"] for f in t["findings"]
+            if f["area"] in ("input", "output")}
+
+
+@pytest.mark.parametrize("option", ["--max-checks", "--max-checks-total"])
+def test_a_small_budget_turns_witnesses_into_unknowns_never_into_compatible(option):
+    old, new = SAMPLES / "git.tools.json", SAMPLES / "git.v2.tools.json"
+    _, full = diff_json(old, new)
+    _, small = diff_json(old, new, option, "1")
+    a, b = _schema_verdicts(full), _schema_verdicts(small)
+    assert a.keys() == b.keys() and "breaking" in a.values()
+    for k, kind in a.items():
+        if kind == "breaking":
+            assert b[k] == "unknown", (k, b[k])
+        else:
+            assert b[k] == kind, (k, b[k])
+    reasons = [f["reason"] for t in small["tools"] for f in t["findings"]
+               if f["kind"] == "unknown" and f["area"] in ("input", "output")]
+    assert reasons and all(f"raise it with {option}" in r for r in reasons)
+    # counted, not timed: the same budget gives the same report
+    assert diff_json(old, new, option, "1")[1] == small
+
+
+
+def test_readme_states_the_budget_defaults():
+    from support.common import REPO
+    from toolcat.diff import MAX_CHECKS, MAX_CHECKS_TOTAL
+
+    text = " ".join((REPO / "README.md").read_text().split())
+    assert "`--max-checks N` jsonschema steps" in text
+    assert f"per tool (default {MAX_CHECKS:,})" in text
+    assert f"for the whole diff (default {MAX_CHECKS_TOTAL:,})" in text

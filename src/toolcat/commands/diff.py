@@ -28,6 +28,7 @@ from toolcat.commands.sources import (
     live_options,
     load_sources,
 )
+from toolcat.diff import MAX_CHECKS, MAX_CHECKS_TOTAL
 
 HELP = "Compare the toolId sets of two catalogs, or of one catalog's standard and compact views."
 SHORT = "Compare the toolId sets of two catalogs or of two views."
@@ -69,6 +70,11 @@ Schemas are compared by what they accept, both normalized with the projection's 
 rewrites first; every breaking finding carries a witness instance checked with jsonschema.
 A property only NEW declares, where OLD said nothing about other properties, counts as no
 part of OLD's interface (a new optional parameter is non-breaking).
+
+The search for witnesses is bounded by counting, so a report does not depend on the machine:
+--max-checks jsonschema steps (each validation, each reference it follows) per tool and
+--max-checks-total for the whole diff; past them the changes left undecided are unknown, and
+their reason says which budget ran out.
 
 --ignore TOOL or TOOL:POINTER (repeatable; --ignore-file: one a line, # comments) drops the
 findings of a tool, or those at or below a pointer (the finding's canonical pointer, as
@@ -131,6 +137,11 @@ def diff(
         show_default=False)] = None,
     ids_only: Annotated[bool, typer.Option(
         "--ids-only", help="Compare the toolId sets only (what diff-toolids does).")] = False,
+    max_checks: Annotated[int, typer.Option(
+        "--max-checks", help="jsonschema steps (validations, references followed) for the "
+        "checks of one tool; past them its undecided changes are unknown.")] = MAX_CHECKS,
+    max_checks_total: Annotated[int, typer.Option(
+        "--max-checks-total", help="The same, for the whole diff.")] = MAX_CHECKS_TOTAL,
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
     cookies: Cookies = False,
@@ -151,6 +162,9 @@ def diff(
         raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
     if fail_on not in FAIL_ON:
         raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)} (got {fail_on!r})")
+    for name, n in (("--max-checks", max_checks), ("--max-checks-total", max_checks_total)):
+        if n <= 0:
+            raise UsageError(f"{name} must be positive (got {n})")
     if old == "-" and new == "-":
         raise UsageError("only one of OLD and NEW can be stdin (-)")
     entries = list(ignore or [])
@@ -180,7 +194,9 @@ def diff(
     from toolcat.diff.catalog import Options, diff_catalogs
     from toolcat.diff.render import render
 
-    rep = diff_catalogs(cats_old, cats_new, old, new, Options(ignore=entries))
+    rep = diff_catalogs(cats_old, cats_new, old, new,
+                        Options(ignore=entries, max_checks=max_checks,
+                                max_checks_total=max_checks_total))
     write_stdout(render(rep, fmt, fail_on))
     raise typer.Exit(rep.exit_code(fail_on))
 

@@ -163,6 +163,8 @@ class Report:
     tools: list[ToolDiff] = field(default_factory=list)
     ignored: int = 0
     unchanged: int = 0
+    checks: int = 0             # jsonschema steps spent (see toolcat.schema.validate.Budget)
+    checks_peak: int = 0        # the most of them one tool pair spent
 
     def findings(self) -> list[Finding]:
         return [f for t in self.tools for f in t.findings]
@@ -231,6 +233,10 @@ class Options:
     interface: bool = True       # see toolcat.schema.inclusion (undeclared names)
     ignore: list[str] = field(default_factory=list)   # TOOL[:POINTER] entries
     normalize: bool = False      # always compare normalized schemas (tests: both paths)
+    #: jsonschema steps (validations, references followed) per tool pair and per run; past
+    #: them the undecided changes are unknown (see toolcat.schema.validate.Budget)
+    max_checks: int | None = None
+    max_checks_total: int | None = None
 
 
 class Run:
@@ -238,11 +244,15 @@ class Run:
     side's lowering cache (OpenAPI tools of one spec share their definitions)."""
 
     def __init__(self, opts: Options | None = None) -> None:
+        from toolcat.diff import MAX_CHECKS, MAX_CHECKS_TOTAL
         from toolcat.project.lower import LowerCache
         from toolcat.schema.inclusion import Digests
+        from toolcat.schema.validate import Budget
 
         self.opts = opts or Options()
         self.digests = Digests()
+        self.budget = Budget(self.opts.max_checks or MAX_CHECKS,
+                             self.opts.max_checks_total or MAX_CHECKS_TOTAL)
         self.old_cache = LowerCache()
         self.new_cache = LowerCache()
 
@@ -323,6 +333,7 @@ def diff_catalogs(old_cats: list[Catalog], new_cats: list[Catalog], old_label: s
             f.what += f" ({esc})"
             f.priority = True
         rep.tools.append(td)
+    rep.checks, rep.checks_peak = run.budget.used, run.budget.peak
     if opts.ignore:
         rep.ignored = apply_ignores(rep, opts.ignore)
     rep.tools.sort(key=ToolDiff.sort_key)
@@ -404,6 +415,7 @@ def _tool_place(t: Tool, c: Catalog, tool_pointer: str = "", exact: bool = True)
 def compare_tools(ta: Tool, ca: Catalog, tb: Tool, cb: Catalog, name: str,
                   run: Run | None = None) -> list[Finding]:
     run = run or Run()
+    run.budget.start()
     out: list[Finding] = []
     out.extend(_fields(ta, ca, tb, cb, name))
     for key, area in (("input_schema", "input"), ("output_schema", "output")):
@@ -591,19 +603,21 @@ def _schemas(ta: Tool, ca: Catalog, tb: Tool, cb: Catalog, name: str, area: str,
         # between two versions. Otherwise both are normalized and compared again.
         na, nb = restrict(sa, ta.dialect, area), restrict(sb, tb.dialect, area)
         res = I.compare(na, nb, ta.dialect, tb.dialect, interface=run.opts.interface,
-                        old_hints=hints[0], new_hints=hints[1], digests=run.digests)
+                        old_hints=hints[0], new_hints=hints[1], digests=run.digests,
+                        budget=run.budget)
         if res.shapes_differ or run.opts.normalize:
             na = normalize(sa, ta.dialect, area, run.old_cache)
             nb = normalize(sb, tb.dialect, area, run.new_cache)
             res = I.compare(na, nb, ta.dialect, tb.dialect, interface=run.opts.interface,
-                            old_hints=hints[0], new_hints=hints[1], digests=run.digests)
+                            old_hints=hints[0], new_hints=hints[1], digests=run.digests,
+                            budget=run.budget)
         changes, A, B = res.changes, res.old, res.new
     except (RecursionError, ValueError, TypeError) as e:
         return [Finding(name, UNKNOWN, f"{key[1:]} changed; it could not be compared", key, area,
                         old=_tool_place(ta, ca, key), new=_tool_place(tb, cb, key),
                         reason=f"{type(e).__name__}: {' '.join(str(e).split())[:120]}")]
-    raw_a = Checker(sa if sa is not None else True, ta.dialect)
-    raw_b = Checker(sb if sb is not None else True, tb.dialect)
+    raw_a = Checker(sa if sa is not None else True, ta.dialect, run.budget)
+    raw_b = Checker(sb if sb is not None else True, tb.dialect, run.budget)
     breaking_dir = "narrows" if area == "input" else "widens"
     out: list[Finding] = []
     removed_output = area == "output" and sb is None
@@ -632,9 +646,9 @@ def _schemas(ta: Tool, ca: Catalog, tb: Tool, cb: Catalog, name: str, area: str,
                                                if area == "input" else
                                                "the rules say NEW may return what OLD rejects ") \
                     + "here, but no instance showing it was found"
-                trouble = _trouble(raw_a, raw_b, A.checker, B.checker)
+                trouble = _trouble(run, raw_a, raw_b, A.checker, B.checker)
                 if trouble:
-                    f.reason += f" ({trouble}: some candidates could not be checked)"
+                    f.reason += f"; {trouble}"
         elif c.tag == "property-removed":
             f.kind = BEHAVIOURAL
             f.what += (": calls that send it are still accepted; the server may ignore it"
@@ -654,14 +668,21 @@ def _schemas(ta: Tool, ca: Catalog, tb: Tool, cb: Catalog, name: str, area: str,
             f.witness, f.witness_of, f.rejected = first.witness, "output", first.rejected
         else:
             f.reason = "no result that OLD's schema rejects was found"
+            trouble = _trouble(run, raw_a, raw_b, A.checker, B.checker)
+            if trouble:
+                f.reason += f"; {trouble}"
         return [f]
     return out
 
 
-def _trouble(*checkers: Any) -> str | None:
-    """The first failure of jsonschema itself met by one of ``checkers`` (see
-    :attr:`toolcat.schema.validate.Checker.trouble`)."""
-    return next((c.trouble for c in checkers if c.trouble), None)
+def _trouble(run: Run, *checkers: Any) -> str | None:
+    """Why checks were left undone in this tool pair: the budget ran out, jsonschema itself
+    failed on one of ``checkers`` (see :attr:`toolcat.schema.validate.Checker.trouble`)."""
+    out = [run.budget.reason()] if run.budget.ran_out else []
+    for c in checkers:
+        if c.trouble and c.trouble not in out:
+            out.append(c.trouble)
+    return "; ".join(out) or None
 
 
 def _schema_what(area: str, c: Any) -> str:
@@ -727,13 +748,22 @@ def prose_changes(sa: Any, sb: Any, digests: Any, limit: int = 20000) -> list[tu
     title, default, deprecated, readOnly, writeOnly) where it differs:
     ``(instance place, keyword, old value, old path, new value, new path)``. Walks both
     written schemas side by side (following local ``$ref``, combinator branches, properties,
-    items, additionalProperties) and skips identical parts."""
+    items, additionalProperties) and skips identical parts. Breadth first, and each pair of
+    views once: a recursive schema (``$ref: "#"``) meets the same nodes again at deeper
+    places, with the same prose (reported at the shallowest place)."""
+    from collections import deque
+
     out: list[tuple] = []
-    todo = [(_view(sa, (), sa), _view(sb, (), sb), ())]
+    todo = deque([(_view(sa, (), sa), _view(sb, (), sb), ())])
+    seen: set[tuple] = set()
     n = 0
     while todo and n < limit:
-        va, vb, data = todo.pop()
+        va, vb, data = todo.popleft()
         n += 1
+        key = (tuple(id(x[0]) for x in va), tuple(id(y[0]) for y in vb))
+        if key in seen:
+            continue
+        seen.add(key)
         if len(va) == len(vb) and all(digests.same_text(x[0], y[0]) for x, y in zip(va, vb)):
             continue
         if data:

@@ -264,10 +264,11 @@ class Side:
     """One schema of a comparison: its root, dialect, checker and sampler."""
 
     def __init__(self, root: Any, dialect: str = DRAFT2020, hints: tuple = (),
-                 checker: Checker | None = None, digests: Digests | None = None) -> None:
+                 checker: Checker | None = None, digests: Digests | None = None,
+                 budget: Any = None) -> None:
         self.root = root
         self.dialect = node_dialect(root, dialect) if isinstance(root, dict) else dialect
-        self.checker = checker if checker is not None else Checker(root, self.dialect)
+        self.checker = checker if checker is not None else Checker(root, self.dialect, budget)
         self.sampler = Sampler(root, self.dialect, self.checker, hints)
         self.digests = digests if digests is not None else Digests()
         self._embedded_ids: bool | None = None
@@ -1648,12 +1649,13 @@ class Comparison:
 
 def compare(old: Any, new: Any, old_dialect: str = DRAFT2020, new_dialect: str = DRAFT2020, *,
             interface: bool = True, old_hints: tuple = (), new_hints: tuple = (),
-            digests: Digests | None = None) -> Comparison:
+            digests: Digests | None = None, budget: Any = None) -> Comparison:
     """The changes from ``old`` to ``new`` (see the module docstring). ``digests``: shared
-    between the comparisons of one diff (see :class:`Digests`)."""
+    between the comparisons of one diff (see :class:`Digests`); ``budget``: the
+    :class:`~toolcat.schema.validate.Budget` the checkers of both sides spend."""
     dig = digests if digests is not None else Digests()
-    a = Side(old, old_dialect, old_hints, digests=dig)
-    b = Side(new, new_dialect, new_hints, digests=dig)
+    a = Side(old, old_dialect, old_hints, digests=dig, budget=budget)
+    b = Side(new, new_dialect, new_hints, digests=dig, budget=budget)
     c = Comparator(a, b, interface=interface)
     return Comparison(c.compare(), a, b, c.shared.shapes_differ)
 

@@ -14,10 +14,18 @@ interpreter's limit there) comes out as ``pyo3_runtime.PanicException``, a
 ``BaseException`` that ``except Exception`` lets through. :class:`Checker` answers ``None``
 for it too and keeps the first such failure in :attr:`Checker.trouble` (callers say why an
 answer is unknown). The class is matched by name: pyo3 is no import of toolcat's.
+
+**Budget.** A recursive schema (``$ref: "#"`` under unions, ``if`` and ``not``) can make one
+validation follow references until the interpreter's recursion limit, branching all the way.
+A :class:`Budget` shared by the checkers of one diff bounds that work by counting, so that
+the result does not depend on the machine: each validation is one step and so is each
+reference jsonschema follows (its ``$ref``/``$dynamicRef``/``$recursiveRef`` keywords count
+them). Past the budget every answer is ``None`` and :attr:`Checker.trouble` says so.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from toolcat.schema.keywords import DRAFT2020
@@ -38,6 +46,117 @@ def validator_class(dialect: str) -> Any:
     return _CLASSES.get(dialect, _CLASSES[DRAFT2020])
 
 
+class OutOfBudget(Exception):
+    """The budget ran out in the middle of a validation."""
+
+
+class Budget:
+    """Steps of jsonschema work allowed: ``per_tool`` for the comparisons of one tool pair
+    (:meth:`start` begins one), ``per_run`` for the whole diff."""
+
+    __slots__ = ("per_tool", "per_run", "left", "run_left", "ran_out", "used", "peak",
+                 "tool_used", "nesting")
+
+    def __init__(self, per_tool: int, per_run: int) -> None:
+        self.per_tool = per_tool
+        self.per_run = per_run
+        self.run_left = per_run
+        self.left = min(per_tool, per_run)
+        self.ran_out: str | None = None     # "tool" | "run": which budget ran out
+        self.used = 0                       # steps used by the whole run
+        self.peak = 0                       # the most steps one tool pair used
+        self.tool_used = 0
+        self.nesting = 0                    # references being followed, one within another
+
+    def start(self) -> None:
+        """A new tool pair: its own steps (what is left of the run's at most)."""
+        self.tool_used = 0
+        self.left = min(self.per_tool, self.run_left)
+        self.ran_out = None if self.left > 0 else "run"
+
+    def spend(self) -> None:
+        if self.left <= 0:
+            if self.ran_out is None:
+                self.ran_out = "run" if self.run_left <= 0 else "tool"
+            raise OutOfBudget()
+        self.left -= 1
+        self.run_left -= 1
+        self.used += 1
+        self.tool_used += 1
+        if self.tool_used > self.peak:
+            self.peak = self.tool_used
+
+    def reason(self) -> str:
+        if self.ran_out == "run":
+            return (f"the diff's check budget ran out ({self.per_run} jsonschema steps for the "
+                    f"whole run; raise it with --max-checks-total)")
+        return (f"the check budget ran out ({self.per_tool} jsonschema steps for this tool; "
+                f"raise it with --max-checks)")
+
+
+#: frames of recursion one validation may use below its caller: the CLI raises the
+#: interpreter's limit to 20,000 (deep documents), and a validation that recurses to it costs
+#: time in the square of the depth (each step resumes a generator per level)
+MAX_FRAMES = 2000
+
+
+def _depth() -> int:
+    f: Any = sys._getframe(1)
+    n = 0
+    while f is not None:
+        n += 1
+        f = f.f_back
+    return n
+
+
+#: the budget the running validation spends (set by Checker around each call)
+_METER: list = [None]
+
+
+#: references one validation may follow within one another (a `$ref` cycle that consumes
+#: no part of the instance, under `if` or `not`, recurses until this, or the frame limit)
+MAX_NESTED_REFS = 100
+
+
+class TooDeep(Exception):
+    """References nested deeper than :data:`MAX_NESTED_REFS` in one validation."""
+
+
+def _counted(fn: Any) -> Any:
+    def keyword(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        b = _METER[0]
+        if b is None:
+            yield from fn(validator, value, instance, schema)
+            return
+        b.spend()
+        if b.nesting >= MAX_NESTED_REFS:
+            raise TooDeep()
+        b.nesting += 1
+        try:
+            yield from fn(validator, value, instance, schema)
+        finally:
+            b.nesting -= 1
+
+    return keyword
+
+
+_COUNTED: dict[Any, Any] = {}
+_REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
+
+
+def counted_class(cls: Any) -> Any:
+    """``cls`` extended so that each reference it follows spends a step of the running
+    budget (the keywords wrapped; jsonschema's own classes are left as they are)."""
+    try:
+        return _COUNTED[cls]
+    except KeyError:
+        from jsonschema.validators import extend
+
+        kws = {k: _counted(cls.VALIDATORS[k]) for k in _REF_KEYWORDS if k in cls.VALIDATORS}
+        out = _COUNTED[cls] = extend(cls, kws) if kws else cls
+        return out
+
+
 def is_panic(e: BaseException) -> bool:
     """``e`` is a Rust panic raised through pyo3 (rpds, under ``referencing``)."""
     t = type(e)
@@ -47,8 +166,10 @@ def is_panic(e: BaseException) -> bool:
 def _panic_text(e: BaseException) -> str:
     msg = " ".join(str(e).split())
     if "RecursionError" in msg:
-        return "jsonschema (its rpds maps, in Rust) panicked: recursion too deep"
-    return f"jsonschema (its rpds maps, in Rust) panicked: {msg[:100]}"
+        return ("jsonschema (its rpds maps, in Rust) panicked, recursion too deep: some "
+                "candidates could not be checked")
+    return (f"jsonschema (its rpds maps, in Rust) panicked ({msg[:100]}): some candidates "
+            "could not be checked")
 
 
 def _refuse(uri: str) -> Any:
@@ -60,16 +181,19 @@ def _refuse(uri: str) -> Any:
 class Checker:
     """Validate instances against ``root`` (or a subschema of it) in ``dialect``."""
 
-    __slots__ = ("root", "dialect", "_validator", "_broken", "_memo", "trouble")
+    __slots__ = ("root", "dialect", "_validator", "_broken", "_memo", "trouble", "budget")
 
-    def __init__(self, root: Any, dialect: str = DRAFT2020) -> None:
+    def __init__(self, root: Any, dialect: str = DRAFT2020, budget: Budget | None = None) -> None:
         self.root = root
         self.dialect = dialect
         self._validator: Any = None
         self._broken = False
         self._memo: dict[tuple, bool | None] = {}
-        #: why some answer was None although the schema is sound (a panic in rpds), or None
+        #: why some answer was None although the schema is sound (a panic in rpds, references
+        #: nested too deep), or None
         self.trouble: str | None = None
+        self.budget = budget
+
 
     def _note(self, e: BaseException) -> None:
         if self.trouble is None:
@@ -83,7 +207,15 @@ class Checker:
             try:
                 cls = validator_for(self.root, default=validator_class(self.dialect)) \
                     if isinstance(self.root, dict) else validator_class(self.dialect)
-                self._validator = cls(self.root, registry=Registry(retrieve=_refuse))
+                root = self.root
+                if self.budget is not None:
+                    cls = counted_class(cls)
+                    # a `$ref` to the root evolves the validator with the class its
+                    # `$schema` names (jsonschema's own, which counts nothing): the class
+                    # is chosen, the keyword has done its work
+                    if isinstance(root, dict) and "$schema" in root:
+                        root = {k: v for k, v in root.items() if k != "$schema"}
+                self._validator = cls(root, registry=Registry(retrieve=_refuse))
             except Exception:  # noqa: BLE001 - a schema jsonschema cannot even hold
                 self._broken = True
             except BaseException as e:  # a panic in rpds; anything else is re-raised
@@ -99,10 +231,25 @@ class Checker:
         base = self._base()
         if base is None:
             return None
+        b = self.budget
+        prev = _METER[0]
+        limit = sys.getrecursionlimit()
         try:
+            if b is not None:
+                b.spend()
+                b.nesting = 0
+                _METER[0] = b
+            sys.setrecursionlimit(min(limit, _depth() + MAX_FRAMES))
             v = base if node is None or node is self.root else base.evolve(schema=node)
             return bool(v.is_valid(instance))
         except RecursionError:
+            return None
+        except OutOfBudget:         # the budget says so (Budget.ran_out)
+            return None
+        except TooDeep:
+            if self.trouble is None:
+                self.trouble = (f"jsonschema followed references more than {MAX_NESTED_REFS} "
+                                "deep in one validation: some candidates could not be checked")
             return None
         except Exception:  # noqa: BLE001 - unresolvable $ref, bad pattern, malformed keyword
             return None
@@ -111,6 +258,9 @@ class Checker:
                 raise
             self._note(e)
             return None
+        finally:
+            sys.setrecursionlimit(limit)
+            _METER[0] = prev
 
     def why_not(self, instance: Any) -> str | None:
         """jsonschema's best error for ``instance`` against the root (its message and the
@@ -118,10 +268,25 @@ class Checker:
         base = self._base()
         if base is None:
             return None
+        b = self.budget
+        prev = _METER[0]
+        limit = sys.getrecursionlimit()
         try:
             from jsonschema.exceptions import best_match
 
+            if b is not None:
+                b.spend()
+                b.nesting = 0
+                _METER[0] = b
+            sys.setrecursionlimit(min(limit, _depth() + MAX_FRAMES))
             err = best_match(base.iter_errors(instance))
+        except OutOfBudget:         # the budget says so (Budget.ran_out)
+            return None
+        except TooDeep:
+            if self.trouble is None:
+                self.trouble = (f"jsonschema followed references more than {MAX_NESTED_REFS} "
+                                "deep in one validation: some candidates could not be checked")
+            return None
         except Exception:  # noqa: BLE001
             return None
         except BaseException as e:  # a panic in rpds; anything else is re-raised
@@ -129,6 +294,9 @@ class Checker:
                 raise
             self._note(e)
             return None
+        finally:
+            sys.setrecursionlimit(limit)
+            _METER[0] = prev
         if err is None:
             return None
         where = "".join(f"/{p}" for p in err.absolute_path) or "/"
