@@ -1,4 +1,4 @@
-"""toolcat: lint, project and measure LLM tool catalogs.
+"""toolcat: lint, project, measure and diff LLM tool catalogs.
 
 The Python API (everything else in the package is internal and may change)::
 
@@ -13,6 +13,9 @@ The Python API (everything else in the package is internal and may change)::
     result.findings     # [Finding(code, severity, message, file, tool, pointer, line, ...)]
     figures = toolcat.measure(cat, tokenizer="o200k_base")
     figures.json()      # what `toolcat measure --format json` prints, as data
+    report = toolcat.diff(toolcat.load("v1.json"), toolcat.load("v2.json"))
+    report.failed()     # a breaking change? (fail_on="unknown"... as --fail-on)
+    report.json()       # what `toolcat diff --format json` prints, as data
 
 Every function takes one catalog or a list of them (:func:`load_all`) and the options of
 the command of the same name, as keywords. Problems with the input raise
@@ -26,7 +29,7 @@ file and its options and passes it as ``settings=``.
 
 from __future__ import annotations
 
-from toolcat.api import lint, load, load_all, load_data, measure, project
+from toolcat.api import diff, lint, load, load_all, load_data, measure, project
 from toolcat.errors import InputError, ToolcatError, UsageError
 from toolcat.version import __version__
 
@@ -36,21 +39,22 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
+    from toolcat.diff.catalog import DiffReport
     from toolcat.lint.engine import LintResult
     from toolcat.measure import Measurement
     from toolcat.model import Catalog, Finding, Tool
     from toolcat.project import Projection
 
 __all__ = [
-    "__version__", "load", "load_all", "load_data", "project", "lint", "measure",
-    "Catalog", "Tool", "Finding", "Projection", "LintResult", "Measurement",
+    "__version__", "load", "load_all", "load_data", "project", "lint", "measure", "diff",
+    "Catalog", "Tool", "Finding", "Projection", "LintResult", "Measurement", "DiffReport",
     "ToolcatError", "InputError", "UsageError",
 ]
 
 _LAZY = {
     "Catalog": "toolcat.model", "Tool": "toolcat.model", "Finding": "toolcat.model",
     "Projection": "toolcat.project", "LintResult": "toolcat.lint.engine",
-    "Measurement": "toolcat.measure",
+    "Measurement": "toolcat.measure", "DiffReport": "toolcat.diff.catalog",
 }
 
 

@@ -1,9 +1,9 @@
 """The implementation of the public API (:mod:`toolcat` re-exports it; see its docstring).
 
 Light to import: every function imports what it needs when called. ``toolcat.project``,
-``toolcat.lint`` and ``toolcat.measure`` are also the names of the feature packages; once one
-is imported, ``toolcat.<name>`` is that package, which is callable as the same function
-(:mod:`toolcat.entry`).
+``toolcat.lint``, ``toolcat.measure`` and ``toolcat.diff`` are also the names of the feature
+packages; once one is imported, ``toolcat.<name>`` is that package, which is callable as the
+same function (:mod:`toolcat.entry`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Iterable, Union
 
     from toolcat.config import Config
+    from toolcat.diff.catalog import Report
     from toolcat.formats.load import LoadOptions
     from toolcat.lint.engine import LintResult
     from toolcat.measure import Measurement
@@ -195,3 +196,42 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
     figs = measure_catalogs(_catalogs(catalogs), opts, tok, per_tool=per_tool, counter=counter,
                             on_catalog=on_catalog)
     return Measurement(figs, tok)
+
+
+# ----------------------------------------------------------------------------- diff
+
+def _label(cats: list[Catalog]) -> str:
+    files = list(dict.fromkeys(c.file for c in cats))
+    return files[0] if len(files) == 1 else f"{files[0]} (+{len(files) - 1} more)"
+
+
+def diff(old: Catalogs, new: Catalogs, *, ignore: Iterable[str] | None = None,
+         max_checks: int | None = None, max_checks_total: int | None = None,
+         old_label: str | None = None, new_label: str | None = None) -> Report:
+    """What changed from ``old`` to ``new`` (each a catalog or a list of them) and whether
+    it breaks the callers, as ``toolcat diff`` reports it. ``ignore``: ``TOOL`` or
+    ``TOOL:POINTER`` entries (``--ignore``); ``max_checks`` / ``max_checks_total``: the
+    check budgets per tool and for the whole diff (``--max-checks``, default 20,000;
+    ``--max-checks-total``, default 500,000); ``old_label`` / ``new_label`` stand for the
+    inputs in the report (default: the catalogs' files). The
+    :class:`~toolcat.diff.catalog.Report` has ``tools`` (each a ``ToolDiff``: ``old_id``,
+    ``new_id``, ``status``, ``findings``), :meth:`~toolcat.diff.catalog.Report.findings`,
+    :meth:`~toolcat.diff.catalog.Report.counts`,
+    :meth:`~toolcat.diff.catalog.Report.failed` (``fail_on``: ``breaking``, ``unknown``,
+    ``behavioural`` or ``any``), :meth:`~toolcat.diff.catalog.Report.json` (what
+    ``diff --format json`` prints) and :meth:`~toolcat.diff.catalog.Report.render`
+    (``text``, ``json``, ``markdown``, ``github``)."""
+    from toolcat.diff.catalog import Options, diff_catalogs
+
+    entries = [ignore] if isinstance(ignore, str) else list(ignore or [])
+    for e in entries:
+        if not isinstance(e, str) or not e or e.startswith(":"):
+            raise UsageError(f"--ignore needs TOOL or TOOL:POINTER (got {e!r})")
+    for name, n in (("--max-checks", max_checks), ("--max-checks-total", max_checks_total)):
+        if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n <= 0):
+            raise UsageError(f"{name} must be positive (got {n!r})")
+    a, b = _catalogs(old), _catalogs(new)
+    return diff_catalogs(a, b, old_label if old_label is not None else _label(a),
+                         new_label if new_label is not None else _label(b),
+                         Options(ignore=entries, max_checks=max_checks,
+                                 max_checks_total=max_checks_total))

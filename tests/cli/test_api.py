@@ -161,3 +161,57 @@ def test_readme_python_api_example_runs_as_shown() -> None:
     r = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout == shown
+
+
+def _diff_pairs() -> list:
+    folder = corpus("mcp-context-cost")
+    return [(SAMPLES / "git.tools.json", SAMPLES / "git.v2.tools.json"),
+            (folder / "github-legacy.json", folder / "github.json")]
+
+
+@pytest.mark.parametrize("pair", _diff_pairs(), ids=lambda p: p[1].name)
+def test_diff_equals_cli(pair) -> None:
+    old, new = pair
+    a, b = toolcat.load(old), toolcat.load(new)
+    rep = toolcat.diff(a, b)
+    code, data = _cli_json("diff", "--format", "json", str(old), str(new))
+    assert rep.json() == data and rep.failed() == (code == 1) and rep.counts()["breaking"] > 0
+    for fmt in ("text", "markdown", "github"):
+        r = run_toolcat("diff", "--format", fmt, str(old), str(new))
+        assert rep.render(fmt) == r.stdout.decode(), fmt
+    # options: the same keywords as the command's
+    first = rep.findings()[0]
+    opts = ("--ignore", first.ignore_key, "--max-checks", "3", "--fail-on", "unknown")
+    code, data = _cli_json("diff", "--format", "json", *opts, str(old), str(new))
+    rep2 = toolcat.diff([a], [b], ignore=[first.ignore_key], max_checks=3)
+    assert rep2.json("unknown") == data and rep2.failed("unknown") == (code == 1)
+    assert rep2.ignored >= 1 and rep2.json("unknown") != rep.json("unknown")
+    assert isinstance(rep, toolcat.DiffReport)
+
+
+def test_diff_errors_are_raised() -> None:
+    cat = toolcat.load(SAMPLES / "git.tools.json")
+    for kw in ({"ignore": [":/inputSchema"]}, {"ignore": [""]}, {"max_checks": 0},
+               {"max_checks_total": -1}, {"max_checks": "10"}):
+        with pytest.raises(toolcat.UsageError):
+            toolcat.diff(cat, cat, **kw)
+    with pytest.raises(toolcat.UsageError):
+        toolcat.diff(cat, [])
+    rep = toolcat.diff(cat, cat)
+    assert rep.tools == [] and rep.unchanged == len(cat.tools) and not rep.failed("any")
+    for call in (lambda: rep.failed("nothing"), lambda: rep.json("x"),
+                 lambda: rep.render("html")):
+        with pytest.raises(toolcat.UsageError):
+            call()
+
+
+def test_diff_callable_before_and_after_the_package_import() -> None:
+    code = ("import toolcat; a = toolcat.load('samples/git.tools.json'); "
+            "b = toolcat.load('samples/git.v2.tools.json'); x = toolcat.diff(a, b).json(); "
+            "import toolcat.diff.catalog; y = toolcat.diff(a, b).json(); assert x == y; "
+            "print(x['summary']['breaking'])")
+    r = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    _code, data = _cli_json("diff", "--format", "json", str(SAMPLES / "git.tools.json"),
+                            str(SAMPLES / "git.v2.tools.json"))
+    assert r.stdout.split() == [str(data["summary"]["breaking"])]

@@ -191,13 +191,11 @@ def diff(
         else:
             write_stdout(render_text(result))
         raise typer.Exit(0 if result.equal else 1)
-    from toolcat.diff.catalog import Options, diff_catalogs
-    from toolcat.diff.render import render
+    import toolcat
 
-    rep = diff_catalogs(cats_old, cats_new, old, new,
-                        Options(ignore=entries, max_checks=max_checks,
-                                max_checks_total=max_checks_total))
-    write_stdout(render(rep, fmt, fail_on))
+    rep = toolcat.api.diff(cats_old, cats_new, ignore=entries, max_checks=max_checks,
+                           max_checks_total=max_checks_total, old_label=old, new_label=new)
+    write_stdout(rep.render(fmt, fail_on))
     raise typer.Exit(rep.exit_code(fail_on))
 
 

@@ -12,3 +12,8 @@
 #: 43,183 in all.
 MAX_CHECKS = 20_000
 MAX_CHECKS_TOTAL = 500_000
+
+from toolcat.entry import callable_package  # noqa: E402
+
+# ``toolcat.diff(old, new)`` (the API function) works once this package is imported too
+callable_package(__name__)

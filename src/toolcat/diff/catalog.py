@@ -176,8 +176,41 @@ class Report:
         return c
 
     def exit_code(self, fail_on: str = "breaking") -> int:
-        kinds = FAIL_ON[fail_on]
+        kinds = FAIL_ON[_fail_on(fail_on)]
         return 1 if any(f.kind in kinds for f in self.findings()) else 0
+
+    def failed(self, fail_on: str = "breaking") -> bool:
+        """A finding of the ``fail_on`` kinds is there (``toolcat diff`` exits 1)."""
+        return self.exit_code(fail_on) == 1
+
+    def json(self, fail_on: str = "breaking") -> dict:
+        """What ``toolcat diff --format json`` prints, as data."""
+        from toolcat.diff.render import report_json
+
+        return report_json(self, _fail_on(fail_on))
+
+    def render(self, fmt: str = "text", fail_on: str = "breaking") -> str:
+        """The report as ``toolcat diff --format FMT`` prints it (text, json, markdown,
+        github)."""
+        from toolcat.diff.render import FORMATS, render
+        from toolcat.errors import UsageError
+
+        if fmt not in FORMATS:
+            raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
+        return render(self, fmt, _fail_on(fail_on))
+
+
+def _fail_on(fail_on: str) -> str:
+    if fail_on not in FAIL_ON:
+        from toolcat.errors import UsageError
+
+        raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)} (got {fail_on!r})")
+    return fail_on
+
+
+
+
+DiffReport = Report   # the name :mod:`toolcat` gives it
 
 
 # ----------------------------------------------------------------------------- sides
