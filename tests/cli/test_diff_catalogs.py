@@ -412,6 +412,25 @@ def test_witnesses_replay_on_real_version_pairs(name):
     assert replay(folder / f"{name}-legacy.json", folder / f"{name}.json") > 0
 
 
+@pytest.mark.parametrize("name, failed", [("redis", "redis-legacy.json"),
+                                          ("slack", "slack.json")])
+def test_real_pairs_with_a_failed_capture_are_one_input_error(name, failed):
+    """The corpus's other two version pairs (issue 16): one side of each is a capture of a
+    server that failed to start (no tools/list to compare). `diff` says which, in one line,
+    exit 2; the other side is a catalog that loads."""
+    from toolcat.formats import load_catalogs
+
+    folder = corpus("mcp-context-cost")
+    old, new = folder / f"{name}-legacy.json", folder / f"{name}.json"
+    assert json.loads((folder / failed).read_text())["status"] == "startup-failure"
+    other = old if failed != old.name else new
+    assert load_catalogs([str(other)])[0].tools
+    r = run_toolcat("diff", old, new)
+    err = r.stderr.decode()
+    assert r.returncode == 2 and not r.stdout and err.count("\n") == 1, err
+    assert err.startswith(f"toolcat: error: {folder / failed}:") and "startup-failure" in err
+
+
 # --------------------------------------------------------------------------- hostile pairs
 
 def _ref_bomb(levels: int, leaf: dict, required: bool) -> dict:
