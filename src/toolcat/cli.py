@@ -32,6 +32,7 @@ def build_app():  # typer.Typer
     from toolcat.commands import measure as measure_cmd
     from toolcat.commands import project as project_cmd
     from toolcat.commands import rule as rule_cmd
+    from toolcat.commands import serve as serve_cmd
     from toolcat.commands import tools as tools_cmd
 
     app = typer.Typer(
@@ -48,7 +49,8 @@ def build_app():  # typer.Typer
             "  toolcat lint openapi.yaml\n\n"
             "  toolcat measure tools.json --max-tokens 20000\n\n"
             "  toolcat project openapi.yaml -o tools.compact.json --handbook handbook.json\n\n"
-            "  toolcat measure --server 'uvx mcp-server-time' --client claude-desktop"
+            "  toolcat measure --server 'uvx mcp-server-time' --client claude-desktop\n\n"
+            "  toolcat serve 'uvx mcp-server-time'"
         ),
         no_args_is_help=True,
         add_completion=True,
@@ -79,6 +81,7 @@ def build_app():  # typer.Typer
     diff_cmd.register(app)
     measure_cmd.register(app)
     capture_cmd.register(app)
+    serve_cmd.register(app)
     rule_cmd.register(app)
     return app
 

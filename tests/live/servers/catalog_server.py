@@ -1,7 +1,8 @@
 """A test MCP server built on the MCP Python SDK's server API (``mcp.server.Server``).
 
 Serves 7 tools over 3 ``tools/list`` pages (3 + 3 + 1, opaque cursors), with titles, output
-schemas, annotations and a ``$defs``/``$ref`` schema; ``tools/call`` answers ``echo``/``add``.
+schemas, annotations and a ``$defs``/``$ref`` schema; ``tools/call`` answers ``echo``/``add``
+(and never answers a call of ``hang``, a tool it does not list).
 Over stdio by default, or Streamable HTTP on 127.0.0.1 (``--http``, port 0 = any free port,
 written to ``--port-file`` or ``$TOOLCAT_PORT_FILE``).
 
@@ -122,6 +123,8 @@ def build(mode: str) -> Server:
             out = {"message": args.get("message", "")}
         elif params.name == "add":
             out = {"sum": int(args.get("a", 0)) + int(args.get("b", 0))}
+        elif params.name == "hang":       # not listed: a call that never ends (toolcat serve)
+            await anyio.sleep_forever()
         else:
             return types.CallToolResult(content=[types.TextContent(type="text", text="no")],
                                         is_error=True)

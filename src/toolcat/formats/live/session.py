@@ -346,16 +346,20 @@ class LiveSession:
         return self._client
 
     async def request(self, method: str, params: dict | None = None) -> dict:
-        """Send any request; the raw result (an MCP error is raised as ``MCPError``)."""
+        """Send any request; its result as JSON data, every field the server sent (as JSON
+        values; key order aside). Safe with several requests in flight (``toolcat serve``
+        forwards calls concurrently): the result is this request's own, never read back from
+        the wire tap. An MCP error is raised as ``MCPError`` (code, message and data as the
+        server sent them); a result the negotiated protocol revision does not allow as
+        ``MCPError`` ``-32603`` saying so."""
         req = types.Request[dict[str, Any] | None, str](method=method, params=params)
         try:
-            await self.client.session.send_request(req, _AnyResult)
-        except ValidationError:
-            pass      # the SDK's model rejects it; the raw result is what was sent
-        ex = self.wire.last(method)
-        if ex is None or ex.result is None:
-            raise MCPError(-32603, f"no result recorded for {method}")
-        return ex.result
+            got = await self.client.session.send_request(req, _AnyResult)
+        except ValidationError as e:
+            raise MCPError(types.INTERNAL_ERROR, f"{self.spec.label} answered {method} with a "
+                           "result the MCP protocol does not allow (" + printable(
+                               _first_error(e), 160) + ")") from None
+        return got.model_dump(by_alias=True, mode="json", exclude_unset=True)
 
     async def list_tools(self) -> ToolList:
         """Every page of ``tools/list``, the tools as sent (raw), in order."""
@@ -611,3 +615,13 @@ def quiet_sdk_logging(verbose: bool) -> None:
         if not any(isinstance(h, logging.NullHandler) for h in lg.handlers):
             lg.addHandler(logging.NullHandler())
         lg.setLevel(logging.CRITICAL + 1 if not verbose else logging.WARNING)
+
+
+# The pieces a long-lived connection builds on (toolcat serve keeps one open for its whole run:
+# toolcat.serve.proxy.Upstream), under public names.
+Wire = _Wire
+StderrSink = _StderrSink
+leaves = _leaves
+timeout_message = _timeout_message
+translate = _translate
+utc_now = _utc_now

@@ -1,0 +1,112 @@
+"""`toolcat serve`: an MCP server (stdio) serving the compact view of an upstream MCP server."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from toolcat.commands.common import NoColor, Quiet, apply_ui
+from toolcat.commands.project import DescriptionMax, KeepTitles, NoFactor, NoOutputSchema
+from toolcat.commands.sources import Headers, Timeout, Verbose
+
+HELP = ("Serve an MCP server's tools in the compact view, over stdio: tools/list lists what "
+        "`toolcat project` writes for it plus a handbook tool that returns any tool's full "
+        "descriptor; tools/call is forwarded to the server unchanged.")
+SHORT = "Serve an MCP server's tools in the compact view (an MCP proxy)."
+
+EPILOG = """SERVER is the upstream: a command line (run over stdio, split as a shell splits
+words) or an http:// or https:// URL (Streamable HTTP); or give it with --server or --url.
+toolcat serve is an MCP server on its stdin and stdout: put it where a client's
+configuration runs the server (README: "Serve a compact view of any MCP server"). The
+upstream is started and listed first (within --timeout); tools/list then always returns the
+same bytes. Each schema is rewritten only where the rewrite accepts exactly what the
+upstream's schema accepts. The handbook tool (--handbook-tool) returns a tool's descriptor
+exactly as the upstream listed it. Calls are forwarded as they came and their results and
+errors returned as the upstream gave them; when the upstream is gone or does not answer within
+--call-timeout, the call gets an MCP error. The upstream's process group is ended when the
+client closes stdin, and on SIGTERM. Its stderr goes to a log file (-v: to stderr).
+Exit codes: 0 the client went away, 2 usage error, or an upstream that could not be started
+or listed.
+
+Examples:
+
+\b
+  toolcat serve 'uvx mcp-server-time'
+  toolcat serve --server 'npx -y @modelcontextprotocol/server-everything' --description-max 80
+  toolcat serve --url http://127.0.0.1:8000/mcp --header 'Authorization: Bearer TOKEN'
+"""
+
+HandbookTool = Annotated[str, typer.Option(
+    "--handbook-tool", help="Name of the added tool that returns a tool's full descriptor.")]
+Server = Annotated[Optional[str], typer.Option(
+    "--server", help="The upstream: run this MCP server (a command line, split as a shell "
+    "splits words; `NAME=value` words before the command set its environment).",
+    show_default=False)]
+Url = Annotated[Optional[str], typer.Option(
+    "--url", help="The upstream: this Streamable HTTP MCP server (http:// or https://).",
+    show_default=False)]
+CallTimeout = Annotated[float, typer.Option(
+    "--call-timeout", help="Seconds a forwarded tools/call may take before the client gets an "
+    "MCP error (0: no limit).")]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve", epilog=EPILOG, help=HELP, short_help=SHORT)(serve)
+
+
+def serve(
+    upstream: Annotated[Optional[str], typer.Argument(
+        metavar="SERVER", help="The upstream server: a command line, or an http(s):// URL.",
+        show_default=False)] = None,
+    server: Server = None,
+    url: Url = None,
+    header: Headers = None,
+    timeout: Timeout = None,
+    call_timeout: CallTimeout = 300.0,
+    handbook_tool: HandbookTool = "get_tool_handbook",
+    description_max: DescriptionMax = 120,
+    keep_titles: KeepTitles = False,
+    no_output_schema: NoOutputSchema = False,
+    no_factor: NoFactor = False,
+    verbose: Verbose = False,
+    no_color: NoColor = False,
+    quiet: Quiet = False,
+) -> None:
+    import gc
+    import re
+
+    from toolcat import ui
+    from toolcat.commands.sources import live_options
+    from toolcat.errors import UsageError
+
+    gc.enable()     # a long-lived process (the CLI turns the cyclic collector off)
+    apply_ui(no_color, quiet)
+    cmds = [server] if server is not None else []
+    urls = [url] if url is not None else []
+    if upstream is not None:
+        (urls if re.match(r"(?i)https?://", upstream) else cmds).append(upstream)
+    if not cmds and not urls:
+        raise UsageError("give the upstream server: a command line or URL, --server CMD or "
+                         "--url URL")
+    if len(cmds) + len(urls) > 1:
+        raise UsageError(f"toolcat serve serves one upstream server (got "
+                         f"{len(cmds) + len(urls)})")
+    if not call_timeout >= 0:
+        raise UsageError(f"--call-timeout must be 0 (no limit) or more seconds "
+                         f"(got {call_timeout:g})")
+    from toolcat.project import options_from_cli
+    from toolcat.serve.view import check_tool_name
+
+    check_tool_name(handbook_tool)
+    settings = options_from_cli(to="mcp", description_max=description_max,
+                                output_schema=not no_output_schema, factor=not no_factor,
+                                keep_titles=keep_titles)
+    live = live_options(cmds, urls, header, timeout, None, None, verbose)
+    from toolcat.serve.runner import ServeOptions
+    from toolcat.serve.runner import serve as run
+
+    code = run(ServeOptions(spec=live.specs[0], settings=settings, handbook_tool=handbook_tool,
+                            timeout=live.timeout, call_timeout=call_timeout or None,
+                            verbose=live.verbose, quiet=ui.state.quiet))
+    raise typer.Exit(code)

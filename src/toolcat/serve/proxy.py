@@ -1,0 +1,232 @@
+"""The proxy of ``toolcat serve``: the upstream connection and the MCP server (imports the MCP
+SDK: imported only by :func:`toolcat.serve.runner.serve`, after the upstream was started).
+
+:class:`Upstream` holds one :class:`~toolcat.formats.live.session.LiveSession` for the whole
+run (the client every live command uses: handshake, every ``tools/list`` page raw, any request
+with its full result). :func:`build_server` is the SDK's low-level ``Server`` with two
+handlers: ``tools/list`` answers the :class:`~toolcat.serve.view.View` made once, ``tools/call``
+answers the handbook tool itself and forwards every other call to the upstream.
+
+Failures never hang a client: a call waits for the upstream's answer, for the upstream's
+end (crash, exit, a broken stream: the first cause recorded is the error every call gets from
+then on), or for ``--call-timeout``, whichever comes first; each ends as an MCP error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from typing import Any, Callable
+
+import anyio
+import mcp_types as types
+from mcp.server import Server
+from mcp.shared.exceptions import MCPError
+
+from toolcat.errors import InputError
+from toolcat.formats.live import session as live
+from toolcat.formats.live.procs import ServerProcess
+from toolcat.formats.live.spec import HTTP, ServerSpec, printable
+
+#: The ``_meta`` key of a 2026-era result that names the server answering (toolcat's own
+#: server stamps its own; the upstream's is not passed on as if it were toolcat's answer).
+SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
+#: What a 2026-07-28 result needs that a legacy one lacks (dropped again on a legacy session).
+MODERN_DEFAULTS = {"resultType": "complete"}
+
+
+class Upstream:
+    """The upstream server for the whole run: started and listed by :meth:`run` (a task),
+    called by :meth:`call` from the server's handlers."""
+
+    def __init__(self, spec: ServerSpec, proc: ServerProcess | None, timeout: float,
+                 call_timeout: float | None, started: float, log_dir: str | None,
+                 verbose: bool) -> None:
+        self.spec = spec
+        self.proc = proc
+        self.timeout = timeout
+        self.call_timeout = call_timeout
+        self.started = started
+        self.log_dir = log_dir
+        self.verbose = verbose
+        self.wire: live.Wire
+        self.sink: live.StderrSink
+        self.session: live.LiveSession | None = None
+        self.capture: live.Capture | None = None
+        self.error: InputError | None = None
+        self.ready: anyio.Event      # listed (capture set) or failed (error set)
+        self.dead: anyio.Event       # the connection is over
+        self.stop: anyio.Event       # the client went away: end the upstream
+
+    def in_loop(self) -> None:
+        """What belongs to the event loop (anyio's events and cancel scopes): made in it."""
+        self.ready, self.dead, self.stop = anyio.Event(), anyio.Event(), anyio.Event()
+        self.wire = live.Wire(self.spec, self.timeout)
+        self.sink = live.StderrSink(self.spec, self.wire,
+                                     self.log_dir if self.proc is not None else None,
+                                     self.verbose)
+
+    async def run(self) -> None:
+        # Start-up (the SDK import included) to the last tools/list page: within --timeout,
+        # as every live command; at least MIN_BUDGET once the client runs.
+        remaining = max(live.MIN_BUDGET, self.timeout - (time.perf_counter() - self.started))
+        self.wire.scope.deadline = anyio.current_time() + remaining
+        exc: BaseException | None = None
+        try:
+            with self.wire.scope:
+                ls = live.LiveSession(self.spec, self.wire, self.proc, on_stderr=self.sink)
+                try:
+                    async with ls:
+                        tools = await ls.list_tools()
+                        self.wire.scope.deadline = math.inf      # serving: no deadline
+                        assert ls.handshake is not None
+                        self.capture = live.Capture(
+                            spec=self.spec, tools=tools.tools, pages=tools.pages,
+                            handshake=ls.handshake, captured_at=live.utc_now(),
+                            log_path=self.wire.log_path)
+                        self.session = ls
+                        self.wire.phase = "a forwarded tools/call"
+                        self.ready.set()
+                        await self.stop.wait()
+                except InputError as e:
+                    if self.wire.error is None:
+                        self.wire.error = e
+                        self.wire.scope.cancel()
+        except Exception as e:  # noqa: BLE001 - translated below; never a traceback
+            exc = e
+            mine = [x for x in live.leaves(e) if isinstance(x, InputError)]
+            if mine and self.wire.error is None:
+                self.wire.error = mine[0]
+        finally:
+            self.sink.close()
+            if self.wire.error is not None:
+                self.error = self.wire.error
+            elif not self.stop.is_set():
+                if self.capture is None and self.wire.scope.cancel_called:
+                    self.error = InputError(live.timeout_message(self.wire), self.spec.label)
+                else:
+                    self.error = InputError(
+                        live.translate(exc, self.wire) if exc is not None
+                        else "the connection ended", self.spec.label)
+            self.session = None
+            self.dead.set()
+            self.ready.set()
+
+    def gone(self) -> MCPError:
+        """The MCP error of a call when the upstream is no longer there."""
+        why = self.error.message if self.error is not None else "the connection ended"
+        return MCPError(types.INTERNAL_ERROR,
+                        f"toolcat serve: the upstream server {self.spec.label} is gone: "
+                        + printable(why, 400))
+
+    async def call(self, method: str, params: dict) -> dict:
+        """Forward one request; its result as the upstream sent it, or its error unchanged."""
+        session = self.session
+        if session is None or self.dead.is_set():
+            raise self.gone()
+        result: dict | None = None
+        failure: BaseException | None = None
+        async with anyio.create_task_group() as tg:
+            async def watch() -> None:
+                await self.dead.wait()
+                tg.cancel_scope.cancel()
+
+            tg.start_soon(watch)
+            try:
+                with (anyio.fail_after(self.call_timeout) if self.call_timeout
+                      else contextlib.nullcontext()):
+                    result = await session.request(method, params)
+            except MCPError as e:
+                failure = e
+            except TimeoutError:
+                failure = MCPError(types.REQUEST_TIMEOUT, (
+                    f"toolcat serve: the upstream server {self.spec.label} did not answer "
+                    f"{method} within {self.call_timeout:g} s (--call-timeout)"))
+            except Exception as e:  # noqa: BLE001 - the transport's own failure, as one message
+                failure = MCPError(types.INTERNAL_ERROR, (
+                    f"toolcat serve: {method} to the upstream server {self.spec.label} failed: "
+                    + live.translate(e, self.wire)))
+            tg.cancel_scope.cancel()
+        if isinstance(failure, MCPError) and failure.code == types.CONNECTION_CLOSED:
+            with anyio.move_on_after(1.0):      # say why it closed, when the reader knows
+                await self.dead.wait()
+        if self.dead.is_set() and (result is None or failure is not None):
+            raise self.gone()
+        if failure is not None:
+            raise failure
+        if result is None:
+            raise self.gone()
+        return _without_server_stamp(result)
+
+
+def _without_server_stamp(result: dict) -> dict:
+    meta = result.get("_meta")
+    if isinstance(meta, dict) and SERVER_INFO_META in meta:
+        rest = {k: v for k, v in meta.items() if k != SERVER_INFO_META}
+        result = {k: v for k, v in result.items() if k != "_meta"}
+        if rest:
+            result["_meta"] = rest
+    return result
+
+
+def build_server(view: Any, upstream: Upstream) -> Server:
+    """The SDK server that serves ``view`` and forwards calls to ``upstream``."""
+    cap = upstream.capture
+    assert cap is not None
+    info = cap.handshake.server_info or {}
+    name = str(info.get("name") or upstream.spec.label)
+
+    async def list_tools(ctx: Any, params: Any) -> dict:
+        cursor = getattr(params, "cursor", None) if params is not None else None
+        if cursor is not None:
+            raise MCPError(types.INVALID_PARAMS, f"unknown cursor {printable(str(cursor), 60)!r} "
+                           "(this server lists every tool on one page)")
+        # resultType, ttlMs and cacheScope are the 2026-07-28 wire's (required there; a
+        # legacy session's answer drops them): the SDK's own defaults
+        return {"tools": view.tools, **MODERN_DEFAULTS, "ttlMs": 0, "cacheScope": "private"}
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict:
+        if params.name == view.handbook_name:
+            return {**view.handbook_result(params.arguments), **MODERN_DEFAULTS}
+        raw = dict(ctx.params or {})
+        raw.pop("_meta", None)        # the client's envelope is not the upstream's
+        # a legacy upstream's result has no resultType, which a 2026-07-28 client needs
+        return {**MODERN_DEFAULTS, **await upstream.call("tools/call", raw)}
+
+    hs = cap.handshake.result
+    instructions = hs.get("instructions") if isinstance(hs.get("instructions"), str) else None
+    return Server(name, version=str(info.get("version") or ""),
+                  title=info.get("title") if isinstance(info.get("title"), str) else None,
+                  description=f"{name} through toolcat serve (the compact view of its tools; "
+                  f"full descriptors from {view.handbook_name})",
+                  instructions=instructions, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def serve_stdio(upstream: Upstream, make_view: Callable[[Any], Any],
+                      announce: Callable[[Any], None]) -> Any:
+    """Start the upstream, make the view, serve it on stdin/stdout until the client goes
+    away; the upstream is ended on the way out. Returns the view (None when the upstream
+    failed at start-up: :attr:`Upstream.error` says why)."""
+    from mcp.server.stdio import stdio_server
+
+    view = None
+    upstream.in_loop()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(upstream.run)
+        await upstream.ready.wait()
+        if upstream.capture is None:
+            return None
+        try:
+            view = make_view(upstream.capture)
+            server = build_server(view, upstream)
+            announce(view)
+            async with stdio_server() as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+        finally:
+            upstream.stop.set()
+    return view
+
+
+def transport_of(spec: ServerSpec) -> str:
+    return "Streamable HTTP" if spec.transport == HTTP else "stdio"

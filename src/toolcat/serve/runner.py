@@ -1,0 +1,109 @@
+"""The synchronous entry point of ``toolcat serve`` (no MCP SDK import until the upstream
+process has been started: it boots while toolcat loads the SDK, as in every live command)."""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from toolcat.errors import InputError
+from toolcat.formats.live import procs
+from toolcat.formats.live.spec import STDIO, ServerSpec, printable
+
+
+@dataclass
+class ServeOptions:
+    spec: ServerSpec
+    settings: Any                     # toolcat.project.ProjectOptions (target mcp)
+    handbook_tool: str
+    timeout: float                    # start-up to the last tools/list page
+    call_timeout: float | None        # one forwarded call; None: no limit
+    verbose: bool = False
+    quiet: bool = False
+    log_dir: str | None = ""          # "": the default folder (toolcat.formats.live.capture)
+
+
+def serve(opts: ServeOptions) -> int:
+    """Serve until the client goes away; 0, or raise :class:`InputError` (the upstream could
+    not be started or listed, or its tools cannot be projected). Every process started has
+    ended on return, whatever happens (:func:`toolcat.formats.live.procs.guard`)."""
+    from toolcat.formats.live import capture as cap
+
+    spec = opts.spec
+    if spec.problem:
+        raise InputError(spec.problem, spec.label)
+    log_dir = cap.default_log_dir() if opts.log_dir == "" else opts.log_dir
+    with procs.guard():
+        started = time.perf_counter()
+        proc = procs.spawn(spec) if spec.transport == STDIO else None
+        session = cap.import_sdk()
+        session.quiet_sdk_logging(opts.verbose)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import anyio
+
+            from toolcat.serve import proxy
+        upstream = proxy.Upstream(spec, proc, opts.timeout, opts.call_timeout, started,
+                                  log_dir, opts.verbose)
+
+        def make_view(capture: Any) -> Any:
+            from toolcat.serve.view import build_view
+
+            return build_view(cap.to_catalog(capture), opts.settings, opts.handbook_tool)
+
+        def announce(view: Any) -> None:
+            if not opts.quiet:
+                say(started_line(spec, view, upstream))
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                view = anyio.run(proxy.serve_stdio, upstream, make_view, announce)
+        except BaseExceptionGroup as group:
+            mine = [e for e in _leaves(group) if isinstance(e, InputError)]
+            if mine:
+                raise mine[0] from None
+            others = [e for e in _leaves(group) if not isinstance(e, Exception)]
+            if others:          # KeyboardInterrupt, SystemExit: as they are
+                raise others[0] from None
+            raise _leaves(group)[0] from None
+        if view is None:
+            assert upstream.error is not None
+            raise upstream.error
+        if upstream.error is not None and not opts.quiet:
+            # the upstream ended while serving: what every later call was told
+            say(f"toolcat: warning: {upstream.error.render().split('error: ', 1)[-1]}")
+    return 0
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        out: list[BaseException] = []
+        for e in exc.exceptions:
+            out.extend(_leaves(e))
+        return out
+    return [exc]
+
+
+def started_line(spec: ServerSpec, view: Any, upstream: Any) -> str:
+    """What ``toolcat serve`` says on stderr once it serves (hosts keep it in their logs)."""
+    from toolcat import tokens
+    from toolcat.document.canonical import dumps
+
+    before = tokens.count(view.projection.standard_bytes())
+    after = tokens.count(dumps(view.tools))
+    n = len(view.upstream)
+    return (f"toolcat: serving {n} tool{'s' if n != 1 else ''} of {printable(spec.label, 64)} "
+            f"in the compact view, and {view.handbook_name}: tools/list {before:,} -> "
+            f"{after:,} tokens ({tokens.DEFAULT_ENCODING}, the handbook tool included)")
+
+
+def say(line: str) -> None:
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,462 @@
+"""`toolcat serve` (issue 18) with real clients over real stdio, in front of real servers.
+
+The client is the MCP Python SDK's own (``mcp.client.Client`` over ``StdioServerParameters``:
+it starts ``python -m toolcat serve ...`` as a host does), plus one hand-written JSON-RPC
+exchange for what the SDK's parsed models cannot show (the bytes of ``tools/list``). The
+upstreams: PyPI ``mcp-server-time`` and ``mcp-server-git`` (the test extra) and the SDK-built
+``servers/catalog_server.py`` (7 tools over 3 pages; modes that fail).
+
+What is checked: the listed names are the upstream's plus the handbook tool; every listed
+tool is what ``toolcat project`` writes for a ``toolcat capture`` of the same upstream; the
+handbook tool returns the upstream's descriptor exactly; forwarded calls (results, tool
+errors, JSON-RPC errors) equal calling the upstream directly; fewer tokens (toolcat's own
+``measure``); failures are errors, never a hang; no process is left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import signal
+import subprocess
+import uuid
+
+import pytest
+
+pytest.importorskip("mcp", reason="the MCP SDK is not installed (the live extra)")
+
+from live_support import (  # noqa: E402
+    PY,
+    catalog_cmd,
+    cli,  # noqa: F401 - a fixture
+    end_marked,
+    everything_cmd,
+    everything_js,  # noqa: F401 - a fixture
+    live_env,
+    marked,
+    require_exe,
+    wait_gone,
+)
+
+from toolcat.formats.live.capture import json_equal  # noqa: E402
+
+SLACK = ("--timeout", "60")   # not about timeouts: a loaded machine is no failure
+TIME = shlex.join([PY, "-m", "mcp_server_time", "--local-timezone", "UTC"])
+HANDBOOK = "get_tool_handbook"
+CONVERT = {"source_timezone": "Europe/Paris", "time": "12:00", "target_timezone": "Asia/Tokyo"}
+
+
+def ok(run, code: int = 0):
+    assert run.rc == code, (run.rc, run.out, run.err)
+    assert "Traceback" not in run.err
+    assert wait_gone(run.marker) == []
+    return run
+
+
+# --------------------------------------------------------------------------- SDK clients
+
+
+def _dump(model) -> dict:
+    return model.model_dump(by_alias=True, mode="json", exclude_unset=True)
+
+
+def _result(model) -> dict:
+    """A CallToolResult as data, without what names the answering server (``_meta``)."""
+    d = _dump(model)
+    d.pop("_meta", None)
+    return d
+
+
+class Session:
+    """One SDK client session; :meth:`run` runs ``fn(client)`` in it (a fresh event loop)."""
+
+    def __init__(self, argv: list[str], tmp_path, marker: str | None = None) -> None:
+        self.argv = argv
+        self.tmp = tmp_path
+        self.marker = marker or uuid.uuid4().hex
+
+    def run(self, fn):
+        import anyio
+        from mcp.client import Client
+        from mcp.client.stdio import StdioServerParameters
+
+        params = StdioServerParameters(
+            command=self.argv[0], args=self.argv[1:], cwd=str(self.tmp),
+            env=live_env({"TOOLCAT_TEST_MARK": self.marker, "TMPDIR": str(self.tmp)}))
+
+        async def main():
+            async with Client(params) as client:
+                return await fn(client)
+
+        log = open(self.tmp / f"client-{self.marker}.log", "w")  # noqa: SIM115
+        try:
+            with contextlib.redirect_stderr(log):
+                return anyio.run(main)
+        finally:
+            log.close()
+
+    def stderr(self) -> str:
+        return (self.tmp / f"client-{self.marker}.log").read_text()
+
+
+def served(tmp_path, *args: str, marker: str | None = None) -> Session:
+    return Session([PY, "-m", "toolcat", "serve", *SLACK, *args], tmp_path, marker)
+
+
+def direct(tmp_path, command: str) -> Session:
+    return Session(shlex.split(command), tmp_path)
+
+
+async def list_all(client) -> list[dict]:
+    tools, cursor = [], None
+    while True:
+        res = await client.list_tools(cursor=cursor)
+        tools += [_dump(t) for t in res.tools]
+        cursor = res.next_cursor
+        if cursor is None:
+            return tools
+
+
+def capture_and_project(cli, tmp_path, command: str, *project_args: str) -> tuple[list, list]:
+    """The upstream's tools as ``toolcat capture`` writes them, and ``toolcat project`` of
+    that capture (each as a tools array); ``cli`` runs in ``tmp_path``."""
+    ok(cli("capture", *SLACK, command, "-o", "up.capture.json"))
+    run = ok(cli("project", "up.capture.json", "--to", "mcp", *project_args))
+    cap = json.loads((tmp_path / "up.capture.json").read_text())
+    return cap["tools"], json.loads(run.out)["tools"]
+
+
+# --------------------------------------------------------------------------- the view
+
+
+def test_lists_the_projection_of_a_capture_and_the_handbook_tool(cli, tmp_path):
+    upstream, projected = capture_and_project(cli, tmp_path, TIME)
+    s = served(tmp_path, TIME)
+
+    async def talk(client):
+        first = await list_all(client)
+        second = await list_all(client)
+        books = {}
+        for t in upstream:
+            res = await client.call_tool(HANDBOOK, {"name": t["name"]})
+            books[t["name"]] = _dump(res)
+        unknown = _dump(await client.call_tool(HANDBOOK, {"name": "convert_tim"}))
+        return first, second, books, unknown, client.server_info
+
+    first, second, books, unknown, info = s.run(talk)
+    assert wait_gone(s.marker) == []
+    names = [t["name"] for t in first]
+    assert names == [t["name"] for t in upstream] + [HANDBOOK]
+    assert first == second
+    # every upstream tool is listed as `toolcat project` writes it (schemas included)
+    assert len(projected) == len(upstream) == 2
+    for listed, want in zip(first, projected):
+        assert json_equal(listed["inputSchema"], want["inputSchema"]), listed["name"]
+        assert json_equal(listed, want), listed["name"]
+    # ...and it is the compact view: the upstream's schemas carry prose it does not
+    assert not json_equal(first[0]["inputSchema"], upstream[0]["inputSchema"])
+    # the handbook tool returns each upstream descriptor exactly (as text, minified JSON)
+    for t in upstream:
+        res = books[t["name"]]
+        assert res["isError"] is False
+        (block,) = res["content"]
+        assert block["type"] == "text"
+        assert json_equal(json.loads(block["text"]), t), t["name"]
+    assert unknown["isError"] is True
+    assert "no tool named 'convert_tim'" in unknown["content"][0]["text"]
+    assert "convert_time" in unknown["content"][0]["text"]      # the near match
+    hb = first[-1]
+    assert "call this" in hb["description"] and hb["inputSchema"]["required"] == ["name"]
+    assert hb["annotations"]["readOnlyHint"] is True
+    assert info.name == "mcp-time"      # the upstream's own name
+
+
+def test_options_of_project_apply(cli, tmp_path):
+    cmd = catalog_cmd()
+    opts = ("--description-max", "10", "--keep-titles", "--no-output-schema")
+    _upstream, projected = capture_and_project(cli, tmp_path, cmd, *opts)
+    s = served(tmp_path, "--server", cmd, *opts, "--handbook-tool", "describe_tool")
+    listed = s.run(list_all)
+    assert [t["name"] for t in listed][-1] == "describe_tool"
+    assert len(listed) == 8      # every page of the upstream, then the handbook tool
+    for got, want in zip(listed, projected):
+        assert json_equal(got, want), got["name"]
+    assert all("outputSchema" not in t for t in listed)
+    assert listed[0]["title"] == "Echo"      # --keep-titles
+    assert all(len(t.get("description", "")) <= 10 for t in listed[:-1])
+    assert wait_gone(s.marker) == []
+
+
+def test_tools_list_is_the_same_bytes_every_time(tmp_path):
+    """A hand-written client (no SDK): the bytes of two tools/list answers are the same."""
+    marker = uuid.uuid4().hex
+    p = subprocess.Popen([PY, "-m", "toolcat", "serve", *SLACK, TIME], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
+                         env=live_env({"TOOLCAT_TEST_MARK": marker, "TMPDIR": str(tmp_path)}))
+    try:
+        msgs = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                    "protocolVersion": "2025-11-25", "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "0"}}},
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}]
+        raw = []
+        for m in msgs:                   # one at a time: each answer before the next request
+            p.stdin.write((json.dumps(m) + "\n").encode())
+            p.stdin.flush()
+            if "id" in m:
+                raw.append(p.stdout.readline().decode())
+        out, err = p.communicate(b"", timeout=120)      # stdin closed: the client is gone
+    finally:
+        end_marked(marker)
+    assert p.returncode == 0, err.decode()
+    assert out == b""
+    lines = [json.loads(x) for x in raw]
+    assert [x.get("id") for x in lines] == [1, 2, 3]
+    assert lines[0]["result"]["protocolVersion"] == "2025-11-25"
+    a, b = (raw[i].split('"result":', 1)[1] for i in (1, 2))
+    assert a == b and '"get_tool_handbook"' in a
+    assert wait_gone(marker) == []
+    # one line on stderr: what is served, with the token figures
+    (line,) = err.decode().splitlines()
+    assert line.startswith("toolcat: serving 2 tools of mcp_server_time in the compact view")
+
+
+# --------------------------------------------------------------------------- calls
+
+
+def test_forwarded_calls_equal_calling_the_upstream(tmp_path):
+    async def calls(client):
+        out = [_result(await client.call_tool("convert_time", CONVERT)),
+               _result(await client.call_tool("convert_time", {}))]      # a tool error
+        from mcp.shared.exceptions import MCPError
+
+        try:
+            await client.call_tool("no_such_tool", {})
+        except MCPError as e:                                             # a JSON-RPC error
+            out.append({"code": e.code, "message": e.message, "data": e.data})
+        return out
+
+    s = served(tmp_path, TIME)
+    via = s.run(calls)
+    mine = direct(tmp_path, TIME).run(calls)
+    assert via == mine
+    assert via[0]["isError"] is False and via[0]["structuredContent"]["time_difference"] == "+8.0h"
+    assert via[1]["isError"] is True
+    assert via[2]["code"] == -32602
+    assert wait_gone(s.marker) == []
+
+
+def test_git_log_of_a_fixture_repo_through_serve(tmp_path):
+    require_exe("mcp-server-git")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = live_env({"GIT_AUTHOR_NAME": "A", "GIT_AUTHOR_EMAIL": "a@example.org",
+                    "GIT_COMMITTER_NAME": "A", "GIT_COMMITTER_EMAIL": "a@example.org",
+                    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
+                    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z", "HOME": str(tmp_path)})
+    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "first"],
+                 ["commit", "-q", "--allow-empty", "-m", "second"]):
+        subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+    git = shlex.join([PY, "-m", "mcp_server_git", "--repository", str(repo)])
+
+    async def calls(client):
+        names = [t["name"] for t in await list_all(client)]
+        res = _result(await client.call_tool("git_log", {"repo_path": str(repo),
+                                                         "max_count": 5}))
+        return names, res
+
+    (names, via), (up_names, mine) = served(tmp_path, git).run(calls), \
+        direct(tmp_path, git).run(calls)
+    assert names == up_names + [HANDBOOK]
+    assert via == mine
+    text = via["content"][0]["text"]
+    assert "second" in text and "first" in text
+
+
+def test_a_legacy_upstream_server_everything(tmp_path, everything_js):
+    """server-everything (the TypeScript SDK 1.x) negotiates 2025-11-25 through initialize;
+    toolcat serve's client negotiates 2026-07-28 with toolcat: results still pass unchanged."""
+    cmd = everything_cmd(everything_js)
+
+    async def calls(client):
+        names = [t["name"] for t in await list_all(client)]
+        return names, [_result(await client.call_tool("echo", {"message": "hi ☃"})),
+                       _result(await client.call_tool("get-sum", {"a": 2, "b": 40}))]
+
+    (names, via), (up_names, mine) = served(tmp_path, cmd).run(calls), \
+        direct(tmp_path, cmd).run(calls)
+    assert names == up_names + [HANDBOOK] and len(up_names) > 10
+    assert via == mine
+    assert "hi ☃" in via[0]["content"][0]["text"] and "42" in via[1]["content"][0]["text"]
+
+
+def test_tokens_of_the_served_list_are_fewer(cli, tmp_path):
+    """toolcat's own measure: the served tools/list (handbook tool included) against the
+    upstream's, both as the SDK client received them. (A server with little prose to move,
+    such as the 7 one-line tools of catalog_server, costs more served: the handbook tool
+    outweighs what the compact view saves; `toolcat serve` says so on start.)"""
+    require_exe("mcp-server-git")
+    for name, cmd in (("time", TIME), ("git", shlex.join([PY, "-m", "mcp_server_git"]))):
+        listed = served(tmp_path, cmd).run(list_all)
+        upstream = direct(tmp_path, cmd).run(list_all)
+        assert [t["name"] for t in listed] == [t["name"] for t in upstream] + [HANDBOOK]
+        (tmp_path / f"{name}.served.json").write_text(json.dumps({"tools": listed}))
+        (tmp_path / f"{name}.upstream.json").write_text(json.dumps({"tools": upstream}))
+        run = ok(cli("measure", "-f", "json", f"{name}.served.json", f"{name}.upstream.json"))
+        served_fig, up_fig = json.loads(run.out)["catalogs"]
+        assert served_fig["tokens_before"] < up_fig["tokens_before"], (
+            name, served_fig["tokens_before"], up_fig["tokens_before"])
+
+
+# --------------------------------------------------------------------------- failures
+
+
+@pytest.mark.parametrize("command, said", [
+    (catalog_cmd("exit"), "exited with status 3 before answering"),
+    ("no-such-mcp-server-x --stdio", "command not found: 'no-such-mcp-server-x'"),
+    (catalog_cmd("tools-error"), "the tool registry is unavailable"),
+])
+def test_an_upstream_that_fails_is_an_error_not_a_hang(cli, tmp_path, command, said):
+    run = ok(cli("serve", *SLACK, "--server", command), 2)
+    (line,) = run.err_lines
+    assert line.startswith("toolcat: error: ") and said in line, line
+    assert run.out == ""
+    # a host sees the connection close (the SDK client raises), never a hang
+    s = served(tmp_path, "--server", command)
+    with pytest.raises(BaseException) as got:
+        s.run(list_all)
+    assert "Connection closed" in repr(got.value) or "closed" in repr(got.value).lower()
+    assert wait_gone(s.marker) == []
+
+
+def test_an_upstream_that_never_answers_is_ended_after_the_timeout(cli):
+    run = ok(cli("serve", "--timeout", "3", catalog_cmd("hang")), 2)
+    (line,) = run.err_lines
+    assert "did not answer the handshake" in line, line
+    assert "within 3 s (--timeout); its process group was ended" in line, line
+
+
+def test_an_upstream_gone_while_serving_gives_each_call_an_error(tmp_path):
+    from mcp.shared.exceptions import MCPError
+
+    s = served(tmp_path, catalog_cmd())
+
+    async def talk(client):
+        before = _result(await client.call_tool("echo", {"message": "hi"}))
+        ups = [pid for pid, cmd in marked(s.marker)
+               if "catalog_server.py" in cmd and "-m toolcat" not in cmd]
+        assert len(ups) == 1, marked(s.marker)
+        os.kill(ups[0], signal.SIGKILL)
+        errors = []
+        for _ in range(2):
+            try:
+                await client.call_tool("echo", {"message": "hi"})
+            except MCPError as e:
+                errors.append((e.code, e.message))
+        listed = await list_all(client)       # still served: the view was made at start
+        return before, errors, listed
+
+    before, errors, listed = s.run(talk)
+    assert before["structuredContent"] == {"message": "hi"}
+    assert len(errors) == 2
+    for code, message in errors:
+        assert code == -32603
+        assert "the upstream server catalog_server is gone" in message, message
+        assert "killed by signal 9" in message, message
+    assert len(listed) == 8
+    assert wait_gone(s.marker) == []
+
+
+def test_a_call_that_never_ends_is_an_error_after_the_call_timeout(tmp_path):
+    from mcp.shared.exceptions import MCPError
+
+    s = served(tmp_path, "--call-timeout", "2", catalog_cmd())
+
+    async def talk(client):
+        try:
+            await client.call_tool("hang", {})
+        except MCPError as e:
+            err = (e.code, e.message)
+        return err, _result(await client.call_tool("add", {"a": 2, "b": 3}))
+
+    (code, message), after = s.run(talk)
+    assert "did not answer tools/call within 2 s (--call-timeout)" in message
+    assert after["structuredContent"] == {"sum": 5}        # the upstream still serves
+    assert wait_gone(s.marker) == []
+
+
+def test_the_client_going_away_ends_the_upstream_group(tmp_path):
+    """stdin closed (the host quit): toolcat serve exits 0 and the upstream's group is gone;
+    SIGTERM (the host stopping it): the same, exit 143."""
+    for how in ("eof", "sigterm"):
+        marker = uuid.uuid4().hex
+        p = subprocess.Popen([PY, "-m", "toolcat", "serve", *SLACK, catalog_cmd()],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, cwd=tmp_path,
+                             env=live_env({"TOOLCAT_TEST_MARK": marker,
+                                           "TMPDIR": str(tmp_path)}))
+        try:
+            line = p.stderr.readline()           # serving: the upstream is up
+            assert line.startswith(b"toolcat: serving 7 tools"), line
+            assert any("catalog_server.py" in c for _, c in marked(marker))
+            if how == "eof":
+                p.stdin.close()
+            else:
+                p.send_signal(signal.SIGTERM)
+            code = p.wait(timeout=60)
+        finally:
+            end_marked(marker)
+        assert code == (0 if how == "eof" else -signal.SIGTERM), (how, code)
+        assert wait_gone(marker) == [], how
+
+
+# --------------------------------------------------------------------------- usage
+
+
+@pytest.mark.parametrize("args, said", [
+    ((), "give the upstream server"),
+    (("a", "--server", "b"), "serves one upstream server (got 2)"),
+    (("x", "--handbook-tool", "no spaces"), "--handbook-tool must be an MCP tool name"),
+    (("x", "--call-timeout", "-1"), "--call-timeout must be 0"),
+    (("x", "--description-max", "-1"), "--description-max must be"),
+])
+def test_usage_errors(cli, args, said):
+    run = ok(cli("serve", *args), 2)
+    assert said in run.err_lines[0], run.err
+
+
+def test_a_handbook_tool_name_the_upstream_has_is_an_error(cli):
+    run = ok(cli("serve", *SLACK, "--handbook-tool", "echo", catalog_cmd()), 2)
+    (line,) = run.err_lines
+    assert "the server has a tool named 'echo': give the handbook tool another name" in line
+
+
+# --------------------------------------------------------------------------- README
+
+
+def test_readme_client_snippet_runs_as_a_client_configuration(cli, tmp_path):
+    """README's Claude Desktop snippet, read by toolcat's own reader of client
+    configurations (as Claude Desktop reads it), starts `toolcat serve`, which serves the
+    upstream's tools and the handbook tool. (`uvx` fetches from PyPI: here the same server
+    runs as installed by the test extra.)"""
+    import re
+
+    from live_support import REPO
+
+    text = (REPO / "README.md").read_text()
+    sec = text.split("\n## Serve a compact view of any MCP server\n", 1)[1].split("\n## ", 1)[0]
+    (snippet,) = re.findall(r"```json\n(.*?)```", sec, re.S)
+    cfg = json.loads(snippet)
+    ((key, entry),) = cfg["mcpServers"].items()
+    assert entry["command"] == "toolcat" and entry["args"][0] == "serve"
+    assert entry["args"][1] == "uvx mcp-server-time"
+    entry["args"][1:2] = [*SLACK, "mcp-server-time --local-timezone Etc/UTC"]
+    (tmp_path / "claude_desktop_config.json").write_text(json.dumps(cfg))
+    run = ok(cli("tools", *SLACK, "-f", "json", "--client-config",
+                 "claude_desktop_config.json"))
+    (cat,) = json.loads(run.out)["catalogs"]
+    assert cat["file"] == key
+    assert [t["id"] for t in cat["tools"]] == ["get_current_time", "convert_time", HANDBOOK]
