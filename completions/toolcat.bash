@@ -24,7 +24,7 @@ _toolcat() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--version -V --no-color --quiet -q --install-completion --show-completion --help -h' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'tools project lint diff diff-toolids measure capture rule' -- "$cur"))
+            COMPREPLY=($(compgen -W 'tools project lint diff diff-toolids measure capture serve rule' -- "$cur"))
         fi
         ;;
     tools)
@@ -217,6 +217,18 @@ _toolcat() {
         esac
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--output -o --check --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+        fi
+        ;;
+    serve)
+        case $prev in
+        --server|--url|--header|--handbook-tool)
+            return 0 ;;  # file names (complete -o default)
+        --timeout|--call-timeout|--description-max)
+            compopt +o default 2>/dev/null
+            return 0 ;;
+        esac
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W '--server --url --header --timeout --call-timeout --handbook-tool --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)

@@ -16,6 +16,7 @@ complete -c toolcat -n __fish_use_subcommand -a diff -d 'What changed between tw
 complete -c toolcat -n __fish_use_subcommand -a diff-toolids -d 'Compare the toolId sets of two catalogs, or of one catalog\'s standard and compact views'
 complete -c toolcat -n __fish_use_subcommand -a measure -d 'Measure bytes and tokens of each catalog\'s standard view against its compact view'
 complete -c toolcat -n __fish_use_subcommand -a capture -d 'Capture the tools/list of live MCP servers (every page) with what their handshake said, into a file that every toolcat command reads'
+complete -c toolcat -n __fish_use_subcommand -a serve -d 'Serve an MCP server\'s tools in the compact view, over stdio: tools/list lists what toolcat project writes for it plus a handbook tool that returns any tool\'s full descriptor; tools/call is forwarded to the server unchanged'
 complete -c toolcat -n __fish_use_subcommand -a rule -d 'Explain a lint rule (toolcat rule CODE) or list them all (--all)'
 
 complete -c toolcat -n '__fish_seen_subcommand_from tools' -F
@@ -190,6 +191,22 @@ complete -c toolcat -n '__fish_seen_subcommand_from capture' -l verbose -s v -d 
 complete -c toolcat -n '__fish_seen_subcommand_from capture' -l no-color -d 'No colours (also: NO_COLOR=1)'
 complete -c toolcat -n '__fish_seen_subcommand_from capture' -l quiet -s q -d 'No summaries on stderr'
 complete -c toolcat -n '__fish_seen_subcommand_from capture' -l help -s h -d 'Show the help and exit'
+
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -F
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l server -r -F -d 'The upstream: run this MCP server (a command line, split as a shell splits words; NAME=value words before the command set its environment)'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l url -r -F -d 'The upstream: this Streamable HTTP MCP server (http:// or https://)'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l header -r -F -d '\'Name: value\' sent to every --url server (e.g'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l timeout -x -d 'Seconds each server has from its start to its last tools/list page; then its process group is ended'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l call-timeout -x -d 'Seconds a forwarded tools/call may take before the client gets an MCP error (0: no limit)'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l handbook-tool -r -F -d 'Name of the added tool that returns a tool\'s full descriptor'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l description-max -x -d 'Longest tool description, in characters'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l keep-titles -d 'MCP target: keep title and annotations.title (UI labels) in the compact view'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l no-output-schema -d 'MCP target: leave outputSchema out of the compact view'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l no-factor -d 'Do not move repeated identical subschemas into $defs + $ref (done for mcp, openai and anthropic where it makes a schema smaller)'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l verbose -s v -d 'Show each server\'s stderr (lines prefixed with [name]) and what was captured'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l no-color -d 'No colours (also: NO_COLOR=1)'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l quiet -s q -d 'No summaries on stderr'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l help -s h -d 'Show the help and exit'
 
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -x -a 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111'
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -l all -s a -d 'List every rule'

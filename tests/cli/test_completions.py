@@ -95,7 +95,8 @@ def _bash_complete(*words: str) -> list[str]:
 
 def test_bash_completes_commands_options_and_values():
     assert _bash_complete("toolcat", "") == ["tools", "project", "lint", "diff",
-                                             "diff-toolids", "measure", "capture", "rule"]
+                                             "diff-toolids", "measure", "capture", "serve",
+                                             "rule"]
     assert _bash_complete("toolcat", "li") == ["lint"]
     assert _bash_complete("toolcat", "--no-color", "me") == ["measure"]
     assert "--fail-on" in _bash_complete("toolcat", "lint", "--f")
@@ -115,6 +116,9 @@ def test_bash_completes_commands_options_and_values():
                                                                          "claude-code"], cmd
         assert {"--server", "--url", "--header", "--timeout", "--client-config"} <= \
             set(_bash_complete("toolcat", cmd, "--")), cmd
+    assert {"--server", "--url", "--header", "--timeout", "--call-timeout", "--handbook-tool",
+            "--description-max", "--keep-titles", "--no-output-schema"} <= \
+        set(_bash_complete("toolcat", "serve", "--"))
     # catalog paths and output files: left to bash's file completion (complete -o default)
     assert _bash_complete("toolcat", "lint", "samp") == []
     assert _bash_complete("toolcat", "project", "x.yaml", "-o", "") == []

@@ -26,7 +26,8 @@ import pytest
 
 from support.common import REPO, run_toolcat
 
-COMMANDS = ["tools", "project", "lint", "diff", "diff-toolids", "measure", "capture", "rule"]
+COMMANDS = ["tools", "project", "lint", "diff", "diff-toolids", "measure", "capture", "serve",
+            "rule"]
 # options whose absence means "not done": there is no default to show
 NO_DEFAULT = {"--handbook", "--report", "--extend-select", "--ignore", "--baseline",
               "--write-baseline", "--output-file", "--ignore-file", "--server", "--url",
@@ -42,6 +43,9 @@ RUNS = {
     "diff": ["diff", "samples/git.tools.json", "samples/git.tools.json"],
     "diff-toolids": ["diff-toolids", "samples/petstore.openapi.yaml"],
     "capture": ["capture", "-o", CAPTURE_OUT, shlex.join(
+        [sys.executable, str(REPO / "tests" / "live" / "servers" / "catalog_server.py")])],
+    # serve with stdin closed: serves, says so on stderr, and ends (the client is gone)
+    "serve": ["serve", "--timeout", "60", shlex.join(
         [sys.executable, str(REPO / "tests" / "live" / "servers" / "catalog_server.py")])],
     "rule": ["rule", "TC101"],
 }
@@ -165,7 +169,7 @@ def _clean_env(**extra: str) -> dict:
 def test_no_escape_codes_without_a_terminal():
     def one(args):
         r = subprocess.run([sys.executable, "-m", "toolcat", *args], capture_output=True,
-                           cwd=REPO, env=_clean_env(), timeout=60)
+                           cwd=REPO, env=_clean_env(), timeout=60, stdin=subprocess.DEVNULL)
         return args, r
 
     runs = [*RUNS.values(), ["--help"], ["lint", "--help"], ["lint", "no-such-file.json"]]
@@ -218,7 +222,7 @@ def test_quiet(cmd):
     args = RUNS[cmd]
     with ThreadPoolExecutor(3) as pool:
         loud, q_before, q_after = pool.map(
-            lambda a: run_toolcat(*a, cwd=REPO, env=ENV),
+            lambda a: run_toolcat(*a, cwd=REPO, env=ENV, input=b""),
             [args, ["--quiet", *args], [*args, "-q"]])
     assert loud.returncode == q_before.returncode == q_after.returncode
     assert q_before.stdout == q_after.stdout

@@ -68,7 +68,8 @@ def test_sections():
     for cmd in ("tools", "project", "lint", "rule", "measure", "diff", "diff-toolids",
                 "capture"):
         assert f"toolcat {cmd}" in titles, cmd
-    for t in ("Install", "Live MCP servers", "Configuration", "Exit codes", "pre-commit",
+    for t in ("Install", "Live MCP servers", "Serve a compact view of any MCP server",
+              "Configuration", "Exit codes", "pre-commit",
               "Use in CI",
               "Shell completions", "How bytes and tokens are counted", "Performance",
               "How the README is tested"):

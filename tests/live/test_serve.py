@@ -63,9 +63,12 @@ def _dump(model) -> dict:
 
 
 def _result(model) -> dict:
-    """A CallToolResult as data, without what names the answering server (``_meta``)."""
+    """A CallToolResult as data, without the envelope of the session it came on: ``_meta``
+    (names the answering server) and ``resultType`` (the 2026-07-28 wire's; a 2025-11-25
+    session has none)."""
     d = _dump(model)
     d.pop("_meta", None)
+    d.pop("resultType", None)
     return d
 
 
@@ -368,6 +371,43 @@ def test_an_upstream_gone_while_serving_gives_each_call_an_error(tmp_path):
         assert "killed by signal 9" in message, message
     assert len(listed) == 8
     assert wait_gone(s.marker) == []
+
+
+def test_an_upstream_gone_while_serving_is_said_on_stderr_and_exit_2(tmp_path):
+    """The same with a hand-written client: toolcat serve says it on stderr (the host's log
+    of the server) when it happens, answers the call with an MCP error, and exits 2."""
+    marker = uuid.uuid4().hex
+    p = subprocess.Popen([PY, "-m", "toolcat", "serve", *SLACK, catalog_cmd()],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         cwd=tmp_path,
+                         env=live_env({"TOOLCAT_TEST_MARK": marker, "TMPDIR": str(tmp_path)}))
+
+    def ask(msg: dict) -> dict | None:
+        p.stdin.write((json.dumps(msg) + "\n").encode())
+        p.stdin.flush()
+        return json.loads(p.stdout.readline()) if "id" in msg else None
+
+    try:
+        assert p.stderr.readline().startswith(b"toolcat: serving 7 tools")
+        ask({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"}}})
+        ask({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        (up,) = [pid for pid, cmd in marked(marker)
+                 if "catalog_server.py" in cmd and "-m toolcat" not in cmd]
+        os.kill(up, signal.SIGKILL)
+        said = p.stderr.readline().decode()        # when it happens, before any call
+        answer = ask({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                      "params": {"name": "add", "arguments": {"a": 1, "b": 2}}})
+        out, err = p.communicate(b"", timeout=120)
+    finally:
+        end_marked(marker)
+    assert said.startswith("toolcat: error: catalog_server: was killed by signal 9"), said
+    assert said.rstrip().endswith("(while serving: every call now gets an MCP error)"), said
+    assert answer["id"] == 2 and answer["error"]["code"] == -32603, answer
+    assert "is gone: was killed by signal 9" in answer["error"]["message"]
+    assert p.returncode == 2 and out == b"" and err == b"", (p.returncode, out, err)
+    assert wait_gone(marker) == []
 
 
 def test_a_call_that_never_ends_is_an_error_after_the_call_timeout(tmp_path):

@@ -26,14 +26,14 @@ exactly as the upstream listed it. Calls are forwarded as they came and their re
 errors returned as the upstream gave them; when the upstream is gone or does not answer within
 --call-timeout, the call gets an MCP error. The upstream's process group is ended when the
 client closes stdin, and on SIGTERM. Its stderr goes to a log file (-v: to stderr).
-Exit codes: 0 the client went away, 2 usage error, or an upstream that could not be started
-or listed.
+Exit codes: 0 the client went away, 2 usage error, an upstream that could not be started or
+listed, or one that ended while serving.
 
 Examples:
 
 \b
   toolcat serve 'uvx mcp-server-time'
-  toolcat serve --server 'npx -y @modelcontextprotocol/server-everything' --description-max 80
+  toolcat serve --server 'uvx mcp-server-git' --description-max 80 --keep-titles
   toolcat serve --url http://127.0.0.1:8000/mcp --header 'Authorization: Bearer TOKEN'
 """
 

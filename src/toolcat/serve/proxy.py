@@ -42,7 +42,7 @@ class Upstream:
 
     def __init__(self, spec: ServerSpec, proc: ServerProcess | None, timeout: float,
                  call_timeout: float | None, started: float, log_dir: str | None,
-                 verbose: bool) -> None:
+                 verbose: bool, on_gone: Callable[[InputError], None] | None = None) -> None:
         self.spec = spec
         self.proc = proc
         self.timeout = timeout
@@ -50,6 +50,7 @@ class Upstream:
         self.started = started
         self.log_dir = log_dir
         self.verbose = verbose
+        self.on_gone = on_gone           # told once when the upstream ends while serving
         self.wire: live.Wire
         self.sink: live.StderrSink
         self.session: live.LiveSession | None = None
@@ -112,6 +113,8 @@ class Upstream:
             self.session = None
             self.dead.set()
             self.ready.set()
+            if self.capture is not None and self.error is not None and self.on_gone:
+                self.on_gone(self.error)
 
     def gone(self) -> MCPError:
         """The MCP error of a call when the upstream is no longer there."""

@@ -27,8 +27,9 @@ class ServeOptions:
 
 
 def serve(opts: ServeOptions) -> int:
-    """Serve until the client goes away; 0, or raise :class:`InputError` (the upstream could
-    not be started or listed, or its tools cannot be projected). Every process started has
+    """Serve until the client goes away; 0, or 2 when the upstream ended while serving (said
+    on stderr when it happened), or raise :class:`InputError` (the upstream could not be
+    started or listed, or its tools cannot be projected). Every process started has
     ended on return, whatever happens (:func:`toolcat.formats.live.procs.guard`)."""
     from toolcat.formats.live import capture as cap
 
@@ -46,8 +47,11 @@ def serve(opts: ServeOptions) -> int:
             import anyio
 
             from toolcat.serve import proxy
+        def gone(error: InputError) -> None:
+            say(f"{error.render()} (while serving: every call now gets an MCP error)")
+
         upstream = proxy.Upstream(spec, proc, opts.timeout, opts.call_timeout, started,
-                                  log_dir, opts.verbose)
+                                  log_dir, opts.verbose, on_gone=gone)
 
         def make_view(capture: Any) -> Any:
             from toolcat.serve.view import build_view
@@ -73,10 +77,8 @@ def serve(opts: ServeOptions) -> int:
         if view is None:
             assert upstream.error is not None
             raise upstream.error
-        if upstream.error is not None and not opts.quiet:
-            # the upstream ended while serving: what every later call was told
-            say(f"toolcat: warning: {upstream.error.render().split('error: ', 1)[-1]}")
-    return 0
+    # the upstream ended while serving (said when it happened): not a clean run
+    return 2 if upstream.error is not None else 0
 
 
 def _leaves(exc: BaseException) -> list[BaseException]:
