@@ -296,22 +296,65 @@ def test_a_legacy_upstream_server_everything(tmp_path, everything_js):
     assert "hi ☃" in via[0]["content"][0]["text"] and "42" in via[1]["content"][0]["text"]
 
 
-def test_tokens_of_the_served_list_are_fewer(cli, tmp_path):
-    """toolcat's own measure: the served tools/list (handbook tool included) against the
-    upstream's, both as the SDK client received them. (A server with little prose to move,
-    such as the 7 one-line tools of catalog_server, costs more served: the handbook tool
-    outweighs what the compact view saves; `toolcat serve` says so on start.)"""
+@pytest.fixture(scope="module")
+def both_lists(tmp_path_factory, everything_js):
+    """name -> (served tools/list, upstream tools/list) as the SDK client received them, for
+    mcp-server-time, mcp-server-git, server-everything and catalog_server."""
     require_exe("mcp-server-git")
-    for name, cmd in (("time", TIME), ("git", shlex.join([PY, "-m", "mcp_server_git"]))):
-        listed = served(tmp_path, cmd).run(list_all)
-        upstream = direct(tmp_path, cmd).run(list_all)
+    tmp = tmp_path_factory.mktemp("lists")
+    out = {}
+    for name, cmd in (("time", TIME), ("git", shlex.join([PY, "-m", "mcp_server_git"])),
+                      ("everything", everything_cmd(everything_js)),
+                      ("catalog", catalog_cmd())):
+        s = served(tmp, cmd)
+        out[name] = (s.run(list_all), direct(tmp, cmd).run(list_all))
+        assert wait_gone(s.marker) == []
+    return out
+
+
+def test_tokens_of_the_served_list_are_fewer(cli, tmp_path, both_lists):
+    """toolcat's own measure: the served tools/list (handbook tool included) against the
+    upstream's. (A server with little prose to move, such as the 7 one-line tools of
+    catalog_server, costs more served: the handbook tool outweighs what the compact view
+    saves; `toolcat serve` says so on start.)"""
+    figures = {}
+    for name, (listed, upstream) in both_lists.items():
         assert [t["name"] for t in listed] == [t["name"] for t in upstream] + [HANDBOOK]
         (tmp_path / f"{name}.served.json").write_text(json.dumps({"tools": listed}))
         (tmp_path / f"{name}.upstream.json").write_text(json.dumps({"tools": upstream}))
         run = ok(cli("measure", "-f", "json", f"{name}.served.json", f"{name}.upstream.json"))
         served_fig, up_fig = json.loads(run.out)["catalogs"]
-        assert served_fig["tokens_before"] < up_fig["tokens_before"], (
-            name, served_fig["tokens_before"], up_fig["tokens_before"])
+        figures[name] = (up_fig["tokens_before"], served_fig["tokens_before"])
+    for name in ("time", "git", "everything"):
+        assert figures[name][1] < figures[name][0], figures
+    assert figures["catalog"][1] > figures["catalog"][0], figures     # said in README
+
+
+def test_served_schemas_validate_as_the_upstreams(both_lists, ajv_judge):
+    """The differential guarantee on the wire: for every upstream tool, each generated
+    instance (tests/support/instances.py, valid-looking ones and a mutant of each) gets the
+    same verdict from the served input and output schemas as from the upstream's, under
+    python-jsonschema and the MCP SDKs' Ajv (the mcp target rewrites exactly, no widening)."""
+    from support.differential import Differential, Pair
+    from support.instances import instances_for
+
+    diff = Differential(ajv_judge)
+    n = 0
+    for name, (listed, upstream) in both_lists.items():
+        by_name = {t["name"]: t for t in listed}
+        for i, t in enumerate(upstream):
+            for key in ("inputSchema", "outputSchema"):
+                orig, new = t.get(key), by_name[t["name"]].get(key)
+                if orig is None or new is None:
+                    continue
+                n += 1
+                diff.add(Pair(f"{name}: {t['name']} /{key}", orig, "2020-12", new,
+                              instances_for(orig, seed=1000 * len(name) + i, n=12),
+                              objects_only=True))
+    rep = diff.run()
+    assert n > 30
+    assert rep.failures == [], rep.failures[:5]
+    assert rep.total("instances") > 300, rep.line()
 
 
 # --------------------------------------------------------------------------- failures
