@@ -30,6 +30,7 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed (the live extra)
 from live_support import (  # noqa: E402
     PY,
     catalog_cmd,
+    catalog_http,  # noqa: F401 - a fixture
     cli,  # noqa: F401 - a fixture
     end_marked,
     everything_cmd,
@@ -277,6 +278,22 @@ def test_git_log_of_a_fixture_repo_through_serve(tmp_path):
     assert via == mine
     text = via["content"][0]["text"]
     assert "second" in text and "first" in text
+
+
+def test_a_streamable_http_upstream_with_a_header(tmp_path, catalog_http):
+    """--url and --header: the upstream is reached over Streamable HTTP (3 pages), the header
+    sent with every request (its /mcp answers 401 without it)."""
+    url = catalog_http + "/mcp"
+
+    async def calls(client):
+        names = [t["name"] for t in await list_all(client)]
+        return names, _result(await client.call_tool("add", {"a": 20, "b": 22}))
+
+    names, res = served(tmp_path, "--url", url, "--header",
+                        "Authorization: Bearer secret-token").run(calls)
+    assert names == ["echo", "add", "get_time", "create_ticket", "delete_ticket", "search",
+                     "noop", HANDBOOK]
+    assert res["structuredContent"] == {"sum": 42} and res["isError"] is False
 
 
 def test_a_legacy_upstream_server_everything(tmp_path, everything_js):
