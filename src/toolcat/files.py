@@ -305,8 +305,7 @@ def _write_temp(target: str, data: bytes) -> str:
     import tempfile  # here: tempfile imports shutil, random... (7 ms at startup)
 
     folder = os.path.dirname(os.path.abspath(target)) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".toolcat-", suffix=".tmp", dir=folder)
-    _TEMPS.add(tmp)
+    fd, tmp = _registered_temp(tempfile, folder)
     try:
         try:
             st = os.stat(target)
@@ -332,6 +331,24 @@ def _write_temp(target: str, data: bytes) -> str:
         raise
     os.close(fd)
     return tmp
+
+
+def _registered_temp(tempfile, folder: str) -> tuple[int, str]:
+    """``mkstemp`` in ``folder``, registered in :data:`_TEMPS` before a SIGTERM or Ctrl-C can
+    be handled (both are held back between the two steps, where the platform allows): a
+    signal that lands in between would leave a temp file nobody removes."""
+    import signal
+
+    held = {signal.SIGINT, signal.SIGTERM}
+    block = getattr(signal, "pthread_sigmask", None)
+    old = block(signal.SIG_BLOCK, held) if block is not None else None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".toolcat-", suffix=".tmp", dir=folder)
+        _TEMPS.add(tmp)
+    finally:
+        if block is not None:
+            block(signal.SIG_SETMASK, old)
+    return fd, tmp
 
 
 def _discard(tmp: str) -> None:
