@@ -250,13 +250,12 @@ def _report_input_errors(errors: list) -> None:
 def _check_cli_codes(option: str, values: list[str]) -> None:
     """The codes of a ``--select``-like option: not empty, each matching a rule."""
     from toolcat.errors import UsageError
-    from toolcat.lint.registry import codes
+    from toolcat.lint.registry import selects_nothing
 
     sels = [x.strip().upper() for v in values for x in v.split(",") if x.strip()]
     if not sels:
         raise UsageError(f"{option} is empty: give rule codes or prefixes (`toolcat rule "
                          "--all` lists them), or leave the option out")
-    known = codes()
     for s in sels:
-        if s != "ALL" and not any(c.startswith(s) for c in known):
+        if selects_nothing(s):
             raise UsageError(f"{option}: {s!r} matches no rule (see `toolcat rule --all`)")

@@ -153,14 +153,14 @@ def check_selection(config: Config) -> list[str]:
     (``PV``) are selected only with a provider profile."""
     from toolcat.errors import UsageError
     from toolcat.lint.profiles import PROVIDER_PROFILES
-    from toolcat.lint.registry import codes
+    from toolcat.lint.registry import codes, selects_nothing
 
     names = profile_names(config)
     known = codes()
     for label, sels in (("select", config.select), ("extend-select", config.extend_select),
                         ("ignore", config.ignore)):
         for s in sels or []:
-            if s != "ALL" and not any(c.startswith(s) for c in known):
+            if selects_nothing(s):
                 raise UsageError(f"{label}: {s!r} matches no rule (see `toolcat rule --all`)",
                                  config.path)
     for code in config.severity:

@@ -154,6 +154,12 @@ def codes() -> list[str]:
     return sorted(_RULES)
 
 
+def selects_nothing(selector: str) -> bool:
+    """True when ``selector`` (a code, a prefix or ``ALL``) matches no rule: a typo, which
+    the CLI and the config reader both refuse instead of selecting nothing."""
+    return selector != "ALL" and not any(c.startswith(selector) for c in codes())
+
+
 def matches(code: str, selectors: Iterable[str]) -> bool:
     """True when ``code`` is selected by any selector (a code or a prefix, ruff-style)."""
     return any(s == "ALL" or code.startswith(s) for s in selectors)
