@@ -54,72 +54,24 @@ def color_enabled(stream: Any = None) -> bool:
         return False
 
 
-class _Guarded:
-    """A text stream for Rich that escapes control characters from the data it prints
-    (:func:`toolcat.terminal.guard`), keeping Rich's own colour sequences (SGR) when colour
-    is on. Catalog text is never Rich markup either (consoles are made with markup off)."""
+class _GuardedText:
+    """A text stream that escapes every control character written to it
+    (:func:`toolcat.terminal.guard`), keeping colour sequences (SGR) where :meth:`_color`
+    says colour is on; written as UTF-8 bytes (``safe_bytes``) where the stream has a buffer.
+    Catalog text is never Rich markup either (consoles are made with markup off)."""
 
-    def __init__(self, stream: Any, color: bool) -> None:
-        self._stream = stream
-        self._color = color
-
-    def write(self, text: str) -> int:
-        from toolcat.terminal import guard
-
-        if self._color and "\x1b[" in text:
-            parts = _SGR.split(text)
-            text = "".join(p if i % 2 else guard(p) for i, p in enumerate(parts))
-        else:
-            text = guard(text)
-        buf = getattr(self._stream, "buffer", None)
-        try:
-            if buf is not None:
-                from toolcat.terminal import safe_bytes
-
-                self._stream.flush()
-                buf.write(safe_bytes(text))
-            else:
-                self._stream.write(text)
-        except BrokenPipeError:
-            from toolcat.files import ReaderGone
-
-            raise ReaderGone() from None
-        return len(text)
-
-    def flush(self) -> None:
-        try:
-            self._stream.flush()
-        except BrokenPipeError:
-            from toolcat.files import ReaderGone
-
-            raise ReaderGone() from None
-
-    def isatty(self) -> bool:
-        try:
-            return self._stream.isatty()
-        except (AttributeError, ValueError):
-            return False
-
-    def fileno(self) -> int:
-        return self._stream.fileno()
-
-    @property
-    def encoding(self) -> str:
-        return "utf-8"
-
-
-class GuardedStderr:
-    """``sys.stderr`` for a run of the CLI: every line toolcat writes there is for people,
-    so every control character that reaches it is escaped (:func:`toolcat.terminal.guard`),
-    whoever wrote it; on a colour terminal Rich's own colour sequences pass."""
+    errors = "backslashreplace"
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
 
-    def write(self, text: str) -> int:
+    def _color(self) -> bool:
+        raise NotImplementedError
+
+    def _write(self, text: str, flush_buffer: bool) -> int:
         from toolcat.terminal import guard
 
-        if "\x1b[" in text and color_enabled(self._stream):
+        if "\x1b[" in text and self._color():
             import re
 
             parts = re.split("(\x1b\\[[0-9;]*m)", text)
@@ -132,13 +84,11 @@ class GuardedStderr:
 
             self._stream.flush()
             buf.write(safe_bytes(text))
-            buf.flush()
+            if flush_buffer:
+                buf.flush()
         else:
             self._stream.write(text)
         return len(text)
-
-    def flush(self) -> None:
-        self._stream.flush()
 
     def isatty(self) -> bool:
         try:
@@ -153,21 +103,57 @@ class GuardedStderr:
     def encoding(self) -> str:
         return "utf-8"
 
-    errors = "backslashreplace"
+
+class _Guarded(_GuardedText):
+    """The stream of toolcat's Rich consoles: colour as the console was made; a reader that
+    went away (a closed pipe) ends the run quietly (:class:`~toolcat.files.ReaderGone`)."""
+
+    def __init__(self, stream: Any, color: bool) -> None:
+        super().__init__(stream)
+        self._use_color = color
+
+    def _color(self) -> bool:
+        return self._use_color
+
+    def write(self, text: str) -> int:
+        try:
+            return self._write(text, flush_buffer=False)
+        except BrokenPipeError:
+            from toolcat.files import ReaderGone
+
+            raise ReaderGone() from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            from toolcat.files import ReaderGone
+
+            raise ReaderGone() from None
 
 
-_SGR = None
+class GuardedStderr(_GuardedText):
+    """``sys.stderr`` for a run of the CLI: every line toolcat writes there is for people,
+    so every control character that reaches it is escaped, whoever wrote it; on a colour
+    terminal the colour sequences pass."""
+
+    def _color(self) -> bool:
+        return color_enabled(self._stream)
+
+    def write(self, text: str) -> int:
+        return self._write(text, flush_buffer=True)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+
 _CONSOLE_CLASS = None
 
 
 def _console_class() -> Any:
-    global _CONSOLE_CLASS, _SGR
+    global _CONSOLE_CLASS
     if _CONSOLE_CLASS is None:
-        import re
-
         from rich.console import Console
-
-        _SGR = re.compile("(\x1b\\[[0-9;]*m)")
 
         class _Console(Console):
             def on_broken_pipe(self) -> None:
