@@ -122,17 +122,20 @@ _toolcat() {
         --fail-on)
             COMPREPLY=($(compgen -W 'breaking unknown behavioural any' -- "$cur"))
             return 0 ;;
-        --ignore|--ignore-file)
+        --ignore|--ignore-file|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
-        --max-checks|--max-checks-total|--max-file-size)
+        --max-checks|--max-checks-total|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
             return 0 ;;
         --from)
             COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
+        --client)
+            COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
+            return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--format -f --fail-on --ignore --ignore-file --ids-only --max-checks --max-checks-total --from --webhooks --cookies --max-file-size --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--format -f --fail-on --ignore --ignore-file --ids-only --max-checks --max-checks-total --from --webhooks --cookies --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     diff-toolids)

@@ -208,6 +208,31 @@ def test_merge_joins_servers_and_files(cli, tmp_path):
     assert len(cat["tools"]) == 9
 
 
+def test_diff_a_capture_against_the_running_server(cli, tmp_path):
+    """`toolcat diff OLD --server CMD`: the running server is NEW (issue 16: a capture file
+    against a running server); two --server compare with each other."""
+    old = [{"name": "a", "inputSchema": {"type": "object",
+                                         "properties": {"x": {"type": "string"}}}}]
+    (tmp_path / "old.json").write_text(json.dumps({"tools": old}))
+    same = serve_file(tmp_path, old, name="same.json")
+    run = ok(cli("diff", *SLACK, "old.json", "--server", same))
+    assert "0 breaking" in run.out and "1 unchanged" in run.out, run.out
+    new = [{"name": "a", "inputSchema": {"type": "object", "required": ["x"],
+                                         "properties": {"x": {"type": "string"}}}}]
+    changed = serve_file(tmp_path, new, name="new.json")
+    run = cli("diff", *SLACK, "-f", "json", "old.json", "--server", changed)
+    assert run.rc == 1, run.err
+    rep = json.loads(run.out)
+    assert rep["old"]["label"] == "old.json" and rep["new"]["tools"] == 1
+    (tool,) = rep["tools"]
+    assert [(f["kind"], f["pointer"]) for f in tool["findings"]] == \
+        [("breaking", "/inputSchema/required")]
+    run = cli("diff", *SLACK, "-f", "json", "--server", same, "--server", changed)
+    assert run.rc == 1 and json.loads(run.out)["summary"]["breaking"] == 1, run.err
+    bad = cli("diff", *SLACK, "old.json")
+    assert bad.rc == 2 and bad.err_lines[0].startswith("toolcat: error: diff compares two")
+
+
 # --------------------------------------------------------------------------- capture
 
 

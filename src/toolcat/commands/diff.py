@@ -94,6 +94,25 @@ Examples:
 """
 
 
+def _sides(given: list[str], live, lopts, whole_setup: bool) -> list[tuple[str, list]]:
+    """The sides to compare, each one input with its label: a path, then the servers (each
+    its own side; or, ``whole_setup``, every server together as one, a client's setup),
+    captured before anything is compared (a server that fails: exit 2)."""
+    import toolcat
+
+    servers = []
+    if live.any:
+        src = load_sources([], lopts, live)
+        exit_on_errors(src.errors)
+        if not whole_setup:
+            servers = [(c.file, [c]) for c in src.servers]
+        else:
+            servers = [(src.servers[0].file if len(src.servers) == 1
+                        else next(k for k, v in src.labels().items()
+                                  if v.startswith("setup")), src.servers)]
+    return [(p, toolcat.load_all([p], settings=lopts)) for p in given] + servers
+
+
 def register(app: typer.Typer) -> None:
     app.command("diff", epilog=DIFF_EPILOG, help=DIFF_HELP, short_help=DIFF_SHORT)(diff)
     app.command("diff-toolids", epilog=EPILOG, help=HELP, short_help=SHORT)(diff_toolids)
@@ -120,10 +139,12 @@ def _ignore_file(path: str) -> list[str]:
 
 
 def diff(
-    old: Annotated[str, typer.Argument(help="The old catalog (file, folder or `-`).",
-                                       show_default=False)],
-    new: Annotated[str, typer.Argument(help="The new catalog (file, folder or `-`).",
-                                       show_default=False)],
+    old: Annotated[Optional[str], typer.Argument(
+        help="The old catalog (file, folder or `-`) [default: the first server].",
+        show_default=False)] = None,
+    new: Annotated[Optional[str], typer.Argument(
+        help="The new catalog [default: the servers: --server, --url, --client...].",
+        show_default=False)] = None,
     fmt: Annotated[str, typer.Option("--format", "-f",
                                      help="Output: text, json, markdown or github.")] = "text",
     fail_on: Annotated[str, typer.Option(
@@ -146,6 +167,13 @@ def diff(
     webhooks: Webhooks = False,
     cookies: Cookies = False,
     max_file_size: MaxFileSize = None,
+    server: Servers = None,
+    url: Urls = None,
+    header: Headers = None,
+    timeout: Timeout = None,
+    client: Client = None,
+    client_config: ClientConfig = None,
+    verbose: Verbose = False,
     no_color: NoColor = False,
     quiet: Quiet = False,
 ) -> int:
@@ -173,11 +201,15 @@ def diff(
             raise UsageError(f"--ignore needs TOOL or TOOL:POINTER (got {e!r})")
     if ignore_file is not None:
         entries += _ignore_file(ignore_file)
-    from toolcat.formats import load_catalogs
-
+    live = live_options(server, url, header, timeout, client, client_config, verbose)
+    given = [p for p in (old, new) if p is not None]
+    pair = not given and not (client or client_config) and len(live.specs) == 2
+    if len(given) + (2 if pair else live.any) != 2:
+        raise UsageError("diff compares two catalogs: OLD and NEW, OLD and the servers "
+                         "(--server, --url, --client, --client-config; together one side), "
+                         "or two servers (--server/--url twice)")
     lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size)
-    cats_old = load_catalogs([old], lopts)
-    cats_new = load_catalogs([new], lopts)
+    (old, cats_old), (new, cats_new) = _sides(given, live, lopts, whole_setup=not pair)
     from toolcat.ui import write_stdout
 
     if ids_only:
@@ -263,18 +295,7 @@ def diff_toolids(
     from toolcat.diff.toolids import diff_sides, render_text, side_from_catalogs, side_from_items
 
     lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size)
-    # each side is one input: a path, a server, or every server together (captured first)
-    servers = []
-    if live.any:
-        src = load_sources([], lopts, live)
-        exit_on_errors(src.errors)
-        if pair:
-            servers = [(c.file, [c]) for c in src.servers]
-        else:
-            servers = [(src.servers[0].file if len(src.servers) == 1
-                        else next(k for k, v in src.labels().items()
-                                  if v.startswith("setup")), src.servers)]
-    sides = [(p, toolcat.load_all([p], settings=lopts)) for p in given] + servers
+    sides = _sides(given, live, lopts, whole_setup=not pair)
     a, cats_a = sides[0]
     if len(sides) == 2:
         b, cats_b = sides[1]
