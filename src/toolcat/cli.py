@@ -262,13 +262,12 @@ def _run(args: list[str]) -> int:
             code = e.code
             if code is None:
                 return 0
-            if code == 130:      # Typer turns Ctrl-C into exit 130, without a word
-                return _interrupted(130)
-            if isinstance(code, int):
-                return code
-            _say(shown(str(code)))
-            return 2
-        if code == 130:      # Typer's Exit(130) for a Ctrl-C, returned (standalone_mode off)
+            if not isinstance(code, int):
+                _say(shown(str(code)))
+                return 2
+        # Typer turns Ctrl-C into exit 130 without a word: raised, or (standalone_mode off)
+        # returned
+        if code == 130:
             return _interrupted(130)
         return code if isinstance(code, int) else 0
     except ToolcatError as e:

@@ -302,10 +302,8 @@ def _new_mode() -> int:
 def _write_temp(target: str, data: bytes) -> str:
     """A temp file next to ``target`` holding ``data``, with the owner and mode ``target``
     has (or, for a new file, the mode the umask gives). Registered in :data:`_TEMPS`."""
-    import tempfile  # here: tempfile imports shutil, random... (7 ms at startup)
-
     folder = os.path.dirname(os.path.abspath(target)) or "."
-    fd, tmp = _registered_temp(tempfile, folder)
+    fd, tmp = _registered_temp(folder)
     try:
         try:
             st = os.stat(target)
@@ -333,11 +331,12 @@ def _write_temp(target: str, data: bytes) -> str:
     return tmp
 
 
-def _registered_temp(tempfile, folder: str) -> tuple[int, str]:
+def _registered_temp(folder: str) -> tuple[int, str]:
     """``mkstemp`` in ``folder``, registered in :data:`_TEMPS` before a SIGTERM or Ctrl-C can
     be handled (both are held back between the two steps, where the platform allows): a
     signal that lands in between would leave a temp file nobody removes."""
     import signal
+    import tempfile  # here: tempfile imports shutil, random... (7 ms at startup)
 
     held = {signal.SIGINT, signal.SIGTERM}
     block = getattr(signal, "pthread_sigmask", None)
