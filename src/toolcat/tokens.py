@@ -139,6 +139,21 @@ def _write_cache(cache_file: str, expected: str, ranks: dict[bytes, int]) -> Non
             pass
 
 
+def rank_file_bytes(name: str) -> bytes:
+    """The shipped rank file of ``name``, gunzipped and checked against its SHA-256 (the
+    bytes of OpenAI's own ``NAME.tiktoken``)."""
+    if name not in ENCODINGS:
+        raise ToolcatError(f"unknown tokenizer {name!r} (known: {', '.join(ENCODINGS)})")
+    fname, expected = ENCODINGS[name]
+    raw = resources.files("toolcat").joinpath("data", fname).read_bytes()
+    text = gzip.decompress(raw)
+    digest = hashlib.sha256(text).hexdigest()
+    if digest != expected:
+        raise ToolcatError(
+            f"tokenizer file {fname} is corrupt (sha256 {digest[:12]}..., expected {expected[:12]}...)")
+    return text
+
+
 def load_ranks(name: str) -> dict[bytes, int]:
     if name not in ENCODINGS:
         raise ToolcatError(f"unknown tokenizer {name!r} (known: {', '.join(ENCODINGS)})")
@@ -147,13 +162,7 @@ def load_ranks(name: str) -> dict[bytes, int]:
     ranks = _read_cache(cache_file, expected)
     if ranks is not None:
         return ranks
-    raw = resources.files("toolcat").joinpath("data", fname).read_bytes()
-    text = gzip.decompress(raw)
-    digest = hashlib.sha256(text).hexdigest()
-    if digest != expected:
-        raise ToolcatError(
-            f"tokenizer file {fname} is corrupt (sha256 {digest[:12]}..., expected {expected[:12]}...)")
-    ranks = _parse_ranks(text)
+    ranks = _parse_ranks(rank_file_bytes(name))
     _write_cache(cache_file, expected, ranks)
     return ranks
 

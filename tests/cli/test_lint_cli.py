@@ -225,9 +225,15 @@ def test_compact_views_skip_parameter_descriptions(capfd, tmp_path):
                       if f["code"] == "MR401"), [f for f in report["findings"]
                                                  if f["code"] != "MR401"]
 
-    # the same file under a name that does not say "compact": a standard MCP catalog
-    plain = tmp_path / "tools.json"
-    plain.write_bytes(compact.read_bytes())
+    # project's output says it is a compact view (the result's _meta), whatever its name
+    assert data["_meta"] == {"toolcat/view": "compact"}
+    marked = tmp_path / "tools.json"
+    marked.write_bytes(compact.read_bytes())
+    assert mr401(marked)[0] == []
+    # the same tools without that declaration, under a name that does not say "compact":
+    # a standard MCP catalog
+    plain = tmp_path / "server.json"
+    plain.write_text(json.dumps({"tools": data["tools"]}), encoding="utf-8")
     got, others = mr401(plain)
     assert got == missing
     # named like project's output, or told so: a compact view, MR401 not checked

@@ -103,3 +103,31 @@ def test_matrix_escapes_control_characters(capfd, tmp_path):
         _code, out, _ = lint(capfd, p, "--profile", "openai,gemini", "--format", fmt)
         matrix = out[out.index(head):]
         assert "\x1b" not in matrix and "x1b[31mb" in matrix, fmt
+
+
+def test_strict_profiles_report_a_schema_of_any_value(capfd, tmp_path):
+    """PV511: strict modes need a type for every schema; `{}` (or only prose) is refused.
+    A tool sent with strict false is not held to it, nor are the non-strict profiles."""
+    anyv = {"name": "anyv", "description": "Any x.",
+            "inputSchema": {"type": "object", "additionalProperties": False,
+                            "required": ["x", "y"],
+                            "properties": {"x": {"description": "Anything."},
+                                           "y": {"type": "array", "items": {},
+                                                 "description": "Y."}}}}
+    p = write(tmp_path, mcp(anyv))
+    for profile in ("openai-strict", "anthropic-strict"):
+        code, out, err = lint(capfd, p, "--profile", profile, "--select", "PV511",
+                              "--format", "json")
+        found = sorted(f["pointer"] for f in json.loads(out)["findings"])
+        assert code == 1, err
+        assert found == ["/inputSchema/properties/x", "/inputSchema/properties/y/items"]
+    code, out, _ = lint(capfd, p, "--profile", "openai", "--select", "PV511",
+                        "--format", "json")
+    assert code == 0 and json.loads(out)["findings"] == []
+    loose = tmp_path / "loose.openai.json"
+    loose.write_text(json.dumps([{"type": "function", "function": {
+        "name": "anyv", "description": "Any x.", "strict": False,
+        "parameters": anyv["inputSchema"]}}]), encoding="utf-8")
+    code, out, _ = lint(capfd, loose, "--profile", "openai-strict", "--select", "PV511",
+                        "--format", "json")
+    assert code == 0 and json.loads(out)["findings"] == []

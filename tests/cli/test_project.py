@@ -105,7 +105,8 @@ def test_api_contract_shapes(mcp_file: Path) -> None:
     assert [t.id for t in proj.tools] == ["search", "delete_item"]
     assert proj.array() == [t.descriptor for t in proj.tools]
     assert proj.array_bytes() == dumps(proj.array())
-    assert proj.output_bytes() == b'{"tools":' + proj.array_bytes() + b"}"
+    assert proj.output_bytes() == (b'{"tools":' + proj.array_bytes()
+                                   + b',"_meta":{"toolcat/view":"compact"}}')
     digest = proj.report()["digest"]
     assert digest == "sha256:" + hashlib.sha256(proj.output_bytes()).hexdigest()
     # the standard view of MCP input is the raw objects, verbatim

@@ -213,20 +213,21 @@ PATHS = st.sampled_from([(), ("properties", "a"), ("items",), ("allOf", 0),
                           "items", "properties", "d", "properties", "e")])
 
 
-class _Ctx:
-    """Just what node rules read from the context."""
+def _ctx(fmt: str):
+    """The engine's own context for an empty catalog of format ``fmt`` under the default
+    profile (a stand-in would miss what rules read: the catalog's format, its view...)."""
+    from toolcat.config import Config
+    from toolcat.lint.engine import Context
+    from toolcat.lint.profiles import DEFAULT_PROFILE, PROFILES
+    from toolcat.model import Catalog
 
-    def __init__(self):
-        from toolcat.config import Config
-
-        self.config = Config()
-        self.cache: dict = {}
-        self.provider = None
+    return Context(Catalog(file="t.json", format=fmt), Config(), PROFILES[DEFAULT_PROFILE], {})
 
 
-@given(NODES, PATHS, st.sampled_from(["2020-12", "draft-07"]))
-def test_rules_with_trigger_keys_report_nothing_without_them(node, path, dialect):
-    ctx = _Ctx()
+@given(NODES, PATHS, st.sampled_from(["2020-12", "draft-07"]),
+       st.sampled_from(["mcp", "openapi", "gemini"]))
+def test_rules_with_trigger_keys_report_nothing_without_them(node, path, dialect, fmt):
+    ctx = _ctx(fmt)
     for r in all_rules():
         if r.scope != "node" or r.keys is None:
             continue

@@ -117,8 +117,9 @@ def lint(
         show_default=False)] = None,
     view: Annotated[Optional[str], typer.Option(
         "--view", help="Lint every input as a compact or standard view. Compact views leave "
-        "schema prose out on purpose, so MR401 is not checked on them [default: OpenWOP: "
-        "its declared view; OpenWOP, MCP, OpenAI, Anthropic: compact when the file name "
+        "schema prose out on purpose, so MR401 is not checked on them [default: the view "
+        "the file declares (OpenWOP: its descriptors; MCP: the result's _meta "
+        "\"toolcat/view\", which toolcat project writes), else compact when the file name "
         "contains \"compact\"].",
         show_default=False)] = None,
     from_format: FromFormat = None,

@@ -167,8 +167,11 @@ def _int_budget(cfg: dict, key: str) -> int | None:
     return v
 
 
-#: `--as`: the providers whose request `measure` can count (each a target of the same name)
-AS_PROVIDERS = ("openai", "anthropic", "gemini")
+#: `--as`: the providers whose request `measure` can count (each a target of the same name;
+#: harmony: the openai target's function tools as gpt-oss reads them, toolcat.measure.harmony)
+AS_PROVIDERS = ("openai", "anthropic", "gemini", "harmony")
+#: what the --as harmony figures are counted with (the label in reports and baselines)
+HARMONY_TOKENS = "o200k_harmony"
 
 
 def measure(
@@ -210,9 +213,10 @@ def measure(
     as_provider: Annotated[Optional[str], typer.Option(
         "--as", help="Count what this provider's request carries for the tools: openai (the "
         "function objects), anthropic (name, description, input_schema: no outputSchema, "
-        "annotations, title or _meta), gemini (the function declarations); implies --to. "
-        "Tokens are exact for openai with o200k_base, an estimate otherwise [default: the "
-        "tools array as written].",
+        "annotations, title or _meta), gemini (the function declarations), harmony (the openai function tools rendered "
+        "as OpenAI's open-weight gpt-oss models read them; needs openai-harmony); implies "
+        "--to. Tokens are exact for openai with o200k_base and for harmony, an estimate "
+        "otherwise [default: the tools array as written].",
         show_default=False)] = None,
     description_max: DescriptionMax = 120,
     unlowerable: Unlowerable = None,
@@ -263,10 +267,14 @@ def measure(
         if as_provider not in AS_PROVIDERS:
             raise UsageError(f"--as must be one of {', '.join(AS_PROVIDERS)} (got "
                              f"{as_provider!r})")
-        if to is not None and to != as_provider:
-            raise UsageError(f"--as {as_provider} counts the {as_provider} target: leave out "
+        as_target = "openai" if as_provider == "harmony" else as_provider
+        if to is not None and to != as_target:
+            raise UsageError(f"--as {as_provider} counts the {as_target} target: leave out "
                              f"--to {to}")
-        to = as_provider
+        to = as_target
+        if as_provider == "harmony" and tokenizer_name(tokenizer) != "o200k_base":
+            raise UsageError("--as harmony counts with the harmony encoding (o200k_base and "
+                             "its special tokens): leave out --tokenizer")
     from toolcat.project import options_from_cli
 
     # the options `toolcat project` builds from the same values (checked here, early)
@@ -275,6 +283,8 @@ def measure(
         output_schema=not no_output_schema, factor=not no_factor, keep_titles=keep_titles,
         source=source, safety_tier=safety_tier)
     tok = tokenizer_name(tokenizer)
+    # the figures' tokenizer as reports and baselines name it
+    tok_label = HARMONY_TOKENS if as_provider == "harmony" else tok
 
     if max_increase is not None and baseline is None:
         raise UsageError("--max-increase needs --baseline FILE")
@@ -284,7 +294,7 @@ def measure(
         gate=gate,
     )
     if baseline is not None:
-        budget.baseline = read_baseline(baseline, tok)
+        budget.baseline = read_baseline(baseline, tok_label)
         budget.baseline_file = baseline
         inc = max_increase if max_increase is not None else cfg.get("max-increase")
         budget.max_increase = pct_fraction(inc if inc is not None else 0)
@@ -298,7 +308,12 @@ def measure(
 
     # Started first: the tokenizer loads (in a child process where possible) while the
     # catalogs are read and projected.
-    counter = tokens.counter(tok)
+    if as_provider == "harmony":
+        from toolcat.measure.harmony import HarmonyCounter
+
+        counter = HarmonyCounter()
+    else:
+        counter = tokens.counter(tok)
     inputs = len(paths) + len(live.specs)
     progress = DelayedProgress(want_progress(fmt, quiet), total=inputs * 2)
     skipped: list = []
@@ -343,12 +358,13 @@ def measure(
         setup = {"name": next(k for k, v in labels.items() if v.startswith("setup")),
                  "servers": [c.file for c in src.servers],
                  "findings": setup_findings(src, config), "labels": labels}
-    _render(fmt, figs, tok, tops, {(f.file, f.figure) for f in fails}, as_provider, setup)
+    _render(fmt, figs, tok_label, tops, {(f.file, f.figure) for f in fails}, as_provider,
+            setup)
 
     if write_baseline is not None:
         from toolcat.measure import write_baseline as _write
 
-        _write(write_baseline, figs, tok)
+        _write(write_baseline, figs, tok_label)
     if not quiet:
         for n in notes:
             sys.stderr.write(f"toolcat: note: {n}\n")

@@ -14,12 +14,27 @@ from typing import Any
 from toolcat.errors import InputError
 from toolcat.model import COMPACT, STANDARD, Tool
 
+#: the ``_meta`` key of an MCP ``tools/list`` result that says which view it holds:
+#: ``toolcat project`` writes ``{"tools": [...], "_meta": {"toolcat/view": "compact"}}`` so
+#: that ``toolcat lint`` of its own output knows the prose went to the handbook on purpose
+#: (the result's ``_meta`` is never shown to a model, and measure counts the tools array)
+VIEW_META_KEY = "toolcat/view"
+
 
 def view_from_name(path: str) -> str:
     """The view a tools file holds when nothing inside says: `toolcat project` output is
     usually named like ``tools.compact.json``, so a file name containing "compact" is a
     compact view; anything else is a standard view."""
     return COMPACT if "compact" in os.path.basename(path).lower() else STANDARD
+
+
+def declared_view(doc: Any, path: str) -> str:
+    """The view an MCP result declares in its ``_meta`` (:data:`VIEW_META_KEY`), else
+    :func:`view_from_name`."""
+    meta = doc.get("_meta") if isinstance(doc, dict) else None
+    if isinstance(meta, dict) and meta.get(VIEW_META_KEY) in (COMPACT, STANDARD):
+        return meta[VIEW_META_KEY]
+    return view_from_name(path)
 
 
 def tool_list(doc: Any, path: str) -> tuple[list, str]:

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
+from toolcat.formats.arrays import (
+    VIEW_META_KEY,
+    declared_view,
+    not_an_object,
+    str_or_none,
+    tool_list,
+)
 from toolcat.formats.targets import Target, put
 from toolcat.model import MCP, MCP_CAPTURE, Catalog, Tool
 
@@ -39,7 +45,8 @@ def load_mcp(doc: Any, path: str) -> Catalog:
         return cat
     tools, base = tool_list(doc, path)
     envelope = {"": "array", "/tools": "tools", "/result/tools": "jsonrpc"}[base]
-    cat = Catalog(file=path, format=MCP, document=doc, view=view_from_name(path),
+    result = doc.get("result") if base == "/result/tools" else doc
+    cat = Catalog(file=path, format=MCP, document=doc, view=declared_view(result, path),
                   meta={"envelope": envelope})
     for i, item in enumerate(tools):
         cat.tools.append(mcp_tool(item, path, f"{base}/{i}"))
@@ -85,6 +92,8 @@ class McpTarget(Target):
     # MCP 2025-11-25 and later, server/tools "Tool Names": 1-128 characters of ASCII letters,
     # digits, `_`, `-` and `.` (lint TC102 checks the same: lint.profiles.MCP_NAME_PATTERN)
     name_pattern = r"^[A-Za-z0-9_.-]{1,128}$"
+    # the result's `_meta` says a compact view is one (formats.arrays.VIEW_META_KEY)
+    view_meta = {"_meta": {VIEW_META_KEY: "compact"}}
 
     def _fields(self, **f: Any) -> dict:
         d: dict = {}

@@ -19,6 +19,12 @@ from toolcat.schema.walker import iter_schemas
 #: Tool-name pattern of the OpenAI and Anthropic APIs (PV508).
 NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
 
+#: Strict modes (OpenAI structured outputs, Anthropic strict tool use) compile the schema into
+#: a grammar and ask every schema for one of these: a schema of any value (``{}``, no type) is
+#: refused (OpenAI: "all fields must have a type"; both SDKs' strict transforms stop on it).
+#: lint PV511 reports it; project's strict targets send such a tool without strict.
+STRICT_TYPED_KEYS = ("type", "enum", "const", "anyOf", "allOf", "$ref", "oneOf", "not")
+
 class Provider:
     """What one model provider accepts in a tool definition (one row of the table).
 

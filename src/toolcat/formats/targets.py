@@ -46,6 +46,9 @@ class Target:
     enveloped: ClassVar[bool] = False
     #: the key of that envelope
     envelope_key: ClassVar[str] = "tools"
+    #: what the envelope carries after the tools in a compact view, to say it is one
+    #: (MCP: the result's ``_meta``; lint reads it back: formats.arrays.declared_view)
+    view_meta: ClassVar[dict | None] = None
     #: input formats whose descriptors are this target's shape (their standard view is raw)
     native_formats: ClassVar[tuple[str, ...]] = ()
     #: the descriptor fields (of :meth:`body`) holding schemas, as measure splits bytes

@@ -25,13 +25,19 @@ def bar(pct: float, width: int = BAR_WIDTH) -> str:
 
 def as_label(as_provider: str | None, tokenizer: str) -> str:
     """How a ``--as`` figure is counted: ``exact`` with the provider's own tokenizer (OpenAI:
-    o200k_base, the encoding of its GPT-4o and later models), else ``estimate``."""
+    o200k_base, the encoding of its GPT-4o and later models; harmony: gpt-oss's own renderer
+    and encoding), else ``estimate``."""
+    if as_provider == "harmony":
+        return "exact"
     return "exact" if as_provider == "openai" and tokenizer == "o200k_base" else "estimate"
 
 
 def as_note(as_provider: str | None, tokenizer: str) -> str:
     if as_provider is None:
         return ""
+    if as_provider == "harmony":
+        return " (exact: bytes of the function tools a request carries, tokens of their " \
+            "harmony rendering, as gpt-oss reads them)"
     return f" ({as_label(as_provider, tokenizer)}: the tools as a request to {as_provider} " \
         "carries them)"
 

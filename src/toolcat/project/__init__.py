@@ -32,7 +32,7 @@ from toolcat.formats import targets as tg
 from toolcat.formats.mcp import MCP_HINT_DEFAULTS
 from toolcat.formats.openwop import derive_safety_tier, derive_source
 from toolcat.formats.targets import TARGETS, Target
-from toolcat.model import OPENWOP_SOURCES, SAFETY_TIERS, Catalog, Tool
+from toolcat.model import COMPACT, OPENWOP_SOURCES, SAFETY_TIERS, Catalog, Tool
 from toolcat.project import describe, roots
 from toolcat.project.lower import (
     EXACT,
@@ -204,9 +204,12 @@ class Projection:
         indent = self.options.indent or None
         env = self.envelope
         if env.enveloped:
+            mark = env.view_meta if self.view == COMPACT else None
             if indent:
-                return dumps({env.envelope_key: self.array()}, indent=indent) + b"\n"
-            return b'{' + dumps(env.envelope_key) + b':' + self.array_bytes() + b"}"
+                return dumps({env.envelope_key: self.array(), **(mark or {})},
+                             indent=indent) + b"\n"
+            tail = b"," + dumps(mark)[1:-1] if mark else b""
+            return b'{' + dumps(env.envelope_key) + b':' + self.array_bytes() + tail + b"}"
         if indent:
             return dumps(self.array(), indent=indent) + b"\n"
         return self.array_bytes()

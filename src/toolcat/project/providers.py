@@ -35,6 +35,7 @@ from typing import Any
 
 from toolcat.document.canonical import dumps
 from toolcat.document.pointer import encode
+from toolcat.formats.providers import STRICT_TYPED_KEYS
 from toolcat.project.lower import CHANGED, EXACT, NARROWED, OMITTED, WIDENED, Change
 from toolcat.schema import merge as M
 from toolcat.schema.walker import transform
@@ -154,7 +155,6 @@ class Adapted:
 
 
 #: a schema holding one of these says what values it takes (strict modes need one)
-_TYPED = ("type", "enum", "const", "anyOf", "allOf", "$ref", "oneOf", "not")
 
 
 def _ref_siblings(n: dict, path: tuple, note: Any) -> dict:
@@ -398,7 +398,7 @@ class Adapter(_OpenApiRules):
             if d == "2020-12":
                 n = _ref_siblings(n, path, self.note)
             n = self.close_object(n, path, d)
-            if not any(k in n for k in _TYPED):
+            if not any(k in n for k in STRICT_TYPED_KEYS):
                 self.halt(path, "a schema of any value (no type): strict modes ask every "
                           "schema for a type, an enum, a const or anyOf")
         return n

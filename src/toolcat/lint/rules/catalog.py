@@ -123,12 +123,13 @@ def missing_description(ctx, tool) -> Iterator[Hit]:
     """Without a description a model has only the tool's name to decide when to call it.
     Give every tool a one- or two-sentence description of what it does and when to use it.
     (For OpenAPI, toolcat uses the operation's `description`, else its `summary`.) On a
-    compact view a title is enough: `toolcat project` drops a description that only repeats
-    the title."""
+    compact view a title is enough (MCP: `title`, else `annotations.title`): `toolcat
+    project` drops a description that only repeats the title."""
     d = tool.description
     if isinstance(d, str) and d.strip():
         return
-    if ctx.view == COMPACT and isinstance(tool.title, str) and tool.title.strip():
+    title = tool.display_title
+    if ctx.view == COMPACT and isinstance(title, str) and title.strip():
         return
     yield Hit("tool has no description", "")
 

@@ -13,6 +13,7 @@ from typing import Any, Iterator
 
 from toolcat.document import pointer as jp
 from toolcat.formats.providers import (
+    STRICT_TYPED_KEYS,
     is_object_schema,
     recursive_refs,
     size_violations,
@@ -246,6 +247,25 @@ def recursive_schema(ctx, tool) -> Iterator[Hit]:
     for path in recursive_refs(s, tool.dialect):
         yield Hit(f"recursive $ref is not supported by {p.title}",
                   "/inputSchema" + jp.encode(path + ("$ref",)))
+
+
+@rule("PV511", "strict-untyped-schema", "error",
+      "strict mode: a schema of any value (no `type`, `enum`, `const`, `anyOf`, `$ref`...)",
+      scope="node")
+def strict_untyped_schema(ctx, tool, n) -> Iterator[Hit]:
+    """Strict modes compile the schema into a grammar and need a type for every schema: a
+    parameter of any value (`{}`, or only a description) is refused by OpenAI strict mode,
+    and both providers' SDKs stop their strict transform on it. Give it a type (or an
+    `anyOf` of the types it takes), or send the tool with `"strict": false`, as `toolcat
+    project --to openai-strict` does."""
+    p = _provider(ctx, tool)
+    node = n.node
+    if p is None or not p.strict:
+        return
+    if node is True or (isinstance(node, dict) and not any(k in node for k in
+                                                             STRICT_TYPED_KEYS)):
+        yield Hit("a schema of any value: strict mode needs a type, an enum, a const or "
+                  "anyOf here", n.ptr())
 
 
 @rule("PV510", "strict-request-budget", "error",

@@ -30,8 +30,9 @@ def parameter_without_description(ctx, tool) -> Iterator[Hit]:
     units, format and how it relates to the others. A parameter with only a name and a type
     invites guesses. Parameters that are only a `$ref` are skipped (the referenced schema
     may carry the description). Not checked on compact views, which leave schema prose out
-    on purpose (it goes to the handbook): OpenWOP compact catalogs, tool arrays whose file
-    name contains "compact" (like `toolcat project -o tools.compact.json`), and any catalog
+    on purpose (it goes to the handbook): OpenWOP compact catalogs, MCP results that declare
+    `"_meta": {"toolcat/view": "compact"}` (`toolcat project --to mcp` writes it), tool
+    arrays whose file name contains "compact" (like `tools.compact.json`), and any catalog
     linted with `--view compact`."""
     for name, p in _params(tool).items():
         if not isinstance(p, dict) or "$ref" in p:
