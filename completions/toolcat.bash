@@ -226,12 +226,12 @@ _toolcat() {
         case $prev in
         --server|--url|--header|--handbook-tool)
             return 0 ;;  # file names (complete -o default)
-        --timeout|--call-timeout|--description-max)
+        --timeout|--call-timeout|--http|--description-max)
             compopt +o default 2>/dev/null
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--server --url --header --timeout --call-timeout --handbook-tool --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--server --url --header --timeout --call-timeout --http --handbook-tool --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)

@@ -16,7 +16,7 @@ complete -c toolcat -n __fish_use_subcommand -a diff -d 'What changed between tw
 complete -c toolcat -n __fish_use_subcommand -a diff-toolids -d 'Compare the toolId sets of two catalogs, or of one catalog\'s standard and compact views'
 complete -c toolcat -n __fish_use_subcommand -a measure -d 'Measure bytes and tokens of each catalog\'s standard view against its compact view'
 complete -c toolcat -n __fish_use_subcommand -a capture -d 'Capture the tools/list of live MCP servers (every page) with what their handshake said, into a file that every toolcat command reads'
-complete -c toolcat -n __fish_use_subcommand -a serve -d 'Serve an MCP server\'s tools in the compact view, over stdio: tools/list lists what toolcat project writes for it plus a handbook tool that returns any tool\'s full descriptor; tools/call is forwarded to the server unchanged'
+complete -c toolcat -n __fish_use_subcommand -a serve -d 'Serve an MCP server\'s tools in the compact view, over stdio (or Streamable HTTP on 127.0.0.1 with --http): tools/list lists what toolcat project writes for it plus a handbook tool that returns any tool\'s full descriptor; tools/call is forwarded to the server unchanged'
 complete -c toolcat -n __fish_use_subcommand -a rule -d 'Explain a lint rule (toolcat rule CODE) or list them all (--all)'
 
 complete -c toolcat -n '__fish_seen_subcommand_from tools' -F
@@ -205,6 +205,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from serve' -l url -r -F -d 'The 
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l header -r -F -d '\'Name: value\' sent to every --url server (e.g'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l timeout -x -d 'Seconds each server has from its start to its last tools/list page; then its process group is ended'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l call-timeout -x -d 'Seconds a forwarded tools/call may take before the client gets an MCP error (0: no limit)'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l http -x -d 'Serve over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio; 0 picks a free port'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l handbook-tool -r -F -d 'Name of the added tool that returns a tool\'s full descriptor'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l description-max -x -d 'Longest tool description, in characters'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l keep-titles -d 'MCP target: keep title and annotations.title (UI labels) in the compact view'

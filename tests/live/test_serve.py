@@ -522,6 +522,7 @@ def test_the_client_going_away_ends_the_upstream_group(tmp_path):
     (("x", "--handbook-tool", "no spaces"), "--handbook-tool must be an MCP tool name"),
     (("x", "--call-timeout", "-1"), "--call-timeout must be 0"),
     (("x", "--description-max", "-1"), "--description-max must be"),
+    (("x", "--http", "70000"), "--http must be a port number"),
 ])
 def test_usage_errors(cli, args, said):
     run = ok(cli("serve", *args), 2)
@@ -560,3 +561,85 @@ def test_readme_client_snippet_runs_as_a_client_configuration(cli, tmp_path):
     (cat,) = json.loads(run.out)["catalogs"]
     assert cat["file"] == key
     assert [t["id"] for t in cat["tools"]] == ["get_current_time", "convert_time", HANDBOOK]
+
+
+# --------------------------------------------------------------------------- --http
+
+
+@contextlib.contextmanager
+def served_http(tmp_path, *args: str):
+    """``toolcat serve --http 0 ...`` running; yields (process, URL from its start-up line,
+    marker). The process is ended (SIGTERM) by the caller or on the way out."""
+    import re
+
+    marker = uuid.uuid4().hex
+    p = subprocess.Popen([PY, "-m", "toolcat", "serve", "--http", "0", *SLACK, *args],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=tmp_path,
+                         env=live_env({"TOOLCAT_TEST_MARK": marker, "TMPDIR": str(tmp_path)}))
+    try:
+        line = p.stderr.readline().decode()
+        m = re.search(r", on (http://127\.0\.0\.1:\d+/mcp): tools/list ", line)
+        assert m, (line, p.poll())
+        yield p, m.group(1), marker
+    finally:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+            p.wait(timeout=60)
+        end_marked(marker)
+
+
+def http_client_run(url: str, fn, headers: dict | None = None):
+    import anyio
+    import httpx2
+    from mcp.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async def main():
+        target = streamable_http_client(url, http_client=httpx2.AsyncClient(
+            headers=headers or {}, trust_env=False))
+        async with Client(target) as client:
+            return await fn(client)
+
+    return anyio.run(main)
+
+
+def test_http_serves_the_same_view_and_forwards_calls(tmp_path):
+    """--http 0: a Streamable HTTP endpoint on 127.0.0.1 (the URL on the start-up line); the
+    SDK client over HTTP lists the same tools as over stdio and its calls are forwarded; a
+    request naming another host is refused (DNS rebinding); SIGTERM ends toolcat and the
+    upstream's group."""
+    import httpx2
+
+    async def talk(client):
+        return await list_all(client), _result(await client.call_tool("convert_time", CONVERT))
+
+    over_stdio = served(tmp_path, TIME).run(talk)
+    with served_http(tmp_path, TIME) as (p, url, marker):
+        over_http = http_client_run(url, talk)
+        over_http_again = http_client_run(url, talk)      # a second client session
+        foreign = httpx2.post(url, headers={"Host": "attacker.example",
+                                            "Content-Type": "application/json",
+                                            "Accept": "application/json, text/event-stream"},
+                              content=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+                              trust_env=False)
+        assert any("mcp_server_time" in c for _, c in marked(marker))
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(timeout=60) == -signal.SIGTERM
+        assert wait_gone(marker) == []
+    assert over_http == over_stdio == over_http_again
+    assert over_http[1]["structuredContent"]["time_difference"] == "+8.0h"
+    assert foreign.status_code in (403, 421), foreign.status_code
+
+
+def test_http_port_in_use_is_an_input_error(cli):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        run = ok(cli("serve", *SLACK, "--http", str(port), catalog_cmd()), 2)
+    (line,) = run.err_lines
+    assert line.startswith(f"toolcat: error: toolcat serve: --http {port}: cannot listen on "
+                           f"127.0.0.1:{port}"), line

@@ -10,7 +10,8 @@ from toolcat.commands.common import NoColor, Quiet, apply_ui
 from toolcat.commands.project import DescriptionMax, KeepTitles, NoFactor, NoOutputSchema
 from toolcat.commands.sources import Headers, Timeout, Verbose
 
-HELP = ("Serve an MCP server's tools in the compact view, over stdio: tools/list lists what "
+HELP = ("Serve an MCP server's tools in the compact view, over stdio (or Streamable HTTP on "
+        "127.0.0.1 with --http): tools/list lists what "
         "`toolcat project` writes for it plus a handbook tool that returns any tool's full "
         "descriptor; tools/call is forwarded to the server unchanged.")
 SHORT = "Serve an MCP server's tools in the compact view (an MCP proxy)."
@@ -18,7 +19,10 @@ SHORT = "Serve an MCP server's tools in the compact view (an MCP proxy)."
 EPILOG = """SERVER is the upstream: a command line (run over stdio, split as a shell splits
 words) or an http:// or https:// URL (Streamable HTTP); or give it with --server or --url.
 toolcat serve is an MCP server on its stdin and stdout: put it where a client's
-configuration runs the server (README: "Serve a compact view of any MCP server"). The
+configuration runs the server (README: "Serve a compact view of any MCP server"); with
+--http PORT it is a Streamable HTTP server at http://127.0.0.1:PORT/mcp instead (127.0.0.1
+only; --http 0 picks a free port; the start-up line on stderr gives the URL, even with -q)
+until SIGTERM or Ctrl-C. The
 upstream is started and listed first (within --timeout); tools/list then always returns the
 same bytes. Each schema is rewritten only where the rewrite accepts exactly what the
 upstream's schema accepts. The handbook tool (--handbook-tool) returns a tool's descriptor
@@ -35,6 +39,7 @@ Examples:
   toolcat serve 'uvx mcp-server-time'
   toolcat serve --server 'uvx mcp-server-git' --description-max 80 --keep-titles
   toolcat serve --url http://127.0.0.1:8000/mcp --header 'Authorization: Bearer TOKEN'
+  toolcat serve --http 8765 'uvx mcp-server-time'
 """
 
 HandbookTool = Annotated[str, typer.Option(
@@ -45,6 +50,10 @@ Server = Annotated[Optional[str], typer.Option(
     show_default=False)]
 Url = Annotated[Optional[str], typer.Option(
     "--url", help="The upstream: this Streamable HTTP MCP server (http:// or https://).",
+    show_default=False)]
+Http = Annotated[Optional[int], typer.Option(
+    "--http", metavar="PORT", help="Serve over Streamable HTTP on 127.0.0.1:PORT (path /mcp) "
+    "instead of stdio; 0 picks a free port. The URL is the start-up line on stderr.",
     show_default=False)]
 CallTimeout = Annotated[float, typer.Option(
     "--call-timeout", help="Seconds a forwarded tools/call may take before the client gets an "
@@ -64,6 +73,7 @@ def serve(
     header: Headers = None,
     timeout: Timeout = None,
     call_timeout: CallTimeout = 300.0,
+    http: Http = None,
     handbook_tool: HandbookTool = "get_tool_handbook",
     description_max: DescriptionMax = 120,
     keep_titles: KeepTitles = False,
@@ -95,6 +105,8 @@ def serve(
     if not call_timeout >= 0:
         raise UsageError(f"--call-timeout must be 0 (no limit) or more seconds "
                          f"(got {call_timeout:g})")
+    if http is not None and not 0 <= http <= 65535:
+        raise UsageError(f"--http must be a port number, 0 to 65535 (got {http})")
     from toolcat.project import options_from_cli
     from toolcat.serve.view import check_tool_name
 
@@ -108,5 +120,5 @@ def serve(
 
     code = run(ServeOptions(spec=live.specs[0], settings=settings, handbook_tool=handbook_tool,
                             timeout=live.timeout, call_timeout=call_timeout or None,
-                            verbose=live.verbose, quiet=ui.state.quiet))
+                            verbose=live.verbose, quiet=ui.state.quiet, http=http))
     raise typer.Exit(code)

@@ -206,13 +206,14 @@ def build_server(view: Any, upstream: Upstream) -> Server:
                   instructions=instructions, on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-async def serve_stdio(upstream: Upstream, make_view: Callable[[Any], Any],
-                      announce: Callable[[Any], None]) -> Any:
-    """Start the upstream, make the view, serve it on stdin/stdout until the client goes
-    away; the upstream is ended on the way out. Returns the view (None when the upstream
-    failed at start-up: :attr:`Upstream.error` says why)."""
-    from mcp.server.stdio import stdio_server
-
+async def serve_wire(upstream: Upstream, make_view: Callable[[Any], Any],
+                     announce: Callable[[Any, str | None], None],
+                     http: int | None = None) -> Any:
+    """Start the upstream, make the view, serve it until the client goes away (stdio: stdin
+    closed; ``--http``: SIGTERM or Ctrl-C); the upstream is ended on the way out. ``http`` is
+    the port of the Streamable HTTP endpoint on 127.0.0.1 (0: any free port; the URL is
+    announced). Returns the view (None when the upstream failed at start-up:
+    :attr:`Upstream.error` says why)."""
     view = None
     upstream.in_loop()
     async with anyio.create_task_group() as tg:
@@ -223,12 +224,56 @@ async def serve_stdio(upstream: Upstream, make_view: Callable[[Any], Any],
         try:
             view = make_view(upstream.capture)
             server = build_server(view, upstream)
-            announce(view)
-            async with stdio_server() as (read, write):
-                await server.run(read, write, server.create_initialization_options())
+            if http is None:
+                from mcp.server.stdio import stdio_server
+
+                announce(view, None)
+                async with stdio_server() as (read, write):
+                    await server.run(read, write, server.create_initialization_options())
+            else:
+                await _serve_http(server, http, lambda url: announce(view, url))
         finally:
             upstream.stop.set()
     return view
+
+
+#: Where ``--http`` serves (the SDK's default path of a Streamable HTTP endpoint).
+HTTP_PATH = "/mcp"
+
+
+def listen_socket(port: int) -> Any:
+    """A listening TCP socket on 127.0.0.1:``port`` (0: any free port); an
+    :class:`InputError` when the port cannot be had (in use, not allowed)."""
+    import socket
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
+        sock.listen(64)
+    except OSError as e:
+        sock.close()
+        raise InputError(f"--http {port}: cannot listen on 127.0.0.1:{port}: "
+                         f"{e.strerror or e}", "toolcat serve") from None
+    return sock
+
+
+async def _serve_http(server: Server, port: int, announce: Callable[[str], None]) -> None:
+    """Serve ``server`` over Streamable HTTP on 127.0.0.1 only (the SDK's app: its DNS
+    rebinding protection admits only 127.0.0.1/localhost hosts and origins), until SIGTERM
+    or Ctrl-C (uvicorn's handlers; re-raised after its graceful stop)."""
+    import uvicorn
+
+    sock = listen_socket(port)
+    app = server.streamable_http_app(streamable_http_path=HTTP_PATH, host="127.0.0.1")
+    config = uvicorn.Config(app, log_level="critical", lifespan="on", access_log=False,
+                            timeout_graceful_shutdown=2)
+    web = uvicorn.Server(config)
+    announce(f"http://127.0.0.1:{sock.getsockname()[1]}{HTTP_PATH}")
+    try:
+        await web.serve(sockets=[sock])
+    finally:
+        sock.close()
 
 
 def transport_of(spec: ServerSpec) -> str:

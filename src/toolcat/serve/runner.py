@@ -24,6 +24,7 @@ class ServeOptions:
     verbose: bool = False
     quiet: bool = False
     log_dir: str | None = ""          # "": the default folder (toolcat.formats.live.capture)
+    http: int | None = None           # --http PORT (0: any free port); None: stdio
 
 
 def serve(opts: ServeOptions) -> int:
@@ -58,14 +59,17 @@ def serve(opts: ServeOptions) -> int:
 
             return build_view(cap.to_catalog(capture), opts.settings, opts.handbook_tool)
 
-        def announce(view: Any) -> None:
-            if not opts.quiet:
+        def announce(view: Any, url: str | None) -> None:
+            if url is not None:         # said even with -q: the client needs the URL
+                say(started_line(spec, view, upstream, url) if not opts.quiet
+                    else f"toolcat: serving on {url}")
+            elif not opts.quiet:
                 say(started_line(spec, view, upstream))
 
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                view = anyio.run(proxy.serve_stdio, upstream, make_view, announce)
+                view = anyio.run(proxy.serve_wire, upstream, make_view, announce, opts.http)
         except BaseExceptionGroup as group:
             mine = [e for e in _leaves(group) if isinstance(e, InputError)]
             if mine:
@@ -90,7 +94,7 @@ def _leaves(exc: BaseException) -> list[BaseException]:
     return [exc]
 
 
-def started_line(spec: ServerSpec, view: Any, upstream: Any) -> str:
+def started_line(spec: ServerSpec, view: Any, upstream: Any, url: str | None = None) -> str:
     """What ``toolcat serve`` says on stderr once it serves (hosts keep it in their logs)."""
     from toolcat import tokens
     from toolcat.document.canonical import dumps
@@ -98,8 +102,9 @@ def started_line(spec: ServerSpec, view: Any, upstream: Any) -> str:
     before = tokens.count(view.projection.standard_bytes())
     after = tokens.count(dumps(view.tools))
     n = len(view.upstream)
+    where = f", on {url}" if url else ""
     return (f"toolcat: serving {n} tool{'s' if n != 1 else ''} of {printable(spec.label, 64)} "
-            f"in the compact view, and {view.handbook_name}: tools/list {before:,} -> "
+            f"in the compact view, and {view.handbook_name}{where}: tools/list {before:,} -> "
             f"{after:,} tokens ({tokens.DEFAULT_ENCODING}, the handbook tool included)")
 
 
