@@ -224,14 +224,17 @@ _toolcat() {
         ;;
     serve)
         case $prev in
-        --server|--url|--header|--handbook-tool)
+        --server|--url|--header|--client-config|--handbook-tool)
             return 0 ;;  # file names (complete -o default)
+        --client)
+            COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
+            return 0 ;;
         --timeout|--call-timeout|--http|--description-max)
             compopt +o default 2>/dev/null
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--server --url --header --timeout --call-timeout --http --handbook-tool --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --timeout --call-timeout --http --handbook-tool --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)

@@ -200,9 +200,11 @@ complete -c toolcat -n '__fish_seen_subcommand_from capture' -l quiet -s q -d 'N
 complete -c toolcat -n '__fish_seen_subcommand_from capture' -l help -s h -d 'Show the help and exit'
 
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -F
-complete -c toolcat -n '__fish_seen_subcommand_from serve' -l server -r -F -d 'The upstream: run this MCP server (a command line, split as a shell splits words; NAME=value words before the command set its environment)'
-complete -c toolcat -n '__fish_seen_subcommand_from serve' -l url -r -F -d 'The upstream: this Streamable HTTP MCP server (http:// or https://)'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l server -r -F -d 'An upstream: run this MCP server (a command line, split as a shell splits words; NAME=value words before the command set its environment)'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l url -r -F -d 'An upstream: this Streamable HTTP MCP server (http:// or https://)'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l header -r -F -d '\'Name: value\' sent to every --url server (e.g'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l client -x -a 'claude-desktop claude-code cursor vscode windsurf' -d 'Read every MCP server of this client\'s configuration: claude-desktop, claude-code, cursor, vscode, windsurf'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l client-config -r -F -d 'Read every MCP server of this client configuration file (mcpServers or servers)'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l timeout -x -d 'Seconds each server has from its start to its last tools/list page; then its process group is ended'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l call-timeout -x -d 'Seconds a forwarded tools/call may take before the client gets an MCP error (0: no limit)'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l http -x -d 'Serve over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio; 0 picks a free port'

@@ -29,6 +29,7 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed (the live extra)
 
 from live_support import (  # noqa: E402
     PY,
+    SERVERS,
     catalog_cmd,
     catalog_http,  # noqa: F401 - a fixture
     cli,  # noqa: F401 - a fixture
@@ -518,7 +519,6 @@ def test_the_client_going_away_ends_the_upstream_group(tmp_path):
 
 @pytest.mark.parametrize("args, said", [
     ((), "give the upstream server"),
-    (("a", "--server", "b"), "serves one upstream server (got 2)"),
     (("x", "--handbook-tool", "no spaces"), "--handbook-tool must be an MCP tool name"),
     (("x", "--call-timeout", "-1"), "--call-timeout must be 0"),
     (("x", "--description-max", "-1"), "--description-max must be"),
@@ -643,3 +643,109 @@ def test_http_port_in_use_is_an_input_error(cli):
     (line,) = run.err_lines
     assert line.startswith(f"toolcat: error: toolcat serve: --http {port}: cannot listen on "
                            f"127.0.0.1:{port}"), line
+
+
+# --------------------------------------------------------------------------- several upstreams
+
+
+def test_several_upstreams_are_served_namespaced_and_routed(tmp_path):
+    """--server twice: each tool is served as <server>__<tool> (the server's name as every
+    report gives it), in the upstreams' order; a call of a served name reaches its upstream
+    under the upstream's own name and returns what calling it directly returns; the handbook
+    tool takes the served name (the descriptor as the upstream sent it, named as served)."""
+    from mcp.shared.exceptions import MCPError
+
+    cat = catalog_cmd()
+
+    async def talk(client):
+        listed = await list_all(client)
+        res = [_result(await client.call_tool("mcp_server_time__convert_time", CONVERT)),
+               _result(await client.call_tool("catalog_server__add", {"a": 20, "b": 22}))]
+        book = _dump(await client.call_tool(HANDBOOK, {"name": "catalog_server__echo"}))
+        try:
+            await client.call_tool("echo", {"message": "x"})      # an unprefixed name
+        except MCPError as e:
+            res.append((e.code, e.message))
+        return listed, res, book
+
+    s = served(tmp_path, "--server", TIME, "--server", cat)
+    listed, res, book = s.run(talk)
+    assert wait_gone(s.marker) == []
+
+    async def time_up(client):
+        return await list_all(client), _result(await client.call_tool("convert_time", CONVERT))
+
+    async def cat_up(client):
+        return (await list_all(client),
+                _result(await client.call_tool("add", {"a": 20, "b": 22})))
+
+    (t_tools, t_res), (c_tools, c_res) = direct(tmp_path, TIME).run(time_up), \
+        direct(tmp_path, cat).run(cat_up)
+    names = [t["name"] for t in listed]
+    assert names == ([f"mcp_server_time__{t['name']}" for t in t_tools]
+                     + [f"catalog_server__{t['name']}" for t in c_tools] + [HANDBOOK])
+    assert res[0] == t_res and res[1] == c_res
+    assert res[2][0] == -32602 and "echo" in res[2][1]
+    # each served tool is the single-upstream view's tool, renamed
+    alone = served(tmp_path, cat).run(list_all)
+    for got, want in zip(listed[2:-1], alone[:-1]):
+        assert json_equal(got, {**want, "name": f"catalog_server__{want['name']}"})
+    (echo,) = [t for t in c_tools if t["name"] == "echo"]
+    assert json.loads(book["content"][0]["text"]) == {**echo, "name": "catalog_server__echo"}
+
+
+def test_a_client_configuration_names_the_prefixes(cli, tmp_path):
+    """--client-config FILE: every server of it, each tool prefixed with the server's key (as
+    Claude Code names tools mcp__<key>__<tool>)."""
+    cfg = {"mcpServers": {
+        "clock": {"command": PY, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]},
+        "cat": {"command": PY, "args": [str(SERVERS / "catalog_server.py")]}}}
+    (tmp_path / "mcp.json").write_text(json.dumps(cfg))
+
+    async def talk(client):
+        return ([t["name"] for t in await list_all(client)],
+                _result(await client.call_tool("cat__echo", {"message": "hi"})))
+
+    s = served(tmp_path, "--client-config", str(tmp_path / "mcp.json"))
+    names, res = s.run(talk)
+    assert names[:3] == ["clock__get_current_time", "clock__convert_time", "cat__echo"]
+    assert len(names) == 10 and names[-1] == HANDBOOK
+    assert res["structuredContent"] == {"message": "hi"}
+    assert wait_gone(s.marker) == []
+
+
+def test_two_tools_served_under_one_name_end_start_up(cli, tmp_path):
+    """Server "a" has a tool b__c, server "a__b" a tool c: both would be a__b__c. One error
+    line naming both, exit 2, nothing left running; a served name longer than MCP allows
+    and the handbook tool's name taken by a served name are errors too."""
+    (tmp_path / "one.json").write_text(json.dumps({"tools": [
+        {"name": "b__c", "inputSchema": {"type": "object"}}]}))
+    (tmp_path / "two.json").write_text(json.dumps({"tools": [
+        {"name": "c", "inputSchema": {"type": "object"}}]}))
+    long = "x" * 126
+    (tmp_path / "long.json").write_text(json.dumps({"tools": [
+        {"name": long, "inputSchema": {"type": "object"}}]}))
+    raw = [PY, str(SERVERS / "raw_server.py")]
+    cfg = {"mcpServers": {"a": {"command": raw[0], "args": [raw[1], "one.json"]},
+                          "a__b": {"command": raw[0], "args": [raw[1], "two.json"]}}}
+    (tmp_path / "clash.json").write_text(json.dumps(cfg))
+    run = ok(cli("serve", *SLACK, "--client-config", "clash.json"), 2)
+    (line,) = run.err_lines
+    assert line == ("toolcat: error: toolcat serve: two tools would be served as 'a__b__c': "
+                    "tool 'b__c' of a and tool 'c' of a__b (rename a server: its name in the "
+                    "client configuration is the prefix)"), line
+    cfg = {"mcpServers": {"srv": {"command": raw[0], "args": [raw[1], "long.json"]},
+                          "a": {"command": raw[0], "args": [raw[1], "two.json"]}}}
+    (tmp_path / "long-cfg.json").write_text(json.dumps(cfg))
+    run = ok(cli("serve", *SLACK, "--client-config", "long-cfg.json"), 2)
+    (line,) = run.err_lines
+    assert line.startswith(f"toolcat: error: srv: tool '{long}' would be served as "
+                           f"'srv__{long}', which is no MCP tool name"), line
+    cfg = {"mcpServers": {"a": {"command": raw[0], "args": [raw[1], "two.json"]},
+                          "z": {"command": raw[0], "args": [raw[1], "one.json"]}}}
+    (tmp_path / "fine.json").write_text(json.dumps(cfg))
+    run = ok(cli("serve", *SLACK, "--client-config", "fine.json", "--handbook-tool", "a__c"), 2)
+    (line,) = run.err_lines
+    assert line == ("toolcat: error: a: tool 'c' of a would be served as 'a__c', the "
+                    "handbook tool's name: give the handbook tool another name with "
+                    "--handbook-tool NAME"), line

@@ -8,7 +8,7 @@ import typer
 
 from toolcat.commands.common import NoColor, Quiet, apply_ui
 from toolcat.commands.project import DescriptionMax, KeepTitles, NoFactor, NoOutputSchema
-from toolcat.commands.sources import Headers, Timeout, Verbose
+from toolcat.commands.sources import Client, ClientConfig, Headers, Timeout, Verbose
 
 HELP = ("Serve an MCP server's tools in the compact view, over stdio (or Streamable HTTP on "
         "127.0.0.1 with --http): tools/list lists what "
@@ -18,6 +18,11 @@ SHORT = "Serve an MCP server's tools in the compact view (an MCP proxy)."
 
 EPILOG = """SERVER is the upstream: a command line (run over stdio, split as a shell splits
 words) or an http:// or https:// URL (Streamable HTTP); or give it with --server or --url.
+Several upstreams (--server, --url repeated; --client NAME or --client-config FILE: every
+server of a client's configuration) are served together, each tool named
+<server>__<tool> (MCP's name rule; the server's name is its key in the client
+configuration, else derived from the command or URL as every report names it); two tools
+served under one name end start-up with an error. One upstream: names as they are.
 toolcat serve is an MCP server on its stdin and stdout: put it where a client's
 configuration runs the server (README: "Serve a compact view of any MCP server"); with
 --http PORT it is a Streamable HTTP server at http://127.0.0.1:PORT/mcp instead (127.0.0.1
@@ -40,17 +45,18 @@ Examples:
   toolcat serve --server 'uvx mcp-server-git' --description-max 80 --keep-titles
   toolcat serve --url http://127.0.0.1:8000/mcp --header 'Authorization: Bearer TOKEN'
   toolcat serve --http 8765 'uvx mcp-server-time'
+  toolcat serve --server 'uvx mcp-server-time' --server 'uvx mcp-server-git'
 """
 
 HandbookTool = Annotated[str, typer.Option(
     "--handbook-tool", help="Name of the added tool that returns a tool's full descriptor.")]
-Server = Annotated[Optional[str], typer.Option(
-    "--server", help="The upstream: run this MCP server (a command line, split as a shell "
-    "splits words; `NAME=value` words before the command set its environment).",
+Server = Annotated[Optional[list[str]], typer.Option(
+    "--server", help="An upstream: run this MCP server (a command line, split as a shell "
+    "splits words; `NAME=value` words before the command set its environment). Repeatable.",
     show_default=False)]
-Url = Annotated[Optional[str], typer.Option(
-    "--url", help="The upstream: this Streamable HTTP MCP server (http:// or https://).",
-    show_default=False)]
+Url = Annotated[Optional[list[str]], typer.Option(
+    "--url", help="An upstream: this Streamable HTTP MCP server (http:// or https://). "
+    "Repeatable.", show_default=False)]
 Http = Annotated[Optional[int], typer.Option(
     "--http", metavar="PORT", help="Serve over Streamable HTTP on 127.0.0.1:PORT (path /mcp) "
     "instead of stdio; 0 picks a free port. The URL is the start-up line on stderr.",
@@ -71,6 +77,8 @@ def serve(
     server: Server = None,
     url: Url = None,
     header: Headers = None,
+    client: Client = None,
+    client_config: ClientConfig = None,
     timeout: Timeout = None,
     call_timeout: CallTimeout = 300.0,
     http: Http = None,
@@ -92,16 +100,13 @@ def serve(
 
     gc.enable()     # a long-lived process (the CLI turns the cyclic collector off)
     apply_ui(no_color, quiet)
-    cmds = [server] if server is not None else []
-    urls = [url] if url is not None else []
+    cmds = list(server or [])
+    urls = list(url or [])
     if upstream is not None:
-        (urls if re.match(r"(?i)https?://", upstream) else cmds).append(upstream)
-    if not cmds and not urls:
-        raise UsageError("give the upstream server: a command line or URL, --server CMD or "
-                         "--url URL")
-    if len(cmds) + len(urls) > 1:
-        raise UsageError(f"toolcat serve serves one upstream server (got "
-                         f"{len(cmds) + len(urls)})")
+        (urls if re.match(r"(?i)https?://", upstream) else cmds).insert(0, upstream)
+    if not cmds and not urls and not client and not client_config:
+        raise UsageError("give the upstream server: a command line or URL, --server CMD, "
+                         "--url URL, --client NAME or --client-config FILE")
     if not call_timeout >= 0:
         raise UsageError(f"--call-timeout must be 0 (no limit) or more seconds "
                          f"(got {call_timeout:g})")
@@ -114,11 +119,13 @@ def serve(
     settings = options_from_cli(to="mcp", description_max=description_max,
                                 output_schema=not no_output_schema, factor=not no_factor,
                                 keep_titles=keep_titles)
-    live = live_options(cmds, urls, header, timeout, None, None, verbose)
+    live = live_options(cmds, urls, header, timeout, client, client_config, verbose)
+    if not live.specs:
+        raise UsageError("the client configuration has no MCP server to serve")
     from toolcat.serve.runner import ServeOptions
     from toolcat.serve.runner import serve as run
 
-    code = run(ServeOptions(spec=live.specs[0], settings=settings, handbook_tool=handbook_tool,
+    code = run(ServeOptions(specs=live.specs, settings=settings, handbook_tool=handbook_tool,
                             timeout=live.timeout, call_timeout=call_timeout or None,
                             verbose=live.verbose, quiet=ui.state.quiet, http=http))
     raise typer.Exit(code)

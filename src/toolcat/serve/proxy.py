@@ -28,6 +28,7 @@ from toolcat.errors import InputError
 from toolcat.formats.live import session as live
 from toolcat.formats.live.procs import ServerProcess
 from toolcat.formats.live.spec import HTTP, ServerSpec, printable
+from toolcat.serve.view import SEPARATOR
 
 #: The ``_meta`` key of a 2026-era result that names the server answering (toolcat's own
 #: server stamps its own; the upstream's is not passed on as if it were toolcat's answer).
@@ -42,8 +43,10 @@ class Upstream:
 
     def __init__(self, spec: ServerSpec, proc: ServerProcess | None, timeout: float,
                  call_timeout: float | None, started: float, log_dir: str | None,
-                 verbose: bool, on_gone: Callable[[InputError], None] | None = None) -> None:
+                 verbose: bool, on_gone: Callable[[InputError], None] | None = None,
+                 prefix: str | None = None) -> None:
         self.spec = spec
+        self.prefix = prefix             # its tools' served names: <prefix>__<name>
         self.proc = proc
         self.timeout = timeout
         self.call_timeout = call_timeout
@@ -173,12 +176,35 @@ def _without_server_stamp(result: dict) -> dict:
     return result
 
 
-def build_server(view: Any, upstream: Upstream) -> Server:
-    """The SDK server that serves ``view`` and forwards calls to ``upstream``."""
-    cap = upstream.capture
-    assert cap is not None
-    info = cap.handshake.server_info or {}
-    name = str(info.get("name") or upstream.spec.label)
+def build_server(view: Any, upstreams: list[Upstream]) -> Server:
+    """The SDK server that serves ``view`` and forwards calls to ``upstreams`` (a served
+    name is routed to its upstream, under the name the upstream gave the tool)."""
+    infos = []
+    for up in upstreams:
+        assert up.capture is not None
+        infos.append(up.capture.handshake.server_info or {})
+    if len(upstreams) == 1:
+        info = infos[0]
+        name = str(info.get("name") or upstreams[0].spec.label)
+        version = str(info.get("version") or "")
+        title = info.get("title") if isinstance(info.get("title"), str) else None
+        hs = upstreams[0].capture.handshake.result  # type: ignore[union-attr]
+        instructions = hs.get("instructions") if isinstance(hs.get("instructions"), str) \
+            else None
+        about = f"{name} through toolcat serve"
+    else:
+        from toolcat.version import __version__
+
+        name, version, title = "toolcat-serve", __version__, None
+        said = []
+        for up in upstreams:
+            hs = up.capture.handshake.result  # type: ignore[union-attr]
+            text = hs.get("instructions")
+            if isinstance(text, str) and text.strip():
+                said.append(f"Tools {up.prefix}{SEPARATOR}*: {text.strip()}")
+        instructions = "\n\n".join(said) or None
+        about = ("the servers " + ", ".join(str(u.prefix) for u in upstreams)
+                 + f" through toolcat serve (each tool named <server>{SEPARATOR}<tool>)")
 
     async def list_tools(ctx: Any, params: Any) -> dict:
         cursor = getattr(params, "cursor", None) if params is not None else None
@@ -194,36 +220,44 @@ def build_server(view: Any, upstream: Upstream) -> Server:
             return {**view.handbook_result(params.arguments), **MODERN_DEFAULTS}
         raw = dict(ctx.params or {})
         raw.pop("_meta", None)        # the client's envelope is not the upstream's
+        route = view.routes.get(params.name)
+        if route is None:
+            if len(upstreams) == 1:   # the upstream's own answer to a name it does not have
+                route = (0, params.name)
+            else:
+                raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {printable(params.name, 130)}")
+        index, original = route
+        raw["name"] = original
         # a legacy upstream's result has no resultType, which a 2026-07-28 client needs
-        return {**MODERN_DEFAULTS, **await upstream.call("tools/call", raw)}
+        return {**MODERN_DEFAULTS, **await upstreams[index].call("tools/call", raw)}
 
-    hs = cap.handshake.result
-    instructions = hs.get("instructions") if isinstance(hs.get("instructions"), str) else None
-    return Server(name, version=str(info.get("version") or ""),
-                  title=info.get("title") if isinstance(info.get("title"), str) else None,
-                  description=f"{name} through toolcat serve (the compact view of its tools; "
-                  f"full descriptors from {view.handbook_name})",
+    return Server(name, version=version, title=title,
+                  description=f"{about} (the compact view of its tools; full descriptors "
+                  f"from {view.handbook_name})",
                   instructions=instructions, on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-async def serve_wire(upstream: Upstream, make_view: Callable[[Any], Any],
+async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any],
                      announce: Callable[[Any, str | None], None],
                      http: int | None = None) -> Any:
-    """Start the upstream, make the view, serve it until the client goes away (stdio: stdin
-    closed; ``--http``: SIGTERM or Ctrl-C); the upstream is ended on the way out. ``http`` is
-    the port of the Streamable HTTP endpoint on 127.0.0.1 (0: any free port; the URL is
-    announced). Returns the view (None when the upstream failed at start-up:
-    :attr:`Upstream.error` says why)."""
+    """Start the upstreams (at the same time), make the view, serve it until the client goes
+    away (stdio: stdin closed; ``--http``: SIGTERM or Ctrl-C); the upstreams are ended on the
+    way out. ``http`` is the port of the Streamable HTTP endpoint on 127.0.0.1 (0: any free
+    port; the URL is announced). Returns the view (None when an upstream failed at start-up:
+    its :attr:`Upstream.error` says why)."""
     view = None
-    upstream.in_loop()
+    for up in upstreams:
+        up.in_loop()
     async with anyio.create_task_group() as tg:
-        tg.start_soon(upstream.run)
-        await upstream.ready.wait()
-        if upstream.capture is None:
-            return None
+        for up in upstreams:
+            tg.start_soon(up.run)
+        for up in upstreams:
+            await up.ready.wait()
         try:
-            view = make_view(upstream.capture)
-            server = build_server(view, upstream)
+            if any(up.capture is None for up in upstreams):
+                return None
+            view = make_view([up.capture for up in upstreams])
+            server = build_server(view, upstreams)
             if http is None:
                 from mcp.server.stdio import stdio_server
 
@@ -233,7 +267,8 @@ async def serve_wire(upstream: Upstream, make_view: Callable[[Any], Any],
             else:
                 await _serve_http(server, http, lambda url: announce(view, url))
         finally:
-            upstream.stop.set()
+            for up in upstreams:
+                up.stop.set()
     return view
 
 

@@ -16,7 +16,7 @@ from toolcat.formats.live.spec import STDIO, ServerSpec, printable
 
 @dataclass
 class ServeOptions:
-    spec: ServerSpec
+    specs: list[ServerSpec]           # the upstreams (one: its tools' names as they are)
     settings: Any                     # toolcat.project.ProjectOptions (target mcp)
     handbook_tool: str
     timeout: float                    # start-up to the last tools/list page
@@ -27,20 +27,30 @@ class ServeOptions:
     http: int | None = None           # --http PORT (0: any free port); None: stdio
 
 
+def prefixes(specs: list[ServerSpec]) -> list[str | None]:
+    """The served-name prefix of each upstream: none for one upstream; with several, each
+    server's name (its key in a client configuration, else derived from the command or the
+    URL, as every report names it; made unique with -2, -3...)."""
+    if len(specs) == 1:
+        return [None]
+    return [s.name for s in specs]
+
+
 def serve(opts: ServeOptions) -> int:
-    """Serve until the client goes away; 0, or 2 when the upstream ended while serving (said
-    on stderr when it happened), or raise :class:`InputError` (the upstream could not be
-    started or listed, or its tools cannot be projected). Every process started has
-    ended on return, whatever happens (:func:`toolcat.formats.live.procs.guard`)."""
+    """Serve until the client goes away; 0, or 2 when an upstream ended while serving (said
+    on stderr when it happened), or raise :class:`InputError` (an upstream could not be
+    started or listed, or the tools cannot be projected or served under distinct names).
+    Every process started has ended on return, whatever happens
+    (:func:`toolcat.formats.live.procs.guard`)."""
     from toolcat.formats.live import capture as cap
 
-    spec = opts.spec
-    if spec.problem:
-        raise InputError(spec.problem, spec.label)
+    for spec in opts.specs:
+        if spec.problem:
+            raise InputError(spec.problem, spec.label)
     log_dir = cap.default_log_dir() if opts.log_dir == "" else opts.log_dir
     with procs.guard():
         started = time.perf_counter()
-        proc = procs.spawn(spec) if spec.transport == STDIO else None
+        procs_ = [procs.spawn(spec) if spec.transport == STDIO else None for spec in opts.specs]
         session = cap.import_sdk()
         session.quiet_sdk_logging(opts.verbose)
         with warnings.catch_warnings():
@@ -48,28 +58,31 @@ def serve(opts: ServeOptions) -> int:
             import anyio
 
             from toolcat.serve import proxy
+
         def gone(error: InputError) -> None:
             say(f"{error.render()} (while serving: every call now gets an MCP error)")
 
-        upstream = proxy.Upstream(spec, proc, opts.timeout, opts.call_timeout, started,
-                                  log_dir, opts.verbose, on_gone=gone)
+        upstreams = [proxy.Upstream(spec, proc, opts.timeout, opts.call_timeout, started,
+                                    log_dir, opts.verbose, on_gone=gone, prefix=prefix)
+                     for spec, proc, prefix in zip(opts.specs, procs_, prefixes(opts.specs))]
 
-        def make_view(capture: Any) -> Any:
+        def make_view(captures: list) -> Any:
             from toolcat.serve.view import build_view
 
-            return build_view(cap.to_catalog(capture), opts.settings, opts.handbook_tool)
+            return build_view([cap.to_catalog(c) for c in captures], opts.settings,
+                              opts.handbook_tool, [u.prefix for u in upstreams])
 
         def announce(view: Any, url: str | None) -> None:
             if url is not None:         # said even with -q: the client needs the URL
-                say(started_line(spec, view, upstream, url) if not opts.quiet
+                say(started_line(opts.specs, view, url) if not opts.quiet
                     else f"toolcat: serving on {url}")
             elif not opts.quiet:
-                say(started_line(spec, view, upstream))
+                say(started_line(opts.specs, view))
 
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                view = anyio.run(proxy.serve_wire, upstream, make_view, announce, opts.http)
+                view = anyio.run(proxy.serve_wire, upstreams, make_view, announce, opts.http)
         except BaseExceptionGroup as group:
             mine = [e for e in _leaves(group) if isinstance(e, InputError)]
             if mine:
@@ -79,10 +92,11 @@ def serve(opts: ServeOptions) -> int:
                 raise others[0] from None
             raise _leaves(group)[0] from None
         if view is None:
-            assert upstream.error is not None
-            raise upstream.error
-    # the upstream ended while serving (said when it happened): not a clean run
-    return 2 if upstream.error is not None else 0
+            failed = [u.error for u in upstreams if u.error is not None]
+            assert failed
+            raise failed[0]
+    # an upstream ended while serving (said when it happened): not a clean run
+    return 2 if any(u.error is not None for u in upstreams) else 0
 
 
 def _leaves(exc: BaseException) -> list[BaseException]:
@@ -94,16 +108,18 @@ def _leaves(exc: BaseException) -> list[BaseException]:
     return [exc]
 
 
-def started_line(spec: ServerSpec, view: Any, upstream: Any, url: str | None = None) -> str:
+def started_line(specs: list[ServerSpec], view: Any, url: str | None = None) -> str:
     """What ``toolcat serve`` says on stderr once it serves (hosts keep it in their logs)."""
     from toolcat import tokens
     from toolcat.document.canonical import dumps
 
-    before = tokens.count(view.projection.standard_bytes())
+    before = sum(tokens.count(b) for b in view.standard_bytes())
     after = tokens.count(dumps(view.tools))
     n = len(view.upstream)
     where = f", on {url}" if url else ""
-    return (f"toolcat: serving {n} tool{'s' if n != 1 else ''} of {printable(spec.label, 64)} "
+    of = (printable(specs[0].label, 64) if len(specs) == 1 else
+          f"{len(specs)} servers ({', '.join(printable(s.label, 40) for s in specs)})")
+    return (f"toolcat: serving {n} tool{'s' if n != 1 else ''} of {of} "
             f"in the compact view, and {view.handbook_name}{where}: tools/list {before:,} -> "
             f"{after:,} tokens ({tokens.DEFAULT_ENCODING}, the handbook tool included)")
 

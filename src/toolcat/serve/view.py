@@ -49,19 +49,46 @@ def handbook_tool(name: str) -> dict:
     }
 
 
+#: Between a server's prefix and a tool's name when several upstreams are served (Claude
+#: Code's ``mcp__<server>__<tool>`` without its ``mcp__``: the host adds its own).
+SEPARATOR = "__"
+
+
+def served_name(prefix: str | None, name: str) -> str:
+    return name if prefix is None else f"{prefix}{SEPARATOR}{name}"
+
+
+@dataclass
+class Part:
+    """One upstream's share of the view."""
+
+    prefix: str | None                # None: the only upstream (names as they are)
+    label: str                        # the server's name in messages
+    listed: list[dict]                # its tools as served (served names), in its order
+    upstream: list[dict]              # its tools as it sent them
+    projection: Any = None            # toolcat.project.Projection of its catalog
+    pages: list[int] = field(default_factory=list)   # its tools/list page sizes
+
+
 @dataclass
 class View:
-    """One projection of the upstream's tools, made once (``tools/list`` is byte-stable)."""
+    """One projection of the upstreams' tools (``tools/list`` is byte-stable)."""
 
     tools: list[dict]                 # tools/list: the compact upstream tools, then the handbook tool
-    handbook: dict[str, Any]          # tool name -> full descriptor (as the upstream sent it)
+    handbook: dict[str, Any]          # served name -> full descriptor (as the upstream sent it)
     handbook_name: str
-    upstream: list = field(default_factory=list)   # the upstream's tools, as sent
-    projection: Any = None            # toolcat.project.Projection
+    upstream: list = field(default_factory=list)   # the upstreams' tools, as sent
+    projection: Any = None            # toolcat.project.Projection (the first upstream's)
+    routes: dict[str, tuple[int, str]] = field(default_factory=dict)  # served -> (part, name)
+    parts: list[Part] = field(default_factory=list)
 
     @property
     def upstream_names(self) -> list[str]:
         return [t["name"] for t in self.tools if t["name"] != self.handbook_name]
+
+    def standard_bytes(self) -> list[bytes]:
+        """Each upstream's tools as standard descriptors (what the start-up line counts)."""
+        return [p.projection.standard_bytes() for p in self.parts]
 
     def handbook_result(self, arguments: Any) -> dict:
         """The result of a call of the handbook tool (a ``CallToolResult`` as JSON data): the
@@ -90,19 +117,61 @@ def _tool_error(text: str) -> dict:
     return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
-def build_view(catalog: Any, settings: Any, handbook_name: str) -> View:
-    """The view of ``catalog`` (the upstream's live catalog) with the projection options
-    ``settings`` (:class:`toolcat.project.ProjectOptions`, target ``mcp``)."""
+#: Where a start-up problem of the view is reported when several servers are involved.
+SERVE = "toolcat serve"
+
+
+def build_view(catalogs: Any, settings: Any, handbook_name: str,
+               prefixes: list[str | None] | None = None,
+               pages: list[list[int]] | None = None) -> View:
+    """The view of ``catalogs`` (the upstreams' live catalogs; one catalog alone is one
+    upstream) with the projection options ``settings`` (:class:`toolcat.project.
+    ProjectOptions`, target ``mcp``). Each catalog is projected on its own; with several,
+    ``prefixes`` names them (each tool served as ``<prefix>__<name>``). A served name that is
+    no MCP tool name, or two tools served under one name, is an :class:`InputError`."""
     import json
 
     from toolcat.project import project_catalogs
 
-    proj = project_catalogs([catalog], settings)
-    listed = json.loads(proj.array_bytes())        # fresh data, canonical key order
-    handbook = proj.handbook()["tools"]
-    if handbook_name in handbook:
-        raise InputError(f"the server has a tool named {handbook_name!r}: give the handbook "
-                         "tool another name with --handbook-tool NAME", catalog.file)
-    upstream = [t.raw for t in catalog.tools]
-    return View(tools=listed + [handbook_tool(handbook_name)], handbook=handbook,
-                handbook_name=handbook_name, upstream=upstream, projection=proj)
+    cats = catalogs if isinstance(catalogs, list) else [catalogs]
+    prefixes = prefixes if prefixes is not None else [None] * len(cats)
+    where: dict[str, str] = {}      # served name -> which server's tool
+    parts: list[Part] = []
+    routes: dict[str, tuple[int, str]] = {}
+    handbook: dict[str, Any] = {}
+    listed_all: list[dict] = []
+    for i, (cat, prefix) in enumerate(zip(cats, prefixes)):
+        proj = project_catalogs([cat], settings)
+        listed = json.loads(proj.array_bytes())        # fresh data, canonical key order
+        book = proj.handbook()["tools"]
+        for t in listed:
+            original = t["name"]
+            name = served_name(prefix, original)
+            if prefix is not None and not NAME_RE.fullmatch(name):
+                raise InputError(f"tool {original!r} would be served as {name!r}, which is no "
+                                 "MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .): give the "
+                                 "server a shorter name", cat.file)
+            said = f"tool {original!r} of {cat.file}"
+            if name == handbook_name:
+                raise InputError(
+                    f"the server has a tool named {handbook_name!r}: give the handbook tool "
+                    "another name with --handbook-tool NAME" if prefix is None else
+                    f"{said} would be served as {name!r}, the handbook tool's name: give the "
+                    "handbook tool another name with --handbook-tool NAME", cat.file)
+            if name in where:
+                raise InputError(f"two tools would be served as {name!r}: {where[name]} and "
+                                 f"{said} (rename a server: its name in the client "
+                                 "configuration is the prefix)", SERVE)
+            where[name] = said
+            routes[name] = (i, original)
+            t["name"] = name
+            desc = book[original]
+            handbook[name] = desc if prefix is None else {**desc, "name": name}
+        listed_all += listed
+        parts.append(Part(prefix=prefix, label=cat.file, listed=listed,
+                          upstream=[t.raw for t in cat.tools], projection=proj,
+                          pages=list(pages[i]) if pages else [len(listed)]))
+    return View(tools=listed_all + [handbook_tool(handbook_name)], handbook=handbook,
+                handbook_name=handbook_name, upstream=[t for p in parts for t in p.upstream],
+                projection=parts[0].projection if parts else None, routes=routes,
+                parts=parts)
