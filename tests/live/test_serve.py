@@ -749,3 +749,115 @@ def test_two_tools_served_under_one_name_end_start_up(cli, tmp_path):
     assert line == ("toolcat: error: a: tool 'c' of a would be served as 'a__c', the "
                     "handbook tool's name: give the handbook tool another name with "
                     "--handbook-tool NAME"), line
+
+
+# --------------------------------------------------------------------------- list_changed
+
+
+def changing_cmd(*extra: str) -> str:
+    return shlex.join([PY, str(SERVERS / "changing_server.py"), *extra])
+
+
+def test_tools_list_changed_upstream_is_relisted_and_forwarded(tmp_path):
+    """servers/changing_server.py adds a tool on each call of grow and says so (on the
+    2026-07-28 wire through subscriptions/listen): toolcat serve lists it again, serves the
+    new view, and tells its own client (the SDK client's listen stream); the new tool is
+    served compact, its handbook entry is the upstream's descriptor, and calls reach it."""
+    import anyio
+
+    async def talk(client):
+        before = await list_all(client)
+        async with client.listen(tools_list_changed=True) as sub:
+            grown = _result(await client.call_tool("grow", {}))
+            with anyio.fail_after(60):          # not about time: a missing event fails
+                event = await sub.__anext__()
+        after = await list_all(client)
+        book = _dump(await client.call_tool(HANDBOOK, {"name": "tool_1"}))
+        called = _result(await client.call_tool("tool_1", {"x": 1}))
+        return before, grown, type(event).__name__, after, book, called
+
+    async def upstream_after(client):
+        await client.call_tool("grow", {})
+        return await list_all(client)
+
+    s = served(tmp_path, changing_cmd())
+    before, grown, event, after, book, called = s.run(talk)
+    assert wait_gone(s.marker) == []
+    up = direct(tmp_path, changing_cmd()).run(upstream_after)
+    assert [t["name"] for t in before] == ["grow", "touch", HANDBOOK]
+    assert grown["content"][0]["text"] == "added tool_1"
+    assert event == "ToolsListChanged"
+    assert [t["name"] for t in after] == ["grow", "touch", "tool_1", HANDBOOK]
+    assert after[:2] == before[:2]
+    (mine,) = [t for t in up if t["name"] == "tool_1"]
+    new = after[2]
+    assert len(new["description"]) < len(mine["description"])          # the compact view
+    assert "description" not in new["inputSchema"]["properties"]["x"]
+    assert json.loads(book["content"][0]["text"]) == mine
+    assert called["content"][0]["text"] == "tool_1"
+
+
+def read_line(p, limit: float = 120.0) -> str:
+    """The next line of ``p``'s stdout; a failure, not a hang, when none comes (a guard,
+    not a measurement: nothing here depends on how fast it comes)."""
+    import select
+
+    ready, _, _ = select.select([p.stdout], [], [], limit)
+    assert ready, f"no line from toolcat serve within {limit:g} s"
+    return p.stdout.readline().decode()
+
+
+def test_a_legacy_client_is_told_and_an_unchanged_list_stays_the_same_bytes(tmp_path):
+    """A hand-written 2025-11-25 client: the handshake says tools.listChanged; touch (the
+    upstream says its list changed but it did not) changes nothing and tells nobody; grow
+    sends one notifications/tools/list_changed; the list after it is the list before plus
+    the new tool, the other tools' bytes unchanged."""
+    marker = uuid.uuid4().hex
+    p = subprocess.Popen([PY, "-m", "toolcat", "serve", *SLACK, changing_cmd()],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         cwd=tmp_path, bufsize=0,      # unbuffered: select() sees every line
+                         env=live_env({"TOOLCAT_TEST_MARK": marker, "TMPDIR": str(tmp_path)}))
+    seen: list[str] = []
+
+    def ask(msg: dict) -> str | None:
+        p.stdin.write((json.dumps(msg) + "\n").encode())
+        p.stdin.flush()
+        if "id" not in msg:
+            return None
+        while True:                    # notifications first, then this request's answer
+            line = read_line(p)
+            seen.append(line)
+            if json.loads(line).get("id") == msg["id"]:
+                return line
+
+    try:
+        hello = json.loads(ask({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"}}}))
+        ask({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        first = ask({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        ask({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+             "params": {"name": "touch", "arguments": {}}})
+        ask({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+             "params": {"name": "grow", "arguments": {}}})
+        while True:                    # the notification of grow's change
+            line = read_line(p)
+            seen.append(line)
+            if json.loads(line).get("method") == "notifications/tools/list_changed":
+                break
+        second = ask({"jsonrpc": "2.0", "id": 5, "method": "tools/list"})
+        out, err = p.communicate(b"", timeout=120)
+    finally:
+        end_marked(marker)
+    assert p.returncode == 0, err.decode()
+    assert hello["result"]["capabilities"]["tools"]["listChanged"] is True
+    notes = [x for x in seen if '"notifications/tools/list_changed"' in x]
+    assert len(notes) == 1, seen
+    a, b = json.loads(first)["result"]["tools"], json.loads(second)["result"]["tools"]
+    assert [t["name"] for t in b] == ["grow", "touch", "tool_1", HANDBOOK]
+    assert [t for t in b if t["name"] != "tool_1"] == a
+    # byte for byte: the tools served before are the same bytes in the new answer
+    for t in a:
+        piece = json.dumps(t, separators=(",", ":"), ensure_ascii=False)
+        assert piece in first and piece in second, t["name"]
+    assert wait_gone(marker) == []

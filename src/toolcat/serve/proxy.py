@@ -15,14 +15,17 @@ then on), or for ``--call-timeout``, whichever comes first; each ends as an MCP 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import time
 from typing import Any, Callable
 
 import anyio
+import anyio.lowlevel
 import mcp_types as types
 from mcp.server import Server
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS as MODERN_VERSIONS
 
 from toolcat.errors import InputError
 from toolcat.formats.live import session as live
@@ -59,6 +62,10 @@ class Upstream:
         self.session: live.LiveSession | None = None
         self.capture: live.Capture | None = None
         self.error: InputError | None = None
+        self.on_change: Callable[["Upstream"], Any] | None = None   # awaited after a re-list
+        self.warn: Callable[[str], None] | None = None   # a line for stderr
+        self.changes = 0                 # notifications/tools/list_changed received
+        self.relisted = 0                # re-lists done after one
         self.ready: anyio.Event      # listed (capture set) or failed (error set)
         self.dead: anyio.Event       # the connection is over
         self.stop: anyio.Event       # the client went away: end the upstream
@@ -66,6 +73,8 @@ class Upstream:
     def in_loop(self) -> None:
         """What belongs to the event loop (anyio's events and cancel scopes): made in it."""
         self.ready, self.dead, self.stop = anyio.Event(), anyio.Event(), anyio.Event()
+        self.dirty = anyio.Event()      # the upstream said its tools changed: re-list
+        self.lock = anyio.Lock()        # one tools/list at a time (the wire tap keeps the last)
         self.wire = live.Wire(self.spec, self.timeout)
         self.sink = live.StderrSink(self.spec, self.wire,
                                      self.log_dir if self.proc is not None else None,
@@ -79,7 +88,8 @@ class Upstream:
         exc: BaseException | None = None
         try:
             with self.wire.scope:
-                ls = live.LiveSession(self.spec, self.wire, self.proc, on_stderr=self.sink)
+                ls = live.LiveSession(self.spec, self.wire, self.proc, on_stderr=self.sink,
+                                      message_handler=self._on_message)
                 try:
                     async with ls:
                         tools = await ls.list_tools()
@@ -92,7 +102,12 @@ class Upstream:
                         self.session = ls
                         self.wire.phase = "a forwarded tools/call"
                         self.ready.set()
-                        await self.stop.wait()
+                        async with anyio.create_task_group() as tg:
+                            tg.start_soon(self._relist_when_told)
+                            if ls.handshake.protocol_version in MODERN_VERSIONS:
+                                tg.start_soon(self._listen)
+                            await self.stop.wait()
+                            tg.cancel_scope.cancel()
                 except InputError as e:
                     if self.wire.error is None:
                         self.wire.error = e
@@ -118,6 +133,54 @@ class Upstream:
             self.ready.set()
             if self.capture is not None and self.error is not None and self.on_gone:
                 self.on_gone(self.error)
+
+    async def _on_message(self, message: Any) -> None:
+        """A legacy session's notifications: ``tools/list_changed`` marks the list dirty."""
+        if isinstance(message, types.ToolListChangedNotification):
+            self.changes += 1
+            self.dirty.set()
+        await anyio.lowlevel.checkpoint()
+
+    async def _listen(self) -> None:
+        """The 2026-07-28 wire: change notifications come on a ``subscriptions/listen``
+        stream (an upstream that does not serve one simply never says its tools changed)."""
+        assert self.session is not None
+        with contextlib.suppress(Exception):
+            async with self.session.client.listen(tools_list_changed=True) as sub:
+                async for event in sub:
+                    if type(event).__name__ == "ToolsListChanged":
+                        self.changes += 1
+                        self.dirty.set()
+
+    async def _relist_when_told(self) -> None:
+        while True:
+            await self.dirty.wait()
+            self.dirty = anyio.Event()
+            await self.relist()
+
+    async def relist(self) -> None:
+        """List every page again; the capture is replaced, then :attr:`on_change` awaited. A
+        list that cannot be read keeps the tools of the last one (said on stderr)."""
+        session = self.session
+        if session is None or self.capture is None:
+            return
+        async with self.lock:
+            try:
+                tools = await session.list_tools()
+            except Exception as e:  # noqa: BLE001 - the last good list stays served
+                if self.warn is not None and not self.dead.is_set():
+                    why = e.message if isinstance(e, InputError) else live.translate(e, self.wire)
+                    self.warn(f"toolcat: warning: {printable(self.spec.label, 64)}: re-listing "
+                              "its tools after notifications/tools/list_changed failed ("
+                              f"{printable(why, 300)}); the last list stays served")
+                return
+            finally:
+                self.wire.phase = "a forwarded tools/call"
+            self.relisted += 1
+            self.capture = dataclasses.replace(self.capture, tools=tools.tools,
+                                               pages=tools.pages, captured_at=live.utc_now())
+        if self.on_change is not None:
+            await self.on_change(self)
 
     def gone(self) -> MCPError:
         """The MCP error of a call when the upstream is no longer there."""
@@ -176,9 +239,67 @@ def _without_server_stamp(result: dict) -> dict:
     return result
 
 
-def build_server(view: Any, upstreams: list[Upstream]) -> Server:
-    """The SDK server that serves ``view`` and forwards calls to ``upstreams`` (a served
-    name is routed to its upstream, under the name the upstream gave the tool)."""
+class Served:
+    """What is served now: the view (replaced when an upstream's tools changed), and the
+    clients to tell when it is (2026-07-28 sessions through their ``subscriptions/listen``
+    streams, on the SDK's in-memory bus; legacy sessions by a notification on the session)."""
+
+    def __init__(self, view: Any, upstreams: list[Upstream],
+                 make_view: Callable[[list], Any], warn: Callable[[str], None]) -> None:
+        from mcp.server.subscriptions import InMemorySubscriptionBus
+
+        self.view = view
+        self.upstreams = upstreams
+        self.make_view = make_view
+        self.warn = warn
+        self.bus = InMemorySubscriptionBus()
+        self.sessions: list[Any] = []       # legacy client sessions seen (in order)
+        self.generation = 0                 # views served so far, minus one
+        self.notified = 0                   # list_changed notifications sent on
+
+    def seen(self, ctx: Any) -> None:
+        """Keep a legacy client's connection (each request has its own session object; the
+        connection is the client's, and can send a notification outside any request)."""
+        if ctx.protocol_version in MODERN_VERSIONS or ctx.session is None:
+            return
+        conn = getattr(ctx.session, "_connection", None) or ctx.session
+        if not any(s is conn for s in self.sessions):
+            self.sessions.append(conn)
+
+    async def changed(self, upstream: Upstream) -> None:
+        """``upstream`` was listed again: make the view; when its tools/list differs from the
+        one served, serve it and tell the clients (an unchanged list stays, byte for byte,
+        and nobody is told)."""
+        from mcp.server.subscriptions import ToolsListChanged
+
+        from toolcat.document.canonical import dumps
+
+        try:
+            view = self.make_view([u.capture for u in self.upstreams])
+        except InputError as e:
+            self.warn(f"toolcat: warning: {printable(upstream.spec.label, 64)}: its new tools "
+                      f"cannot be served ({printable(e.render(), 300)}); the last list stays "
+                      "served")
+            return
+        if dumps(view.tools) == dumps(self.view.tools):
+            return
+        self.view = view
+        self.generation += 1
+        self.notified += 1
+        await self.bus.publish(ToolsListChanged())
+        for session in list(self.sessions):
+            try:
+                await session.send_tool_list_changed()
+            except Exception:  # noqa: BLE001 - a session that is gone is not told
+                self.sessions = [s for s in self.sessions if s is not session]
+
+
+def build_server(served: Served, upstreams: list[Upstream]) -> Server:
+    """The SDK server that serves ``served.view`` and forwards calls to ``upstreams`` (a
+    served name is routed to its upstream, under the name the upstream gave the tool)."""
+    from mcp.server.lowlevel.server import NotificationOptions
+    from mcp.server.subscriptions import ListenHandler
+
     infos = []
     for up in upstreams:
         assert up.capture is not None
@@ -207,6 +328,8 @@ def build_server(view: Any, upstreams: list[Upstream]) -> Server:
                  + f" through toolcat serve (each tool named <server>{SEPARATOR}<tool>)")
 
     async def list_tools(ctx: Any, params: Any) -> dict:
+        served.seen(ctx)
+        view = served.view
         cursor = getattr(params, "cursor", None) if params is not None else None
         if cursor is not None:
             raise MCPError(types.INVALID_PARAMS, f"unknown cursor {printable(str(cursor), 60)!r} "
@@ -216,6 +339,8 @@ def build_server(view: Any, upstreams: list[Upstream]) -> Server:
         return {"tools": view.tools, **MODERN_DEFAULTS, "ttlMs": 0, "cacheScope": "private"}
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict:
+        served.seen(ctx)
+        view = served.view
         if params.name == view.handbook_name:
             return {**view.handbook_result(params.arguments), **MODERN_DEFAULTS}
         raw = dict(ctx.params or {})
@@ -231,20 +356,30 @@ def build_server(view: Any, upstreams: list[Upstream]) -> Server:
         # a legacy upstream's result has no resultType, which a 2026-07-28 client needs
         return {**MODERN_DEFAULTS, **await upstreams[index].call("tools/call", raw)}
 
-    return Server(name, version=version, title=title,
-                  description=f"{about} (the compact view of its tools; full descriptors "
-                  f"from {view.handbook_name})",
-                  instructions=instructions, on_list_tools=list_tools, on_call_tool=call_tool)
+    server = Server(name, version=version, title=title,
+                    description=f"{about} (the compact view of its tools; full descriptors "
+                    f"from {served.view.handbook_name})",
+                    instructions=instructions, on_list_tools=list_tools,
+                    on_call_tool=call_tool, on_subscriptions_listen=ListenHandler(served.bus))
+    # a legacy session is told tools/list changed: say so in its handshake (every transport
+    # asks the server for these options, the Streamable HTTP manager too)
+    options = server.create_initialization_options
+    server.create_initialization_options = (  # type: ignore[method-assign]
+        lambda notification_options=None, *a, **k: options(
+            notification_options or NotificationOptions(tools_changed=True), *a, **k))
+    return server
 
 
 async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any],
                      announce: Callable[[Any, str | None], None],
-                     http: int | None = None) -> Any:
+                     http: int | None = None,
+                     warn: Callable[[str], None] = lambda line: None) -> Any:
     """Start the upstreams (at the same time), make the view, serve it until the client goes
     away (stdio: stdin closed; ``--http``: SIGTERM or Ctrl-C); the upstreams are ended on the
     way out. ``http`` is the port of the Streamable HTTP endpoint on 127.0.0.1 (0: any free
     port; the URL is announced). Returns the view (None when an upstream failed at start-up:
-    its :attr:`Upstream.error` says why)."""
+    its :attr:`Upstream.error` says why). When an upstream says its tools changed, it is
+    listed again and the view made again (:class:`Served`)."""
     view = None
     for up in upstreams:
         up.in_loop()
@@ -257,7 +392,11 @@ async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any]
             if any(up.capture is None for up in upstreams):
                 return None
             view = make_view([up.capture for up in upstreams])
-            server = build_server(view, upstreams)
+            served = Served(view, upstreams, make_view, warn)
+            for up in upstreams:
+                up.on_change = served.changed
+                up.warn = warn
+            server = build_server(served, upstreams)
             if http is None:
                 from mcp.server.stdio import stdio_server
 

@@ -82,7 +82,7 @@ def serve(opts: ServeOptions) -> int:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                view = anyio.run(proxy.serve_wire, upstreams, make_view, announce, opts.http)
+                view = anyio.run(proxy.serve_wire, upstreams, make_view, announce, opts.http, say)
         except BaseExceptionGroup as group:
             mine = [e for e in _leaves(group) if isinstance(e, InputError)]
             if mine:
