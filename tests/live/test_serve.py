@@ -861,3 +861,126 @@ def test_a_legacy_client_is_told_and_an_unchanged_list_stays_the_same_bytes(tmp_
         piece = json.dumps(t, separators=(",", ":"), ensure_ascii=False)
         assert piece in first and piece in second, t["name"]
     assert wait_gone(marker) == []
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def test_the_served_list_is_paged_like_the_upstream(cli, tmp_path):
+    """catalog_server lists 7 tools on 3 pages (3 + 3 + 1): toolcat serve pages its view the
+    same (the handbook tool on the last page); the pages' union is the compact view (what
+    `toolcat project` writes for a capture); an unknown cursor is an invalid-params error.
+    With every tool on one page (--mode single), one page."""
+    from mcp.shared.exceptions import MCPError
+
+    _upstream, projected = capture_and_project(cli, tmp_path, catalog_cmd())
+
+    async def pages(client):
+        out, cursor = [], None
+        while True:
+            res = await client.list_tools(cursor=cursor)
+            out.append([_dump(t) for t in res.tools])
+            cursor = res.next_cursor
+            if cursor is None:
+                break
+        try:
+            await client.list_tools(cursor="no-such-cursor")
+        except MCPError as e:
+            out.append((e.code, e.message))
+        return out
+
+    *got, bad = served(tmp_path, catalog_cmd()).run(pages)
+    assert [len(p) for p in got] == [3, 3, 2]
+    union = [t for p in got for t in p]
+    assert [t["name"] for t in union][-1] == HANDBOOK
+    assert len(union[:-1]) == len(projected) == 7
+    for a, b in zip(union, projected):
+        assert json_equal(a, b), a["name"]
+    assert bad[0] == -32602 and "unknown cursor 'no-such-cursor'" in bad[1]
+    *single, _bad = served(tmp_path, catalog_cmd("single")).run(pages)
+    assert [len(p) for p in single] == [8]
+    assert [t for p in single for t in p] == union
+
+
+# --------------------------------------------------------------------------- resources, prompts
+
+
+async def _all(client, method: str, key: str) -> list:
+    out, cursor = [], None
+    while True:
+        res = await getattr(client, method)(cursor=cursor)
+        out += [_dump(x) for x in getattr(res, key)]
+        cursor = res.next_cursor
+        if cursor is None:
+            return out
+
+
+def _answer(model) -> dict:
+    """A read or get result without the envelope: :func:`_result`'s, and the 2026-07-28
+    wire's caching fields (``ttlMs``, ``cacheScope``: a legacy session has none)."""
+    d = _result(model)
+    d.pop("ttlMs", None)
+    d.pop("cacheScope", None)
+    return d
+
+
+async def resources_and_prompts(client, read: list[str], prompt: tuple[str, dict]):
+    return {
+        "resources": await _all(client, "list_resources", "resources"),
+        "templates": await _all(client, "list_resource_templates", "resource_templates"),
+        "read": [_answer(await client.read_resource(uri)) for uri in read],
+        "prompts": await _all(client, "list_prompts", "prompts"),
+        "prompt": _answer(await client.get_prompt(*prompt)),
+    }
+
+
+def test_resources_and_prompts_pass_through_unchanged(tmp_path, everything_js):
+    """server-everything (a legacy upstream) and changing_server (2026-07-28) have resources,
+    resource templates and prompts: through toolcat serve each list, read and get equals
+    asking the upstream directly."""
+    ev = everything_cmd(everything_js)
+    cases = [(ev, ["demo://resource/static/document/architecture.md"], ("simple-prompt", {})),
+             (changing_cmd(), ["test://static/hello", "test://dynamic/7"],
+              ("greet", {"who": "Ada"}))]
+    for cmd, read, prompt in cases:
+        async def talk(client, read=read, prompt=prompt):
+            return await resources_and_prompts(client, read, prompt)
+
+        s = served(tmp_path, cmd)
+        via, mine = s.run(talk), direct(tmp_path, cmd).run(talk)
+        assert via == mine, cmd
+        assert via["resources"] and via["templates"] and via["prompts"], cmd
+        assert wait_gone(s.marker) == []
+    assert mine["read"][1]["contents"][0]["text"] == "dynamic 7"
+
+
+def test_resources_and_prompts_of_several_upstreams(tmp_path, everything_js):
+    """Two upstreams: the lists are the upstreams' one after the other (toolcat's cursors),
+    prompts named <server>__<prompt> and got from their server; a read reaches the server
+    that has the resource."""
+    ev = everything_cmd(everything_js)
+    hello = "test://static/hello"
+
+    async def both(client):
+        return await resources_and_prompts(client, [hello, "demo://resource/static/document/"
+                                                    "architecture.md"],
+                                           ("changing_server__greet", {"who": "Ada"}))
+
+    async def one(client, read, prompt):
+        return await resources_and_prompts(client, read, prompt)
+
+    s = served(tmp_path, "--server", ev, "--server", changing_cmd())
+    via = s.run(both)
+    assert wait_gone(s.marker) == []
+    e = direct(tmp_path, ev).run(
+        lambda c: one(c, ["demo://resource/static/document/architecture.md"],
+                      ("simple-prompt", {})))
+    c = direct(tmp_path, changing_cmd()).run(lambda c: one(c, [hello], ("greet", {"who": "Ada"})))
+    assert via["resources"] == e["resources"] + c["resources"]
+    assert via["templates"] == e["templates"] + c["templates"]
+    assert via["read"] == [c["read"][0], e["read"][0]]
+    assert via["prompts"] == ([{**p, "name": f"server-everything__{p['name']}"}
+                               for p in e["prompts"]]
+                              + [{**p, "name": f"changing_server__{p['name']}"}
+                                 for p in c["prompts"]])
+    assert via["prompt"] == c["prompt"]

@@ -61,6 +61,7 @@ class Upstream:
         self.sink: live.StderrSink
         self.session: live.LiveSession | None = None
         self.capture: live.Capture | None = None
+        self.page_sizes: list[int] = []  # tools on each page of its last tools/list
         self.error: InputError | None = None
         self.on_change: Callable[["Upstream"], Any] | None = None   # awaited after a re-list
         self.warn: Callable[[str], None] | None = None   # a line for stderr
@@ -93,6 +94,7 @@ class Upstream:
                 try:
                     async with ls:
                         tools = await ls.list_tools()
+                        self.page_sizes = tools.sizes
                         self.wire.scope.deadline = math.inf      # serving: no deadline
                         assert ls.handshake is not None
                         self.capture = live.Capture(
@@ -177,6 +179,7 @@ class Upstream:
             finally:
                 self.wire.phase = "a forwarded tools/call"
             self.relisted += 1
+            self.page_sizes = tools.sizes
             self.capture = dataclasses.replace(self.capture, tools=tools.tools,
                                                pages=tools.pages, captured_at=live.utc_now())
         if self.on_change is not None:
@@ -275,7 +278,7 @@ class Served:
         from toolcat.document.canonical import dumps
 
         try:
-            view = self.make_view([u.capture for u in self.upstreams])
+            view = self.make_view(self.upstreams)
         except InputError as e:
             self.warn(f"toolcat: warning: {printable(upstream.spec.label, 64)}: its new tools "
                       f"cannot be served ({printable(e.render(), 300)}); the last list stays "
@@ -331,12 +334,20 @@ def build_server(served: Served, upstreams: list[Upstream]) -> Server:
         served.seen(ctx)
         view = served.view
         cursor = getattr(params, "cursor", None) if params is not None else None
+        index = 0
         if cursor is not None:
-            raise MCPError(types.INVALID_PARAMS, f"unknown cursor {printable(str(cursor), 60)!r} "
-                           "(this server lists every tool on one page)")
+            index = view.page_of(str(cursor), served.generation)
+            if index is None:
+                raise MCPError(types.INVALID_PARAMS, (
+                    f"unknown cursor {printable(str(cursor), 60)!r} (the tool list may have "
+                    "changed since: list again from the first page)"))
+        pages = view.pages()
+        page: dict = {"tools": pages[index]}
+        if index + 1 < len(pages):
+            page["nextCursor"] = view.cursor(index + 1, served.generation)
         # resultType, ttlMs and cacheScope are the 2026-07-28 wire's (required there; a
         # legacy session's answer drops them): the SDK's own defaults
-        return {"tools": view.tools, **MODERN_DEFAULTS, "ttlMs": 0, "cacheScope": "private"}
+        return {**page, **MODERN_LIST_DEFAULTS}
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict:
         served.seen(ctx)
@@ -356,11 +367,13 @@ def build_server(served: Served, upstreams: list[Upstream]) -> Server:
         # a legacy upstream's result has no resultType, which a 2026-07-28 client needs
         return {**MODERN_DEFAULTS, **await upstreams[index].call("tools/call", raw)}
 
+    passing = pass_through(upstreams)
     server = Server(name, version=version, title=title,
                     description=f"{about} (the compact view of its tools; full descriptors "
                     f"from {served.view.handbook_name})",
                     instructions=instructions, on_list_tools=list_tools,
-                    on_call_tool=call_tool, on_subscriptions_listen=ListenHandler(served.bus))
+                    on_call_tool=call_tool, on_subscriptions_listen=ListenHandler(served.bus),
+                    **passing)
     # a legacy session is told tools/list changed: say so in its handshake (every transport
     # asks the server for these options, the Streamable HTTP manager too)
     options = server.create_initialization_options
@@ -368,6 +381,107 @@ def build_server(served: Served, upstreams: list[Upstream]) -> Server:
         lambda notification_options=None, *a, **k: options(
             notification_options or NotificationOptions(tools_changed=True), *a, **k))
     return server
+
+
+#: What a list, read or get result needs on the 2026-07-28 wire that a legacy upstream's
+#: lacks (the SDK's defaults; a legacy session's answer drops them again). Without them the
+#: SDK server would take the result for another kind and drop its fields.
+MODERN_LIST_DEFAULTS = {**MODERN_DEFAULTS, "ttlMs": 0, "cacheScope": "private"}
+
+
+def capability(up: Upstream, name: str) -> bool:
+    """Whether the upstream's handshake declares the capability ``name``."""
+    assert up.capture is not None
+    caps = up.capture.handshake.result.get("capabilities")
+    return isinstance(caps, dict) and isinstance(caps.get(name), dict)
+
+
+def pass_through(upstreams: list[Upstream]) -> dict[str, Any]:
+    """The SDK server's handlers for resources and prompts, when an upstream has them: the
+    requests are forwarded and the answers returned unchanged. One upstream: as they are
+    (its cursors too). Several: each list is the upstreams' pages one after the other
+    (toolcat's cursor names the upstream and its own cursor); prompts are named
+    ``<server>__<prompt>`` as tools are; ``resources/read`` asks each upstream with resources
+    in turn (URIs are not namespaced) and returns the first answer that is no error."""
+    import json
+
+    with_res = [u for u in upstreams if capability(u, "resources")]
+    with_prompts = [u for u in upstreams if capability(u, "prompts")]
+    single = len(upstreams) == 1
+    handlers: dict[str, Any] = {}
+
+    def raw_params(ctx: Any) -> dict:
+        raw = dict(ctx.params or {})
+        raw.pop("_meta", None)        # the client's envelope is not the upstream's
+        return raw
+
+    def lister(method: str, key: str, ups: list[Upstream], rename: bool) -> Any:
+        async def handler(ctx: Any, params: Any) -> dict:
+            raw = raw_params(ctx)
+            if single:
+                return {**MODERN_LIST_DEFAULTS, **await ups[0].call(method, raw)}
+            index, cursor = 0, None
+            if raw.get("cursor") is not None:
+                try:
+                    index, cursor = json.loads(str(raw["cursor"]))
+                    assert isinstance(index, int) and 0 <= index < len(ups)
+                except Exception:  # noqa: BLE001 - not one of toolcat's cursors
+                    raise MCPError(types.INVALID_PARAMS, "unknown cursor "
+                                   f"{printable(str(raw['cursor']), 60)!r}") from None
+            up = ups[index]
+            got = await up.call(method, {"cursor": cursor} if cursor is not None else {})
+            items = list(got.get(key) or [])
+            if rename:
+                items = [{**it, "name": f"{up.prefix}{SEPARATOR}{it.get('name')}"}
+                         if isinstance(it, dict) else it for it in items]
+            page: dict = {key: items, **MODERN_LIST_DEFAULTS}
+            nxt = got.get("nextCursor")
+            if nxt is not None:
+                page["nextCursor"] = json.dumps([index, nxt])
+            elif index + 1 < len(ups):
+                page["nextCursor"] = json.dumps([index + 1, None])
+            return page
+        return handler
+
+    if with_res:
+        handlers["on_list_resources"] = lister("resources/list", "resources", with_res, False)
+        handlers["on_list_resource_templates"] = lister(
+            "resources/templates/list", "resourceTemplates", with_res, False)
+
+        async def read_resource(ctx: Any, params: Any) -> dict:
+            raw = raw_params(ctx)
+            first: MCPError | None = None
+            for up in with_res:
+                try:
+                    return {**MODERN_LIST_DEFAULTS, **await up.call("resources/read", raw)}
+                except MCPError as e:
+                    first = first or e
+                    if single:
+                        raise
+            assert first is not None
+            raise first
+
+        handlers["on_read_resource"] = read_resource
+    if with_prompts:
+        handlers["on_list_prompts"] = lister("prompts/list", "prompts", with_prompts,
+                                             not single)
+
+        async def get_prompt(ctx: Any, params: Any) -> dict:
+            raw = raw_params(ctx)
+            up = with_prompts[0]
+            if not single:
+                name = str(raw.get("name"))
+                mine = [u for u in with_prompts
+                        if name.startswith(f"{u.prefix}{SEPARATOR}")]
+                if not mine:
+                    raise MCPError(types.INVALID_PARAMS,
+                                   f"Unknown prompt: {printable(name, 130)}")
+                up = max(mine, key=lambda u: len(str(u.prefix)))
+                raw["name"] = name[len(f"{up.prefix}{SEPARATOR}"):]
+            return {**MODERN_LIST_DEFAULTS, **await up.call("prompts/get", raw)}
+
+        handlers["on_get_prompt"] = get_prompt
+    return handlers
 
 
 async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any],
@@ -391,7 +505,7 @@ async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any]
         try:
             if any(up.capture is None for up in upstreams):
                 return None
-            view = make_view([up.capture for up in upstreams])
+            view = make_view(upstreams)
             served = Served(view, upstreams, make_view, warn)
             for up in upstreams:
                 up.on_change = served.changed

@@ -66,11 +66,12 @@ def serve(opts: ServeOptions) -> int:
                                     log_dir, opts.verbose, on_gone=gone, prefix=prefix)
                      for spec, proc, prefix in zip(opts.specs, procs_, prefixes(opts.specs))]
 
-        def make_view(captures: list) -> Any:
+        def make_view(ups: list) -> Any:
             from toolcat.serve.view import build_view
 
-            return build_view([cap.to_catalog(c) for c in captures], opts.settings,
-                              opts.handbook_tool, [u.prefix for u in upstreams])
+            return build_view([cap.to_catalog(u.capture) for u in ups], opts.settings,
+                              opts.handbook_tool, [u.prefix for u in ups],
+                              [u.page_sizes for u in ups])
 
         def announce(view: Any, url: str | None) -> None:
             if url is not None:         # said even with -q: the client needs the URL

@@ -81,10 +81,42 @@ class View:
     projection: Any = None            # toolcat.project.Projection (the first upstream's)
     routes: dict[str, tuple[int, str]] = field(default_factory=dict)  # served -> (part, name)
     parts: list[Part] = field(default_factory=list)
+    _pages: list[list[dict]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def upstream_names(self) -> list[str]:
         return [t["name"] for t in self.tools if t["name"] != self.handbook_name]
+
+    def pages(self) -> list[list[dict]]:
+        """``tools/list`` page by page, as the upstreams paged it: each upstream's pages in
+        order (its page sizes), the handbook tool on the last page. Their union is
+        :attr:`tools`."""
+        out: list[list[dict]] = []
+        for part in self.parts:
+            at = 0
+            for size in part.pages or [len(part.listed)]:
+                if size:
+                    out.append(part.listed[at:at + size])
+                at += size
+            if at < len(part.listed):
+                out.append(part.listed[at:])
+        if not out:
+            out = [[]]
+        out[-1] = out[-1] + self.tools[-1:]
+        self._pages = out
+        return out
+
+    def cursor(self, index: int, generation: int) -> str:
+        """The opaque ``nextCursor`` of page ``index`` of view ``generation``."""
+        return f"toolcat-{generation}-{index}"
+
+    def page_of(self, cursor: str, generation: int) -> int | None:
+        """The page a cursor of this view names (None: not one of this view's)."""
+        m = re.fullmatch(r"toolcat-(\d+)-(\d+)", cursor)
+        if not m or int(m.group(1)) != generation:
+            return None
+        index = int(m.group(2))
+        return index if 0 < index < len(self.pages()) else None
 
     def standard_bytes(self) -> list[bytes]:
         """Each upstream's tools as standard descriptors (what the start-up line counts)."""

@@ -290,6 +290,7 @@ async def _tap(read: Any, write: Any, wire: _Wire) -> AsyncIterator[tuple[Any, A
 class ToolList:
     tools: list
     pages: int
+    sizes: list[int] = field(default_factory=list)    # tools on each page, in order
 
 
 @dataclass
@@ -364,6 +365,7 @@ class LiveSession:
     async def list_tools(self) -> ToolList:
         """Every page of ``tools/list``, the tools as sent (raw), in order."""
         tools: list = []
+        sizes: list[int] = []
         cursor: str | None = None
         seen: set[str] = set()
         pages = 0
@@ -382,9 +384,10 @@ class LiveSession:
                 raise InputError(f"the {self.wire.phase} result has no 'tools' array",
                                  self.spec.label)
             tools.extend(page)
+            sizes.append(len(page))
             nxt = ex.result.get("nextCursor")
             if nxt is None:
-                return ToolList(tools, pages)
+                return ToolList(tools, pages, sizes)
             if not isinstance(nxt, str):
                 raise InputError(f"{self.wire.phase}: nextCursor is a {type(nxt).__name__}, "
                                  "not a string", self.spec.label)
