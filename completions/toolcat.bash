@@ -234,7 +234,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --timeout --call-timeout --http --handbook-tool --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --timeout --call-timeout --http --no-validate --handbook-tool --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)

@@ -208,6 +208,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from serve' -l client-config -r -
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l timeout -x -d 'Seconds each server has from its start to its last tools/list page; then its process group is ended'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l call-timeout -x -d 'Seconds a forwarded tools/call may take before the client gets an MCP error (0: no limit)'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l http -x -d 'Serve over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio; 0 picks a free port'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l no-validate -d 'Forward every tools/call as it came, without first checking its arguments against the upstream\'s own input schema'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l handbook-tool -r -F -d 'Name of the added tool that returns a tool\'s full descriptor'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l description-max -x -d 'Longest tool description, in characters'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l keep-titles -d 'MCP target: keep title and annotations.title (UI labels) in the compact view'

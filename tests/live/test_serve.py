@@ -38,6 +38,7 @@ from live_support import (  # noqa: E402
     everything_js,  # noqa: F401 - a fixture
     live_env,
     marked,
+    raw_cmd,
     require_exe,
     wait_gone,
 )
@@ -233,6 +234,8 @@ def test_tools_list_is_the_same_bytes_every_time(tmp_path):
 
 
 def test_forwarded_calls_equal_calling_the_upstream(tmp_path):
+    """Valid calls and unknown tools: what the upstream answers; invalid arguments: toolcat's
+    check against the upstream's schema answers (--no-validate: the upstream's verdict)."""
     async def calls(client):
         out = [_result(await client.call_tool("convert_time", CONVERT)),
                _result(await client.call_tool("convert_time", {}))]      # a tool error
@@ -247,10 +250,19 @@ def test_forwarded_calls_equal_calling_the_upstream(tmp_path):
     s = served(tmp_path, TIME)
     via = s.run(calls)
     mine = direct(tmp_path, TIME).run(calls)
-    assert via == mine
+    as_came = served(tmp_path, "--no-validate", TIME).run(calls)
+    assert as_came == mine                  # --no-validate: the upstream's own verdict
+    assert via[0] == mine[0] and via[2] == mine[2]
     assert via[0]["isError"] is False and via[0]["structuredContent"]["time_difference"] == "+8.0h"
-    assert via[1]["isError"] is True
     assert via[2]["code"] == -32602
+    # arguments the upstream's schema refuses are answered before forwarding, as a tool
+    # error naming the keyword and the pointer (mcp-server-time's own differs in wording)
+    assert mine[1]["isError"] is True
+    assert via[1]["isError"] is True and len(via[1]["content"]) == 1
+    text = via[1]["content"][0]["text"]
+    assert text.startswith("Input validation error: 'source_timezone' is a required property "
+                           "(at the top level of the arguments of convert_time; keyword "
+                           "required at /required of its inputSchema)"), text
     assert wait_gone(s.marker) == []
 
 
@@ -984,3 +996,60 @@ def test_resources_and_prompts_of_several_upstreams(tmp_path, everything_js):
                               + [{**p, "name": f"changing_server__{p['name']}"}
                                  for p in c["prompts"]])
     assert via["prompt"] == c["prompt"]
+
+
+# --------------------------------------------------------------------------- argument check
+
+
+def test_arguments_are_checked_with_re2_before_forwarding(tmp_path):
+    """raw_server lists tools with a catastrophic-backtracking pattern (^(a+)+$, minutes with
+    Python's re on 40 a's and a !), a lookahead RE2 cannot run, and patternProperties with
+    additionalProperties false; it answers no tools/call (-32601), so a forwarded call is
+    one that comes back with that error. Refused: a tool error naming keyword and pointer."""
+    import anyio
+    from mcp.shared.exceptions import MCPError
+
+    tools = [
+        {"name": "evil", "inputSchema": {"type": "object", "properties": {
+            "s": {"type": "string", "pattern": "^(a+)+$"},
+            "t": {"type": "string", "pattern": "(?=a)b"}}, "required": ["s"]}},
+        {"name": "keyed", "inputSchema": {"type": "object", "patternProperties": {
+            "^x_[0-9]+$": {"type": "integer"}}, "additionalProperties": False}},
+    ]
+    (tmp_path / "tools.json").write_text(json.dumps({"tools": tools}))
+    cmd = raw_cmd(str(tmp_path / "tools.json"))
+
+    async def talk(client):
+        out = []
+        for name, args in (("evil", {"s": "a" * 40 + "!"}),        # refused, by RE2
+                           ("evil", {"s": "aaaa"}),                # valid: forwarded
+                           ("evil", {"s": "aaaa", "t": "zzz"}),    # lookahead: forwarded
+                           ("evil", {}),                           # refused: required
+                           ("keyed", {"x_1": 2}),                  # valid: forwarded
+                           ("keyed", {"x_1": "two"}),              # refused: type
+                           ("keyed", {"y": 1})):                   # refused: additional
+            try:
+                with anyio.fail_after(120):     # a guard against a hang, not a measurement
+                    res = _result(await client.call_tool(name, args))
+                out.append(("result", res["isError"], res["content"][0]["text"]))
+            except MCPError as e:
+                out.append(("error", e.code, e.message))
+        return out
+
+    s = served(tmp_path, cmd)
+    got = s.run(talk)
+    assert wait_gone(s.marker) == []
+    forwarded = ("error", -32601, "Method not found: tools/call")
+    assert got[1] == got[2] == got[4] == forwarded, got
+    refused = [got[i] for i in (0, 3, 5, 6)]
+    assert all(kind == "result" and is_error is True for kind, is_error, _ in refused), refused
+    assert refused[0][2] == ("Input validation error: '" + "a" * 40 + "!' does not match "
+                             "'^(a+)+$' (at /s of the arguments of evil; keyword pattern at "
+                             "/properties/s/pattern of its inputSchema)")
+    assert "'s' is a required property" in refused[1][2]
+    assert "keyword type at /patternProperties/^x_[0-9]+$/type" in refused[2][2]
+    assert "at /x_1 of the arguments of keyed" in refused[2][2]
+    assert "Additional properties are not allowed ('y' was unexpected)" in refused[3][2]
+    assert "keyword additionalProperties" in refused[3][2]
+    # --no-validate: every call goes to the upstream
+    assert served(tmp_path, "--no-validate", cmd).run(talk) == [forwarded] * 7

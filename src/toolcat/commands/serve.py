@@ -31,7 +31,11 @@ until SIGTERM or Ctrl-C. The
 upstream is started and listed first (within --timeout); tools/list then always returns the
 same bytes. Each schema is rewritten only where the rewrite accepts exactly what the
 upstream's schema accepts. The handbook tool (--handbook-tool) returns a tool's descriptor
-exactly as the upstream listed it. Calls are forwarded as they came and their results and
+exactly as the upstream listed it. A call's arguments are checked against the upstream's own
+full input schema first (regular expressions run by RE2, so a hostile pattern cannot hang
+it; a pattern RE2 cannot run is left to the upstream): arguments it refuses get a tool
+error (isError) naming the keyword and the JSON pointer, as the MCP SDKs' servers answer
+(--no-validate: no check). Calls are forwarded as they came and their results and
 errors returned as the upstream gave them; when the upstream is gone or does not answer within
 --call-timeout, the call gets an MCP error. The upstream's process group is ended when the
 client closes stdin, and on SIGTERM. Its stderr goes to a log file (-v: to stderr).
@@ -61,6 +65,9 @@ Http = Annotated[Optional[int], typer.Option(
     "--http", metavar="PORT", help="Serve over Streamable HTTP on 127.0.0.1:PORT (path /mcp) "
     "instead of stdio; 0 picks a free port. The URL is the start-up line on stderr.",
     show_default=False)]
+NoValidate = Annotated[bool, typer.Option(
+    "--no-validate", help="Forward every tools/call as it came, without first checking its "
+    "arguments against the upstream's own input schema.")]
 CallTimeout = Annotated[float, typer.Option(
     "--call-timeout", help="Seconds a forwarded tools/call may take before the client gets an "
     "MCP error (0: no limit).")]
@@ -82,6 +89,7 @@ def serve(
     timeout: Timeout = None,
     call_timeout: CallTimeout = 300.0,
     http: Http = None,
+    no_validate: NoValidate = False,
     handbook_tool: HandbookTool = "get_tool_handbook",
     description_max: DescriptionMax = 120,
     keep_titles: KeepTitles = False,
@@ -127,5 +135,6 @@ def serve(
 
     code = run(ServeOptions(specs=live.specs, settings=settings, handbook_tool=handbook_tool,
                             timeout=live.timeout, call_timeout=call_timeout or None,
-                            verbose=live.verbose, quiet=ui.state.quiet, http=http))
+                            verbose=live.verbose, quiet=ui.state.quiet, http=http,
+                            validate=not no_validate))
     raise typer.Exit(code)

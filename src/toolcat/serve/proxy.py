@@ -297,7 +297,7 @@ class Served:
                 self.sessions = [s for s in self.sessions if s is not session]
 
 
-def build_server(served: Served, upstreams: list[Upstream]) -> Server:
+def build_server(served: Served, upstreams: list[Upstream], validate: bool = True) -> Server:
     """The SDK server that serves ``served.view`` and forwards calls to ``upstreams`` (a
     served name is routed to its upstream, under the name the upstream gave the tool)."""
     from mcp.server.lowlevel.server import NotificationOptions
@@ -362,6 +362,12 @@ def build_server(served: Served, upstreams: list[Upstream]) -> Server:
                 route = (0, params.name)
             else:
                 raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {printable(params.name, 130)}")
+        if validate and params.name in view.routes:
+            args = raw.get("arguments")
+            problem = view.argument_problem(params.name, {} if args is None else args)
+            if problem is not None:     # as the MCP SDKs' servers answer invalid arguments
+                return {"content": [{"type": "text", "text": problem}], "isError": True,
+                        **MODERN_DEFAULTS}
         index, original = route
         raw["name"] = original
         # a legacy upstream's result has no resultType, which a 2026-07-28 client needs
@@ -487,7 +493,8 @@ def pass_through(upstreams: list[Upstream]) -> dict[str, Any]:
 async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any],
                      announce: Callable[[Any, str | None], None],
                      http: int | None = None,
-                     warn: Callable[[str], None] = lambda line: None) -> Any:
+                     warn: Callable[[str], None] = lambda line: None,
+                     validate: bool = True) -> Any:
     """Start the upstreams (at the same time), make the view, serve it until the client goes
     away (stdio: stdin closed; ``--http``: SIGTERM or Ctrl-C); the upstreams are ended on the
     way out. ``http`` is the port of the Streamable HTTP endpoint on 127.0.0.1 (0: any free
@@ -510,7 +517,7 @@ async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any]
             for up in upstreams:
                 up.on_change = served.changed
                 up.warn = warn
-            server = build_server(served, upstreams)
+            server = build_server(served, upstreams, validate)
             if http is None:
                 from mcp.server.stdio import stdio_server
 

@@ -25,6 +25,7 @@ class ServeOptions:
     quiet: bool = False
     log_dir: str | None = ""          # "": the default folder (toolcat.formats.live.capture)
     http: int | None = None           # --http PORT (0: any free port); None: stdio
+    validate: bool = True             # check arguments against the upstream's schema first
 
 
 def prefixes(specs: list[ServerSpec]) -> list[str | None]:
@@ -83,7 +84,8 @@ def serve(opts: ServeOptions) -> int:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                view = anyio.run(proxy.serve_wire, upstreams, make_view, announce, opts.http, say)
+                view = anyio.run(proxy.serve_wire, upstreams, make_view, announce, opts.http, say,
+                                 opts.validate)
         except BaseExceptionGroup as group:
             mine = [e for e in _leaves(group) if isinstance(e, InputError)]
             if mine:

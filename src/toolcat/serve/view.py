@@ -82,6 +82,20 @@ class View:
     routes: dict[str, tuple[int, str]] = field(default_factory=dict)  # served -> (part, name)
     parts: list[Part] = field(default_factory=list)
     _pages: list[list[dict]] | None = field(default=None, repr=False, compare=False)
+    _checks: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def argument_problem(self, name: str, arguments: Any) -> str | None:
+        """Why the upstream's own input schema of the served tool ``name`` refuses
+        ``arguments`` (:mod:`toolcat.serve.arguments`), or None (valid, or not known)."""
+        desc = self.handbook.get(name)
+        if not isinstance(desc, dict):
+            return None
+        check = self._checks.get(name)
+        if check is None:
+            from toolcat.serve.arguments import ArgumentCheck
+
+            check = self._checks[name] = ArgumentCheck(desc.get("inputSchema"))
+        return check.problem(name, arguments)
 
     @property
     def upstream_names(self) -> list[str]:
