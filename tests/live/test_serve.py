@@ -1053,3 +1053,19 @@ def test_arguments_are_checked_with_re2_before_forwarding(tmp_path):
     assert "keyword additionalProperties" in refused[3][2]
     # --no-validate: every call goes to the upstream
     assert served(tmp_path, "--no-validate", cmd).run(talk) == [forwarded] * 7
+
+
+def test_a_configuration_that_serves_itself_does_not_start_without_end(cli, tmp_path):
+    """A client configuration whose entry is `toolcat serve --client-config` of that same
+    configuration: the nested toolcat serve refuses to read it (usage error, exit 2), so the
+    outer one ends at start-up with the upstream's error, instead of a chain of processes."""
+    cfg_path = tmp_path / "self.json"
+    cfg = {"mcpServers": {
+        "me": {"command": PY, "args": ["-m", "toolcat", "serve", *SLACK, "--client-config",
+                                       str(cfg_path)]},
+        "clock": {"command": PY, "args": ["-m", "mcp_server_time"]}}}
+    cfg_path.write_text(json.dumps(cfg))
+    run = ok(cli("serve", *SLACK, "--client-config", str(cfg_path)), 2)
+    (line,) = run.err_lines
+    assert line.startswith("toolcat: error: me: "), line
+    assert "exited with status 2" in line, line      # the nested one's usage error

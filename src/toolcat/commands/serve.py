@@ -52,6 +52,10 @@ Examples:
   toolcat serve --server 'uvx mcp-server-time' --server 'uvx mcp-server-git'
 """
 
+#: Set in the environment of every upstream a client configuration gave (a toolcat serve
+#: among them must not read a configuration again: it would start itself without end).
+NESTED = "TOOLCAT_SERVE_FROM_CONFIG"
+
 HandbookTool = Annotated[str, typer.Option(
     "--handbook-tool", help="Name of the added tool that returns a tool's full descriptor.")]
 Server = Annotated[Optional[list[str]], typer.Option(
@@ -127,9 +131,21 @@ def serve(
     settings = options_from_cli(to="mcp", description_max=description_max,
                                 output_schema=not no_output_schema, factor=not no_factor,
                                 keep_titles=keep_titles)
+    import os
+
+    from_config = bool(client or client_config)
+    if from_config and os.environ.get(NESTED):
+        # a client's configuration that runs toolcat serve --client on itself
+        raise UsageError("toolcat serve was started by a toolcat serve that read a client "
+                         "configuration, and reads one too: it would start itself without "
+                         "end (leave the toolcat serve entry out of the configuration it "
+                         "serves)")
     live = live_options(cmds, urls, header, timeout, client, client_config, verbose)
     if not live.specs:
         raise UsageError("the client configuration has no MCP server to serve")
+    if from_config:
+        for spec in live.specs:
+            spec.env[NESTED] = "1"
     from toolcat.serve.runner import ServeOptions
     from toolcat.serve.runner import serve as run
 
