@@ -128,6 +128,29 @@ def test_anthropic_top_level_combinator(tmp_path):
         assert not orig.is_valid(inst) or new.is_valid(inst)
 
 
+# found by tests/fuzz/test_fuzz_schemas.py: after the lowering, the top-level allOf's branches
+# together accept nothing (one is `allOf: [false, ...]`, one `anyOf: [false]`)
+UNSATISFIABLE = json.loads('{"type":"object","properties":{"a":{"$ref":"#/$defs/A","const":null},"b":{"type":"null","properties":{"a":{"items":true,"$ref":"#/$defs/B","anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"type":"string","minLength":8,"deprecated":false,"x-note":{"type":"string"},"not":{},"anyOf":[{"const":{}},{"type":"number"},{"$ref":"#/$defs/B"}]}},"required":["a"],"additionalProperties":{"type":"object","properties":{"a":true,"items":true,"b":true},"required":["a","0"],"additionalProperties":false},"$ref":"#"},"0":{"anyOf":[{"type":"integer"},{"type":"null"}],"type":"array","pattern":"b$","minLength":8,"readOnly":false,"prefixItems":[{"format":"regex","type":"string","$ref":"#/$defs/B"}],"items":{"properties":{"x-y":{"const":{"a":1}},"id":{"$ref":"#/$defs/Node"},"\\u00e9":{"const":1.0}},"oneOf":[{"enum":["a"]}],"dependentSchemas":{"0":{"enum":["null",[[]]]}},"default":{"a":1},"description":"Some prose."}}},"allOf":[{"minItems":0,"maxItems":0,"allOf":[false,false,{}]},{"anyOf":[false]},{"type":["array"],"properties":{"b":{}}}],"$defs":{"A":{"type":["null"]},"B":{"type":["null"]},"Node":{"type":"object","properties":{"value":{"allOf":[false]},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}}}}}')
+
+
+@pytest.mark.parametrize("to", ["anthropic", "anthropic-strict"])
+def test_a_top_level_allof_that_accepts_nothing_stays_so(tmp_path, to):
+    """Merging a refused top-level allOf whose branches accept nothing together gave the
+    rest of the schema alone, reported exact: an invalid call became valid. Now the root
+    says it accepts nothing (`not: {}`)."""
+    proj = project(tmp_path, [{"name": "f", "description": "F.",
+                               "inputSchema": UNSATISFIABLE}], to)
+    s = schema_of(proj)
+    kinds = {c["kind"] for c in changes(proj) if c["pointer"].startswith("/inputSchema")}
+    orig = jsonschema.Draft202012Validator(UNSATISFIABLE)
+    new = jsonschema.Draft202012Validator(s)
+    assert "allOf" not in s
+    for inst in ({}, {"a": None}, {"a": None, "0": []}, {"b": None}):
+        assert not orig.is_valid(inst)
+        assert not new.is_valid(inst) or kinds & {"widened", "omitted"}, (inst, s)
+    assert s.get("not") == {}
+
+
 def test_anthropic_strict_keeps_optional_and_counts_the_budget(tmp_path):
     proj = project(tmp_path, [SEARCH], "anthropic-strict")
     s = schema_of(proj)

@@ -495,7 +495,19 @@ class Adapter(_OpenApiRules):
                 acc, _dropped = M.merge_and_widen(rest, j, self.dialect)
                 self.note((key,), WIDENED, f"top-level {key} replaced by a schema accepting "
                           f"every branch ({self.row.title} refuses it there)")
-            s = dict(acc) if isinstance(acc, dict) else rest
+            if acc is False:
+                # the branches together accept nothing, so neither does the tool: said with
+                # `not: {}` beside the rest (exact), unless the provider refuses `not`
+                if self.refused("not"):
+                    self.note((key,), WIDENED, f"the top-level {key} accepts no arguments; "
+                              f"{self.row.title} cannot say so (no `not`): written without it")
+                    s = rest
+                else:
+                    self.note((key,), EXACT, f"the top-level {key} accepts no arguments: "
+                              "written as not: {}")
+                    s = {**rest, "not": {}}
+            else:
+                s = dict(acc) if isinstance(acc, dict) else rest
             if self.strict:
                 s = self.close_object(s, (), self.dialect)
         return s
