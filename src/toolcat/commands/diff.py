@@ -291,7 +291,6 @@ def diff_toolids(
                                        or safety_tier is not None):
         raise UsageError("--to, --source and --safety-tier apply only with a single catalog")
 
-    import toolcat
     from toolcat.diff.toolids import diff_sides, render_text, side_from_catalogs, side_from_items
 
     lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size)
@@ -302,11 +301,15 @@ def diff_toolids(
         side_a = side_from_catalogs(cats_a, a)
         side_b = side_from_catalogs(cats_b, b)
     else:
-        from toolcat.project import standard_array
+        from toolcat.api import _catalogs
+        from toolcat.project import options_from_cli, project_catalogs, standard_array
 
-        proj = toolcat.project(cats_a, to=to, source=source, safety_tier=safety_tier)
+        # ids only: no description or schema is projected (issue 17: as fast as `tools`)
+        proj = project_catalogs(_catalogs(cats_a), options_from_cli(to=to, source=source,
+                                                         safety_tier=safety_tier),
+                                ids_only=True)
         target = proj.target
-        side_a = side_from_items(standard_array(cats_a, target), target,
+        side_a = side_from_items(standard_array(cats_a, target, ids_only=True), target,
                                  f"{a} (standard view, {target})")
         side_b = side_from_items(proj.array(), target, f"{a} (compact view, {target})")
     result = diff_sides(side_a, side_b)

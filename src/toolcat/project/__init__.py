@@ -563,8 +563,27 @@ def resolve_target(cats: list[Catalog], opts: ProjectOptions) -> Target:
     return tg.get(opts.to) if opts.to else tg.default_target([c.format for c in cats])
 
 
-def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None) -> Projection:
-    """One projection of all ``cats`` (tools concatenated in input order unless sorted)."""
+def _tool_ids(tool: Tool, fmt: str, target: Target, opts: ProjectOptions) -> ProjectedTool:
+    """What :func:`project_tool` gives for the compact view's ids alone: a descriptor with the
+    id (and the OpenWOP ``source``/``safetyTier``) and no schemas, after the same checks."""
+    source = derive_source(tool, fmt, opts.source)
+    tier = derive_safety_tier(tool, fmt, opts.safety_tier)
+    if target.openwop_fields and tier == "exec" and source != "host-extension":
+        raise UsageError(f"tool {tool.id}: safetyTier exec needs source host-extension "
+                         "(RFC 0069); use --source host-extension")
+    tid = target.tool_id(tool, fmt, source)
+    d = target.descriptor(id=tid, source=source if target.openwop_fields else None,
+                          safety_tier=tier if target.openwop_fields else None)
+    return ProjectedTool(tid, d, d, file=tool.file, no_input_schema=tool.input_schema is None)
+
+
+def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
+                     ids_only: bool = False) -> Projection:
+    """One projection of all ``cats`` (tools concatenated in input order unless sorted).
+
+    ``ids_only``: the tools' ids (and OpenWOP ``source``/``safetyTier``) as the compact view
+    writes them (the same checks, duplicate handling and renames), without projecting
+    descriptions or schemas: each descriptor holds only those fields (``diff-toolids``)."""
     opts = opts or ProjectOptions()
     opts.check()
     target = resolve_target(cats, opts)
@@ -578,7 +597,8 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None) ->
         with about(cat.file):   # an error deep inside (a RecursionError) names the file
             for tool in cat.tools:
                 _check_tool(tool, cat)
-                tools.append(project_tool(tool, cat.format, target, opts, subset, cat, cache))
+                tools.append(_tool_ids(tool, cat.format, target, opts) if ids_only
+                             else project_tool(tool, cat.format, target, opts, subset, cat, cache))
                 sources.append((tool, cat))
     dups = _duplicates(tools, sources, target, opts.duplicate_ids)
     if opts.view == "compact" or target.provider is None:
@@ -627,11 +647,25 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
     return standard, changes
 
 
-def standard_array(cats: list[Catalog], target: Target | str | None = None) -> list:
+def _standard_ids(target: Target, tool: Tool, fmt: str) -> Any:
+    """The fields of the standard view of one tool that name it: its descriptor as written
+    (a native tool), else one with the id (and OpenWOP ``source``/``safetyTier``) alone."""
+    if fmt in target.native_formats and tool.raw is not None:
+        return tool.raw
+    src = derive_source(tool, fmt, None)
+    return target.descriptor(
+        id=target.tool_id(tool, fmt, src), source=src if target.openwop_fields else None,
+        safety_tier=derive_safety_tier(tool, fmt, None) if target.openwop_fields else None)
+
+
+def standard_array(cats: list[Catalog], target: Target | str | None = None, *,
+                   ids_only: bool = False) -> list:
     """The lossless standard view of ``cats`` in ``target``'s shape (input order).
 
     For MCP input and the ``mcp`` target these are the tool objects exactly as served
     (``Tool.raw``), so their canonical bytes are the ones mcp-context-cost hashes.
+    ``ids_only``: descriptors that hold only what names each tool (:func:`_standard_ids`):
+    the same ids, ``source`` and ``safetyTier``, without building schemas.
     """
     if isinstance(target, str):
         target = tg.get(target)
@@ -639,7 +673,8 @@ def standard_array(cats: list[Catalog], target: Target | str | None = None) -> l
     out, ids, native = [], [], []
     for cat in cats:
         for tool in cat.tools:
-            out.append(_standard(target, tool, cat.format)[0])
+            out.append(_standard_ids(target, tool, cat.format) if ids_only
+                       else _standard(target, tool, cat.format)[0])
             ids.append(tool.id)
             native.append(cat.format in target.native_formats)
     if target.provider is None:       # the names project writes (providers.fix_names)

@@ -1,0 +1,89 @@
+"""`diff-toolids` compares ids without projecting schemas (issue 17): the ids-only views
+(``project_catalogs(..., ids_only=True)``, ``standard_array(..., ids_only=True)``) name the
+same tools, with the same OpenWOP ``source``/``safetyTier``, duplicates and renames, as the
+full projection, on every sample and target; and fail on the same inputs with the same error."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.common import SAMPLES, corpus
+from toolcat.api import load_all, load_data
+from toolcat.diff.toolids import side_from_items
+from toolcat.errors import InputError, UsageError
+from toolcat.formats.targets import TARGETS
+from toolcat.project import options_from_cli, project_catalogs, standard_array
+
+SAMPLE_FILES = sorted(p.name for p in SAMPLES.glob("*.json")
+                      if p.name != "broken.tools.json") + \
+    sorted(p.name for p in SAMPLES.glob("*.yaml"))
+
+
+def _sides(cats, to, source=None, safety_tier=None, ids_only=False):
+    opts = options_from_cli(to=to, source=source, safety_tier=safety_tier)
+    proj = project_catalogs(cats, opts, ids_only=ids_only)
+    std = standard_array(cats, proj.target, ids_only=ids_only)
+    out = []
+    for items in (std, proj.array()):
+        s = side_from_items(items, proj.target, "x")
+        out.append((s.ids, s.fields, s.duplicates, s.missing_ids, s.has_fields))
+    return proj.target, out
+
+
+def _same(cats, to, **kw):
+    target, full = _sides(cats, to, **kw)
+    target2, ids = _sides(cats, to, ids_only=True, **kw)
+    assert target2 == target
+    assert ids == full
+    return full
+
+
+@pytest.mark.parametrize("name", SAMPLE_FILES)
+@pytest.mark.parametrize("to", [None, *TARGETS])
+def test_samples_ids_only_match_projection(name, to):
+    cats = load_all([str(SAMPLES / name)])
+    full = _same(cats, to)
+    assert full[0][0], "the sample has tools"
+
+
+@pytest.mark.parametrize("to", [None, "openwop"])
+def test_overrides(to):
+    cats = load_all([str(SAMPLES / "petstore.openapi.yaml")])
+    full = _same(cats, to, source="workflow", safety_tier="write")
+    if to == "openwop":   # the compact side carries the overrides, the standard side does not
+        assert {f["source"] for f in full[1][1].values()} == {"workflow"}
+        assert {f["source"] for f in full[0][1].values()} != {"workflow"}
+
+
+def test_corpus_folder():
+    cats = load_all([str(corpus("github-mcp-server"))])
+    for to in (None, "openwop", "openai", "openai-strict", "anthropic"):
+        _same(cats, to)
+
+
+def _openapi(op_ids):
+    paths = {f"/p{i}": {"get": {"operationId": op, "responses": {"200": {"description": "ok"}}}}
+             for i, op in enumerate(op_ids)}
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": paths}
+
+
+def test_renamed_names_match():
+    # names the target refuses (`#`, too long) and names a provider sees twice are renamed
+    cats = [load_data(_openapi(["a#b", "a_b", "x" * 70, "ok"]), name="spec.json")]
+    for to in (None, *TARGETS):
+        _same(cats, to)
+
+
+def test_same_errors():
+    dup = [load_data({"tools": [{"name": "a", "inputSchema": {"type": "object"}},
+                                {"name": "a", "inputSchema": {"type": "object"}}]},
+                     name="dup.json")]
+    for ids_only in (False, True):
+        with pytest.raises(InputError) as e:
+            project_catalogs(dup, options_from_cli(), ids_only=ids_only)
+        assert "duplicate tool id 'a'" in str(e.value)
+    wop = load_all([str(SAMPLES / "file-system.openwop.json")])
+    for ids_only in (False, True):
+        with pytest.raises(UsageError) as e:
+            project_catalogs(wop, options_from_cli(safety_tier="exec"), ids_only=ids_only)
+        assert "safetyTier exec needs source host-extension" in str(e.value)
