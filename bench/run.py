@@ -41,7 +41,7 @@ REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 import gen_catalog  # noqa: E402
 
-COMMANDS = ("tools", "lint", "project", "measure")
+COMMANDS = ("tools", "lint", "project", "measure", "diff-toolids")
 GROUPS = COMMANDS + ("diff", "base", "floors", "peers", "walk")
 OK_CODES = (0, 1)  # 1 = findings / budget exceeded: the command ran to the end
 SYNTH_ENV = {"TOOLCAT_MAX_FILE_SIZE": str(1 << 30)}  # the 50k catalog is over the 64 MiB default
@@ -58,6 +58,15 @@ MEASURE_NODE_S = 1.39          # mcp-context-cost's Node tool on the 69 captures
 MEASURE_S = min(0.7, MEASURE_NODE_S / 2)
 SCALING_MAX = 55.0
 DIFF_VS_LINT = 2.0             # issue 16: diffing two versions of the largest corpus spec
+# Issue 17 limits (toolcat at scale)
+LARGE = (("stripe", "stripe-spec3-2023-09/openapi/spec3.yaml"),      # the outside cache
+         ("k8s", "kubernetes-swagger/kubernetes/swagger.json.unprocessed"))
+LINT17_KEYS = ("openai", "box", "twilio", "stripe", "k8s")
+LINT17_VS_REDOCLY = 0.25
+PROJECT_VS_FLOOR = 5.0         # project and measure on the Stripe-sized spec
+PROJECT_RSS_MIB = 300
+TOOLIDS_VS_TOOLS = 1.5         # diff-toolids (one catalog) vs `tools` on the same input
+MILLION_RSS_MIB = 2048         # lint and measure of 1,000,000 tools
 DIFF_TARGET = "openai"         # ... takes no more than twice a lint of it
 WALK_NS = 200.0                # "near the measured floor, about 200 ns per value"
 WALK_SLACK = 1.5               # near = at most 1.5x max(200 ns, this run's bare-walk floor)
@@ -265,6 +274,17 @@ def build_targets(args: argparse.Namespace, shared: Path | None, notes: list[str
         else:
             notes.append(f"no mcp-context-cost captures under {mcc}")
 
+    outside = Path(args.outside or os.environ.get("TOOLCAT_OUTSIDE") or REPO.parent / "outside")
+    if not args.quick:
+        for key, rel in LARGE:
+            p = outside / rel
+            if p.exists():   # spectral is not run on these (corpus=False): minutes per run
+                targets.append(Target(key, rel.split("/")[0], [str(p)], [str(p)],
+                                      "json" if key == "k8s" else syntax_of(rel), openapi=True))
+            else:
+                notes.append(f"large spec absent: {p} (tests/outside/manifest.toml; "
+                             "TOOLCAT_OUTSIDE or --outside DIR)")
+
     sdir = REPO / "samples"
     samples = sorted(sdir.glob("*.json"), key=lambda p: (p.name != "git.tools.json",
                                                           "broken" in p.name, p.name)) \
@@ -435,6 +455,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--oas-sizes", help="synthetic OpenAPI sizes [1000,5000; quick: none]")
     ap.add_argument("--seed", type=int, default=gen_catalog.DEFAULT_SEED)
     ap.add_argument("--cache", help="folder for generated catalogs [bench/.cache]")
+    ap.add_argument("--outside", help="the outside corpus cache (stripe, k8s) [$TOOLCAT_OUTSIDE, else ../outside]")
     ap.add_argument("--redocly", help="redocly executable [redocly on PATH]")
     ap.add_argument("--spectral", help="spectral executable [spectral on PATH]")
     ap.add_argument("--peers", default="redocly,spectral",
@@ -569,6 +590,9 @@ def main(argv: list[str] | None = None) -> int:
             if cmd not in args.only:
                 continue
             c = Cell("toolcat", cmd, t.key, tc + [cmd, *t.paths])
+            if cmd == "diff-toolids" and len(t.paths) != 1:
+                skipped(c, "n/a (compares one catalog with its projection)")
+                continue
             if t.synthetic_n and cmd in timed_out:
                 skipped(c, f"skipped (timed out on {timed_out[cmd]})")
                 continue
@@ -686,6 +710,40 @@ def main(argv: list[str] | None = None) -> int:
         else:
             check(name, s["ratio"], limit, "x",
                   "" if s["ratio"] is not None else "not measured on both ends")
+    # issue 17
+    for key in LINT17_KEYS:
+        lint, red, fl = by.get(("lint", key)), by.get(("redocly lint", key)), floor_of(key)
+        why = "" if lint and lint.ok else f"lint {lint.status if lint else 'not run'}"
+        if key in ("stripe", "k8s"):      # openai/box/twilio: the floor check is above
+            check(f"17: lint {key} <= {LINT_VS_FLOOR:g}x parse floor", ratio(lint, fl),
+                  LINT_VS_FLOOR, "x", why or ("" if fl else "no parse floor"))
+        check(f"17: lint {key} <= {LINT17_VS_REDOCLY}x redocly", ratio(lint, red),
+              LINT17_VS_REDOCLY, "x", why or ("" if red and red.ok else "redocly not measured"))
+    for cmd in ("project", "measure"):
+        c, fl = by.get((cmd, "stripe")), floor_of("stripe")
+        why = "" if c and c.ok else f"{cmd} {c.status if c else 'not run'} on stripe"
+        check(f"17: {cmd} stripe <= {PROJECT_VS_FLOOR:g}x parse floor", ratio(c, fl),
+              PROJECT_VS_FLOOR, "x", why or ("" if fl else "no parse floor"))
+        check(f"17: {cmd} stripe peak RSS < {PROJECT_RSS_MIB} MiB",
+              c.rss_kib / 1024 if c and c.ok and c.rss_kib else None, PROJECT_RSS_MIB, "MiB",
+              why)
+    for t in targets:
+        a, b = by.get(("diff-toolids", t.key)), by.get(("tools", t.key))
+        if a is None or not a.status or a.status.startswith("n/a"):
+            continue
+        check(f"17: diff-toolids {t.key} <= {TOOLIDS_VS_TOOLS}x tools", ratio(a, b),
+              TOOLIDS_VS_TOOLS, "x", "" if a.ok and b and b.ok else "not measured")
+    big = max(synth, key=lambda t: t.synthetic_n or 0) if synth else None
+    if big is not None and (big.synthetic_n or 0) >= 1_000_000:
+        for cmd in ("lint", "measure"):
+            c = by.get((cmd, big.key))
+            check(f"17: {cmd} {big.key} peak RSS < {MILLION_RSS_MIB} MiB",
+                  c.rss_kib / 1024 if c and c.ok and c.rss_kib else None, MILLION_RSS_MIB,
+                  "MiB", "" if c and c.ok else f"{cmd} {c.status if c else 'not run'}")
+    else:
+        check(f"17: lint and measure of 1,000,000 tools < {MILLION_RSS_MIB} MiB", None,
+              MILLION_RSS_MIB, "MiB", "not run (--sizes 10000,1000000; the 110x linearity "
+              "is the scaling row)")
     if walk:
         limit = WALK_SLACK * max(WALK_NS, walk["floor"]["ns_per_value"])
         check(f"schema walk ns/value <= {limit:.0f} (1.5x max(200, bare walk))",
@@ -723,12 +781,13 @@ def main(argv: list[str] | None = None) -> int:
         for k in ("floor", "iter_schemas", "transform"):
             w = walk[k]
             out.write(f"  {k:<13} {w['seconds'] * 1000:9.1f} ms  {w['ns_per_value']:7.1f} ns/value\n")
-    out.write("\nissue 7 targets:\n")
+    out.write("\nissue 7 targets (and issue 17's, prefixed \"17:\"):\n")
     crows = []
     for ch in checks:
         val = ch["value"]
         shown = "-" if val is None else (fmt_s(val) if ch["unit"] == "s" else
-                                         f"{val:.0f} ns" if ch["unit"] == "ns" else f"{val:.2f}x")
+                                         f"{val:.0f} ns" if ch["unit"] == "ns" else
+                                         f"{val:,.0f} MiB" if ch["unit"] == "MiB" else f"{val:.2f}x")
         crows.append([ch["verdict"], ch["target"], shown, ch["note"]])
     out.write(table(crows, ["verdict", "target", "value", "note"], {2}) + "\n")
     if notes:

@@ -195,4 +195,10 @@ def test_run_quick_writes_json(tmp_path):
     assert doc["walk"]["iter_schemas"]["ns_per_value"] > 0
     assert doc["walk"]["values"] > doc["walk"]["schema_nodes"] > 0
     assert {c["verdict"] for c in doc["checks"]} <= {"PASS", "FAIL", "n/a"}
+    # issue 17: diff-toolids is timed next to `tools`, and its ratio has a verdict
+    assert cells[("diff-toolids", "synth-200")]["status"] == "ok"
+    toolids = [c for c in doc["checks"] if c["target"].startswith("17: diff-toolids synth-200")]
+    assert len(toolids) == 1 and toolids[0]["verdict"] in ("PASS", "FAIL")
+    assert toolids[0]["value"] > 0
+    assert any(c["target"].startswith("17: project stripe") for c in doc["checks"])
     assert not any(tmp_path.glob("*.tmp")) and not any((tmp_path / "cache").glob(".*tmp"))
