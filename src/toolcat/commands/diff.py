@@ -301,13 +301,11 @@ def diff_toolids(
         side_a = side_from_catalogs(cats_a, a)
         side_b = side_from_catalogs(cats_b, b)
     else:
-        from toolcat.api import _catalogs
         from toolcat.project import options_from_cli, project_catalogs, standard_array
 
         # ids only: no description or schema is projected (issue 17: as fast as `tools`)
-        proj = project_catalogs(_catalogs(cats_a), options_from_cli(to=to, source=source,
-                                                         safety_tier=safety_tier),
-                                ids_only=True)
+        opts = options_from_cli(to=to, source=source, safety_tier=safety_tier)
+        proj = project_catalogs(list(cats_a), opts, ids_only=True)
         target = proj.target
         side_a = side_from_items(standard_array(cats_a, target, ids_only=True), target,
                                  f"{a} (standard view, {target})")

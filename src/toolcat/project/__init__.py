@@ -308,6 +308,18 @@ def _compact_annotations(ann: dict, title: str | None, changes: list[Change],
     return out or None
 
 
+def _source_and_tier(tool: Tool, fmt: str, target: Target, opts: ProjectOptions
+                     ) -> tuple[str, str]:
+    """The tool's OpenWOP ``source`` and ``safetyTier`` (derived unless given), checked:
+    an OpenWOP target refuses ``exec`` outside a host extension (RFC 0069)."""
+    source = derive_source(tool, fmt, opts.source)
+    tier = derive_safety_tier(tool, fmt, opts.safety_tier)
+    if target.openwop_fields and tier == "exec" and source != "host-extension":
+        raise UsageError(f"tool {tool.id}: safetyTier exec needs source host-extension "
+                         "(RFC 0069); use --source host-extension")
+    return source, tier
+
+
 def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOptions,
                  subset: bool, cat: Catalog | None = None,
                  cache: LowerCache | None = None) -> ProjectedTool:
@@ -316,11 +328,7 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     ``cache``: shared between the tools of one run (see :class:`LowerCache`)."""
     if isinstance(target, str):
         target = tg.get(target)
-    source = derive_source(tool, fmt, opts.source)
-    tier = derive_safety_tier(tool, fmt, opts.safety_tier)
-    if target.openwop_fields and tier == "exec" and source != "host-extension":
-        raise UsageError(f"tool {tool.id}: safetyTier exec needs source host-extension "
-                         "(RFC 0069); use --source host-extension")
+    source, tier = _source_and_tier(tool, fmt, target, opts)
     tid = target.tool_id(tool, fmt, source)
     standard, fitted = _standard(target, tool, fmt, opts.source, opts.safety_tier)
     if opts.view == "standard":
@@ -566,11 +574,7 @@ def resolve_target(cats: list[Catalog], opts: ProjectOptions) -> Target:
 def _tool_ids(tool: Tool, fmt: str, target: Target, opts: ProjectOptions) -> ProjectedTool:
     """What :func:`project_tool` gives for the compact view's ids alone: a descriptor with the
     id (and the OpenWOP ``source``/``safetyTier``) and no schemas, after the same checks."""
-    source = derive_source(tool, fmt, opts.source)
-    tier = derive_safety_tier(tool, fmt, opts.safety_tier)
-    if target.openwop_fields and tier == "exec" and source != "host-extension":
-        raise UsageError(f"tool {tool.id}: safetyTier exec needs source host-extension "
-                         "(RFC 0069); use --source host-extension")
+    source, tier = _source_and_tier(tool, fmt, target, opts)
     tid = target.tool_id(tool, fmt, source)
     d = target.descriptor(id=tid, source=source if target.openwop_fields else None,
                           safety_tier=tier if target.openwop_fields else None)
