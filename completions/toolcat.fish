@@ -205,6 +205,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from serve' -l url -r -F -d 'An u
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l header -r -F -d '\'Name: value\' sent to every --url server (e.g'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l client -x -a 'claude-desktop claude-code cursor vscode windsurf' -d 'Read every MCP server of this client\'s configuration: claude-desktop, claude-code, cursor, vscode, windsurf'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l client-config -r -F -d 'Read every MCP server of this client configuration file (mcpServers or servers)'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l catalog -r -F -d 'Serve the tools of this catalog file (any format toolcat reads) with no server behind them: calls get a tool error (for testing hosts)'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l timeout -x -d 'Seconds each server has from its start to its last tools/list page; then its process group is ended'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l call-timeout -x -d 'Seconds a forwarded tools/call may take before the client gets an MCP error (0: no limit)'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l http -x -d 'Serve over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio; 0 picks a free port'

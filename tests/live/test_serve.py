@@ -1069,3 +1069,48 @@ def test_a_configuration_that_serves_itself_does_not_start_without_end(cli, tmp_
     (line,) = run.err_lines
     assert line.startswith("toolcat: error: me: "), line
     assert "exited with status 2" in line, line      # the nested one's usage error
+
+
+# --------------------------------------------------------------------------- --catalog
+
+
+def test_a_catalog_file_is_served_with_no_server_behind_it(cli, tmp_path):
+    """--catalog FILE (an OpenAPI spec here): tools/list is `toolcat project` of the file
+    plus the handbook tool, the handbook returns the file's standard descriptor, and a call
+    gets a tool error that says no server runs behind it; with a server beside it, both are
+    served namespaced and the server's calls still reach it."""
+    from support.common import SAMPLES
+
+    spec = SAMPLES / "petstore.openapi.yaml"
+    ok(cli("project", str(spec), "--to", "mcp", "--handbook", "book.json", "-o", "out.json"))
+    want = json.loads((tmp_path / "out.json").read_text())["tools"]
+    book_want = json.loads((tmp_path / "book.json").read_text())["tools"]
+
+    async def talk(client):
+        listed = await list_all(client)
+        call = _dump(await client.call_tool("listPets", {"limit": 3}))
+        book = _dump(await client.call_tool(HANDBOOK, {"name": "listPets"}))
+        return listed, call, book
+
+    s = served(tmp_path, "--catalog", str(spec))
+    listed, call, book = s.run(talk)
+    assert wait_gone(s.marker) == []
+    assert [t["name"] for t in listed] == [t["name"] for t in want] + [HANDBOOK]
+    for got, w in zip(listed, want):
+        assert json_equal(got, w)
+    assert call["isError"] is True and "no server runs behind it" in call["content"][0]["text"]
+    assert json.loads(book["content"][0]["text"]) == book_want["listPets"]
+
+    async def both(client):
+        listed = await list_all(client)
+        res = _result(await client.call_tool("mcp_server_time__convert_time", CONVERT))
+        pet = _dump(await client.call_tool("petstore__listPets", {}))
+        return [t["name"] for t in listed], res, pet
+
+    names, res, pet = served(tmp_path, "--server", TIME, "--catalog", str(spec)).run(both)
+    assert [n for n in names if n.startswith("petstore__")] == [
+        f"petstore__{t['name']}" for t in want]
+    assert "isError" not in res or res["isError"] is False
+    assert pet["isError"] is True
+    bad = cli("serve", "--catalog", str(tmp_path / "missing.json"))
+    assert bad.rc == 2 and bad.err.startswith("toolcat: error: ") and "Traceback" not in bad.err

@@ -23,6 +23,9 @@ server of a client's configuration) are served together, each tool named
 <server>__<tool> (MCP's name rule; the server's name is its key in the client
 configuration, else derived from the command or URL as every report names it); two tools
 served under one name end start-up with an error. One upstream: names as they are.
+--catalog FILE serves a catalog file's tools (any format toolcat reads: an MCP capture,
+an OpenAPI spec...) with no server behind them, to test what a host does with a catalog:
+tools/list and the handbook as for a server, a tools/call gets a tool error (isError).
 toolcat serve is an MCP server on its stdin and stdout: put it where a client's
 configuration runs the server (README: "Serve a compact view of any MCP server"); with
 --http PORT it is a Streamable HTTP server at http://127.0.0.1:PORT/mcp instead (127.0.0.1
@@ -50,6 +53,7 @@ Examples:
   toolcat serve --url http://127.0.0.1:8000/mcp --header 'Authorization: Bearer TOKEN'
   toolcat serve --http 8765 'uvx mcp-server-time'
   toolcat serve --server 'uvx mcp-server-time' --server 'uvx mcp-server-git'
+  toolcat serve --catalog openapi.yaml
 """
 
 #: Set in the environment of every upstream a client configuration gave (a toolcat serve
@@ -72,6 +76,10 @@ Http = Annotated[Optional[int], typer.Option(
 NoValidate = Annotated[bool, typer.Option(
     "--no-validate", help="Forward every tools/call as it came, without first checking its "
     "arguments against the upstream's own input schema.")]
+CatalogFiles = Annotated[Optional[list[str]], typer.Option(
+    "--catalog", metavar="FILE", help="Serve the tools of this catalog file (any format "
+    "toolcat reads) with no server behind them: calls get a tool error (for testing hosts). "
+    "Repeatable; combines with servers.", show_default=False)]
 CallTimeout = Annotated[float, typer.Option(
     "--call-timeout", help="Seconds a forwarded tools/call may take before the client gets an "
     "MCP error (0: no limit).")]
@@ -90,6 +98,7 @@ def serve(
     header: Headers = None,
     client: Client = None,
     client_config: ClientConfig = None,
+    catalog: CatalogFiles = None,
     timeout: Timeout = None,
     call_timeout: CallTimeout = 300.0,
     http: Http = None,
@@ -116,9 +125,10 @@ def serve(
     urls = list(url or [])
     if upstream is not None:
         (urls if re.match(r"(?i)https?://", upstream) else cmds).insert(0, upstream)
-    if not cmds and not urls and not client and not client_config:
+    if not cmds and not urls and not client and not client_config and not catalog:
         raise UsageError("give the upstream server: a command line or URL, --server CMD, "
-                         "--url URL, --client NAME or --client-config FILE")
+                         "--url URL, --client NAME or --client-config FILE (or a catalog "
+                         "file to serve without a server: --catalog FILE)")
     if not call_timeout >= 0:
         raise UsageError(f"--call-timeout must be 0 (no limit) or more seconds "
                          f"(got {call_timeout:g})")
@@ -141,8 +151,9 @@ def serve(
                          "end (leave the toolcat serve entry out of the configuration it "
                          "serves)")
     live = live_options(cmds, urls, header, timeout, client, client_config, verbose)
-    if not live.specs:
+    if not live.specs and from_config and not catalog:
         raise UsageError("the client configuration has no MCP server to serve")
+    statics = _catalogs(catalog or [], [s.name for s in live.specs])
     if from_config:
         for spec in live.specs:
             spec.env[NESTED] = "1"
@@ -152,5 +163,26 @@ def serve(
     code = run(ServeOptions(specs=live.specs, settings=settings, handbook_tool=handbook_tool,
                             timeout=live.timeout, call_timeout=call_timeout or None,
                             verbose=live.verbose, quiet=ui.state.quiet, http=http,
-                            validate=not no_validate))
+                            validate=not no_validate, catalogs=statics))
     raise typer.Exit(code)
+
+
+def _catalogs(files: list[str], taken: list[str]) -> list:
+    """``--catalog`` files loaded (every catalog a file holds), each named for the served
+    names' prefix after its file (characters outside MCP's name rule as ``_``; unique)."""
+    import os
+    import re
+
+    from toolcat.formats import LoadOptions, load_catalogs
+
+    out = []
+    seen = set(taken)
+    for cat in load_catalogs(files, LoadOptions(strict=True)) if files else []:
+        base = re.sub(r"[^A-Za-z0-9_.-]", "_", os.path.basename(cat.file).split(".")[0]
+                      or "catalog")[:40]
+        name, n = base, 2
+        while name in seen:
+            name, n = f"{base}-{n}", n + 1
+        seen.add(name)
+        out.append((name, cat))
+    return out

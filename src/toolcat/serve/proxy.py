@@ -185,6 +185,12 @@ class Upstream:
         if self.on_change is not None:
             await self.on_change(self)
 
+    def catalog(self) -> Any:
+        """Its tools as a catalog (what every live command reads from a server)."""
+        from toolcat.formats.live.capture import to_catalog
+
+        return to_catalog(self.capture)
+
     def gone(self) -> MCPError:
         """The MCP error of a call when the upstream is no longer there."""
         why = self.error.message if self.error is not None else "the connection ended"
@@ -230,6 +236,60 @@ class Upstream:
         if result is None:
             raise self.gone()
         return _without_server_stamp(result)
+
+
+@dataclasses.dataclass
+class _Handshake:
+    server_info: dict
+    result: dict
+
+
+@dataclasses.dataclass
+class _Listed:
+    handshake: _Handshake
+
+
+class CatalogUpstream:
+    """A catalog file as an upstream (``toolcat serve --catalog FILE``): its tools are served
+    (the compact view of any catalog toolcat reads: an MCP capture, an OpenAPI spec...) with
+    no server behind them, which is what testing a host needs; a ``tools/call`` of one of
+    them gets a tool error that says so. It has what :class:`Upstream` gives the server
+    (``capture.handshake``: only the tools capability; :meth:`catalog`; :meth:`call`)."""
+
+    def __init__(self, catalog: Any, label: str, prefix: str | None = None) -> None:
+        from toolcat.version import __version__
+
+        self.spec = ServerSpec(name=label, transport="catalog", origin="--catalog")
+        self.prefix = prefix
+        self._catalog = catalog
+        self.capture = _Listed(_Handshake({"name": label, "version": __version__},
+                                          {"capabilities": {"tools": {}}}))
+        self.page_sizes: list[int] = []          # one page
+        self.error: InputError | None = None
+        self.on_change: Callable[[Any], Any] | None = None
+        self.warn: Callable[[str], None] | None = None
+
+    def in_loop(self) -> None:
+        self.ready, self.dead, self.stop = anyio.Event(), anyio.Event(), anyio.Event()
+
+    async def run(self) -> None:
+        self.ready.set()
+        await self.stop.wait()
+        self.dead.set()
+
+    def catalog(self) -> Any:
+        return self._catalog
+
+    async def call(self, method: str, params: dict) -> dict:
+        if method != "tools/call":
+            raise MCPError(types.METHOD_NOT_FOUND, f"toolcat serve: {method}: the catalog "
+                           f"{printable(self.spec.label, 200)} has no server behind it")
+        name = printable(str(params.get("name")), 130)
+        return {"content": [{"type": "text", "text": (
+            f"toolcat serve: {name} is listed from the catalog file "
+            f"{printable(self.spec.label, 200)}: no server runs behind it (--catalog serves "
+            "a catalog's tools for testing hosts; run the real server with --server)")}],
+            "isError": True}
 
 
 def _without_server_stamp(result: dict) -> dict:

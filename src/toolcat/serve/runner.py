@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolcat.errors import InputError
@@ -26,12 +26,15 @@ class ServeOptions:
     log_dir: str | None = ""          # "": the default folder (toolcat.formats.live.capture)
     http: int | None = None           # --http PORT (0: any free port); None: stdio
     validate: bool = True             # check arguments against the upstream's schema first
+    #: --catalog FILE: (name, catalog) served with no server behind them (testing hosts)
+    catalogs: list = field(default_factory=list)
 
 
 def prefixes(specs: list[ServerSpec]) -> list[str | None]:
     """The served-name prefix of each upstream: none for one upstream; with several, each
     server's name (its key in a client configuration, else derived from the command or the
-    URL, as every report names it; made unique with -2, -3...)."""
+    URL, as every report names it; made unique with -2, -3...; a --catalog file: its
+    name)."""
     if len(specs) == 1:
         return [None]
     return [s.name for s in specs]
@@ -63,23 +66,29 @@ def serve(opts: ServeOptions) -> int:
         def gone(error: InputError) -> None:
             say(f"{error.render()} (while serving: every call now gets an MCP error)")
 
-        upstreams = [proxy.Upstream(spec, proc, opts.timeout, opts.call_timeout, started,
-                                    log_dir, opts.verbose, on_gone=gone, prefix=prefix)
-                     for spec, proc, prefix in zip(opts.specs, procs_, prefixes(opts.specs))]
+        statics = [proxy.CatalogUpstream(cat, name) for name, cat in opts.catalogs]
+        names = prefixes([*opts.specs, *(u.spec for u in statics)])
+        upstreams: list = [proxy.Upstream(spec, proc, opts.timeout, opts.call_timeout, started,
+                                          log_dir, opts.verbose, on_gone=gone, prefix=prefix)
+                           for spec, proc, prefix in zip(opts.specs, procs_, names)]
+        for up, prefix in zip(statics, names[len(opts.specs):]):
+            up.prefix = prefix
+        upstreams += statics
 
         def make_view(ups: list) -> Any:
             from toolcat.serve.view import build_view
 
-            return build_view([cap.to_catalog(u.capture) for u in ups], opts.settings,
+            return build_view([u.catalog() for u in ups], opts.settings,
                               opts.handbook_tool, [u.prefix for u in ups],
                               [u.page_sizes for u in ups])
 
         def announce(view: Any, url: str | None) -> None:
+            every = [u.spec for u in upstreams]
             if url is not None:         # said even with -q: the client needs the URL
-                say(started_line(opts.specs, view, url) if not opts.quiet
+                say(started_line(every, view, url) if not opts.quiet
                     else f"toolcat: serving on {url}")
             elif not opts.quiet:
-                say(started_line(opts.specs, view))
+                say(started_line(every, view))
 
         try:
             with warnings.catch_warnings():
