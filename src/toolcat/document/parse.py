@@ -217,7 +217,7 @@ def parse_json(text: str, path: str, limits: Limits | None = None) -> Any:
     old = sys.getrecursionlimit()
     # The C scanner counts its nesting against the recursion limit: bound it to the depth limit.
     depth = min(_limits(limits).max_depth, _MAX_PARSER_DEPTH)
-    sys.setrecursionlimit(_frame_depth() + depth + 20)
+    sys.setrecursionlimit(frame_depth() + depth + 20)
     try:
         return json.loads(text, object_pairs_hook=_pairs_hook, parse_float=_parse_float,
                           parse_int=_parse_int, parse_constant=_reject_constant)
@@ -245,7 +245,9 @@ def parse_json(text: str, path: str, limits: Limits | None = None) -> Any:
         sys.setrecursionlimit(old)
 
 
-def _frame_depth() -> int:
+def frame_depth() -> int:
+    """Frames on the stack now (a recursion limit above it bounds what a call may use:
+    parsing here, jsonschema in :mod:`toolcat.schema.validate` and toolcat serve)."""
     f = sys._getframe()
     n = 0
     while f is not None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from toolcat.document.parse import frame_depth
 from toolcat.schema.keywords import DRAFT2020
 
 _CLASSES: dict[str, Any] = {}
@@ -98,15 +99,6 @@ class Budget:
 #: interpreter's limit to 20,000 (deep documents), and a validation that recurses to it costs
 #: time in the square of the depth (each step resumes a generator per level)
 MAX_FRAMES = 2000
-
-
-def _depth() -> int:
-    f: Any = sys._getframe(1)
-    n = 0
-    while f is not None:
-        n += 1
-        f = f.f_back
-    return n
 
 
 #: the budget the running validation spends (set by Checker around each call)
@@ -225,9 +217,10 @@ class Checker:
                 self._broken = True
         return self._validator
 
-    def accepts(self, instance: Any, node: Any = None) -> bool | None:
-        """Whether ``node`` (a subschema object of the root, or any schema to evaluate with
-        the root's references; default: the root) accepts ``instance``."""
+    def _run(self, check: Any) -> Any:
+        """``check(base)`` under this checker's budget and a bounded stack; None when it
+        cannot be told (the budget ran out, references nested too deep, a schema jsonschema
+        cannot evaluate, a panic in rpds: noted in :attr:`trouble`)."""
         base = self._base()
         if base is None:
             return None
@@ -239,11 +232,8 @@ class Checker:
                 b.spend()
                 b.nesting = 0
                 _METER[0] = b
-            sys.setrecursionlimit(min(limit, _depth() + MAX_FRAMES))
-            v = base if node is None or node is self.root else base.evolve(schema=node)
-            return bool(v.is_valid(instance))
-        except RecursionError:
-            return None
+            sys.setrecursionlimit(min(limit, frame_depth() + MAX_FRAMES))
+            return check(base)
         except OutOfBudget:         # the budget says so (Budget.ran_out)
             return None
         except TooDeep:
@@ -251,7 +241,7 @@ class Checker:
                 self.trouble = (f"jsonschema followed references more than {MAX_NESTED_REFS} "
                                 "deep in one validation: some candidates could not be checked")
             return None
-        except Exception:  # noqa: BLE001 - unresolvable $ref, bad pattern, malformed keyword
+        except Exception:  # noqa: BLE001 - unresolvable $ref, recursion, bad pattern, malformed keyword
             return None
         except BaseException as e:  # a panic in rpds; anything else is re-raised
             if not is_panic(e):
@@ -261,42 +251,25 @@ class Checker:
         finally:
             sys.setrecursionlimit(limit)
             _METER[0] = prev
+
+    def accepts(self, instance: Any, node: Any = None) -> bool | None:
+        """Whether ``node`` (a subschema object of the root, or any schema to evaluate with
+        the root's references; default: the root) accepts ``instance``."""
+        def check(base: Any) -> bool:
+            v = base if node is None or node is self.root else base.evolve(schema=node)
+            return bool(v.is_valid(instance))
+
+        return self._run(check)
 
     def why_not(self, instance: Any) -> str | None:
         """jsonschema's best error for ``instance`` against the root (its message and the
         instance location), or None when it is valid or cannot be told."""
-        base = self._base()
-        if base is None:
-            return None
-        b = self.budget
-        prev = _METER[0]
-        limit = sys.getrecursionlimit()
-        try:
+        def check(base: Any) -> Any:
             from jsonschema.exceptions import best_match
 
-            if b is not None:
-                b.spend()
-                b.nesting = 0
-                _METER[0] = b
-            sys.setrecursionlimit(min(limit, _depth() + MAX_FRAMES))
-            err = best_match(base.iter_errors(instance))
-        except OutOfBudget:         # the budget says so (Budget.ran_out)
-            return None
-        except TooDeep:
-            if self.trouble is None:
-                self.trouble = (f"jsonschema followed references more than {MAX_NESTED_REFS} "
-                                "deep in one validation: some candidates could not be checked")
-            return None
-        except Exception:  # noqa: BLE001
-            return None
-        except BaseException as e:  # a panic in rpds; anything else is re-raised
-            if not is_panic(e):
-                raise
-            self._note(e)
-            return None
-        finally:
-            sys.setrecursionlimit(limit)
-            _METER[0] = prev
+            return best_match(base.iter_errors(instance))
+
+        err = self._run(check)
         if err is None:
             return None
         where = "".join(f"/{p}" for p in err.absolute_path) or "/"

@@ -21,6 +21,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from toolcat.document.parse import frame_depth
+
 #: Frames one validation may use (a deep instance or a recursive schema ends as "forward").
 MAX_FRAMES = 400
 
@@ -124,7 +126,7 @@ class ArgumentCheck:
 
         limit = sys.getrecursionlimit()
         try:
-            sys.setrecursionlimit(min(limit, len(_frames()) + MAX_FRAMES))
+            sys.setrecursionlimit(min(limit, frame_depth() + MAX_FRAMES))
             err = best_match(v.iter_errors(arguments))
         except Exception:  # noqa: BLE001 - unresolvable $ref, recursion, a malformed keyword
             return None
@@ -140,11 +142,3 @@ class ArgumentCheck:
                 f"arguments of {tool}; keyword {err.validator} at "
                 f"{_pointer(err.absolute_schema_path) or 'the root'} of its inputSchema)")
 
-
-def _frames() -> list:
-    out = []
-    f = sys._getframe()
-    while f is not None:
-        out.append(f)
-        f = f.f_back
-    return out
