@@ -61,6 +61,14 @@ def known(check: str, entry_ids, reason: str) -> None:
         KNOWN[(i, check)] = reason
 
 
+# found when the test was written (session 22), not fixed yet: the MCP compact view of
+# digitalocean has 8 warnings lint of the spec does not give: SC308 on a required path
+# parameter whose schema is readOnly (3 tools), SC303 on two oneOf/body `required` names
+# (3 tools), SC307 `default: null` beside a type without null (2 tools: an OpenAPI 3.0
+# `nullable` the projection's lint reads differently, or a lost null; to be checked)
+known("mcp-compact-lint", ["digitalocean"],
+      "compact view adds SC308/SC303/SC307 warnings the source lint does not give")
+
 DOCKER_BARE = [e["id"] for e in SINGLES if e["kind"] == "docker-tools"
                and e["facts"].get("with_input_schema", 0) == 0]
 
@@ -380,6 +388,24 @@ def test_mcp_output_has_object_schemas(eid, view, tmp_path):
             if not (isinstance(s, dict) and s.get("type") == "object"):
                 bad.append((t["name"], key, (s or {}).get("type") if isinstance(s, dict) else s))
     assert not bad, f"{len(bad)} schemas the SDK rejects, e.g. {bad[:5]}"
+
+
+@pytest.mark.parametrize("eid", params(LOADABLE, "mcp-compact-lint", heavy=True))
+def test_mcp_compact_view_adds_no_warning(eid):
+    """`toolcat lint` (default profile) of the MCP compact view `project` wrote as out.json
+    (a name that says nothing) reports no warning or error that lint of the source does not
+    report itself (same code and message): the view declares itself compact in the
+    result's _meta, so MR401 and the compact-subset rules stay quiet."""
+    r, d = project(eid, "mcp", "compact")
+    clean(r)
+    src = run("lint", "--format", "json", catalog(eid))
+    clean(src, allowed=(0, 1))
+    own = {(f["code"], f["message"]) for f in json.loads(src.stdout)["findings"]}
+    out = toolcat("lint", "--format", "json", d / "out.json")
+    clean(out, allowed=(0, 1))
+    added = [f for f in json.loads(out.stdout)["findings"] if f["severity"] != "info"
+             and ((f["code"], f["message"]) not in own or f["code"].startswith(("MR401", "CS2")))]
+    assert not added, f"{len(added)} findings the source does not have, e.g. {added[:3]}"
 
 
 # ---------------------------------------------------------------- measure
