@@ -5,7 +5,8 @@
 
 Every figure is a whole-process invocation (a fresh interpreter or Node process, as a user or
 pre-commit runs it): wall time is the median of N runs (after one untimed warm-up run),
-peak RSS is that process's own high-water mark (``wait4`` rusage, the maximum over its runs).
+peak RSS is that process's own high-water mark (``wait4`` rusage, the maximum over its runs;
+children are forked by a small spawner so the harness's own memory never counts).
 A cell whose first run takes long gets fewer runs (``--budget`` seconds per cell).
 
 Rows: ``toolcat tools|lint|project|measure`` (``python -m toolcat`` from this interpreter) on
@@ -112,26 +113,93 @@ class Cell:
 
 # --------------------------------------------------------------------------- running
 
-def run_once(argv: list[str], env: dict, timeout: float, cwd: str) -> tuple[float, int, int, str]:
-    """(wall seconds, exit code, peak RSS KiB of that process and its children, stderr tail)."""
-    with tempfile.TemporaryFile() as err:
-        t0 = time.perf_counter()
-        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                             stderr=err, env=env, cwd=cwd)
-        timer = threading.Timer(timeout, p.kill)
-        timer.start()
+# The harness's own memory must not leak into a child's figure: on Linux a child's ru_maxrss
+# starts from the high-water mark of the memory image it was forked from (the exec keeps the
+# larger of the two), so a child forked from this process, after it generated the 50k catalog,
+# reports at least that much. Children are therefore forked by a small spawner process started
+# at the beginning of the run (before anything large is built): it forks, execs, waits and
+# reports (wall, status, ru_maxrss) over a pipe.
+_SPAWNER_CODE = r"""
+import json, os, signal, sys, threading, time
+rd, wr = sys.stdin.buffer, sys.stdout.buffer
+for line in rd:
+    job = json.loads(line)
+    err = os.open(job["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
         try:
-            _pid, status, ru = os.wait4(p.pid, 0)
+            null = os.open(os.devnull, os.O_RDWR)
+            os.dup2(null, 0); os.dup2(null, 1); os.dup2(err, 2)
+            os.chdir(job["cwd"])
+            os.execvpe(job["argv"][0], job["argv"], job["env"])
         finally:
-            timer.cancel()
-        wall = time.perf_counter() - t0
-        code = os.waitstatus_to_exitcode(status)
-        p.returncode = code
-        err.seek(0)
-        tail = err.read()[-4000:].decode("utf-8", "replace")
+            os._exit(127)
+    os.close(err)
+    timer = threading.Timer(job["timeout"], os.kill, (pid, signal.SIGKILL))
+    timer.start()
+    _pid, status, ru = os.wait4(pid, 0)
+    timer.cancel()
+    wall = time.perf_counter() - t0
+    wr.write((json.dumps([wall, os.waitstatus_to_exitcode(status), ru.ru_maxrss]) + "\n").encode())
+    wr.flush()
+"""
+
+
+class Spawner:
+    """A small long-lived process that runs each measured command (see _SPAWNER_CODE)."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-S", "-c", _SPAWNER_CODE],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.lock = threading.Lock()
+
+    def run(self, argv: list[str], env: dict, timeout: float, cwd: str, stderr: str):
+        job = {"argv": argv, "env": env, "timeout": timeout, "cwd": cwd, "stderr": stderr}
+        with self.lock:
+            assert self.proc.stdin is not None and self.proc.stdout is not None
+            self.proc.stdin.write((json.dumps(job) + "\n").encode())
+            self.proc.stdin.flush()
+            reply = self.proc.stdout.readline()
+        if not reply:
+            raise RuntimeError("bench: the spawner process died")
+        wall, code, rss = json.loads(reply)
+        return float(wall), int(code), int(rss)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+
+
+_SPAWNER: Spawner | None = None
+
+
+def spawner() -> Spawner:
+    """The run's spawner, started on first use: call it early (main does, before the targets)."""
+    global _SPAWNER
+    if _SPAWNER is None:
+        _SPAWNER = Spawner()
+    return _SPAWNER
+
+
+def run_once(argv: list[str], env: dict, timeout: float, cwd: str) -> tuple[float, int, int, str]:
+    """(wall seconds, exit code, peak RSS KiB of that process, stderr tail)."""
+    if shutil.which(argv[0], path=env.get("PATH")) is None:
+        raise FileNotFoundError(f"no such program: {argv[0]}")
+    fd, err_path = tempfile.mkstemp(prefix="toolcat-bench-", suffix=".err")
+    os.close(fd)
+    try:
+        wall, code, rss = spawner().run(argv, env, timeout, cwd, err_path)
+        with open(err_path, "rb") as f:
+            f.seek(max(0, os.path.getsize(err_path) - 4000))
+            tail = f.read().decode("utf-8", "replace")
+    finally:
+        os.unlink(err_path)
     if code < 0 and wall >= timeout:
         code = -9999
-    return wall, code, int(ru.ru_maxrss), tail
+    return wall, code, rss, tail
 
 
 def _first_error_line(text: str) -> str:
@@ -493,6 +561,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    spawner()  # before anything large is built in this process (see _SPAWNER_CODE)
     notes: list[str] = []
     shared_s = args.shared or os.environ.get("TOOLCAT_SHARED") or str(REPO.parent / "shared")
     shared = Path(shared_s).resolve()

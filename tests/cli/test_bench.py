@@ -202,3 +202,31 @@ def test_run_quick_writes_json(tmp_path):
     assert toolids[0]["value"] > 0
     assert any(c["target"].startswith("17: project stripe") for c in doc["checks"])
     assert not any(tmp_path.glob("*.tmp")) and not any((tmp_path / "cache").glob(".*tmp"))
+
+
+_RSS_PROBE = r"""
+import json, os, sys
+sys.path.insert(0, sys.argv[1])
+import run
+run.spawner()                      # as run.main does, before the harness grows
+big = bytearray(300 << 20)         # the harness after generating a large catalog
+for i in range(0, len(big), 4096):
+    big[i] = 1
+wall, code, rss, tail = run.run_once([sys.executable, "-c", "pass"], dict(os.environ), 60, "/")
+try:
+    run.run_once(["no-such-program-toolcat-bench"], dict(os.environ), 60, "/")
+    absent = False
+except FileNotFoundError:
+    absent = True
+print(json.dumps({"code": code, "rss": rss, "absent": absent}))
+"""
+
+
+def test_child_rss_excludes_the_harness_memory():
+    """A child's peak RSS is its own: not the 300 MiB the harness holds when it forks (Linux
+    keeps the larger of the parent image's and the child's high-water marks across exec)."""
+    out = subprocess.run([sys.executable, "-c", _RSS_PROBE, str(BENCH)], capture_output=True,
+                         text=True, timeout=120, check=True)
+    got = json.loads(out.stdout)
+    assert got["code"] == 0 and got["absent"] is True
+    assert 0 < got["rss"] < 100 * 1024, got  # KiB: `python -c pass` is ~10 MiB, not >= 300
