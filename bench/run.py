@@ -49,6 +49,13 @@ SYNTH_ENV = {"TOOLCAT_MAX_FILE_SIZE": str(1 << 30)}  # the 50k catalog is over t
 REDOCLY_ENV = {"REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true"}
 SPECTRAL_RULESET = 'extends: ["spectral:oas"]\n'
 
+# Token peers (issue 17: "measure of the 69 captures at least as fast as the fastest peer that
+# counts exact o200k tokens"). Each runs once over all the captures in its own most efficient
+# form (one process; the input prepared in the cache the way its docs take it). What each one
+# counts is read from its own JSON report, not assumed: total, tokenizer, whether it says it
+# approximates.
+TOKEN_PEERS = ("toolism", "mcp-token-lint", "tool-tax")
+
 # Issue 7 limits
 LINT_VS_REDOCLY = 0.35
 LINT_VS_FLOOR = 3.0
@@ -218,7 +225,11 @@ class Runner:
         self.timeout = args.timeout
         self.verbose = not args.quiet
         base = dict(os.environ)
-        for k in ("FORCE_COLOR", "CLICOLOR_FORCE", "PYTHONPROFILEIMPORTTIME"):
+        # PYTHONDONTWRITEBYTECODE: a source tree would recompile every module on every run,
+        # which an installed toolcat (pip compiles at install) never does; the warm-up run
+        # writes the bytecode instead.
+        for k in ("FORCE_COLOR", "CLICOLOR_FORCE", "PYTHONPROFILEIMPORTTIME",
+                  "PYTHONDONTWRITEBYTECODE"):
             base.pop(k, None)
         base["NO_COLOR"] = "1"
         self.base_env = base
@@ -412,15 +423,17 @@ def importable(stmt: str) -> bool:
     return subprocess.run([sys.executable, "-c", stmt], capture_output=True).returncode == 0
 
 
-def find_peer(name: str, given: str | None, notes: list[str]) -> str | None:
+def find_peer(name: str, given: str | None, notes: list[str], extra: str | None = None,
+              ) -> str | None:
     if given:
         p = shutil.which(given) or (given if os.access(given, os.X_OK) else None)
         if not p:
             notes.append(f"{name}: --{name} {given} is not an executable")
         return p
-    p = shutil.which(name)
+    p = (shutil.which(name, path=extra) if extra else None) or shutil.which(name)
     if not p:
-        notes.append(f"{name} ABSENT (not on PATH; install it or give --{name} PATH)")
+        how = "--peer-path DIR" if name in TOKEN_PEERS else f"--{name} PATH"
+        notes.append(f"{name} ABSENT (not on PATH; install it or give {how})")
     return p
 
 
@@ -431,6 +444,79 @@ def peer_version(exe: str, env: dict) -> str:
         return r.stdout.strip().splitlines()[0] if r.stdout.strip() else "?"
     except (OSError, subprocess.SubprocessError):
         return "?"
+
+
+# --------------------------------------------------------------------------- token peers
+
+def tiktoken_cache(folder: Path, shared: Path | None) -> Path | None:
+    """A TIKTOKEN_CACHE_DIR holding o200k/cl100k from ../shared/tokenizers (no network)."""
+    import gzip
+    import hashlib
+
+    src = shared / "tokenizers" if shared else None
+    if src is None or not src.is_dir():
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("o200k_base", "cl100k_base"):
+        gz = src / f"{name}.tiktoken.gz"
+        if not gz.is_file():
+            continue
+        url = f"https://openaipublic.blob.core.windows.net/encodings/{name}.tiktoken"
+        out = folder / hashlib.sha1(url.encode()).hexdigest()
+        if not out.exists():
+            gen_catalog.write_atomic(out, gzip.decompress(gz.read_bytes()))
+    return folder
+
+
+def token_peer_inputs(caps: list[str], folder: Path) -> dict[str, str]:
+    """The 69 captures as each peer takes them: one MCP tools file (toolism), one
+    {server: tools} file (mcp-token-lint), a folder of MCP tools files (tool-tax)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    by_server = {}
+    for f in caps:
+        by_server[Path(f).stem] = json.loads(Path(f).read_bytes())["rawToolsCapture"]
+    every = [t for tools in by_server.values() for t in tools]
+    one = folder / "all.tools.json"
+    gen_catalog.write_atomic(one, json.dumps({"tools": every}).encode())
+    servers = folder / "by-server.json"
+    gen_catalog.write_atomic(servers, json.dumps(by_server).encode())
+    each = folder / "captures"
+    each.mkdir(exist_ok=True)
+    for name, tools in by_server.items():
+        gen_catalog.write_atomic(each / f"{name}.json", json.dumps({"tools": tools}).encode())
+    return {"one": str(one), "servers": str(servers), "folder": str(each)}
+
+
+def token_peer_argv(name: str, exe: str, inputs: dict[str, str], report: str) -> list[str]:
+    if name == "toolism":
+        return [exe, "measure", inputs["one"], "-f", "json", "-o", report]
+    if name == "mcp-token-lint":   # --json goes to stdout: a shell keeps it for the count
+        return ["/bin/sh", "-c", 'exec "$0" check --tools-json "$1" --json > "$2"', exe,
+                inputs["servers"], report]
+    return [exe, "scan", inputs["folder"], "--format", "json", "--out", report]
+
+
+def token_peer_count(name: str, report: str) -> dict:
+    """{tokens, tokenizer, approximate} from the peer's own report."""
+    try:
+        doc = json.loads(Path(report).read_bytes())
+    except (OSError, ValueError) as exc:
+        return {"error": f"no readable report: {exc}"}
+    if name == "toolism":
+        return {"tokens": doc.get("total_tokens"), "tokenizer": doc.get("tokenizer"),
+                "approximate": bool(doc.get("approximate"))}
+    if name == "mcp-token-lint":
+        return {"tokens": doc.get("total_tokens"), "tokenizer": doc.get("tokenizer"),
+                "approximate": bool(doc.get("approximate"))}
+    summ = doc.get("summary", {})
+    return {"tokens": summ.get("total_tax_tokens"), "tokenizer": "estimate (tool-tax heuristic)",
+            "approximate": True}
+
+
+def exact_captures_tokens(caps: list[str]) -> int:
+    """The published o200k totals of the captures (mcp-context-cost's methodology: the
+    canonical JSON of each tools array), which toolcat measure reproduces."""
+    return sum(int(json.loads(Path(f).read_bytes()).get("totalTokens") or 0) for f in caps)
 
 
 # --------------------------------------------------------------------------- report
@@ -526,8 +612,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--outside", help="the outside corpus cache (stripe, k8s) [$TOOLCAT_OUTSIDE, else ../outside]")
     ap.add_argument("--redocly", help="redocly executable [redocly on PATH]")
     ap.add_argument("--spectral", help="spectral executable [spectral on PATH]")
-    ap.add_argument("--peers", default="redocly,spectral",
-                    help="which peers to run when installed [redocly,spectral]")
+    ap.add_argument("--peers", default="redocly,spectral," + ",".join(TOKEN_PEERS),
+                    help="which peers to run when installed [redocly,spectral,"
+                         + ",".join(TOKEN_PEERS) + "]")
+    ap.add_argument("--peer-path", metavar="DIRS",
+                    help="extra folders (os.pathsep list) searched for peers before PATH, e.g. "
+                         "a venv's bin holding toolism, mcp-token-lint, tool-tax")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     a = ap.parse_args(argv)
     a.repeat = a.repeat if a.repeat is not None else (1 if a.quick else 5)
@@ -554,8 +644,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         a.only.discard("peers")
     a.targets = [t for t in a.targets.split(",") if t] if a.targets else None
     a.peers = {p for p in a.peers.split(",") if p}
-    if a.peers - {"redocly", "spectral"}:
-        ap.error("--peers: known peers are redocly and spectral")
+    if a.peers - {"redocly", "spectral", *TOKEN_PEERS}:
+        ap.error("--peers: known peers are redocly, spectral, " + ", ".join(TOKEN_PEERS))
     return a
 
 
@@ -598,6 +688,12 @@ def main(argv: list[str] | None = None) -> int:
     # toolcat version (also tells whether toolcat is importable at all)
     ver = subprocess.run(tc + ["--version"], capture_output=True, text=True, cwd=str(REPO))
     toolcat_version = ver.stdout.strip() if ver.returncode == 0 else None
+    if toolcat_version is not None:
+        # bytecode written once, as pip does at install: a source tree run with
+        # PYTHONDONTWRITEBYTECODE (or a fresh checkout) would time compilation otherwise
+        subprocess.run([py, "-c", "import compileall, os, toolcat; compileall.compile_dir("
+                        "os.path.dirname(toolcat.__file__), quiet=1)"], capture_output=True,
+                       cwd=str(REPO), env=runner.base_env)
     if toolcat_version is None:
         notes.append(f"toolcat is not runnable from {py}: {_first_error_line(ver.stderr)}")
 
@@ -617,6 +713,24 @@ def main(argv: list[str] | None = None) -> int:
             rs_dir.mkdir(parents=True, exist_ok=True)
             ruleset = rs_dir / "spectral-oas.yaml"
             ruleset.write_text(SPECTRAL_RULESET)
+    token_peers: dict[str, str] = {}
+    token_env: dict[str, str] = {}
+    tp_inputs: dict[str, str] = {}
+    tp_dir = (Path(args.cache) if args.cache else gen_catalog.CACHE) / "token-peers"
+    caps_t = next((t for t in targets if t.key == "captures"), None)
+    if "peers" in args.only and caps_t is not None:
+        for name in TOKEN_PEERS:
+            exe = find_peer(name, None, notes, args.peer_path) if name in args.peers else None
+            if exe:
+                token_peers[name] = exe
+                peer_versions[name] = peer_version(exe, {})
+        if token_peers:
+            tk = tiktoken_cache(tp_dir / "tiktoken", shared)
+            if tk is None:
+                notes.append("no ../shared/tokenizers: the tiktoken peers need the network "
+                             "to load their vocabulary and may fail")
+            token_env = {"TIKTOKEN_CACHE_DIR": str(tk)} if tk else {}
+            tp_inputs = token_peer_inputs(caps_t.files, tp_dir)
 
     have = {name: importable(f"import {mod}") for name, mod in
             (("orjson", "orjson"), ("yaml_rs", "yaml_rs"), ("pyyaml-c", "yaml; yaml.CSafeLoader"))}
@@ -655,6 +769,11 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 skipped(c, "not run (--peers)" if "spectral" not in args.peers else
                         "absent" if not spectral else "not run (synthetic)")
+        if t is caps_t:
+            for name, exe in token_peers.items():
+                report = str(tp_dir / f"{name}.report.json")
+                add(Cell("peer", f"{name} (tokens)", t.key,
+                         token_peer_argv(name, exe, tp_inputs, report)), token_env)
         for cmd in COMMANDS:
             if cmd not in args.only:
                 continue
@@ -768,6 +887,23 @@ def main(argv: list[str] | None = None) -> int:
     check(f"measure 69 captures <= {MEASURE_S:.3f} s (half of Node's {MEASURE_NODE_S} s)",
           ms.median_s if ms and ms.ok else None, MEASURE_S, "s",
           "" if ms and ms.ok else f"measure {ms.status if ms else 'not run'}")
+    token_counts: dict[str, dict] = {}
+    if caps_t is not None and token_peers:
+        exact = exact_captures_tokens(caps_t.files)
+        token_counts["toolcat measure"] = {"tokens": exact, "tokenizer": "o200k_base",
+                                           "approximate": False, "exact_o200k": True}
+        for name in token_peers:
+            got = token_peer_count(name, str(tp_dir / f"{name}.report.json"))
+            label = str(got.get("tokenizer") or "")
+            got["exact_o200k"] = "o200k" in label and "estimate" not in label
+            token_counts[name] = got
+        exact_peers = [by.get((f"{n} (tokens)", "captures")) for n in token_peers
+                       if token_counts[n].get("exact_o200k")]
+        exact_peers = [c for c in exact_peers if c and c.ok]
+        fastest = min(exact_peers, key=lambda c: c.median_s) if exact_peers else None
+        check("17: measure 69 captures <= the fastest exact-o200k peer"
+              + (f" ({fastest.command.split()[0]})" if fastest else ""), ratio(ms, fastest), 1.0,
+              "x", "" if fastest and ms and ms.ok else "no exact-o200k peer measured")
     for cmd, s in scaling.items():
         limit = SCALING_MAX * (s["size_ratio"] / 50) if s["size_ratio"] != 50 else SCALING_MAX
         name = f"scaling {cmd} {s['to']}/{s['from']} <= {limit:g}x"
@@ -850,6 +986,21 @@ def main(argv: list[str] | None = None) -> int:
         for k in ("floor", "iter_schemas", "transform"):
             w = walk[k]
             out.write(f"  {k:<13} {w['seconds'] * 1000:9.1f} ms  {w['ns_per_value']:7.1f} ns/value\n")
+    if token_counts:
+        out.write("\ntoken counts on the captures (what each tool reports counting; toolcat's is "
+                  "the published o200k total of mcp-context-cost's canonical JSON):\n")
+        trows = []
+        for name, got in token_counts.items():
+            c = by.get(("measure", "captures")) if name == "toolcat measure" else \
+                by.get((f"{name} (tokens)", "captures"))
+            tok = got.get("tokens")
+            trows.append([name, fmt_s(c.median_s if c and c.ok else None),
+                          f"{tok:,}" if isinstance(tok, int) else "-",
+                          str(got.get("tokenizer") or got.get("error") or "-"),
+                          "yes" if got.get("exact_o200k") else "no",
+                          "yes" if got.get("approximate") else "no"])
+        out.write(table(trows, ["tool", "median", "tokens", "tokenizer", "exact o200k BPE",
+                                "says approximate"], {1, 2}) + "\n")
     out.write("\nissue 7 targets (and issue 17's, prefixed \"17:\"):\n")
     crows = []
     for ch in checks:
@@ -877,6 +1028,7 @@ def main(argv: list[str] | None = None) -> int:
             "scaling": scaling,
             "walk": walk,
             "checks": checks,
+            "token_counts": token_counts,
             "notes": notes,
             "elapsed_s": elapsed,
         }

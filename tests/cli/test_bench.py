@@ -230,3 +230,45 @@ def test_child_rss_excludes_the_harness_memory():
     got = json.loads(out.stdout)
     assert got["code"] == 0 and got["absent"] is True
     assert 0 < got["rss"] < 100 * 1024, got  # KiB: `python -c pass` is ~10 MiB, not >= 300
+
+
+_PEER_PREP = r"""
+import json, os, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import run
+shared, out = Path(sys.argv[2]), Path(sys.argv[3])
+caps = run.captures(shared / "corpus" / "mcp-context-cost")
+inputs = run.token_peer_inputs(caps, out / "in")
+tk = run.tiktoken_cache(out / "tk", shared)
+os.environ["TIKTOKEN_CACHE_DIR"] = str(tk)
+os.environ["NO_PROXY"] = os.environ["no_proxy"] = "*"
+import tiktoken
+enc = tiktoken.get_encoding("o200k_base")
+one = json.loads(Path(inputs["one"]).read_bytes())["tools"]
+servers = json.loads(Path(inputs["servers"]).read_bytes())
+folder = sorted(Path(inputs["folder"]).iterdir())
+ours = sum(len(enc.encode_ordinary(json.dumps(t, separators=(",", ":"), ensure_ascii=False)))
+           for t in servers.values())
+print(json.dumps({"captures": len(caps), "one": len(one), "servers": len(servers),
+                  "folder": len(folder), "tokens": ours,
+                  "published": run.exact_captures_tokens(caps),
+                  "tool_count": sum(len(v) for v in servers.values())}))
+"""
+
+
+def test_token_peer_inputs_hold_the_captures_and_the_vocabulary_loads_offline(tmp_path):
+    """The token peers get the same 858 tools in their three input forms, and tiktoken loads
+    o200k from ../shared/tokenizers (no network): its count of the captures is the published
+    total the bench compares everyone with."""
+    from support.common import corpus
+
+    mcc = corpus("mcp-context-cost")
+    shared = mcc.parent.parent
+    out = subprocess.run([sys.executable, "-c", _PEER_PREP, str(BENCH), str(shared),
+                          str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout)
+    assert got["captures"] == got["servers"] == got["folder"] >= 60
+    assert got["one"] == got["tool_count"] > 500
+    assert got["tokens"] == got["published"] > 300_000
