@@ -61,14 +61,6 @@ def known(check: str, entry_ids, reason: str) -> None:
         KNOWN[(i, check)] = reason
 
 
-# found when the test was written (session 22), not fixed yet: the MCP compact view of
-# digitalocean has 8 warnings lint of the spec does not give: SC308 on a required path
-# parameter whose schema is readOnly (3 tools), SC303 on two oneOf/body `required` names
-# (3 tools), SC307 `default: null` beside a type without null (2 tools: an OpenAPI 3.0
-# `nullable` the projection's lint reads differently, or a lost null; to be checked)
-known("mcp-compact-lint", ["digitalocean"],
-      "compact view adds SC308/SC303/SC307 warnings the source lint does not give")
-
 DOCKER_BARE = [e["id"] for e in SINGLES if e["kind"] == "docker-tools"
                and e["facts"].get("with_input_schema", 0) == 0]
 

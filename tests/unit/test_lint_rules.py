@@ -763,3 +763,97 @@ paths:
     p31 = write(tmp_path, spec31, "api31.yaml")
     f31 = one(run(p31), "SC308")
     assert f31.line == line_of(p31, "required: [id, name]")
+
+
+# --------------------------------------------------- SC303/SC307/SC308 through composition
+# (issue 15 follow-up: the compact view inlines $ref and merges allOf/anyOf/oneOf, so a rule
+# that only read a node's own keywords saw in the view what it missed in the source)
+
+def test_sc303_reads_required_through_allof_and_refs(tmp_path):
+    t = tool(q={"type": "string", "description": "Q."})
+    s = t["inputSchema"]
+    s["properties"]["body"] = {"allOf": [{"$ref": "#/$defs/Create"}], "required": ["name", "nmae"]}
+    # the names are declared four references deep: deeper than the old fixed 3 levels
+    s["$defs"] = {"Create": {"allOf": [{"$ref": "#/$defs/Base"}, {"properties": {"x": {}}}]},
+                  "Base": {"allOf": [{"$ref": "#/$defs/Root"}]},
+                  "Root": {"type": "object", "properties": {"name": {"type": "string"}}}}
+    p = write(tmp_path, mcp(t))
+    f = one(run(p), "SC303")
+    assert f.pointer == "/inputSchema/properties/body/required/1" and "'nmae'" in f.message
+    # a oneOf branch naming its parent's property, and the required-only idiom: quiet
+    t2 = tool(q={"type": "string", "description": "Q."}, r={"type": "string"})
+    t2["inputSchema"]["oneOf"] = [{"required": ["q"]}, {"required": ["r"], "allOf": [
+        {"properties": {"z": {}}}]}]
+    assert "SC303" not in codes(run(write(tmp_path, mcp(t2), "ok.json")))
+
+
+def test_sc307_judges_a_default_by_its_branches_types(tmp_path):
+    p = write(tmp_path, mcp(tool(
+        stop={"default": None, "oneOf": [{"type": "string"}, {"$ref": "#/$defs/list"}]},
+        ok={"default": None, "anyOf": [{"type": "string"}, {"type": "null"}]},
+        unknown={"default": None, "oneOf": [{"type": "string"}, {"enum": [1]}]})))
+    data = json.loads(p.read_text())
+    data["tools"][0]["inputSchema"]["$defs"] = {"list": {"type": "array"}}
+    p.write_text(json.dumps(data, indent=2))
+    f = one(run(p), "SC307")
+    assert f.pointer == "/inputSchema/properties/stop/default"
+    assert f.message == "default is null but type is string/array"
+
+
+def test_sc308_reads_read_only_through_composition(tmp_path):
+    t = tool(q={"type": "string", "description": "Q."},
+             both={"anyOf": [{"$ref": "#/$defs/Id"}, {"type": "string", "readOnly": True}]},
+             one={"anyOf": [{"$ref": "#/$defs/Id"}, {"type": "string"}]},
+             all={"allOf": [{"$ref": "#/$defs/Id"}]})
+    t["inputSchema"]["required"] = ["q", "both", "one", "all"]
+    t["inputSchema"]["$defs"] = {"Id": {"type": "integer", "readOnly": True}}
+    p = write(tmp_path, mcp(t))
+    got = sorted(f.pointer for f in only(run(p), "SC308"))
+    assert got == ["/inputSchema/required/1", "/inputSchema/required/3"], got
+
+
+def test_openapi30_lifts_required_read_only_through_allof(tmp_path):
+    """OpenAPI 3.0: a readOnly property is required in responses only; the loader lifts it
+    from a request's `required` also when the property is readOnly through allOf (lint and
+    the loader read readOnly the same way, so SC308 stays quiet)."""
+    spec = """openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /pets:
+    post:
+      operationId: createPet
+      description: Create a pet.
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [id, name]
+              properties:
+                id: {allOf: [{$ref: '#/components/schemas/Id'}], description: Id.}
+                name: {type: string, description: Name.}
+      responses: {"200": {description: ok}}
+components:
+  schemas:
+    Id: {type: string, readOnly: true}
+"""
+    p = write(tmp_path, spec, "api30.yaml")
+    assert "SC308" not in codes(run(p))
+    from toolcat.formats.load import load_catalogs
+
+    (cat,) = load_catalogs([str(p)])
+    body = cat.tools[0].input_schema["properties"]["body"]
+    assert body["required"] == ["name"]
+
+
+def test_composition_reads_cost_the_graph_not_its_paths(tmp_path):
+    """Six levels of definitions, each an anyOf of 60 references to the next: 60**6 paths.
+    SC308 reads it (each node once) and finishes; a walk per path would not."""
+    defs = {f"d{i}": {"anyOf": [{"$ref": f"#/$defs/d{i + 1}"} for _ in range(60)]}
+            for i in range(6)}
+    defs["d6"] = {"type": "integer", "readOnly": True}
+    t = tool(x={"$ref": "#/$defs/d0", "default": 1})
+    t["inputSchema"]["required"] = ["x"]
+    t["inputSchema"]["$defs"] = defs
+    fs = run(write(tmp_path, mcp(t)))
+    assert one(fs, "SC308").pointer == "/inputSchema/required/0"

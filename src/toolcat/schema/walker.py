@@ -222,16 +222,46 @@ def local_target(ref: str, root: Any) -> Any:
         return None
 
 
-def flagged(node: Any, keyword: str, root: Any) -> bool:
+def flagged(node: Any, keyword: str, root: Any, composed: bool = False) -> bool:
     """``node``, or a node its chain of local ``$ref``s in ``root`` leads to, has
-    ``keyword: true`` (e.g. ``readOnly`` on a property whose schema is a reference)."""
-    seen: set[int] = set()
-    while isinstance(node, dict) and id(node) not in seen:
-        if node.get(keyword) is True:
-            return True
-        seen.add(id(node))
-        ref = node.get("$ref")
-        if not isinstance(ref, str):
-            return False
-        node = local_target(ref, root)
-    return False
+    ``keyword: true`` (e.g. ``readOnly`` on a property whose schema is a reference).
+
+    With ``composed``, also through the applicators, as a validator's annotations are
+    collected: any `allOf` branch that has it, or every branch of a non-empty `anyOf` /
+    `oneOf` (whichever branch validates then carries it), up to 32 schema objects deep
+    (each node read once: a shared graph costs its size, not its paths)."""
+    if not composed:
+        seen: set[int] = set()
+        while isinstance(node, dict) and id(node) not in seen:
+            if node.get(keyword) is True:
+                return True
+            seen.add(id(node))
+            ref = node.get("$ref")
+            if not isinstance(ref, str):
+                return False
+            node = local_target(ref, root)
+        return False
+    return _flagged_composed(node, keyword, root, 32, {})
+
+
+def _flagged_composed(node: Any, keyword: str, root: Any, depth: int, memo: dict) -> bool:
+    """(memo: id -> result, False while a node is being looked at: each node once, so a
+    shared or cyclic graph costs its size, not its paths)"""
+    if not isinstance(node, dict) or depth < 0:
+        return False
+    if id(node) in memo:
+        return memo[id(node)]
+    memo[id(node)] = False
+    got = node.get(keyword) is True
+    ref = node.get("$ref")
+    if not got and isinstance(ref, str):
+        got = _flagged_composed(local_target(ref, root), keyword, root, depth - 1, memo)
+    branches = node.get("allOf")
+    if not got and isinstance(branches, list):
+        got = any(_flagged_composed(b, keyword, root, depth - 1, memo) for b in branches)
+    for key in ("anyOf", "oneOf"):
+        branches = node.get(key)
+        if not got and isinstance(branches, list) and branches:
+            got = all(_flagged_composed(b, keyword, root, depth - 1, memo) for b in branches)
+    memo[id(node)] = got
+    return got

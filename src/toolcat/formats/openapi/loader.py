@@ -603,7 +603,8 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
         if not (isinstance(req, list) and isinstance(props, dict)):
             return None
         left = [n for n in req if not (isinstance(n, str) and n not in skip
-                                       and n in props and flagged(props[n], flag, schema))]
+                                       and n in props and flagged(props[n], flag, schema,
+                                                                  composed=True))]
         return None if len(left) == len(req) else left
 
     def needs(node: dict) -> bool:

@@ -22,11 +22,17 @@ class _Unknown(Exception):
     """A branch whose properties cannot be known (an unresolvable reference)."""
 
 
+_NAMES_DEPTH = 16
+
+
 def _names(node: Any, root: Any, depth: int, seen: set) -> set[str]:
     """Property names ``node`` declares: its `properties`, and those of its
-    allOf/anyOf/oneOf/then/else branches and local `$ref` targets (a few levels deep)."""
-    if not isinstance(node, dict) or id(node) in seen or depth < 0:
+    allOf/anyOf/oneOf/then/else branches and local `$ref` targets (up to ``depth`` levels:
+    deeper is unknown, not empty). Each node is read once (``seen``)."""
+    if not isinstance(node, dict) or id(node) in seen:
         return set()
+    if depth < 0:
+        raise _Unknown("nested too deeply")
     seen.add(id(node))
     names: set[str] = set()
     props = node.get("properties")
@@ -56,16 +62,18 @@ def _at(root: Any, path: tuple) -> Any:
 
 
 def _declared_names(n, root: Any) -> set[str] | None:
-    """Names the object at ``n`` declares, with its branches, and, for an `allOf` branch, its
-    parent's and siblings' (None when ``n`` declares no `properties` or they are unknown)."""
+    """Names the object at ``n`` declares, with its branches, and, for a branch of `allOf`,
+    `anyOf` or `oneOf` (the same instance), its parent's and siblings' (None when ``n``
+    declares no `properties`, itself or through its branches and references, or when they
+    are unknown)."""
     node = n.node
-    if not isinstance(node.get("properties"), dict):
-        return None
     try:
-        names = _names(node, root, 3, set())
-        if len(n.path) >= 2 and n.path[-2] == "allOf":
+        names = _names(node, root, _NAMES_DEPTH, set())
+        if not isinstance(node.get("properties"), dict) and not names:
+            return None   # declares no properties, itself or through allOf/$ref: an idiom
+        if len(n.path) >= 2 and n.path[-2] in ("allOf", "anyOf", "oneOf"):
             parent = _at(root, n.path[:-2])
-            names |= _names(parent, root, 3, set())
+            names |= _names(parent, root, _NAMES_DEPTH, set())
     except _Unknown:
         return None
     return names
@@ -77,10 +85,11 @@ def _declared_names(n, root: Any) -> set[str] | None:
 def required_not_declared(ctx, tool, n) -> Iterator[Hit]:
     """A name in `required` that no `properties` entry declares (on the same object, in its
     `allOf`/`anyOf`/`oneOf`/`then`/`else` branches or local `$ref` targets, or beside it when
-    it is an `allOf` branch) is almost always a typo or a
+    it is a branch of `allOf`/`anyOf`/`oneOf`) is almost always a typo or a
     renamed parameter: the model is told the argument is mandatory but not what it is, and
     if `additionalProperties` is false no call can ever be valid. Objects that declare no
-    `properties` at all are not checked (a `required`-only subschema is a common idiom)."""
+    `properties` at all, neither themselves nor through their branches and references, are
+    not checked (a `required`-only subschema is a common idiom)."""
     node = n.node
     if not isinstance(node, dict):
         return
@@ -250,6 +259,42 @@ def _type_ok(v: Any, types: list[str]) -> bool:
     return t in types or (t == "integer" and "number" in types)
 
 
+def _types_of(node: Any, root: Any, depth: int, memo: dict) -> list[str] | None:
+    """The JSON types ``node`` can accept, as far as they are known: its own `type`, else the
+    union of its `anyOf`/`oneOf` branches' (each known, local `$ref`s followed), else its
+    `$ref` target's; None when unknown (a value of another type is then not judged).
+    (memo: id -> result, None while a node is looked at: each node once.)"""
+    if not isinstance(node, dict) or depth < 0:
+        return None
+    t = node.get("type")
+    if isinstance(t, str):
+        return [t]
+    if isinstance(t, list):
+        return t if all(isinstance(x, str) for x in t) else None
+    if t is not None or id(node) in memo:
+        return memo.get(id(node))
+    memo[id(node)] = None
+    got: list[str] | None = None
+    for key in ("anyOf", "oneOf"):
+        branches = node.get(key)
+        if isinstance(branches, list) and branches:
+            union: list[str] = []
+            for b in branches:
+                bt = _types_of(b, root, depth - 1, memo)
+                if bt is None:
+                    union = []
+                    break
+                union += [x for x in bt if x not in union]
+            got = union or None
+            break
+    else:
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            got = _types_of(local_target(ref, root), root, depth - 1, memo)
+    memo[id(node)] = got
+    return got
+
+
 @rule("SC307", "value-type-mismatch", "warning",
       "`default`, `const` or an `enum` value does not match the schema's own `type`",
       scope="node", schemas=("input", "output"), keys=("default", "const", "enum"))
@@ -257,16 +302,14 @@ def value_type_mismatch(ctx, tool, n) -> Iterator[Hit]:
     """A `default` of `"10"` on an `integer` parameter, or an `enum` of strings on a
     `number`, contradicts the schema: a model that copies the default sends an invalid call,
     and an enum value of the wrong type can never be valid. Only the JSON type is compared
-    (integer values count as numbers)."""
+    (integer values count as numbers); a schema without `type` is judged by the types its
+    `anyOf`/`oneOf` branches (or its local `$ref`) allow, when every branch says."""
     node = n.node
     if not isinstance(node, dict):
         return
-    t = node.get("type")
-    if isinstance(t, str):
-        types = [t]
-    elif isinstance(t, list) and all(isinstance(x, str) for x in t):
-        types = t
-    else:
+    root = tool.input_schema if n.role == "input" else tool.output_schema
+    types = _types_of(node, root, 16, {})
+    if types is None:
         return
     if node.get("nullable") is True and ctx.catalog.format == GEMINI:
         types = [*types, "null"]   # Gemini's Schema object (OpenAPI 3.0): nullable adds null
@@ -306,7 +349,7 @@ def required_read_only(ctx, tool, n) -> Iterator[Hit]:
     flag = "readOnly" if n.role == "input" else "writeOnly"
     root = tool.input_schema if n.role == "input" else tool.output_schema
     for i, name in enumerate(req):
-        if isinstance(name, str) and flagged(props.get(name), flag, root):
+        if isinstance(name, str) and flagged(props.get(name), flag, root, composed=True):
             side = "an input the server sets" if flag == "readOnly" else \
                 "an output the server never returns"
             yield Hit(f"required property {name!r} is {flag}: {side}", n.ptr("required", i))
