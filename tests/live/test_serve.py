@@ -149,10 +149,13 @@ def test_lists_the_projection_of_a_capture_and_the_handbook_tool(cli, tmp_path):
             res = await client.call_tool(HANDBOOK, {"name": t["name"]})
             books[t["name"]] = _dump(res)
         unknown = _dump(await client.call_tool(HANDBOOK, {"name": "convert_tim"}))
-        return first, second, books, unknown, client.server_info
+        listed = _dump(await client.list_tools())
+        return first, second, books, unknown, client.server_info, listed
 
-    first, second, books, unknown, info = s.run(talk)
+    first, second, books, unknown, info, listed = s.run(talk)
     assert wait_gone(s.marker) == []
+    # the result says it is a compact view, as `project --to mcp` writes it (issue 15)
+    assert listed["_meta"]["toolcat/view"] == "compact"
     names = [t["name"] for t in first]
     assert names == [t["name"] for t in upstream] + [HANDBOOK]
     assert first == second
@@ -177,6 +180,26 @@ def test_lists_the_projection_of_a_capture_and_the_handbook_tool(cli, tmp_path):
     assert "call this" in hb["description"] and hb["inputSchema"]["required"] == ["name"]
     assert hb["annotations"]["readOnlyHint"] is True
     assert info.name == "mcp-time"      # the upstream's own name
+
+
+def test_a_served_list_reads_as_the_compact_view_it_is(cli, tmp_path):
+    """lint and capture of toolcat serve as a server: its tools/list result declares the
+    compact view (`_meta`), so lint does not ask for the parameter descriptions the compact
+    view moved to the handbook (MR401 on every parameter of the upstream's list as projected),
+    and the capture file keeps the declaration."""
+    server = shlex.join([PY, "-m", "toolcat", "serve", *SLACK, TIME])
+    own = ok(cli("lint", *SLACK, "--format", "json", "--server", TIME), code=0)
+    served_lint = cli("lint", *SLACK, "--format", "json", "--server", server)
+    assert served_lint.rc == 0, served_lint.out
+    found = {f["code"] for f in json.loads(served_lint.out)["findings"]}
+    assert "MR401" not in found and json.loads(own.out)["findings"] == []
+    ok(cli("capture", *SLACK, "--server", server, "-o", "served.capture.json"))
+    doc = json.loads((tmp_path / "served.capture.json").read_text())
+    assert doc["_meta"] == {"toolcat/view": "compact"}
+    assert [t["name"] for t in doc["tools"]][-1] == HANDBOOK
+    # a plain server's capture says nothing of a view
+    ok(cli("capture", *SLACK, "--server", TIME, "-o", "time.capture.json"))
+    assert "_meta" not in json.loads((tmp_path / "time.capture.json").read_text())
 
 
 def test_options_of_project_apply(cli, tmp_path):

@@ -28,13 +28,18 @@ def view_from_name(path: str) -> str:
     return COMPACT if "compact" in os.path.basename(path).lower() else STANDARD
 
 
-def declared_view(doc: Any, path: str) -> str:
-    """The view an MCP result declares in its ``_meta`` (:data:`VIEW_META_KEY`), else
-    :func:`view_from_name`."""
-    meta = doc.get("_meta") if isinstance(doc, dict) else None
+def meta_view(result: Any) -> str | None:
+    """The view an MCP result declares in its ``_meta`` (:data:`VIEW_META_KEY`), or None."""
+    meta = result.get("_meta") if isinstance(result, dict) else None
     if isinstance(meta, dict) and meta.get(VIEW_META_KEY) in (COMPACT, STANDARD):
         return meta[VIEW_META_KEY]
-    return view_from_name(path)
+    return None
+
+
+def declared_view(doc: Any, path: str) -> str:
+    """The view an MCP result declares in its ``_meta`` (:func:`meta_view`), else
+    :func:`view_from_name`."""
+    return meta_view(doc) or view_from_name(path)
 
 
 def tool_list(doc: Any, path: str) -> tuple[list, str]:

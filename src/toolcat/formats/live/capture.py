@@ -17,6 +17,9 @@ page joined, with what the handshake said under ``capture``::
       "tools": [ ...exactly as the server sent them... ]
     }
 
+(plus the result's ``"_meta": {"toolcat/view": ...}`` when the server's tools/list result
+declared its view, as ``toolcat serve`` does.)
+
 Any MCP loader reads it as ``{"tools": [...]}`` (the ``capture`` key is ignored), so every
 command lints, projects, measures and diffs it as the live server. ``capturedAt`` is the only
 field that changes when nothing else did (:func:`compare` ignores it).
@@ -150,7 +153,13 @@ def document(cap: Any) -> dict:
             meta[key] = hs.result[key]
     meta["pages"] = cap.pages
     meta["capturedAt"] = cap.captured_at
-    return {CAPTURE_KEY: meta, "tools": cap.tools}
+    doc = {CAPTURE_KEY: meta, "tools": cap.tools}
+    view = getattr(cap, "view", None)
+    if view is not None:   # the result said which view it is (toolcat serve: compact)
+        from toolcat.formats.arrays import VIEW_META_KEY
+
+        doc["_meta"] = {VIEW_META_KEY: view}
+    return doc
 
 
 def file_bytes(doc: dict) -> bytes:
@@ -172,6 +181,7 @@ def to_catalog(cap: Any):  # noqa: ANN201 - toolcat.model.Catalog
     ``meta["live"]`` holds the file's ``capture`` object plus ``origin`` (where the server
     was configured)."""
     from toolcat.document.parse import parse_json
+    from toolcat.formats.arrays import meta_view
     from toolcat.formats.mcp import load_mcp
     from toolcat.model import STANDARD
 
@@ -179,7 +189,9 @@ def to_catalog(cap: Any):  # noqa: ANN201 - toolcat.model.Catalog
     label = cap.spec.label
     parsed = parse_json(file_bytes(doc).decode("utf-8"), label)
     cat = load_mcp(parsed, label)
-    cat.view = STANDARD        # a server is never a compact view (load_mcp guesses by name)
+    # a server's list is a standard view unless its result says otherwise (toolcat serve
+    # says compact); never guessed from the server's name, as load_mcp does for a file
+    cat.view = meta_view(parsed) or STANDARD
     cat.meta["live"] = dict(parsed[CAPTURE_KEY], origin=cap.spec.origin,
                             key=cap.spec.key or cap.spec.name)
     return cat
@@ -243,6 +255,9 @@ def compare(old: Any, new: dict) -> list[str]:
             continue
         if key not in om or key not in nm or not same(om[key], nm[key]):
             out.append(f"capture.{key} changed")
+    if "_meta" in old or "_meta" in new:
+        if not same(old.get("_meta"), new.get("_meta")):
+            out.append("_meta changed")
     otools = old["tools"]
     ntools = new["tools"]
 

@@ -40,6 +40,7 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 from toolcat.errors import InputError
+from toolcat.formats.arrays import meta_view
 from toolcat.formats.live.procs import ServerProcess
 from toolcat.formats.live.spec import HTTP, ServerSpec, printable, redact_url
 from toolcat.version import __version__
@@ -291,6 +292,7 @@ class ToolList:
     tools: list
     pages: int
     sizes: list[int] = field(default_factory=list)    # tools on each page, in order
+    view: str | None = None   # the view the first page's _meta declares (toolcat serve's)
 
 
 @dataclass
@@ -385,9 +387,11 @@ class LiveSession:
                                  self.spec.label)
             tools.extend(page)
             sizes.append(len(page))
+            if pages == 1:
+                view = meta_view(ex.result)
             nxt = ex.result.get("nextCursor")
             if nxt is None:
-                return ToolList(tools, pages, sizes)
+                return ToolList(tools, pages, sizes, view)
             if not isinstance(nxt, str):
                 raise InputError(f"{self.wire.phase}: nextCursor is a {type(nxt).__name__}, "
                                  "not a string", self.spec.label)
@@ -418,6 +422,7 @@ class Capture:
     captured_at: str
     timings: dict = field(default_factory=dict)   # seconds: ready, tools, total, stop
     log_path: str | None = None
+    view: str | None = None   # the view the tools/list result declares (ToolList.view)
 
 
 def _utc_now() -> str:
@@ -519,7 +524,8 @@ async def capture_one(spec: ServerSpec, proc: ServerProcess | None, timeout: flo
     timings = {"ready": t_ready - t0, "tools": t_tools - t_ready, "total": t_tools - t0,
                "stop": t_end - (t_stop or t_tools)}
     return Capture(spec=spec, tools=tools.tools, pages=tools.pages, handshake=hs,
-                   captured_at=_utc_now(), timings=timings, log_path=wire.log_path)
+                   captured_at=_utc_now(), timings=timings, log_path=wire.log_path,
+                   view=tools.view)
 
 
 def _timeout_message(wire: _Wire) -> str:
