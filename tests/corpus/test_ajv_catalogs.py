@@ -107,8 +107,11 @@ def _instances(schema, seed: str) -> list:
     return out
 
 
+@pytest.mark.parametrize("target,view", COMBOS, ids=[f"{t}-{v}" for t, v in COMBOS])
 @pytest.mark.parametrize("kind,ref", _params())
-def test_projection_under_ajv(kind, ref, ajv_judge) -> None:
+def test_projection_under_ajv(kind, ref, target, view, ajv_judge) -> None:
+    """Each (catalog, target, view) is its own case, so that xdist spreads a large spec's
+    three projections over the workers."""
     from support.differential import Differential, Pair
     from toolcat.errors import ToolcatError
     from toolcat.formats import LoadOptions, load_catalogs
@@ -126,30 +129,29 @@ def test_projection_under_ajv(kind, ref, ajv_judge) -> None:
     lists = []
     n = 0
     for cat in cats:
-        for target, view in COMBOS:
-            # ids made unique as a user must (sendgrid has two operations named POST-design)
-            proj = project_catalogs([cat], ProjectOptions(to=target, view=view,
-                                                          duplicate_ids="rename"))
-            assert len(proj.tools) == len(cat.tools)
-            if target == "mcp":
-                lists.append((view, json.loads(proj.output_bytes()),
-                              view == "standard" and cat.format in get_target("mcp").native_formats))
-            for tool, pt in zip(cat.tools, proj.tools):
-                got = _schemas(pt.descriptor, target)
-                for ptr, orig in (("/inputSchema", tool.input_schema),
-                                  ("/outputSchema", tool.output_schema)):
-                    new = got[ptr]
-                    if orig is None or new is None:
-                        continue
-                    mine = [c for c in pt.changes
-                            if c.pointer == ptr or c.pointer.startswith(ptr + "/")]
-                    wrapped = any(c.kind == "wrapped" and c.pointer == ptr for c in mine)
-                    n += 1
-                    diff.add(Pair(f"{ref}: {tool.id} {ptr} [{target} {view}]", orig,
-                                  tool.dialect, new, _instances(orig, f"{ref}:{tool.id}{ptr}"),
-                                  lossy=any(c.kind in (WIDENED, OMITTED) for c in mine),
-                                  objects_only=not wrapped, wrapped=wrapped,
-                                  engines=("sdk",), meta=True))
+        # ids made unique as a user must (sendgrid has two operations named POST-design)
+        proj = project_catalogs([cat], ProjectOptions(to=target, view=view,
+                                                      duplicate_ids="rename"))
+        assert len(proj.tools) == len(cat.tools)
+        if target == "mcp":
+            lists.append((view, json.loads(proj.output_bytes()),
+                          view == "standard" and cat.format in get_target("mcp").native_formats))
+        for tool, pt in zip(cat.tools, proj.tools):
+            got = _schemas(pt.descriptor, target)
+            for ptr, orig in (("/inputSchema", tool.input_schema),
+                              ("/outputSchema", tool.output_schema)):
+                new = got[ptr]
+                if orig is None or new is None:
+                    continue
+                mine = [c for c in pt.changes
+                        if c.pointer == ptr or c.pointer.startswith(ptr + "/")]
+                wrapped = any(c.kind == "wrapped" and c.pointer == ptr for c in mine)
+                n += 1
+                diff.add(Pair(f"{ref}: {tool.id} {ptr} [{target} {view}]", orig,
+                              tool.dialect, new, _instances(orig, f"{ref}:{tool.id}{ptr}"),
+                              lossy=any(c.kind in (WIDENED, OMITTED) for c in mine),
+                              objects_only=not wrapped, wrapped=wrapped,
+                              engines=("sdk",), meta=True))
     if not n:
         pytest.skip("no tool schemas")
     rep = diff.run()
