@@ -101,6 +101,41 @@ def test_mc107_x_mcp_header(tmp_path):
     assert only(run(p, config=rev("2025-11-25")), "MC107") == []
 
 
+def test_mc107_in_shared_openapi_components(tmp_path):
+    # OpenAPI tools share their converted parameters and bundled definitions (MC107 reads
+    # each shared part once per catalog): every tool that has a header still gets its findings
+    region = {"name": "region", "in": "query", "schema": {"type": "string",
+                                                          "x-mcp-header": "Region"}}
+    again = {"name": "again", "in": "query", "schema": {"type": "string",
+                                                        "x-mcp-header": "region"}}
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/B"}}}}
+    ok = {"200": {"description": "ok"}}
+    spec = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "components": {"parameters": {"R": region, "A": again},
+                           "schemas": {"B": {"type": "object", "properties": {
+                               "n": {"type": "number", "x-mcp-header": "N"}}}}},
+            "paths": {
+                "/a": {"get": {"operationId": "first", "responses": ok, "parameters": [
+                    {"$ref": "#/components/parameters/R"},
+                    {"$ref": "#/components/parameters/A"}]}},
+                "/b": {"get": {"operationId": "second", "responses": ok, "parameters": [
+                    {"$ref": "#/components/parameters/A"},
+                    {"$ref": "#/components/parameters/R"}]}},
+                "/c": {"get": {"operationId": "plain", "responses": ok}},
+                "/d": {"post": {"operationId": "third", "responses": ok, "requestBody": body}},
+                "/e": {"put": {"operationId": "fourth", "responses": ok, "requestBody": body,
+                               "parameters": [{"$ref": "#/components/parameters/R"}]}}}}
+    p = write(tmp_path, spec, "api.openapi.json")
+    got = sorted((f.tool, f.source_pointer, f.message) for f in only(run(p), "MC107"))
+    rep = "x-mcp-header {!r} repeats {!r} (case-insensitively; clients drop the tool)"
+    num = "x-mcp-header on a parameter of type 'number' (only string, integer, boolean; " \
+          "clients drop the tool)"
+    assert got == [
+        ("first", "/components/parameters/A/schema/x-mcp-header", rep.format("region", "Region")),
+        ("second", "/components/parameters/R/schema/x-mcp-header", rep.format("Region", "region")),
+        ("third", "/components/schemas/B/properties/n/x-mcp-header", num)]
+
+
 def test_mc108_draft07_forms_under_the_2020_default(tmp_path):
     t = tool("a", q={"type": "array", "items": [{"type": "string"}], "additionalItems": False})
     t2 = tool("b", "B.", q={"type": "array", "items": [{"type": "string"}]})

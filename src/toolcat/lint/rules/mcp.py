@@ -245,6 +245,41 @@ def _header_nodes(schema: Any) -> Iterator[tuple[tuple, Any, bool]]:
         stack.extend(reversed(kids))
 
 
+def _may_hold_header(ctx, schema: Any) -> bool:
+    """Whether ``schema`` has an object with an ``x-mcp-header`` key anywhere in it (values
+    included: a superset of what :func:`_header_nodes` yields). Remembered per container for
+    the catalog run: OpenAPI tools share their bundled definitions, so each is read once per
+    catalog instead of once per tool that bundles it."""
+    memo = ctx.cache.get("mcp-header-in")
+    if memo is None:
+        memo = ctx.cache["mcp-header-in"] = {}
+    got = memo.get(id(schema))
+    if got is not None:
+        return got[1]
+    stack: list[tuple[Any, bool]] = [(schema, False)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, done = pop()
+        is_dict = isinstance(node, dict)
+        vals = node.values() if is_dict else node
+        if done:
+            hit = is_dict and "x-mcp-header" in node
+            if not hit:
+                for v in vals:
+                    if isinstance(v, (dict, list)) and memo[id(v)][1]:
+                        hit = True
+                        break
+            memo[id(node)] = (node, hit)   # the node is held: its id stays its own
+            continue
+        if id(node) in memo:
+            continue
+        push((node, True))
+        for v in vals:
+            if isinstance(v, (dict, list)) and id(v) not in memo:
+                push((v, False))
+    return memo[id(schema)][1]
+
+
 @rule("MC107", "x-mcp-header", "error",
       "`x-mcp-header` values are valid, unique header names on statically reachable "
       "primitive parameters (MCP 2026-07-28)")
@@ -259,7 +294,7 @@ def x_mcp_header(ctx, tool) -> Iterator[Hit]:
     if _rev(ctx) != "2026-07-28":
         return
     s = tool.input_schema
-    if not isinstance(s, dict):
+    if not isinstance(s, dict) or not _may_hold_header(ctx, s):
         return
     seen: dict[str, str] = {}
     for path, node, static in _header_nodes(s):
