@@ -125,6 +125,8 @@ def _array_index(tok: str, n: int) -> int | None:
 # =========================================================================== JSON
 
 _BRACKETS = re.compile(r"[\[\]{}]")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_MATCH_START = re.Match.start
 _WS = re.compile(r"[ \t\n\r]*")
 _JSON_SCALAR_END = re.compile(r"[^ \t\n\r,\]}]*")
 
@@ -139,9 +141,10 @@ class _JsonIndex(Index):
             parts[1::2] = map("x".__mul__, map(len, parts[1::2]))
             u = '"'.join(parts)
         self.m = u
-        pos = [x.start() for x in _BRACKETS.finditer(u)]
+        # (C-speed: no Python code runs per bracket)
+        pos = list(map(_MATCH_START, _BRACKETS.finditer(u)))
         self._pos = pos
-        self._depth = list(accumulate(1 if u[p] in "[{" else -1 for p in pos))
+        self._depth = list(accumulate(map(_BRACKET_STEP.__getitem__, map(u.__getitem__, pos))))
         self._members: dict[int, Any] = {}
         self.root = _WS.match(text).end()
 
