@@ -98,6 +98,9 @@ class _Loader:
         self.context_required = self.swagger or version.startswith("3.0")
         self._ctx_cache: dict[str, dict] = {"readOnly": {}, "writeOnly": {}}
         self._mentioned: dict[tuple[str, str], bool] = {}
+        # per closure list (held, so that its id stays its own): its $defs map and origins
+        self._defs_maps: dict[int, tuple[list, dict]] = {}
+        self._origins: dict[tuple[int, str, str], tuple[list, list]] = {}
 
     def _mentions(self, word: str) -> bool:
         """Whether any document read so far has ``word`` in its text (a cheap gate: each
@@ -356,19 +359,34 @@ class _Loader:
         schema.update(top_extra)
         defs = self.b.closure(refs) if refs else []
         if defs:
-            schema["$defs"] = {d.name: d.schema for d in defs}
+            schema["$defs"] = self._defs_map(defs)
             self._def_origins(tool, "/inputSchema", defs)
         if self.context_required and self._mentions("readOnly"):
             schema = context_required(schema, "readOnly", keep=param_names,
                                       cache=self._ctx_cache["readOnly"])
         return schema
 
+    def _defs_map(self, defs: list[Def]) -> dict:
+        """``{name: schema}`` of a closure (a new dict each time: a tool's own ``$defs``)."""
+        key = id(defs)
+        got = self._defs_maps.get(key)
+        if got is None or got[0] is not defs:
+            got = self._defs_maps[key] = (defs, {d.name: d.schema for d in defs})
+        return dict(got[1])
+
     def _def_origins(self, tool: Tool, prefix: str, defs: list[Def]) -> None:
-        base = prefix + "/$defs/"
+        # the same closure (Bundler.closure gives the same list) under the same prefix in the
+        # same file has the same origin entries: built once, shared (they are tuples)
         file = tool.file
-        tool.origin.extend(
-            (base + d.key, d.pointer if d.doc.path == file else file_pointer(d.doc.path, d.pointer))
-            for d in defs)
+        key = (id(defs), prefix, file)
+        got = self._origins.get(key)
+        if got is None or got[0] is not defs:
+            base = prefix + "/$defs/"
+            got = self._origins[key] = (defs, [
+                (base + d.key,
+                 d.pointer if d.doc.path == file else file_pointer(d.doc.path, d.pointer))
+                for d in defs])
+        tool.origin.extend(got[1])
 
     def _prose(self, node: dict, doc: Doc, ptr: str) -> tuple[str, Doc, str] | None:
         """``node``'s ``description`` (when it says something) and where it is written."""
@@ -570,7 +588,7 @@ class _Loader:
             tool.origin.append(("/outputSchema", self._tool_src(tool, t.doc, found[1])))
             defs = self.b.closure(refs) if refs else []
             if defs:
-                schema = _attach_defs(schema, {d.name: d.schema for d in defs})
+                schema = _attach_defs(schema, self._defs_map(defs))
                 self._def_origins(tool, "/outputSchema", defs)
             if self.context_required and not self.swagger and self._mentions("writeOnly"):
                 schema = context_required(schema, "writeOnly",

@@ -184,6 +184,9 @@ class Resolver:
         self.reported: dict[tuple[str, str, str], Problem] = {}
         self.id_index: dict[str, tuple[Doc, str]] = {}
         self.anchors: dict[tuple[str, str], tuple[Doc, str]] = {}
+        # local references ("#/...") of documents without $id: the answer depends only on
+        # the document and the reference (a spec spells each one many times)
+        self._local: dict[tuple[int, str], Target | str] = {}
         if index_ids and ("$id" in src.text or "$anchor" in src.text):
             self._index(self.root)
 
@@ -265,8 +268,16 @@ class Resolver:
     def resolve(self, ref: str, doc: Doc, at: str) -> Target | str:
         """Resolve ``ref`` found at pointer ``at`` of ``doc``: a Target or an error message."""
         if ref.startswith("#") and not doc.ids:
-            tdoc, rptr, frag = doc, "", ref[1:]
-        else:
+            key = (id(doc), ref)
+            got = self._local.get(key)
+            if got is None:
+                got = self._local[key] = self._resolve(ref, doc, doc, "", ref[1:])
+            return got
+        return self._resolve(ref, doc, None, "", "", at)
+
+    def _resolve(self, ref: str, doc: Doc, tdoc: Doc | None, rptr: str, frag: str,
+                 at: str = "") -> Target | str:
+        if tdoc is None:
             full = urljoin(self.base_uri(doc, at), ref)
             uri, frag = urldefrag(full)
             hit = self.resource_root(uri)
@@ -404,6 +415,7 @@ class Bundler:
                     self.reserved[n] = ptr
                     self.reserved_by_ptr[ptr] = n
         self.tool: str | None = None
+        self._closures: dict[frozenset[str], list[Def]] = {}
 
     # ---- naming
     def _name(self, doc: Doc, ptr: str) -> str:
@@ -543,7 +555,15 @@ class Bundler:
         d.converting = False
 
     def closure(self, names: frozenset[str] | set[str]) -> list[Def]:
-        """Every def reachable from ``names`` (converted), ordered by name."""
+        """Every def reachable from ``names`` (converted), ordered by name. The same list for
+        the same names (many operations of a spec bundle the same ones): do not change it."""
+        key = names if isinstance(names, frozenset) else frozenset(names)
+        got = self._closures.get(key)
+        if got is None:
+            got = self._closures[key] = self._closure(key)
+        return got
+
+    def _closure(self, names: frozenset[str]) -> list[Def]:
         seen: set[str] = set()
         stack = list(names)
         by_name = self.by_name
