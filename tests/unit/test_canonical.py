@@ -162,3 +162,49 @@ def test_subclasses_of_json_types_serialize_as_their_base():
 
     value = {"level": Level.ERROR, "n": Count(3), "big": scalars.BigInt(2**70)}
     assert canonical.dumps(value) == b'{"level":"error","n":3,"big":1180591620717411303424}'
+
+
+# canonical_size: len(dumps(...)) computed from shared parts (`toolcat tools` on big specs)
+
+_SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([1e21, 1e-7, 1e-6, 1.5e16, 1e20, -0.0, 9007199254740993.0, 1.0e15, 5e-324]),
+    st.text(), st.sampled_from(["\ud800", "TLS 1.0,", "é\u2028", "\x00\x1f\"\\"]))
+_JSON = st.recursive(_SCALARS, lambda kids: st.one_of(
+    st.lists(kids, max_size=4), st.dictionaries(st.text(max_size=5), kids, max_size=4)),
+    max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_JSON, min_size=1, max_size=3), st.data())
+def test_canonical_size_is_len_of_dumps(parts, data):
+    """Exact for any JSON value, with parts shared between values and a memo kept across
+    them (what `tools` does with the bundled definitions of OpenAPI tools)."""
+    memo: dict = {}
+    shared = {"$defs": {f"d{i}": p for i, p in enumerate(parts)}}
+    values = [shared, [shared, parts], {"a": parts[0], "b": (shared, 1)}, parts[-1]]
+    for v in data.draw(st.permutations(values)):
+        assert canonical.canonical_size(v, memo) == len(canonical.dumps(v))
+        assert canonical.canonical_size(v) == len(canonical.dumps(v))
+
+
+def test_canonical_size_deep_and_big():
+    deep: object = "x"
+    for _ in range(200):   # 400 levels, deeper than orjson's limit: dumps takes its slow path
+        deep = {"a": [deep, 1e-7]}
+    assert canonical.canonical_size(deep) == len(canonical.dumps(deep))
+    value = {"big": scalars.BigInt(2**70), "n": 2**80, "f": [-0.0, 1.5e16], "s": "\ud800"}
+    assert canonical.canonical_size([value, value]) == len(canonical.dumps([value, value]))
+
+
+def test_canonical_size_of_corpus_tools():
+    from toolcat.api import load_all
+
+    memo: dict = {}
+    for name in ("box.openapi.json", "openai.openapi.yaml"):
+        for cat in load_all([str(corpus("openapi", name))]):
+            for t in cat.tools:
+                for s in (t.input_schema, t.output_schema):
+                    if s is not None:
+                        assert canonical.canonical_size(s, memo) == len(canonical.dumps(s))

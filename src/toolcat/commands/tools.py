@@ -91,14 +91,17 @@ def tools(
 
 # --------------------------------------------------------------------------- rendering
 
-def schema_bytes(schema: Any) -> int | None:
-    """Canonical bytes of one schema (None: the tool has none)."""
-    from toolcat.document.canonical import dumps
+def schema_bytes(schema: Any, memo: dict | None = None) -> int | None:
+    """Canonical bytes of one schema (None: the tool has none); ``memo`` (one per run)
+    remembers the sizes of parts that tools share (:func:`~toolcat.document.canonical.
+    canonical_size`)."""
+    from toolcat.document.canonical import canonical_size
 
-    return None if schema is None else len(dumps(schema))
+    return None if schema is None else canonical_size(schema, memo)
 
 
 def tools_data(cats: list[Catalog]) -> dict[str, Any]:
+    memo: dict = {}
     return {
         "catalogs": [
             {
@@ -110,8 +113,8 @@ def tools_data(cats: list[Catalog]) -> dict[str, Any]:
                         "id": t.id,
                         "title": t.display_title,
                         "parameters": t.parameter_count,
-                        "input_schema_bytes": schema_bytes(t.input_schema),
-                        "output_schema_bytes": schema_bytes(t.output_schema),
+                        "input_schema_bytes": schema_bytes(t.input_schema, memo),
+                        "output_schema_bytes": schema_bytes(t.output_schema, memo),
                     }
                     for t in c.tools
                 ],
