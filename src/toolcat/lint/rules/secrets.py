@@ -265,9 +265,9 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
                             msg = hit(hv, k, hk in holders, shape_of)
                             if msg:
                                 push((_HIT, (p, hk), msg, False))
-                        elif isinstance(hv, (dict, list)):
+                        elif isinstance(hv, (dict, list)) and id(hv) not in seen:
                             push((hv, (p, hk), k, hk in holders))
-                elif isinstance(sub, (dict, list)):
+                elif isinstance(sub, (dict, list)) and id(sub) not in seen:
                     push((sub, (path, k), k, holder and k in holders))
         elif isinstance(v, list):
             if id(v) in seen:
@@ -275,7 +275,7 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
             seen.add(id(v))
             if shape_of is None and not holder:
                 for i, sub in enumerate(v):
-                    if isinstance(sub, (dict, list)):
+                    if isinstance(sub, (dict, list)) and id(sub) not in seen:
                         push((sub, (path, i), key, False))
                 continue
             for i, sub in enumerate(v):
@@ -283,7 +283,7 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
                     msg = hit(sub, key, holder, shape_of)
                     if msg:
                         push((_HIT, (path, i), msg, False))
-                elif isinstance(sub, (dict, list)):
+                elif isinstance(sub, (dict, list)) and id(sub) not in seen:
                     push((sub, (path, i), key, holder))
         elif isinstance(v, str):   # only a string given as ``value`` itself
             msg = hit(v, key, holder, shape_of)
