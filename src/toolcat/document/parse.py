@@ -619,6 +619,9 @@ def normalize(doc: Any, path: str, text: str | None = None,
         raise InputError(e.message + where, path, line, col) from None
 
 
+_IS_STR = str.__instancecheck__   # isinstance(k, str) without a Python frame per key
+
+
 def _normalize(doc: Any, max_depth: int) -> Any:
     root = [doc]
     stack: list[tuple[Any, int]] = [(root, 0)]
@@ -630,7 +633,7 @@ def _normalize(doc: Any, max_depth: int) -> Any:
             if "<<" in cont:
                 _apply_merge(cont)
             items = list(cont.items())
-            if any(not isinstance(k, str) for k, _ in items):
+            if not all(map(_IS_STR, cont)):
                 new = {}
                 for k, v in items:
                     try:
@@ -648,12 +651,16 @@ def _normalize(doc: Any, max_depth: int) -> Any:
                 cont.update(new)
                 items = list(new.items())
             for k, v in items:
+                if v.__class__ is str:          # most values: nothing to do
+                    continue
                 if isinstance(v, (dict, list)):
                     stack.append((v, depth + 1))
                 elif not _scalar_ok(v):
                     cont[k] = _fix_scalar(v, cont, k)
         else:
             for i, v in enumerate(cont):
+                if v.__class__ is str:
+                    continue
                 if isinstance(v, (dict, list)):
                     stack.append((v, depth + 1))
                 elif not _scalar_ok(v):
