@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -318,3 +319,38 @@ def test_every_token_shape_contains_a_literal():
                 assert any(lit in m.group(0) for lit in lits), (what, sample)
     assert all(reference_shape(t) and secrets.shape(t) == reference_shape(t)
                for t in TOKEN_SAMPLES)
+
+
+def _findings(cats):
+    from toolcat.config import Config
+    from toolcat.lint.engine import lint
+
+    return [(f.file, f.tool, f.code, f.severity, f.message, f.pointer, f.source_pointer,
+             f.line, f.column) for f in lint(cats, Config()).findings]
+
+
+@pytest.mark.parametrize("name", ["openai.openapi.yaml", "twilio-api-v2010.openapi.yaml",
+                                  "sendgrid-v3.swagger2.yaml", "slack-web-api.swagger2.json"])
+def test_shared_definitions_lint_like_copies(name):
+    """OpenAPI tools share their bundled definitions (the same ``$defs`` object for the same
+    closure); the rules and the engine remember what they read per object. Linting the
+    catalog gives the same findings as linting it with every tool's schemas deep-copied
+    (nothing shared between tools)."""
+    import copy
+
+    from support.common import corpus
+    from toolcat.api import load_all
+
+    path = str(corpus("openapi", name))
+    shared = load_all([path])
+    by_defs: dict[int, list] = {}
+    for t in shared[0].tools:
+        for s in (t.input_schema, t.output_schema):
+            if isinstance(s, dict) and isinstance(s.get("$defs"), dict):
+                by_defs.setdefault(id(s["$defs"]), []).append(t.id)
+    assert any(len(ids) > 1 for ids in by_defs.values())   # sharing happens
+    copied = load_all([path])
+    for t in copied[0].tools:
+        t.input_schema = copy.deepcopy(t.input_schema)
+        t.output_schema = copy.deepcopy(t.output_schema)
+    assert _findings(shared) == _findings(copied)

@@ -435,7 +435,18 @@ def _walk(ctx: Context, tool: Tool, schema: Any, role: str, base: str, rules: li
             for hit in r.check(ctx, tool, n):
                 add(r.code, hit, tool)
         if node:
-            children = list(subschemas(node, d))
+            kids_of = node
+            defs = node.get("$defs")
+            if defs.__class__ is dict and len(defs) > 1:
+                # a $defs object shared with a tool walked before (the OpenAPI loader gives
+                # tools that bundle the same definitions the same one): every object in it is
+                # in seen_defs, so it is left out instead of read entry by entry again
+                mark = (role, "$defs", id(defs))
+                if mark in seen_defs:
+                    kids_of = {k: v for k, v in node.items() if k != "$defs"}
+                elif all(c.__class__ is dict for c in defs.values()):
+                    seen_defs.add(mark)   # each of them is in seen_defs after this loop
+            children = list(subschemas(kids_of, d))
             for suffix, child in reversed(children):
                 if len(suffix) == 2 and suffix[0] in ("$defs", "definitions") \
                         and isinstance(child, dict):

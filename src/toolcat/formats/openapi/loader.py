@@ -367,12 +367,14 @@ class _Loader:
         return schema
 
     def _defs_map(self, defs: list[Def]) -> dict:
-        """``{name: schema}`` of a closure (a new dict each time: a tool's own ``$defs``)."""
+        """``{name: schema}`` of a closure: the same object for the tools that bundle the same
+        definitions (like the definitions themselves, never changed once built), so that a
+        reader who remembers what it has seen (lint's secret scan, MC107) reads it once."""
         key = id(defs)
         got = self._defs_maps.get(key)
         if got is None or got[0] is not defs:
             got = self._defs_maps[key] = (defs, {d.name: d.schema for d in defs})
-        return dict(got[1])
+        return got[1]
 
     def _def_origins(self, tool: Tool, prefix: str, defs: list[Def]) -> None:
         # the same closure (Bundler.closure gives the same list) under the same prefix in the
