@@ -213,3 +213,20 @@ def test_select_pv_without_a_provider_profile_is_a_usage_error(tmp_path, capfd):
     capfd.readouterr()
     # ALL selects what applies, provider rules or not
     assert cli_run(["lint", str(p), "--select", "ALL"]) == 0
+
+
+def test_mc107_key_spelled_with_escapes(tmp_path):
+    # MC107 skips catalogs whose text cannot hold the key: a key spelled with escapes is
+    # still read (JSON \\u escapes, YAML double-quoted \\x escapes and line continuations)
+    bad = "x-mcp-header on a parameter of type 'number' (only string, integer, boolean; " \
+          "clients drop the tool)"
+    jtext = ('{"tools": [{"name": "a", "description": "A.", "inputSchema": {"type": "object",'
+             ' "properties": {"n": {"type": "number", "x\\u002Dmcp-h\\u0065ader": "N"}}}}]}')
+    ytext = ('tools:\n- name: a\n  description: A.\n  inputSchema:\n    type: object\n'
+             '    properties:\n      n:\n        type: number\n        ? "x\\x2dmcp-\\\n'
+             '          header"\n        : N\n')
+    for name, text in (("tools.json", jtext), ("tools.yaml", ytext)):
+        p = write(tmp_path, text, name)
+        assert [f.message for f in only(run(p), "MC107")] == [bad], name
+    plain = write(tmp_path, jtext.replace("\\u002D", "-").replace("\\u0065", "e"), "p.json")
+    assert [f.message for f in only(run(plain), "MC107")] == [bad]

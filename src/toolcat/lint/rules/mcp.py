@@ -245,6 +245,29 @@ def _header_nodes(schema: Any) -> Iterator[tuple[tuple, Any, bool]]:
         stack.extend(reversed(kids))
 
 
+# escapes that could spell a character of "x-mcp-header" in a JSON string or a YAML
+# double-quoted scalar, and a YAML double-quoted line continuation (backslash, line break)
+_HEADER_ESCAPES = re.compile(r"\\(?:u00|x|U000000)(?:78|2[dD]|6[dD]|63|70|68|65|61|64|72)"
+                             r"|\\[\r\n]")
+
+
+def _texts_may_hold_header(cat) -> bool:
+    """False when no source text of the catalog can hold an ``x-mcp-header`` key: every
+    source is a file's real text, none has the word or an escape that could spell it (keys
+    are read from these texts; one C-speed search each). True when unsure (no sources: a
+    live server, data from memory)."""
+    srcs = list(cat.sources.values())
+    if not srcs or "live" in cat.meta:
+        return True
+    for src in srcs:
+        text = getattr(src, "text", None)
+        if not isinstance(text, str) or not getattr(src, "positions", False):
+            return True
+        if "x-mcp-header" in text or _HEADER_ESCAPES.search(text) is not None:
+            return True
+    return False
+
+
 def _may_hold_header(ctx, schema: Any) -> bool:
     """Whether ``schema`` has an object with an ``x-mcp-header`` key anywhere in it (values
     included: a superset of what :func:`_header_nodes` yields). Remembered per container for
@@ -253,6 +276,9 @@ def _may_hold_header(ctx, schema: Any) -> bool:
     memo = ctx.cache.get("mcp-header-in")
     if memo is None:
         memo = ctx.cache["mcp-header-in"] = {}
+        ctx.cache["mcp-header-texts"] = _texts_may_hold_header(ctx.catalog)
+    if not ctx.cache["mcp-header-texts"]:
+        return False
     got = memo.get(id(schema))
     if got is not None:
         return got[1]
