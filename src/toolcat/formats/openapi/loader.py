@@ -101,6 +101,7 @@ class _Loader:
         # per closure list (held, so that its id stays its own): its $defs map and origins
         self._defs_maps: dict[int, tuple[list, dict]] = {}
         self._origins: dict[tuple[int, str, str], tuple[list, list]] = {}
+        self._params: dict[tuple[int, str], tuple[Any, frozenset[str], Doc, str]] = {}
 
     def _mentions(self, word: str) -> bool:
         """Whether any document read so far has ``word`` in its text (a cheap gate: each
@@ -220,6 +221,16 @@ class _Loader:
 
     # ---------------------------------------------------------------- schemas
     def _param_schema(self, t: Target) -> tuple[Any, frozenset[str], Doc, str]:
+        """The schema of parameter ``t`` with the parameter's prose, its def names and where
+        it is written: built once per parameter (a spec's shared parameters are used by many
+        operations; like the converted schemas, the result is never changed once built)."""
+        key = (id(t.doc), t.pointer)
+        got = self._params.get(key)
+        if got is None:
+            got = self._params[key] = self._build_param_schema(t)
+        return got
+
+    def _build_param_schema(self, t: Target) -> tuple[Any, frozenset[str], Doc, str]:
         node = t.node
         if self.swagger:
             built = _swagger_value_schema(node)
