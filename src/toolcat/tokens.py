@@ -216,6 +216,41 @@ def _check_encodable(data: str) -> None:
             f"(tiktoken fails on runs this long; at most {_MAX_SPACE_RUN:,})", current_file())
 
 
+#: texts longer than this are encoded in pieces of about this many characters (see
+#: :func:`_encoded_length`): tiktoken returns every token as a Python int, so a 200 MB
+#: catalog would take gigabytes to count at once
+CHUNK = 1 << 20
+# where a piece may end: after `{"`, `,"`, `:"` or `["` and before an ASCII letter (a JSON
+# key or string starting with one). Every encoding here pre-tokenizes such a text with a
+# split right there: the punctuation run that holds the `"` ends at the letter (a run is
+# greedy and a letter ends it; no match can start at the `"`, as the character before it is
+# punctuation the same run takes), and the patterns look behind nothing and ahead only at
+# white space, so both pieces pre-tokenize as they do within the whole text, and BPE never
+# merges across pre-tokens: the counts add up exactly.
+_SPLIT = None
+
+
+def _encoded_length(enc: Any, text: str) -> int:
+    """``len(enc.encode_ordinary(text))``, in pieces of about :data:`CHUNK` characters cut
+    where the count cannot change (:data:`_SPLIT`), so memory stays bounded by a piece."""
+    n = len(text)
+    if n <= 2 * CHUNK:
+        return len(enc.encode_ordinary(text))
+    global _SPLIT
+    if _SPLIT is None:
+        import re
+
+        _SPLIT = re.compile(r'[{,:\[]"[A-Za-z]')
+    total = 0
+    pos = 0
+    while pos < n:
+        m = _SPLIT.search(text, pos + CHUNK) if n - pos > 2 * CHUNK else None
+        end = m.start() + 2 if m is not None else n
+        total += len(enc.encode_ordinary(text[pos:end]))
+        pos = end
+    return total
+
+
 def count(data: bytes | str, name: str = DEFAULT_ENCODING) -> int:
     """Number of tokens of ``data`` (UTF-8 text); special-token text counts as ordinary text."""
     if isinstance(data, bytes):
@@ -223,7 +258,7 @@ def count(data: bytes | str, name: str = DEFAULT_ENCODING) -> int:
     _check_encodable(data)
     enc = encoding(name)
     try:
-        return len(enc.encode_ordinary(data))
+        return _encoded_length(enc, data)
     except BaseException as e:   # pyo3's PanicException is a BaseException
         if type(e).__name__ != "PanicException":
             raise
@@ -390,7 +425,8 @@ def _serve(r_fd: int, w_fd: int, name: str) -> None:
             return
         text = data.decode("utf-8", errors="surrogatepass")
         _check_encodable(text)
-        wf.write(len(enc.encode_ordinary(text)).to_bytes(8, "little"))
+        del data
+        wf.write(_encoded_length(enc, text).to_bytes(8, "little"))
 
 
 def counter(name: str = DEFAULT_ENCODING, parallel: bool = True) -> Counter:

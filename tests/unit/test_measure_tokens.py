@@ -57,3 +57,71 @@ def test_in_process_counter_and_opt_out(monkeypatch):
     for t in TEXTS:
         c.submit(t)
     assert c.results() == expected()
+
+
+# --------------------------------------------------------------------------- long texts in pieces
+
+def _mixed_texts(seed: int, n: int) -> list[str]:
+    """Short texts full of the places a piece may end (`{"a`, `,"B`), next to every kind of
+    character the pre-tokenizers treat apart (punctuation, digits, white space, marks,
+    contractions, non-ASCII letters, special-token text)."""
+    import random
+
+    rnd = random.Random(seed)
+    alpha = list('{}[],:"\'') + list("abcXYZ019 \n\t\r/xy") + [
+        "\u00e9", "\u00df", "\u4e2d", "\u0301", "'s", "'LL", "<|endoftext|>", "  ", "\u00a0",
+        "\U0001f642"]
+    out = []
+    for _ in range(n):
+        t = "".join(rnd.choice(alpha) for _ in range(rnd.randint(50, 300)))
+        out.append(t.replace("x", '{"a').replace("y", ',"B'))
+    return out
+
+
+@pytest.mark.parametrize("name", ["o200k_base", "cl100k_base"])
+def test_a_long_text_counted_in_pieces_gives_the_whole_count(name, monkeypatch):
+    """Texts over 2 x CHUNK characters are encoded in pieces (memory: tiktoken returns every
+    token as an int); the pieces end only where the whole text's pre-tokenization has a split,
+    so the sum is the exact count. With tiny pieces, every split point is used."""
+    enc = tokens.encoding(name)
+    texts = _mixed_texts(7, 600)
+    corpus = os.path.join(os.path.dirname(__file__), "..", "..", "samples")
+    for f in sorted(os.listdir(corpus)):
+        if f.endswith(".json"):
+            with open(os.path.join(corpus, f), encoding="utf-8") as fh:
+                texts.append(fh.read())
+    whole = [len(enc.encode_ordinary(t)) for t in texts]
+    for chunk in (3, 8, 50):
+        monkeypatch.setattr(tokens, "CHUNK", chunk)
+        assert [tokens._encoded_length(enc, t) for t in texts] == whole
+        assert [tokens.count(t, name) for t in texts] == whole
+
+
+def test_pieces_cut_anywhere_else_would_count_differently():
+    """The split rule matters: cutting the same texts one character earlier (before the `"`)
+    or at fixed offsets changes some counts (so the test above can fail)."""
+    enc = tokens.encoding("o200k_base")
+    texts = _mixed_texts(7, 600)
+    import re
+
+    differs = 0
+    for t in texts:
+        whole = len(enc.encode_ordinary(t))
+        cuts = [m.start() + 1 for m in re.finditer(r'[{,:\[]"[A-Za-z]', t)]
+        pieces = [t[a:b] for a, b in zip([0] + cuts, cuts + [len(t)])]
+        differs += sum(len(enc.encode_ordinary(p)) for p in pieces) != whole
+    assert differs > 0
+
+
+@needs_fork
+def test_the_forked_counter_counts_long_texts_exactly(monkeypatch):
+    monkeypatch.setattr(tokens, "CHUNK", 16)   # the child is forked after this: it counts in pieces
+    texts = ['{"tools":[' + ",".join('{"name":"t%d","description":"x y z","inputSchema":'
+                                     '{"type":"object"}}' % i for i in range(300)) + "]}"]
+    texts += _mixed_texts(3, 50)
+    c = tokens.ForkedCounter("o200k_base")
+    for t in texts:
+        c.submit(t)
+    enc = tokens.encoding("o200k_base")
+    assert c.results() == [len(enc.encode_ordinary(t)) for t in texts]
+    c.close(kill=True)
