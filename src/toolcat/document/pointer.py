@@ -41,9 +41,20 @@ def decode(pointer: str) -> list[str]:
     return [unescape(t) for t in pointer[1:].split("/")]
 
 
+_FRAGMENTS: dict[str, tuple[str, ...]] = {}
+
+
 def decode_fragment(fragment: str) -> list[str]:
-    """Decode the fragment of a URI reference (``#/a/b%20c``) into pointer tokens."""
-    return decode(unquote(fragment))
+    """Decode the fragment of a URI reference (``#/a/b%20c``) into pointer tokens (a fresh
+    list; the decodings of the fragments met are remembered: a spec's schemas repeat the
+    same few thousand ``$ref`` values)."""
+    got = _FRAGMENTS.get(fragment)
+    if got is None:
+        got = tuple(decode(unquote(fragment)))    # raises ValueError as before
+        if len(_FRAGMENTS) >= 50_000:
+            _FRAGMENTS.clear()
+        _FRAGMENTS[fragment] = got
+    return list(got)
 
 
 def _index(tok: str, n: int) -> int | None:

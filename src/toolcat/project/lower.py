@@ -1394,10 +1394,33 @@ def _with_type(base: dict) -> dict:
     return out
 
 
-def _root_referenced(schema: Any, dialect: str) -> bool:
-    """Whether a reference inside ``schema`` may resolve to its root (a dynamic one may)."""
-    idx = RefIndex(schema, dialect)
+def _root_referenced(schema: Any, dialect: str, idx: RefIndex | None = None) -> bool:
+    """Whether a reference inside ``schema`` may resolve to its root (a dynamic one may).
+    ``idx``: a :class:`RefIndex` of ``schema`` built before (with ``dialect``)."""
+    if idx is None:
+        if _no_root_refs_by_text(schema):
+            return False
+        idx = RefIndex(schema, dialect)
     return idx.dynamic or any(i.target == () for i in idx.refs.values())
+
+
+def _no_root_refs_by_text(schema: Any) -> bool:
+    """A shortcut of :func:`_root_referenced`: True when no reference in ``schema`` can lead to
+    its root, because its JSON text has no dynamic reference key and every ``"$ref"`` key
+    (anywhere, data included) holds a string that starts with ``#/``: such a pointer names a
+    member below a resource's root, never a root (a resource's root is the document's or
+    an embedded one's, and ``#/...`` adds at least one token). False: index to decide."""
+    import orjson
+
+    if not isinstance(schema, dict):
+        return False
+    try:
+        text = orjson.dumps(schema)
+    except (TypeError, orjson.JSONEncodeError):
+        return False
+    if b'"$dynamicRef"' in text or b'"$recursiveRef"' in text:
+        return False
+    return text.count(b'"$ref":') == text.count(b'"$ref":"#/')
 
 
 def _floor(schema: Any, dialect: str, pointer: str, widen: bool) -> tuple[Any, list[Change], bool]:
@@ -1575,7 +1598,11 @@ def _factor_rounds(res: SchemaResult, dialect: str, pointer: str,
         if keep_neutral and not _neutral_without_schema(again.schema):
             return
         res.schema = again.schema
-        res.changes.extend(c for c in again.changes if c not in res.changes)
+        seen = set(res.changes)       # (a list's `in` made this quadratic on large schemas)
+        for c in again.changes:
+            if c not in seen:
+                seen.add(c)
+                res.changes.append(c)
 
 
 def _neutral_without_schema(schema: Any) -> bool:

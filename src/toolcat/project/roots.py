@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcat.document import pointer as jp
 from toolcat.project.lower import (
     EXACT,
     KEPT,
@@ -130,10 +131,11 @@ def _typed_input(schema: dict, dialect: str, pointer: str, changes: list[Change]
     if schema.get("type") == "object":
         return schema
     d = node_dialect(schema, dialect)
-    atoms = root_atoms(schema, d)
+    made: list = []
+    atoms = root_atoms(schema, d, made)
     if atoms is None:
         return schema   # an invalid `type`: the schema is broken as written; left as it is
-    if _root_referenced(schema, d):
+    if _root_referenced(schema, d, made[0] if made else None):
         changes.append(Change(pointer + "/type", KEPT,
                               'no type "object": a reference inside the schema points at its '
                               "top level, which would be restricted too (the MCP SDK's "
@@ -152,10 +154,11 @@ def _typed_output(schema: dict, dialect: str, pointer: str, changes: list[Change
     if schema.get("type") == "object":
         return schema
     d = node_dialect(schema, dialect)
-    atoms = root_atoms(schema, d)
+    made: list = []
+    atoms = root_atoms(schema, d, made)
     if atoms is None:
         return schema
-    if "object" in atoms and not _root_referenced(schema, d):
+    if "object" in atoms and not _root_referenced(schema, d, made[0] if made else None):
         return _set_object_type(schema, pointer, changes,
                                 "structuredContent is always an object")
     wrapped = wrap(schema, d)
@@ -186,18 +189,34 @@ def _set_object_type(schema: dict, pointer: str, changes: list[Change], why: str
 
 # ----------------------------------------------------------------------------- atoms
 
-def root_atoms(schema: Any, dialect: str) -> frozenset | None:
+def root_atoms(schema: Any, dialect: str, made: list | None = None) -> frozenset | None:
     """The instance types ``schema`` may accept (an over-approximation: its own ``type``,
     ``enum``, ``const``, what its local ``$ref``, ``allOf``, ``anyOf`` and ``oneOf`` lead to);
-    None when its ``type`` is no valid type."""
+    None when its ``type`` is no valid type. ``made``: a list that receives the
+    :class:`~toolcat.schema.refs.RefIndex` of ``schema`` when one was built (to reuse)."""
     from toolcat.schema.refs import RefIndex
 
-    idx: list = []
+    idx: list = made if made is not None else []
+    plain: list = []
 
     def index() -> Any:
         if not idx:
             idx.append(RefIndex(schema, dialect))
         return idx[0]
+
+    def target(ref: str, path: tuple) -> tuple | None:
+        """(path, node, dialect) of the target of the ``$ref`` at ``path``, or None."""
+        if not plain:
+            plain.append(_plain_pointers(schema, dialect))
+        if plain[0] is not None and ref.startswith("#/") and "%" not in ref:
+            # what RefIndex.resolve does for this case, without indexing the schema
+            found = jp.walk(schema, [jp.unescape(t) for t in ref[2:].split("/")])
+            return None if found is None else (found[0], found[1], plain[0])
+        info = index().refs.get(path)
+        if info is None or info.target is None:
+            return None
+        t = info.target
+        return t, index().node(t), index().dialect_at(t)
 
     def atoms(node: Any, path: tuple, d: str, seen: frozenset) -> frozenset:
         if node is True:
@@ -207,10 +226,10 @@ def root_atoms(schema: Any, dialect: str) -> frozenset | None:
         out = M.schema_atoms(node, d)
         ref = node.get("$ref")
         if isinstance(ref, str) and path not in seen:
-            info = index().refs.get(path)
-            if info is not None and info.target is not None:
-                t = info.target
-                target_atoms = atoms(index().node(t), t, index().dialect_at(t), seen | {path})
+            found = target(ref, path)
+            if found is not None:
+                t, tnode, td = found
+                target_atoms = atoms(tnode, t, td, seen | {path})
                 # draft-07 and older: a $ref *is* its target (the keywords beside it are
                 # ignored by the letter, applied by Ajv): the wider of the two readings
                 out = target_atoms if d in LEGACY_DIALECTS else out & target_atoms
@@ -229,6 +248,30 @@ def root_atoms(schema: Any, dialect: str) -> frozenset | None:
     if isinstance(schema, dict) and "type" in schema and M.type_atoms(schema["type"]) is None:
         return None
     return atoms(schema, (), dialect, frozenset())
+
+
+def _plain_pointers(schema: Any, dialect: str) -> str | None:
+    """The dialect of every node of ``schema`` when nothing in it can change a base URI or
+    a dialect below the root (its JSON text has no ``$id``, no draft-04 ``id`` in a draft-04
+    schema, no anchor, no ``$schema`` but the root's): there a ``#/...`` reference without
+    ``%`` resolves as a JSON pointer from the root, as :class:`RefIndex` resolves it. None
+    when something could (then :class:`RefIndex` resolves)."""
+    import orjson
+
+    if not isinstance(schema, dict):
+        return None
+    try:
+        text = orjson.dumps(schema)
+    except (TypeError, orjson.JSONEncodeError):
+        return None
+    d = node_dialect(schema, dialect)
+    if text.count(b'"$schema"') > (1 if "$schema" in schema else 0):
+        return None
+    marks = (b'"$id"', b'"$anchor"', b'"$dynamicAnchor"', b'"$recursiveAnchor"') + (
+        (b'"id"',) if d == "draft4" else ())
+    if any(m in text for m in marks):
+        return None
+    return d
 
 
 # ----------------------------------------------------------------------------- wrapping
