@@ -216,7 +216,7 @@ def _check_encodable(data: str) -> None:
             f"(tiktoken fails on runs this long; at most {_MAX_SPACE_RUN:,})", current_file())
 
 
-#: texts longer than this are encoded in pieces of about this many characters (see
+#: texts longer than this are encoded in pieces of at most about this many characters (see
 #: :func:`_encoded_length`): tiktoken returns every token as a Python int, so a 200 MB
 #: catalog would take gigabytes to count at once
 CHUNK = 1 << 20
@@ -228,15 +228,22 @@ CHUNK = 1 << 20
 # white space, so both pieces pre-tokenize as they do within the whole text, and BPE never
 # merges across pre-tokens: the counts add up exactly.
 _SPLIT = None
+# the pieces of a long text end before each `"properties"` key (one of those places), so
+# that they depend on the content only: the same schema text met again (an OpenAPI spec's
+# tools bundle the same components) gives the same pieces, counted once (_PIECES)
+_ANCHOR = None
+_PIECE_MIN = 512                 # shorter pieces are joined to the next one
+_PIECES: dict[str, int] = {}     # piece -> its count (this process; bounded below)
+_PIECES_MAX_CHARS = 64 << 20
+_pieces_chars = 0
 
 
-def _encoded_length(enc: Any, text: str) -> int:
-    """``len(enc.encode_ordinary(text))``, in pieces of about :data:`CHUNK` characters cut
-    where the count cannot change (:data:`_SPLIT`), so memory stays bounded by a piece."""
+def _split_count(enc: Any, text: str) -> int:
+    """The count of ``text`` in pieces of about :data:`CHUNK` cut at :data:`_SPLIT`."""
+    global _SPLIT
     n = len(text)
     if n <= 2 * CHUNK:
         return len(enc.encode_ordinary(text))
-    global _SPLIT
     if _SPLIT is None:
         import re
 
@@ -248,6 +255,40 @@ def _encoded_length(enc: Any, text: str) -> int:
         end = m.start() + 2 if m is not None else n
         total += len(enc.encode_ordinary(text[pos:end]))
         pos = end
+    return total
+
+
+def _encoded_length(enc: Any, text: str) -> int:
+    """``len(enc.encode_ordinary(text))``, for a long text the sum of its pieces' counts (cut
+    where the count cannot change, :data:`_SPLIT`), each piece counted once per process, so
+    memory stays bounded by a piece and repeated schema text costs nothing more."""
+    global _ANCHOR, _pieces_chars
+    n = len(text)
+    if n <= 2 * CHUNK:
+        return len(enc.encode_ordinary(text))
+    if _ANCHOR is None:
+        import re
+
+        _ANCHOR = re.compile(r'[{,]"properties"')
+    memo = _PIECES
+    total = 0
+    pos = 0
+    ends = [m.start() + 2 for m in _ANCHOR.finditer(text)]
+    ends.append(n)
+    for end in ends:
+        if end - pos < _PIECE_MIN and end != n:
+            continue
+        piece = text[pos:end]
+        pos = end
+        got = memo.get(piece)
+        if got is None:
+            got = _split_count(enc, piece)
+            if _pieces_chars > _PIECES_MAX_CHARS:
+                memo.clear()
+                _pieces_chars = 0
+            memo[piece] = got
+            _pieces_chars += len(piece)
+        total += got
     return total
 
 

@@ -90,9 +90,15 @@ def test_a_long_text_counted_in_pieces_gives_the_whole_count(name, monkeypatch):
         if f.endswith(".json"):
             with open(os.path.join(corpus, f), encoding="utf-8") as fh:
                 texts.append(fh.read())
+    # long texts with the `"properties"` keys pieces end before, repeating (counted once)
+    rnd_texts = _mixed_texts(11, 200)
+    texts += ["".join(rnd_texts[i:i + 12]).replace("B", 'properties"') * 3 for i in range(0, 200, 12)]
+    texts += [t.replace("a", 'properties":{"a') for t in rnd_texts[:100]]
     whole = [len(enc.encode_ordinary(t)) for t in texts]
     for chunk in (3, 8, 50):
         monkeypatch.setattr(tokens, "CHUNK", chunk)
+        monkeypatch.setattr(tokens, "_PIECE_MIN", chunk // 2)
+        tokens._PIECES.clear()
         assert [tokens._encoded_length(enc, t) for t in texts] == whole
         assert [tokens.count(t, name) for t in texts] == whole
 
