@@ -233,7 +233,8 @@ _SPLIT = None
 # tools bundle the same components) gives the same pieces, counted once (_PIECES)
 _ANCHOR = None
 _PIECE_MIN = 512                 # shorter pieces are joined to the next one
-_PIECES: dict[str, int] = {}     # piece -> its count (this process; bounded below)
+_MEMO_MIN = 64 << 10             # shorter texts are counted whole
+_PIECES: dict[str, dict[str, int]] = {}   # encoding -> piece -> its count (bounded below)
 _PIECES_MAX_CHARS = 64 << 20
 _pieces_chars = 0
 
@@ -264,13 +265,13 @@ def _encoded_length(enc: Any, text: str) -> int:
     memory stays bounded by a piece and repeated schema text costs nothing more."""
     global _ANCHOR, _pieces_chars
     n = len(text)
-    if n <= 2 * CHUNK:
+    if n <= _MEMO_MIN:
         return len(enc.encode_ordinary(text))
     if _ANCHOR is None:
         import re
 
         _ANCHOR = re.compile(r'[{,]"properties"')
-    memo = _PIECES
+    memo = _PIECES.setdefault(enc.name, {})
     total = 0
     pos = 0
     ends = [m.start() + 2 for m in _ANCHOR.finditer(text)]
@@ -284,7 +285,8 @@ def _encoded_length(enc: Any, text: str) -> int:
         if got is None:
             got = _split_count(enc, piece)
             if _pieces_chars > _PIECES_MAX_CHARS:
-                memo.clear()
+                _PIECES.clear()
+                memo = _PIECES[enc.name] = {}
                 _pieces_chars = 0
             memo[piece] = got
             _pieces_chars += len(piece)
@@ -349,7 +351,7 @@ class ForkedCounter(Counter):
         import threading
 
         super().__init__(name)
-        self._texts: list[bytes] = []
+        self._texts: list[bytes | None] = []
         self._answers: list[int] = []
         r_req, w_req = os.pipe()
         r_ans, w_ans = os.pipe()
@@ -412,6 +414,8 @@ class ForkedCounter(Counter):
                 if len(b) < 8:
                     return
                 self._answers.append(int.from_bytes(b, "little"))
+                # counted: the text is not needed again (memory: a catalog's views)
+                self._texts[len(self._answers) - 1] = None
         except (OSError, ValueError):
             return
 
@@ -426,7 +430,9 @@ class ForkedCounter(Counter):
         self.close()
         if len(self._answers) == len(self._texts):
             return self._answers
-        return [count(t, self.name) for t in self._texts]
+        done = self._answers
+        return done[:len(self._texts)] + [count(t, self.name)
+                                          for t in self._texts[len(done):]]
 
     def close(self, kill: bool = False) -> None:
         if self._pid is None:

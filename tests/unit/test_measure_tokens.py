@@ -131,3 +131,13 @@ def test_the_forked_counter_counts_long_texts_exactly(monkeypatch):
     enc = tokens.encoding("o200k_base")
     assert c.results() == [len(enc.encode_ordinary(t)) for t in texts]
     c.close(kill=True)
+
+
+def test_the_piece_memo_is_per_encoding(monkeypatch):
+    """One process may count the same long text with two encodings (the API, the tests):
+    a piece counted under one must not answer for the other."""
+    monkeypatch.setattr(tokens, "_MEMO_MIN", 64)
+    monkeypatch.setattr(tokens, "_PIECE_MIN", 16)
+    text = "".join(_mixed_texts(5, 40)).replace("B", 'properties"') * 2
+    for name in ("o200k_base", "cl100k_base", "o200k_base"):
+        assert tokens.count(text, name) == len(tokens.encoding(name).encode_ordinary(text))

@@ -39,9 +39,20 @@ def build_report(proj: "Projection") -> dict:
 
 def start_counting(proj: "Projection", counter: Any) -> None:
     """Hand the two texts the summary counts to ``counter`` (a :class:`toolcat.tokens.Counter`
-    made before loading, so that a forked one loads the tokenizer meanwhile)."""
-    counter.submit(proj.standard_bytes())
-    counter.submit(proj.array_bytes())
+    made before loading, so that a forked one loads the tokenizer meanwhile): the standard
+    view tool by tool (:meth:`~toolcat.project.Projection.standard_pieces`, whose counts add
+    up to the whole text's; never held whole), then the compact array. Records where each
+    one's counts are and the standard view's size for :func:`summary_figures`."""
+    first = None
+    size = 0
+    last = -1
+    for piece in proj.standard_pieces():
+        last = counter.submit(piece)
+        size += len(piece)
+        if first is None:
+            first = last
+    after = counter.submit(proj.array_bytes())
+    proj._memo["counted"] = (first, last + 1, after, size)
 
 
 def summary_figures(proj: "Projection", tokenizer: str = "o200k_base",
@@ -49,19 +60,20 @@ def summary_figures(proj: "Projection", tokenizer: str = "o200k_base",
     """The summary's figures; ``counter``: one that :func:`start_counting` was given."""
     from toolcat import tokens
 
-    before = proj.standard_bytes()
     after = proj.array_bytes()
-    if counter is None:
-        counter = tokens.Counter(tokenizer)
+    if counter is None or "counted" not in proj._memo:
+        counter = counter if counter is not None else tokens.Counter(tokenizer)
         start_counting(proj, counter)
-    tokens_before, tokens_after = counter.results()[:2]
+    first, end, ia, size_before = proj._memo["counted"]
+    counts = counter.results()
+    tokens_before, tokens_after = sum(counts[first:end]), counts[ia]
     kinds: dict[str, int] = {}
     for t in proj.tools:
         for c in t.lossy():
             kinds[c.kind] = kinds.get(c.kind, 0) + 1
     return {
         "tools": len(proj.tools),
-        "bytes_before": len(before),
+        "bytes_before": size_before,
         "bytes_after": len(after),
         "tokens_before": tokens_before,
         "tokens_after": tokens_after,
