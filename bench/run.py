@@ -93,6 +93,7 @@ class Target:
     corpus: bool = False              # a real corpus file (spectral runs on these only)
     synthetic_n: int | None = None
     env: dict = field(default_factory=dict)
+    project_args: list[str] = field(default_factory=list)   # e.g. --duplicate-ids rename
 
     @property
     def size(self) -> int:
@@ -349,7 +350,10 @@ def build_targets(args: argparse.Namespace, shared: Path | None, notes: list[str
         mcc = corpus / "mcp-context-cost"
         caps = captures(mcc) if mcc.is_dir() else []
         if caps:
-            targets.append(Target("captures", f"{len(caps)} captures", caps, caps, "json"))
+            # several captures are versions of one server (brave-search and its legacy one):
+            # their ids repeat, which project refuses unless told, as a user must tell it
+            targets.append(Target("captures", f"{len(caps)} captures", caps, caps, "json",
+                                  project_args=["--duplicate-ids", "rename"]))
         else:
             notes.append(f"no mcp-context-cost captures under {mcc}")
 
@@ -777,7 +781,8 @@ def main(argv: list[str] | None = None) -> int:
         for cmd in COMMANDS:
             if cmd not in args.only:
                 continue
-            c = Cell("toolcat", cmd, t.key, tc + [cmd, *t.paths])
+            c = Cell("toolcat", cmd, t.key, tc + [cmd, *t.paths,
+                                                  *(t.project_args if cmd == "project" else [])])
             if cmd == "diff-toolids" and len(t.paths) != 1:
                 skipped(c, "n/a (compares one catalog with its projection)")
                 continue
