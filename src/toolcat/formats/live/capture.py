@@ -127,14 +127,42 @@ def capture(specs: list[ServerSpec], timeout: float = DEFAULT_TIMEOUT, verbose: 
                     f"internal error while capturing: {type(e).__name__}: "
                     f"{printable(str(e), 200)} (please report it)", specs[i].label)
 
+        interrupted = False
+
         async def main() -> None:
-            async with anyio.create_task_group() as tg:
-                for i in todo:
-                    tg.start_soon(one, i)
+            # Ctrl-C cancels the captures through anyio's own cancel scope: left to asyncio
+            # (its runner cancels the main task natively), the cancellation was sometimes
+            # taken by a session's cancel scope for its own, and toolcat waited out the whole
+            # --timeout instead of stopping (about 1 run in 20 on a loaded machine)
+            nonlocal interrupted
+            import signal
+            import threading
+
+            async with anyio.create_task_group() as outer:
+                async def on_ctrl_c() -> None:
+                    nonlocal interrupted
+                    try:
+                        receiver = anyio.open_signal_receiver(signal.SIGINT)
+                        with receiver as signals:
+                            async for _sig in signals:
+                                interrupted = True
+                                outer.cancel_scope.cancel()
+                                return
+                    except (NotImplementedError, ValueError, RuntimeError):
+                        return   # no signal handlers here (not the main thread, Windows)
+
+                if threading.current_thread() is threading.main_thread():
+                    outer.start_soon(on_ctrl_c)
+                async with anyio.create_task_group() as tg:
+                    for i in todo:
+                        tg.start_soon(one, i)
+                outer.cancel_scope.cancel()    # done: the Ctrl-C watcher ends too
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             anyio.run(main)
+        if interrupted:
+            raise KeyboardInterrupt
     return outcomes
 
 
