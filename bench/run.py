@@ -506,10 +506,7 @@ def token_peer_count(name: str, report: str) -> dict:
         doc = json.loads(Path(report).read_bytes())
     except (OSError, ValueError) as exc:
         return {"error": f"no readable report: {exc}"}
-    if name == "toolism":
-        return {"tokens": doc.get("total_tokens"), "tokenizer": doc.get("tokenizer"),
-                "approximate": bool(doc.get("approximate"))}
-    if name == "mcp-token-lint":
+    if name in ("toolism", "mcp-token-lint"):   # the same three fields in both reports
         return {"tokens": doc.get("total_tokens"), "tokenizer": doc.get("tokenizer"),
                 "approximate": bool(doc.get("approximate"))}
     summ = doc.get("summary", {})

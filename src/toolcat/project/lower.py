@@ -1404,19 +1404,27 @@ def _root_referenced(schema: Any, dialect: str, idx: RefIndex | None = None) -> 
     return idx.dynamic or any(i.target == () for i in idx.refs.values())
 
 
+def schema_text(schema: Any) -> bytes | None:
+    """The JSON text of an object schema for the keyword searches that decide a question
+    from the text (None: not an object, or not serializable: decide another way)."""
+    import orjson
+
+    if not isinstance(schema, dict):
+        return None
+    try:
+        return orjson.dumps(schema)
+    except (TypeError, orjson.JSONEncodeError):
+        return None
+
+
 def _no_root_refs_by_text(schema: Any) -> bool:
     """A shortcut of :func:`_root_referenced`: True when no reference in ``schema`` can lead to
     its root, because its JSON text has no dynamic reference key and every ``"$ref"`` key
     (anywhere, data included) holds a string that starts with ``#/``: such a pointer names a
     member below a resource's root, never a root (a resource's root is the document's or
     an embedded one's, and ``#/...`` adds at least one token). False: index to decide."""
-    import orjson
-
-    if not isinstance(schema, dict):
-        return False
-    try:
-        text = orjson.dumps(schema)
-    except (TypeError, orjson.JSONEncodeError):
+    text = schema_text(schema)
+    if text is None:
         return False
     if b'"$dynamicRef"' in text or b'"$recursiveRef"' in text:
         return False

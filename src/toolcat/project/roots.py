@@ -42,6 +42,7 @@ from toolcat.project.lower import (
     _root_referenced,
     _with_type,
     fix_data,
+    schema_text,
 )
 from toolcat.schema import merge as M
 from toolcat.schema.keywords import LEGACY_DIALECTS
@@ -256,13 +257,8 @@ def _plain_pointers(schema: Any, dialect: str) -> str | None:
     schema, no anchor, no ``$schema`` but the root's): there a ``#/...`` reference without
     ``%`` resolves as a JSON pointer from the root, as :class:`RefIndex` resolves it. None
     when something could (then :class:`RefIndex` resolves)."""
-    import orjson
-
-    if not isinstance(schema, dict):
-        return None
-    try:
-        text = orjson.dumps(schema)
-    except (TypeError, orjson.JSONEncodeError):
+    text = schema_text(schema)
+    if text is None:
         return None
     d = node_dialect(schema, dialect)
     if text.count(b'"$schema"') > (1 if "$schema" in schema else 0):

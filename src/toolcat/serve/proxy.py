@@ -28,14 +28,14 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS as MODERN_VERSIONS
 
 from toolcat.errors import InputError
-from toolcat.formats.arrays import VIEW_META_KEY
 from toolcat.formats.live import session as live
 from toolcat.formats.live.procs import ServerProcess
 from toolcat.formats.live.spec import HTTP, ServerSpec, printable
-from toolcat.model import COMPACT
+from toolcat.formats.targets import get as get_target
 from toolcat.serve.view import SEPARATOR
 
-VIEW_MARK = {VIEW_META_KEY: COMPACT}
+#: What the served list's result says of itself: the mcp target's compact-view mark.
+VIEW_META: dict = get_target("mcp").view_meta or {}
 
 #: The ``_meta`` key of a 2026-era result that names the server answering (toolcat's own
 #: server stamps its own; the upstream's is not passed on as if it were toolcat's answer).
@@ -407,8 +407,9 @@ def build_server(served: Served, upstreams: list[Upstream], validate: bool = Tru
                     "changed since: list again from the first page)"))
         pages = view.pages()
         # the result's _meta says the list is a compact view, as `toolcat project --to mcp`
-        # writes it (a reader such as toolcat lint then knows the prose went to the handbook)
-        page: dict = {"tools": pages[index], "_meta": dict(VIEW_MARK)}
+        # writes it (the mcp target's view_meta: a reader such as toolcat lint then knows the
+        # prose went to the handbook)
+        page: dict = {"tools": pages[index], "_meta": dict(VIEW_META["_meta"])}
         if index + 1 < len(pages):
             page["nextCursor"] = view.cursor(index + 1, served.generation)
         # resultType, ttlMs and cacheScope are the 2026-07-28 wire's (required there; a
