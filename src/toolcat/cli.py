@@ -23,17 +23,35 @@ def _fast_version(argv: list[str]) -> bool:
     return False
 
 
-def build_app():  # typer.Typer
-    import typer
+# Each command's module, in the order `toolcat --help` lists them (a module may register two).
+COMMANDS: dict[str, str] = {
+    "tools": "tools", "project": "project", "lint": "lint", "diff": "diff",
+    "diff-toolids": "diff", "measure": "measure", "capture": "capture", "serve": "serve",
+    "rule": "rule",
+}
+_ROOT_FLAGS = frozenset(("--no-color", "--quiet", "-q"))
 
-    from toolcat.commands import capture as capture_cmd
-    from toolcat.commands import diff as diff_cmd
-    from toolcat.commands import lint as lint_cmd
-    from toolcat.commands import measure as measure_cmd
-    from toolcat.commands import project as project_cmd
-    from toolcat.commands import rule as rule_cmd
-    from toolcat.commands import serve as serve_cmd
-    from toolcat.commands import tools as tools_cmd
+
+def command_of(args: list[str]) -> str | None:
+    """The command ``args`` run when nothing but that command's own parsing needs the others:
+    only the root's plain flags come before it, and no shell completion is asking. Else None
+    (the whole app is built: help, completion, usage errors and suggestions see every command).
+    """
+    if os.environ.get("_TOOLCAT_COMPLETE"):
+        return None
+    for arg in args:
+        if arg in _ROOT_FLAGS:
+            continue
+        return arg if arg in COMMANDS else None
+    return None
+
+
+def build_app(only: str | None = None):  # typer.Typer
+    """The Typer app; with ``only`` (a command name), only that command's module is imported
+    and registered (start-up: building every command's options costs more than a small lint)."""
+    import importlib
+
+    import typer
 
     app = typer.Typer(
         name="toolcat",
@@ -75,14 +93,9 @@ def build_app():  # typer.Typer
 
         ui.configure(no_color=no_color, quiet=quiet)
 
-    tools_cmd.register(app)
-    project_cmd.register(app)
-    lint_cmd.register(app)
-    diff_cmd.register(app)
-    measure_cmd.register(app)
-    capture_cmd.register(app)
-    serve_cmd.register(app)
-    rule_cmd.register(app)
+    modules = [COMMANDS[only]] if only is not None else list(dict.fromkeys(COMMANDS.values()))
+    for name in modules:
+        importlib.import_module(f"toolcat.commands.{name}").register(app)
     return app
 
 
@@ -247,7 +260,7 @@ def _run(args: list[str]) -> int:
     ui.reset()
     errors.reset()
     try:
-        app = build_app()
+        app = build_app(command_of(args))
         ce = _click_exceptions()
         try:
             code = app(args=args, prog_name="toolcat", standalone_mode=False)

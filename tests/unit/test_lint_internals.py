@@ -173,7 +173,7 @@ def reference_hints(text: str) -> frozenset[str] | None:
         i = text.find(lit)
         while i != -1:
             for rx in rxs:
-                m = rx.search(text, max(0, i - 64), i + secrets._MAX_TOKEN)
+                m = re.compile(rx).search(text, max(0, i - 64), i + secrets._MAX_TOKEN)
                 if m is not None and m.start() <= i < m.end():
                     found.add(secrets._CUT.split(m.group(0), 1)[0])
             i = text.find(lit, i + 1)
@@ -300,7 +300,7 @@ def test_yaml_scan_patterns_match_the_originals(lines, c, start):
 def reference_shape(value: str) -> str | None:
     if len(value) < secrets._MIN_SHAPE_LEN:
         return None
-    m = secrets._ANY.search(value)
+    m = re.compile(secrets._ANY_SOURCE).search(value)
     return None if m is None else secrets._SHAPES[int(m.lastgroup[1:])][0]
 
 
@@ -354,3 +354,19 @@ def test_shared_definitions_lint_like_copies(name):
         t.input_schema = copy.deepcopy(t.input_schema)
         t.output_schema = copy.deepcopy(t.output_schema)
     assert _findings(shared) == _findings(copied)
+
+
+def test_token_expressions_are_compiled_only_near_a_literal():
+    # start-up: a catalog holding no token literal compiles none of the token expressions
+    import subprocess
+    import sys
+
+    from support.common import REPO
+
+    code = ("import sys\nfrom toolcat import api\nfrom toolcat.lint.rules import secrets\n"
+            "api.lint(api.load(sys.argv[1]))\nprint(len(secrets._COMPILED))\n"
+            "secrets.shape_hints('x ghp_' + 'a' * 36)\nprint(len(secrets._COMPILED))\n")
+    r = subprocess.run([sys.executable, "-c", code, "samples/git.tools.json"], cwd=REPO,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0", "1"]
