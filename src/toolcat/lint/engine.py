@@ -412,6 +412,11 @@ def _walk(ctx: Context, tool: Tool, schema: Any, role: str, base: str, rules: li
     # objects of a catalog use a few hundred key sets at most).
     always = [r for r in rules if r.keys is None]
     by_keys = ctx.cache.setdefault(("rules-by-keys", role), {})
+    # The hits of the rules that look at a node's own content only (Rule.pure), by content:
+    # OpenAPI tools share parameter and component schemas, and leaf schemas repeat
+    # ({"type": "string", "maxLength": 5000}); a node equal to one checked before gets that
+    # node's hits at its own pointer instead of the checks run again.
+    memo = ctx.cache.setdefault(("node-hits", role, tuple(r.code for r in rules)), {})
     stack: list[tuple[tuple, Any, str]] = [((), schema, tool.dialect or DRAFT2020)]
     pop, push = stack.pop, stack.append
     while stack:
@@ -428,10 +433,26 @@ def _walk(ctx: Context, tool: Tool, schema: Any, role: str, base: str, rules: li
         sig = tuple(node)
         run = by_keys.get(sig)
         if run is None:
-            run = [r for r in rules if r.keys is None or not r.keys.isdisjoint(node)]
+            on = [r for r in rules if r.keys is None or not r.keys.isdisjoint(node)]
+            run = (on, [r for r in on if r.pure], [r for r in on if not r.pure])
             if len(by_keys) < 10_000:
                 by_keys[sig] = run
-        for r in run:
+        on, pure, impure = run
+        if pure and path:
+            key = _content_key(node, d)
+            got = memo.get(key)
+            if got is None:
+                got = _pure_hits(ctx, tool, n, pure, add)
+                if len(memo) < 100_000:
+                    memo[key] = got
+                on = impure
+            elif got is not False:
+                if got:
+                    at = n.ptr()
+                    for code, msg, rel in got:
+                        add(code, Hit(msg, at + rel), tool)
+                on = impure
+        for r in on:
             for hit in r.check(ctx, tool, n):
                 add(r.code, hit, tool)
         if node:
@@ -455,6 +476,43 @@ def _walk(ctx: Context, tool: Tool, schema: Any, role: str, base: str, rules: li
                         continue  # a bundled definition shared with a tool walked before
                     seen_defs.add(key)
                 push((path + suffix, child, d))
+
+
+def _content_key(node: dict, dialect: str) -> tuple:
+    """Equal for two schema objects that the pure node rules cannot tell apart: the same keys
+    in the same order with values of the same class and value (a float by its repr: -0.0 and
+    0.0 print differently), containers by identity (the same object)."""
+    parts: list = [dialect]
+    for k, v in node.items():
+        c = v.__class__
+        if c is str or c is int or c is bool or v is None:
+            parts.append((k, c, v))
+        elif c is float:
+            parts.append((k, c, repr(v)))
+        else:
+            parts.append((k, c, id(v)))
+    return tuple(parts)
+
+
+def _pure_hits(ctx: Context, tool: Tool, n: Node, rules: list[Rule], add: Any) -> list | bool:
+    """Run the pure rules on ``n`` (each hit added); return their hits as (code, message,
+    pointer below the node) in the order they came, or False when one does not fit that form
+    (the node's content is then checked every time it is met)."""
+    at = None
+    out: list | bool = []
+    for r in rules:
+        for hit in r.check(ctx, tool, n):
+            add(r.code, hit, tool)
+            if out is not False:
+                if at is None:
+                    at = n.ptr()
+                p = hit.pointer
+                if hit.tool is not None or hit.file is not None or hit.severity is not None \
+                        or not p.startswith(at) or (len(p) > len(at) and p[len(at)] != "/"):
+                    out = False
+                else:
+                    out.append((r.code, hit.message, p[len(at):]))
+    return out
 
 
 def _locate(cat: Catalog, findings: list[Finding]) -> None:

@@ -68,13 +68,14 @@ class Rule:
     """One registered rule (see :func:`rule`)."""
 
     __slots__ = ("code", "name", "severity", "summary", "doc", "scope", "check", "schemas",
-                 "formats", "after", "keys", "prose")
+                 "formats", "after", "keys", "prose", "pure")
 
     def __init__(self, code: str, name: str, severity: str, summary: str, doc: str,
                  scope: str, check: Callable[..., Iterable[Hit]],
                  schemas: tuple[str, ...] = ("input",), formats: tuple[str, ...] | None = None,
                  after: Callable[..., Iterable[Hit]] | None = None,
-                 keys: frozenset[str] | None = None, prose: bool = False) -> None:
+                 keys: frozenset[str] | None = None, prose: bool = False,
+                 pure: bool = False) -> None:
         self.code = code
         self.name = name
         self.severity = severity
@@ -87,6 +88,7 @@ class Rule:
         self.after = after              # after(ctx): once per catalog, after the tools
         self.keys = keys                # node rules: only object nodes with one of these keys
         self.prose = prose              # checks prose a compact view drops: not run on one
+        self.pure = pure                # node rules: hits depend on the node's content only
 
     @property
     def category(self) -> str:
@@ -103,7 +105,7 @@ _LOADED = False
 def rule(code: str, name: str, severity: str, summary: str, scope: str = "tool",
          schemas: tuple[str, ...] = ("input",), formats: tuple[str, ...] | None = None,
          after: Callable | None = None, keys: Iterable[str] | None = None,
-         prose: bool = False) -> Callable[[Callable], Callable]:
+         prose: bool = False, pure: bool = False) -> Callable[[Callable], Callable]:
     """Register the decorated check; its docstring is the rule's doc (one paragraph).
 
     ``after(ctx)`` (optional) runs once per catalog after every tool was checked.
@@ -112,6 +114,12 @@ def rule(code: str, name: str, severity: str, summary: str, scope: str = "tool",
     included) without calling it.
     ``prose``: the rule asks for prose that a compact view removes on purpose (it moves to
     the handbook); it does not run on compact views (see :func:`toolcat.lint.engine.lint`).
+    ``pure`` (node rules): the hits depend only on the node's own content (its keys and
+    values, in order), its dialect and role and the catalog's settings -- never on the tool,
+    the node's path (its depth, whether it is the root) or state kept between calls -- and
+    every hit is a plain ``Hit(message, n.ptr(...))`` at or below the node. The engine then
+    checks equal nodes once per catalog and gives each the first one's hits (non-root
+    nodes; see :func:`toolcat.lint.engine._walk`).
     """
     if severity not in SEVERITY_ORDER:
         raise ValueError(f"{code}: bad severity {severity!r}")
@@ -125,7 +133,7 @@ def rule(code: str, name: str, severity: str, summary: str, scope: str = "tool",
         _RULES[code] = Rule(code=code, name=name, severity=severity, summary=summary, doc=doc,
                             scope=scope, check=fn, schemas=schemas, formats=formats,
                             after=after, keys=frozenset(keys) if keys is not None else None,
-                            prose=prose)
+                            prose=prose, pure=pure)
         return fn
 
     return deco

@@ -52,7 +52,7 @@ def input_properties(ctx, tool) -> Iterator[Hit]:
 @rule("CS203", "compact-forbidden-keyword", "error",
       "no `$ref`, `oneOf`, `allOf`, `anyOf`, `not`, `patternProperties`, `dependentSchemas` in "
       "any schema position at any depth (properties named so are data; `enum`/`const`/"
-      "`default`/`examples` values are data)", scope="node", keys=COMPACT_FORBIDDEN)
+      "`default`/`examples` values are data)", scope="node", keys=COMPACT_FORBIDDEN, pure=True)
 def forbidden_keyword(ctx, tool, n) -> Iterator[Hit]:
     """RFC 0112: a compact `inputSchema` must not use `$ref`, `oneOf`, `allOf`, `anyOf`,
     `not`, `patternProperties` or `dependentSchemas` at any nesting depth. Only schema
@@ -70,7 +70,7 @@ def forbidden_keyword(ctx, tool, n) -> Iterator[Hit]:
 
 @rule("CS205", "compact-lowering-needed", "warning",
       "a `$defs`/`definitions`, `if`/`then`/`else` or `dependencies` that a compact view will "
-      "have to lower", scope="node", keys=COMPACT_LOWERED)
+      "have to lower", scope="node", keys=COMPACT_LOWERED, pure=True)
 def lowered_keyword(ctx, tool, n) -> Iterator[Hit]:
     """`$defs`/`definitions` only serve `$ref` (which the compact subset forbids), and
     `if`/`then`/`else` and draft-07 `dependencies` are conditional constructs few models

@@ -300,7 +300,7 @@ def schema_problems(schema: Any, dialect: str = DRAFT2020) -> list[tuple[str, st
 
 @rule("SC301", "invalid-schema", "warning",
       "schema is not valid JSON Schema for its dialect (metaschema check)", scope="node",
-      schemas=("input", "output"))
+      schemas=("input", "output"), pure=True)
 def invalid_schema(ctx, tool, n) -> Iterator[Hit]:
     """Every schema must be valid against its dialect's metaschema (the `$schema` it
     declares; 2020-12 when none; OpenAPI schemas are converted to 2020-12 on load): subschema

@@ -44,7 +44,7 @@ def parameter_without_description(ctx, tool) -> Iterator[Hit]:
 
 
 @rule("MR402", "single-value-enum", "info", "an `enum` with exactly one value", scope="node",
-      keys=("enum",))
+      keys=("enum",), pure=True)
 def single_value_enum(ctx, tool, n) -> Iterator[Hit]:
     """An `enum` with one value is a constant: write `const` (clearer to models and to
     strict-mode providers), or drop the parameter and fill the value in server-side, which

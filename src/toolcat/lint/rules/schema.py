@@ -135,7 +135,7 @@ def _matches_any(name: str, pats: dict) -> tuple[bool, tuple[str, str] | None]:
 
 @rule("SC304", "prose-too-long", "info",
       "a schema node's prose is longer than the configured maximum (default 300 characters)",
-      scope="node", schemas=("input", "output"), keys=_PROSE_TEXT)
+      scope="node", schemas=("input", "output"), keys=_PROSE_TEXT, pure=True)
 def prose_too_long(ctx, tool, n) -> Iterator[Hit]:
     """`description`, `title` and `$comment` inside a schema are sent to the model with the
     tool on every turn. Text longer than `prose-max` characters (default 300; config or
@@ -153,7 +153,7 @@ def prose_too_long(ctx, tool, n) -> Iterator[Hit]:
 
 @rule("SC305", "ref-siblings-ignored", "warning",
       "validation keywords next to `$ref` are ignored in draft-04/06/07", scope="node",
-      schemas=("input", "output"), keys=("$ref",))
+      schemas=("input", "output"), keys=("$ref",), pure=True)
 def ref_siblings(ctx, tool, n) -> Iterator[Hit]:
     """Before 2019-09, a schema object with `$ref` is replaced by the referenced schema:
     every other keyword beside it is ignored. A `type`, `minimum` or `enum` written next to a
@@ -221,7 +221,7 @@ def _allows_null(t: Any) -> bool:
 
 @rule("SC306", "keyword-no-effect", "warning",
       "a keyword that JSON Schema ignores: OpenAPI's `nullable`, or a misspelt keyword",
-      scope="node", schemas=("input", "output"))
+      scope="node", schemas=("input", "output"), pure=True)
 def keyword_no_effect(ctx, tool, n) -> Iterator[Hit]:
     """Unknown keywords are legal in JSON Schema and silently ignored, which hides two common
     mistakes: OpenAPI 3.0's `nullable: true` in a JSON Schema (MCP, OpenAI, Anthropic tools),
