@@ -624,7 +624,14 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
     to change, so that each is scanned once, not once per tool that bundles it."""
     if not isinstance(schema, dict):
         return schema
-    from toolcat.schema.walker import DESCEND, flagged, iter_schemas, transform
+    from toolcat.schema.walker import (
+        DESCEND,
+        flagged,
+        iter_schemas,
+        node_dialect,
+        subschemas,
+        transform,
+    )
 
     memo = cache if cache is not None else {}
 
@@ -660,6 +667,13 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
         return {k: (left if k == "required" else v) for k, v in node.items()
                 if k != "required" or left}
 
+    # Nothing to change (the usual case: a spec whose "readOnly" is a property name or
+    # prose): the schema itself, not a copy that rebuilds every container down to the
+    # shared subschemas (the tool's bundled $defs map included, which then stays shared)
+    d = node_dialect(schema, DRAFT2020) if "$schema" in schema else DRAFT2020
+    if kept(schema, frozenset()) is None and not any(
+            isinstance(c, dict) and needs(c) for _s, c in subschemas(schema, d)):
+        return schema
     return transform(schema, hook, enter=enter)
 
 
