@@ -511,9 +511,20 @@ def to_yaml(doc: Any) -> str:
 # --------------------------------------------------------------------------- files
 
 def render(kind: str, n: int, seed: int = DEFAULT_SEED) -> bytes:
+    return b"".join(render_parts(kind, n, seed))
+
+
+def render_parts(kind: str, n: int, seed: int = DEFAULT_SEED):
+    """The file's bytes in parts: an MCP catalog a tool at a time (the same bytes as
+    ``json.dumps`` of the whole, which a million tools would not fit in memory for)."""
     if kind == "openapi":
-        return to_yaml(gen_openapi(n, seed)).encode("utf-8")
-    return json.dumps(gen_mcp(n, seed), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        yield to_yaml(gen_openapi(n, seed)).encode("utf-8")
+        return
+    yield b'{"tools":['
+    for i in range(n):
+        item = json.dumps(gen_tool(seed, i), ensure_ascii=False, separators=(",", ":"))
+        yield (b"," if i else b"") + item.encode("utf-8")
+    yield b"]}"
 
 
 def cache_path(kind: str, n: int, seed: int = DEFAULT_SEED, cache: Path | None = None) -> Path:
@@ -521,11 +532,17 @@ def cache_path(kind: str, n: int, seed: int = DEFAULT_SEED, cache: Path | None =
     return (cache or CACHE) / f"synth-{n}-s{seed}-g{GEN_VERSION}.{ext}"
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: Any) -> None:
+    """Write ``data`` (bytes, or an iterable of bytes parts) to ``path`` through a temp file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_bytes(data)
+        with open(tmp, "wb") as f:
+            if isinstance(data, bytes):
+                f.write(data)
+            else:
+                for part in data:
+                    f.write(part)
         os.replace(tmp, path)
     finally:
         if tmp.exists():
@@ -536,7 +553,7 @@ def ensure(kind: str, n: int, seed: int = DEFAULT_SEED, cache: Path | None = Non
     """The cached file for ``(kind, n, seed)``, generated when missing."""
     p = cache_path(kind, n, seed, cache)
     if not p.exists():
-        write_atomic(p, render(kind, n, seed))
+        write_atomic(p, render_parts(kind, n, seed))
     return p
 
 
@@ -552,7 +569,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.out:
         if len(a.n) != 1:
             ap.error("--out takes one N")
-        write_atomic(Path(a.out), render(kind, a.n[0], a.seed))
+        write_atomic(Path(a.out), render_parts(kind, a.n[0], a.seed))
         print(a.out)
         return 0
     for n in a.n:

@@ -212,7 +212,7 @@ run.spawner()                      # as run.main does, before the harness grows
 big = bytearray(300 << 20)         # the harness after generating a large catalog
 for i in range(0, len(big), 4096):
     big[i] = 1
-wall, code, rss, tail = run.run_once([sys.executable, "-c", "pass"], dict(os.environ), 60, "/")
+wall, code, rss, tail, cpu = run.run_once([sys.executable, "-c", "pass"], dict(os.environ), 60, "/")
 try:
     run.run_once(["no-such-program-toolcat-bench"], dict(os.environ), 60, "/")
     absent = False
