@@ -85,6 +85,30 @@ def read_regular(path: str, limit: int, error: Callable[..., Exception] = InputE
         if len(data) > limit:
             raise error(f"input is larger than the {_size(limit)} limit", "-")
         return data
+    fd, _size_now = open_regular(path, limit, error, what)
+    try:
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            b = os.read(fd, min(left, 1 << 22))
+            if not b:
+                break
+            chunks.append(b)
+            left -= len(b)
+    except OSError as e:
+        raise error(f"cannot read: {e.strerror or e}", path) from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise error(f"{what} is over the {_size(limit)} limit (it grew while read)", path)
+    return data
+
+
+def open_regular(path: str, limit: int, error: Callable[..., Exception] = InputError,
+                 what: str = "file") -> tuple[int, int]:
+    """An open read-only descriptor of the regular file ``path`` and its size, with the
+    checks of :func:`read_regular` (the caller closes it and reads at most ``limit``)."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -109,22 +133,10 @@ def read_regular(path: str, limit: int, error: Callable[..., Exception] = InputE
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise error(f"is {kind(st.st_mode)}, not a regular {what}", path)
-        chunks = []
-        left = limit + 1
-        while left > 0:
-            b = os.read(fd, min(left, 1 << 22))
-            if not b:
-                break
-            chunks.append(b)
-            left -= len(b)
-    except OSError as e:
-        raise error(f"cannot read: {e.strerror or e}", path) from None
-    finally:
+    except BaseException:
         os.close(fd)
-    data = b"".join(chunks)
-    if len(data) > limit:
-        raise error(f"{what} is over the {_size(limit)} limit (it grew while read)", path)
-    return data
+        raise
+    return fd, st.st_size
 
 
 def read_if_exists(path: str, limit: int, error: Callable[..., Exception] = InputError,

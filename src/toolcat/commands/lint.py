@@ -182,6 +182,7 @@ def lint(
     # an input that cannot be read (a broken file among many, in a folder or given; a server
     # that fails) does not stop the others: each is one error line at the end, exit code 2
     opts.errors = input_errors = []
+    opts.stream = True        # a large MCP tools list is linted a batch of tools at a time
     src = load_sources(paths, opts, live)
     input_errors.extend(src.errors)
     cats = src.catalogs
@@ -189,7 +190,10 @@ def lint(
         _report_input_errors(input_errors)
         raise typer.Exit(2)
     # the API's lint, plus the setup rules on the servers' tools together
-    result = lint_with(cats, cfg, view=view, setup=src.setup())
+    result = lint_with(cats, cfg, view=view, setup=src.setup(), errors=input_errors)
+    if not cats and input_errors:      # the only input was a streamed file found broken
+        _report_input_errors(input_errors)
+        raise typer.Exit(2)
     findings = result.findings
     labels = src.labels()
 

@@ -302,6 +302,7 @@ def measure(
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     paths = require_inputs(paths, live)
     lopts = load_options(from_format, webhooks, cookies, merge, max_file_size=max_file_size)
+    lopts.stream = True       # a large MCP tools list is measured a batch of tools at a time
 
     import toolcat
     from toolcat import tokens

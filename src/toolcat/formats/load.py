@@ -50,6 +50,9 @@ class LoadOptions:
     errors: list[InputError] | None = None
     # file size, nesting and alias limits of every file read (None: Limits.from_env())
     limits: Limits | None = None
+    # the command reads tools one at a time (lint, measure): an MCP tools list in a JSON
+    # file over the stream threshold is then streamed (formats.mcp.stream_catalog)
+    stream: bool = False
 
 
 def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalog:
@@ -147,7 +150,30 @@ def load_data(data: Any, name: str, opts: LoadOptions) -> Catalog:
     return cat
 
 
+def _streamed(path: str, opts: LoadOptions) -> Catalog | None:
+    """The file as a streamed MCP catalog when the command can take one and the file is a
+    large JSON tools list; else None (read whole)."""
+    if not opts.stream or opts.merge or path == "-" or path.lower().endswith((".yaml", ".yml")):
+        return None
+    from toolcat.document.stream import threshold
+
+    try:
+        size = os.stat(path).st_size
+    except (OSError, ValueError):
+        return None             # the reader says what is wrong
+    if size <= threshold():
+        return None
+    from toolcat.document.parse import Limits
+    from toolcat.formats.mcp import stream_catalog
+
+    lim = opts.limits or Limits.from_env()
+    return stream_catalog(path, opts.from_format, lim.max_file_size, lim.max_depth)
+
+
 def load_file_catalog(path: str, opts: LoadOptions) -> Catalog:
+    cat = _streamed(path, opts)
+    if cat is not None:
+        return cat
     doc, src = load_file(path, limits=opts.limits)
     cat = _from_doc(doc, src, path, opts)
     if opts.strict:

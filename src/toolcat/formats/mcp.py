@@ -53,6 +53,115 @@ def load_mcp(doc: Any, path: str) -> Catalog:
     return cat
 
 
+#: the most tools, and about the most characters of their text, in one batch of a stream
+BATCH_TOOLS = 4096
+BATCH_CHARS = 4 << 20
+
+
+class StreamedTools:
+    """The tools of a streamed MCP catalog (:func:`stream_catalog`): read from the file as
+    they are used, never all held at once. :meth:`batches` is the first pass (each batch
+    with the source of its elements, for positions); iterating again, ``len()`` and indexing
+    work once it has ended (they read the file again)."""
+
+    def __init__(self, stream: Any, path: str, source: Any) -> None:
+        self.stream = stream
+        self.path = path
+        self.source = source
+
+    def _tool(self, el: Any) -> Tool:
+        return mcp_tool(el.value, self.path, f"{self.stream.base}/{el.index}")
+
+    def batches(self) -> Any:
+        """``(tools, source)`` per batch of elements (at most :data:`BATCH_TOOLS` tools and
+        about :data:`BATCH_CHARS` characters of text), in order."""
+        from toolcat.document.stream import ElementsSource
+
+        max_chars, max_tools = BATCH_CHARS, BATCH_TOOLS
+        els: list = []
+        chars = 0
+        for el in self.stream.elements():
+            els.append(el)
+            chars += len(el.text)
+            if chars >= max_chars or len(els) >= max_tools:
+                yield [self._tool(e) for e in els], ElementsSource(self.source, els)
+                els, chars = [], 0
+        if els:
+            yield [self._tool(e) for e in els], ElementsSource(self.source, els)
+
+    def __iter__(self) -> Any:
+        for el in self.stream.elements():
+            yield self._tool(el)
+
+    def __len__(self) -> int:
+        return len(self.stream)
+
+    def __bool__(self) -> bool:
+        return bool(self.stream.sample) if self.stream.count is None else self.stream.count > 0
+
+    def __getitem__(self, i: int) -> Tool:
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        return self._tool(self.stream.element(i))
+
+    def load_whole(self) -> Catalog:
+        """The catalog read whole, as a file under the stream threshold is (the same limits)."""
+        from toolcat.document.parse import Limits, load_file
+
+        s = self.stream
+        s.close()
+        doc, src = load_file(self.path, limits=Limits(max_file_size=s.max_size,
+                                                       max_depth=s.max_depth))
+        cat = load_mcp(doc, self.path)
+        cat.sources.setdefault(self.path, src)
+        return cat
+
+    def view(self) -> str:
+        """The view the whole envelope declares (known after the first pass)."""
+        env = self.stream.envelope
+        result = env.get("result") if self.stream.base == "/result/tools" else env
+        return declared_view(result, self.path)
+
+
+def stream_catalog(path: str, from_format: str | None, max_size: int,
+                   max_depth: int) -> Catalog | None:
+    """A streamed MCP catalog of the JSON file ``path`` (its tools read as they are used:
+    :class:`StreamedTools`), or None when the file is no MCP tools list to stream (then it
+    is read whole, which reports whatever else it is)."""
+    from toolcat.document.stream import StreamSource, open_array
+    from toolcat.formats.detect import detect, server_records
+
+    s = open_array(path, max_size, max_depth)
+    if s is None:
+        return None
+    env = s.envelope
+    sample: Any = list(s.sample)
+    if isinstance(env, dict):
+        doc = dict(env)
+        if s.base == "/result/tools":
+            doc["result"] = dict(doc["result"], tools=sample)
+        else:
+            doc["tools"] = sample
+    else:
+        doc = sample
+    from toolcat.formats.detect import misfit
+
+    if from_format not in (None, MCP) or server_records(doc) or \
+            (detect(doc) != MCP if from_format is None else misfit(doc, MCP) is not None):
+        s.close()                 # not an MCP tools list: read whole instead
+        return None
+    src = StreamSource(s)
+    envelope = {"": "array", "/tools": "tools", "/result/tools": "jsonrpc"}[s.base]
+    result = env.get("result") if s.base == "/result/tools" else env
+    tools = StreamedTools(s, path, src)
+    return Catalog(file=path, format=MCP, tools=tools,  # type: ignore[arg-type]
+                   document=env, view=declared_view(result, path),
+                   meta={"envelope": envelope, "streamed": True}, sources={path: src})
+
+
 def folder_catalog(path: str, parts: list[tuple[str, Any, Any]]) -> Catalog:
     """One catalog from a folder of one-tool MCP files: ``parts`` is (file, doc, source)."""
     cat = Catalog(file=path, format=MCP, meta={"envelope": "folder"})

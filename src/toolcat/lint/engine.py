@@ -17,6 +17,7 @@ from typing import Any, Iterable
 
 from toolcat.config import MCP_VERSIONS, Config
 from toolcat.document import pointer as jp
+from toolcat.errors import InputError
 from toolcat.lint.profiles import PROFILES, PROVIDERS, Profile, Provider
 from toolcat.lint.registry import SEVERITY_ORDER, Hit, Rule, all_rules, matches
 from toolcat.model import COMPACT, OPENAPI3, OPENWOP, SWAGGER2, Catalog, Finding, Tool
@@ -179,28 +180,33 @@ def check_selection(config: Config) -> list[str]:
 
 
 def lint_with(catalogs: list[Catalog], config: Config, view: str | None = None,
-              setup: Catalog | None = None) -> LintResult:
-    """:func:`lint` after :func:`check_selection` (the API and the CLI call this)."""
+              setup: Catalog | None = None, errors: list | None = None) -> LintResult:
+    """:func:`lint` after :func:`check_selection` (the API and the CLI call this).
+    ``errors``: see :func:`lint`."""
     if view is not None and view not in (COMPACT, "standard"):
         from toolcat.errors import UsageError
 
         raise UsageError(f"--view must be compact or standard (got {view!r})")
     names = check_selection(config)
-    return lint(catalogs, config, names if len(names) > 1 else names[0], view=view, setup=setup)
+    return lint(catalogs, config, names if len(names) > 1 else names[0], view=view, setup=setup,
+                errors=errors)
 
 
 def lint(catalogs: list[Catalog], config: Config,
          profile_name: str | list[str] | None = None, view: str | None = None,
-         setup: Catalog | None = None) -> LintResult:
+         setup: Catalog | None = None, errors: list | None = None) -> LintResult:
     """Lint ``catalogs`` with one profile, or with several (a list): then each finding lists
     the profiles that report it (``Finding.profiles``) and the result has the matrix.
     ``view``: lint each catalog as that view. With ``setup`` (the union of a run's live
     servers, see :func:`toolcat.formats.live.capture.setup_catalog`) also run the setup rules
-    on it."""
+    on it. ``errors``: a list for the input errors of streamed catalogs (a large file found
+    broken while its tools are read): such a catalog is then left out, as a file that cannot
+    be read is by the loader, instead of the error ending the run; it is removed from
+    ``catalogs``."""
     names = profile_name if isinstance(profile_name, list) else \
         [profile_name or (config.profile if isinstance(config.profile, str) else None) or "mcp"]
     if len(names) > 1:
-        return _lint_many(catalogs, config, names, view, setup)
+        return _lint_many(catalogs, config, names, view, setup, errors)
     pname = names[0]
     profile = PROFILES[pname]
     rules = enabled_rules(config, profile)
@@ -208,8 +214,15 @@ def lint(catalogs: list[Catalog], config: Config,
     files: set[str] = set()
     sources: dict[str, Any] = {}
     tools = 0
-    for cat in catalogs:
-        findings.extend(lint_catalog(cat, config, profile, rules, view))
+    for cat in list(catalogs):
+        try:
+            findings.extend(lint_catalog(cat, config, profile, rules, view))
+        except InputError as e:
+            if errors is None or not cat.meta.get("streamed"):
+                raise
+            errors.append(e)
+            catalogs.remove(cat)
+            continue
         if "live" not in cat.meta:         # a server is no file
             files.update(cat.sources or [cat.file])
         sources.update(cat.sources)
@@ -222,12 +235,13 @@ def lint(catalogs: list[Catalog], config: Config,
 
 
 def _lint_many(catalogs: list[Catalog], config: Config, names: list[str],
-               view: str | None = None, setup: Catalog | None = None) -> LintResult:
+               view: str | None = None, setup: Catalog | None = None,
+               errors: list | None = None) -> LintResult:
     merged: dict[tuple, Finding] = {}
     files = tools = 0
     sources: dict[str, Any] = {}
     for name in names:
-        res = lint(catalogs, config, name, view, setup)
+        res = lint(catalogs, config, name, view, setup, errors)
         files, tools, sources = res.files, res.tools, res.sources
         for f in res.findings:
             key = (f.file, f.source_pointer, f.tool, f.code, f.severity, f.message)
@@ -321,22 +335,7 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
     out_rules = [r for r in node_rules if "output" in r.schemas]
 
     out: dict[tuple, Finding] = {}
-
-    def add(code: str, hit: Hit, tool: Tool | None) -> None:
-        sev = hit.severity or severities[code]
-        if hit.file is not None:       # a pointer into hit.file (not a tool pointer)
-            file, src = hit.file, hit.pointer
-            tid = tool.id if tool is not None else None
-        elif tool is not None:
-            file, src = tool.source_pointer(hit.pointer)
-            tid = tool.id
-        else:
-            file, src, tid = cat.file, hit.pointer, None
-        key = (file, src, code, hit.message)
-        if key in out:
-            return
-        out[key] = Finding(code=code, severity=sev, message=hit.message, file=file, tool=tid,
-                           pointer=hit.pointer, source_pointer=src)
+    add = _adder(out, severities, cat.file)
 
     # load problems (unresolved $refs from the OpenAPI loader, ...)
     for p in cat.problems:
@@ -348,8 +347,76 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
                 out[key] = Finding(code=code, severity=sev, message=p.message, file=p.file,
                                    tool=p.tool, pointer=p.pointer, source_pointer=p.pointer)
 
+    streamed: list[Finding] = []
+    batches = getattr(cat.tools, "batches", None)
+    if batches is not None and not is_setup:
+        # a streamed catalog (formats.mcp.StreamedTools): the tool rules see one batch of
+        # tools at a time, as a catalog of its own whose source holds just their texts, and
+        # their findings are located before the batch is dropped; the catalog rules then
+        # read the tools again from the file
+        for tools, source in batches():
+            part = Catalog(file=cat.file, format=cat.format, tools=tools, view=cat.view,
+                           version=cat.version, meta=cat.meta, sources={cat.file: source})
+            pctx = Context(part, config, profile, severities, ctx.provider, ctx.view)
+            pctx.cache["id_pointer"] = ctx.cache["id_pointer"]
+            found: dict[tuple, Finding] = {}
+            _lint_tools(pctx, tools, rules, tool_rules, in_rules, out_rules,
+                        _adder(found, severities, cat.file))
+            fs = list(found.values())
+            if fs:
+                _locate(part, fs)
+                streamed.extend(_suppress(part, config, fs))
+        if profile.view is None and view is None and cat.tools.view() != cat.view:
+            # the envelope's `_meta`, after the tools, declares another view: lint as that
+            cat.view = cat.tools.view()
+            return lint_catalog(cat, config, profile, rules, view)
+    elif not is_setup:
+        _lint_tools(ctx, cat.tools, rules, tool_rules, in_rules, out_rules, add)
+
+    # catalog rules and after-hooks run last: a tool-attributed finding wins the de-duplication
+    for r in cat_rules:
+        for hit in r.check(ctx):
+            add(r.code, hit, hit.tool)
+    for r in tool_rules:
+        if r.after is not None:
+            for hit in r.after(ctx):
+                add(r.code, hit, hit.tool)
+
+    findings = list(out.values())
+    if findings:
+        _locate(cat, findings)
+        findings = _suppress(cat, config, findings)
+    return streamed + findings if streamed else findings
+
+
+def _adder(out: dict[tuple, Finding], severities: dict[str, str], file: str) -> Any:
+    """``add(code, hit, tool)``: a rule's hit as a finding in ``out``, keyed by (file, source
+    pointer, code, message): the first of equal findings is kept."""
+
+    def add(code: str, hit: Hit, tool: Tool | None) -> None:
+        sev = hit.severity or severities[code]
+        if hit.file is not None:       # a pointer into hit.file (not a tool pointer)
+            f, src = hit.file, hit.pointer
+            tid = tool.id if tool is not None else None
+        elif tool is not None:
+            f, src = tool.source_pointer(hit.pointer)
+            tid = tool.id
+        else:
+            f, src, tid = file, hit.pointer, None
+        key = (f, src, code, hit.message)
+        if key in out:
+            return
+        out[key] = Finding(code=code, severity=sev, message=hit.message, file=f, tool=tid,
+                           pointer=hit.pointer, source_pointer=src)
+
+    return add
+
+
+def _lint_tools(ctx: Context, tools: Iterable[Tool], rules: dict, tool_rules: list[Rule],
+                in_rules: list[Rule], out_rules: list[Rule], add: Any) -> None:
+    """The tool rules on each tool and the node rules on each node of its schemas."""
     seen_defs: set[tuple[str, int]] = set()
-    for tool in cat.tools if not is_setup else ():
+    for tool in tools:
         if tool.invalid is not None:
             if "TC110" in rules:
                 add("TC110", Hit(f"tool entry is not a tool descriptor: {tool.invalid}", ""),
@@ -363,22 +430,6 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
         if out_rules and tool.output_schema is not None:
             _walk(ctx, tool, tool.output_schema, "output", "/outputSchema", out_rules, add,
                   seen_defs)
-
-    # catalog rules and after-hooks run last: a tool-attributed finding wins the de-duplication
-    for r in cat_rules:
-        for hit in r.check(ctx):
-            add(r.code, hit, hit.tool)
-    for r in tool_rules:
-        if r.after is not None:
-            for hit in r.after(ctx):
-                add(r.code, hit, hit.tool)
-
-    findings = list(out.values())
-    if not findings:
-        return findings
-    _locate(cat, findings)
-    findings = _suppress(cat, config, findings)
-    return findings
 
 
 _KNOWN: set[str] | None = None

@@ -288,7 +288,9 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
     finally:
         counter.close(kill=True)  # a no-op once results() returned
     for obj, attr, i in slots:
-        setattr(obj, attr, counts[i] if i >= 0 else 0)
+        # a list: the text was counted in pieces (a streamed catalog), which add up
+        setattr(obj, attr, sum(counts[j] for j in i) if isinstance(i, list) else
+                counts[i] if i >= 0 else 0)
     for f in figs:
         f.tokens_lossless = f.tokens_before - f.tokens_middle
     return figs
@@ -375,8 +377,159 @@ def schema_sizes(envelope: Any, items: list) -> dict[str, int]:
     return out
 
 
+class _Joined:
+    """The canonical bytes of an array given a batch of its items at a time (each batch's
+    own canonical array): their length and SHA-256, and their tokens submitted to a counter
+    in pieces cut where a count cannot change (after the ``{"`` that opens an item whose
+    first key starts with an ASCII letter; :data:`toolcat.tokens._SPLIT`), so that the
+    pieces' counts add up to the whole text's."""
+
+    def __init__(self, counter: Any) -> None:
+        import hashlib
+
+        self.counter = counter
+        self.hash = hashlib.sha256(b"[")
+        self.size = 1
+        self.pending = [b"["]
+        self.first = True
+        self.pieces: list[int] = []
+
+    def add(self, batch: bytes) -> None:
+        inner = batch[1:-1]
+        if not inner:
+            return
+        if not self.first:
+            inner = b"," + inner
+            if inner[1:3] == b'{"' and inner[3:4].isalpha() and inner[3:4].isascii():
+                self.pending.append(inner[:3])
+                self.pieces.append(self.counter.submit(b"".join(self.pending)))
+                self.pending = [inner[3:]]
+                inner_done = True
+            else:
+                inner_done = False
+        else:
+            inner_done = False
+        self.first = False
+        self.hash.update(inner)
+        self.size += len(inner)
+        if not inner_done:
+            self.pending.append(inner)
+
+    def close(self) -> None:
+        self.hash.update(b"]")
+        self.size += 1
+        self.pending.append(b"]")
+        self.pieces.append(self.counter.submit(b"".join(self.pending)))
+        self.pending = []
+
+
+def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
+                      slots: list) -> CatalogFigures | None:
+    """:func:`_measure_one` of a streamed catalog (formats.mcp.StreamedTools), a batch of
+    tools at a time: the same figures, exactly (lengths, hashes and token counts add up over
+    the batches). None when the projection of the batches is not the projection of the
+    whole: ids repeated or renamed across batches, a provider target or sorted output
+    (then the catalog is measured whole)."""
+    from dataclasses import replace
+
+    from toolcat.project import input_schema_note
+
+    if getattr(popts, "to", None) is None:
+        popts = replace(popts, to=default_target(cat))
+    envelope = targets.get(popts.to)
+    if envelope.provider is not None or getattr(popts, "sort", False):
+        return None
+    out_key = envelope.schema_keys[1] if len(envelope.schema_keys) > 1 else None
+    no_output = out_key is not None and not getattr(popts, "output_schema", True)
+    before, after, middle = _Joined(counter), _Joined(counter), _Joined(counter)
+    desc = prose = schema = 0
+    sizes = {"before": {"input": 0, "output": 0}, "after": {"input": 0, "output": 0}}
+    ids: set = set()
+    unlowerable: list[str] = []
+    no_input: list[str] = []
+    n = no_input_count = 0
+    tool_figs: list[ToolFigures] = []
+    view = None
+    for tools, _source in cat.tools.batches():
+        part = Catalog(file=cat.file, format=cat.format, tools=tools, view=cat.view,
+                       version=cat.version, meta=cat.meta)
+        proj = project_one(part, popts)
+        if proj.duplicates or proj.renamed() or proj.warnings or \
+                any(t.id in ids for t in proj.tools):
+            return None
+        ids.update(t.id for t in proj.tools)
+        view = proj.view
+        before_items = [t.standard for t in proj.tools]
+        if no_output:
+            before_items = [_without_key(envelope, it, out_key) for it in before_items]
+        b = canonical.dumps(before_items)
+        a = proj.array_bytes()
+        after_items = proj.array()
+        middle_items = [_lossless_only(envelope, t, bi) for t, bi in zip(proj.tools, before_items)]
+        m = canonical.dumps(middle_items)
+        before.add(b)
+        after.add(a)
+        middle.add(m)
+        parts = breakdown(before_items, envelope.name, [t.dialect for t in tools], b)
+        desc += parts["descriptions"]
+        prose += parts["schema_prose"]
+        schema += parts["schema_prose"] + parts["schema_shape"]
+        for side, items in (("before", before_items), ("after", after_items)):
+            for k, v in schema_sizes(envelope, items).items():
+                sizes[side][k] += v
+        unlowerable.extend(t.id for t in proj.tools if getattr(t, "failed", False))
+        missing = proj.without_input_schema()
+        no_input.extend(missing[:max(0, 3 - len(no_input))])
+        no_input_count += len(missing)
+        n += len(before_items)
+        if per_tool:
+            for bi, ai in zip(before_items, after_items):
+                bb, ab = canonical.dumps(bi), canonical.dumps(ai)
+                tf = ToolFigures(file=cat.file, id=envelope.item_id(bi), bytes_before=len(bb),
+                                 bytes_after=len(ab), tokens_before=0, tokens_after=0)
+                slots.append((tf, "tokens_before", counter.submit(bb)))
+                slots.append((tf, "tokens_after", counter.submit(ab)))
+                tool_figs.append(tf)
+    if not n:
+        return None
+    for j in (before, after, middle):
+        j.close()
+    fig = CatalogFigures(
+        file=cat.file,
+        format=cat.format,
+        target=envelope.name,
+        tools=n,
+        bytes_before=before.size,
+        bytes_after=after.size,
+        tokens_before=0,
+        tokens_after=0,
+        sha256_before=before.hash.hexdigest(),
+        breakdown={"descriptions": desc, "schema_prose": prose, "schema_shape": schema - prose,
+                   "other": before.size - desc - schema},
+        tool_figures=tool_figs,
+        unlowerable=unlowerable,
+        without_input_schema=no_input_count,
+        input_schema_note=input_schema_note(no_input, no_input_count, n, envelope, view),
+        duplicate_note=None,
+        schemas=sizes,
+        bytes_lossless=before.size - middle.size,
+        output_schemas=not no_output,
+    )
+    slots.append((fig, "tokens_before", before.pieces))
+    slots.append((fig, "tokens_after", after.pieces))
+    slots.append((fig, "tokens_middle", middle.pieces))
+    return fig
+
+
 def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
                  slots: list) -> CatalogFigures:
+    if getattr(cat.tools, "batches", None) is not None:
+        mark = len(slots)
+        fig = _measure_streamed(cat, popts, counter, per_tool, slots)
+        if fig is not None:
+            return fig
+        del slots[mark:]          # (what was submitted is counted and left unused)
+        cat = cat.tools.load_whole()
     proj = project_one(cat, popts)
     target = proj.target
     envelope = targets.get(target)

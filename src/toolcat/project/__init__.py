@@ -285,16 +285,20 @@ class Projection:
     def input_schema_note(self) -> str | None:
         """What to tell people about tools without an input schema (None: there are none)."""
         ids = self.without_input_schema()
-        if not ids:
-            return None
-        n = len(ids)
-        env = self.envelope
-        fix = (" the compact view gives them {\"type\": \"object\", \"properties\": {}};"
-               if env.requires_input_schema and self.view == "compact" else "")
-        some = ", ".join(ids[:3]) + (" ..." if n > 3 else "")
-        return (f"{n} of {len(self.tools)} tool{'s' if len(self.tools) != 1 else ''} "
-                f"{'have' if n != 1 else 'has'} no input schema ({some}):{fix} MCP and "
-                "Anthropic require one (lint TC111)")
+        return input_schema_note(ids[:3], len(ids), len(self.tools), self.envelope, self.view)
+
+
+def input_schema_note(first: list, n: int, total: int, env: Any, view: str | None) -> str | None:
+    """The note on the ``n`` of ``total`` tools without an input schema (``first``: the ids
+    of the first three of them); None when there are none."""
+    if not n:
+        return None
+    fix = (" the compact view gives them {\"type\": \"object\", \"properties\": {}};"
+           if env.requires_input_schema and view == "compact" else "")
+    some = ", ".join(first[:3]) + (" ..." if n > 3 else "")
+    return (f"{n} of {total} tool{'s' if total != 1 else ''} "
+            f"{'have' if n != 1 else 'has'} no input schema ({some}):{fix} MCP and "
+            "Anthropic require one (lint TC111)")
 
 
 # ----------------------------------------------------------------------------- one tool

@@ -7,6 +7,8 @@ same lines are coloured through Rich.
 
 from __future__ import annotations
 
+from typing import Iterable, Iterator
+
 from toolcat.lint.render import Report, server_index, where_counts
 from toolcat.model import Finding
 from toolcat.terminal import shown
@@ -108,11 +110,11 @@ def _line_of(f: Finding, message: str) -> list[tuple[str, str]]:
             (f"  {shown(f.pointer)}" if f.pointer else "", "dim")]
 
 
-def build(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
-    """Lines of (text, style) segments; every value from the input is shown escaped
+def build(report: Report, quiet: bool = False) -> Iterator[list[tuple[str, str]]]:
+    """Lines of (text, style) segments, made as they are written (a million findings are
+    not held twice); every value from the input is shown escaped
     (:func:`toolcat.terminal.shown`): one finding's line stays one line, with no control
     character."""
-    out: list[list[tuple[str, str]]] = []
     cur_file = None
     cur_tool: object = object()
     secrets: dict[tuple[str, int], list[int]] = {}
@@ -133,19 +135,18 @@ def build(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
     for f in grouped(report.findings):
         if f.file != cur_file:
             if cur_file is not None:
-                out.append([])
+                yield []
             kind = report.servers.get(f.file)
-            out.append([(shown(f.file), "bold"), (f"  ({kind})" if kind else "", "dim")])
+            yield [(shown(f.file), "bold"), (f"  ({kind})" if kind else "", "dim")]
             cur_file, cur_tool = f.file, object()
         if f.tool != cur_tool:
             cur_tool = f.tool
             idx = server_index(report, f)
             whole = f.tool is None and report.servers.get(f.file, "").startswith("setup")
-            out.append([("  ", ""), (f"tool {shown(f.tool)}" if f.tool else
-                                     "(all tools together)" if whole else "(no tool id)",
-                                     "bold"),
-                        (f"  (#{idx} in tools/list)" if idx is not None else "", "dim")])
-        out.append(_line_of(f, report.tagged(f)))
+            yield [("  ", ""), (f"tool {shown(f.tool)}" if f.tool else
+                                "(all tools together)" if whole else "(no tool id)", "bold"),
+                   (f"  (#{idx} in tools/list)" if idx is not None else "", "dim")]
+        yield _line_of(f, report.tagged(f))
         text = _source_line(report, f.file, f.line)
         if text is not None and f.column is not None:
             text = masked(f.file, f.line, text)
@@ -154,17 +155,16 @@ def build(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
             if safe is not cut:
                 col = len(shown(cut[:col]))   # the caret under the same character
             gutter = str(f.line)
-            out.append([("      ", ""), (gutter + " | ", "dim"), (safe, "")])
-            out.append([("      ", ""), (" " * len(gutter) + " | ", "dim"),
-                        (" " * col + "^", _SEV_STYLE[f.severity])])
+            yield [("      ", ""), (gutter + " | ", "dim"), (safe, "")]
+            yield [("      ", ""), (" " * len(gutter) + " | ", "dim"),
+                   (" " * col + "^", _SEV_STYLE[f.severity])]
     if not quiet:
-        if out:
-            out.append([])
-        out.append(summary_line(report))
+        if report.findings:
+            yield []
+        yield summary_line(report)
     if report.many and report.matrix is not None:
-        out.append([])
-        out.extend(matrix_lines(report.matrix))
-    return out
+        yield []
+        yield from matrix_lines(report.matrix)
 
 
 def printable(text: str) -> str:
@@ -216,22 +216,20 @@ def summary_line(report: Report) -> list[tuple[str, str]]:
     return [(f"No problems found in {where}.{hidden}", "bold")]
 
 
-def build_concise(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
+def build_concise(report: Report, quiet: bool = False) -> Iterator[list[tuple[str, str]]]:
     """``--format concise``: one line per finding, ``FILE:LINE:COL: CODE message``."""
-    out: list[list[tuple[str, str]]] = []
     for f in sorted(report.findings, key=Finding.sort_key):
         where = shown(f.file)
         if f.line is not None:
             where += f":{f.line}:{f.column}" if f.column is not None else f":{f.line}"
         extra = " ".join(x for x in (f.tool and f"[{shown(f.tool)}]",
                                      f.pointer and shown(f.pointer)) if x)
-        out.append([(where + ": ", "bold"), (f.code, _SEV_STYLE[f.severity]),
-                    (f" {shown(report.tagged(f))}", ""), (f"  {extra}" if extra else "", "dim")])
+        yield [(where + ": ", "bold"), (f.code, _SEV_STYLE[f.severity]),
+               (f" {shown(report.tagged(f))}", ""), (f"  {extra}" if extra else "", "dim")]
     if not quiet:
-        if out:
-            out.append([])
-        out.append(summary_line(report))
-    return out
+        if report.findings:
+            yield []
+        yield summary_line(report)
 
 
 def build_statistics(report: Report, quiet: bool = False) -> list[list[tuple[str, str]]]:
@@ -260,7 +258,7 @@ def statistics(report: Report) -> list[dict]:
     return rows
 
 
-def render_lines(lines: list[list[tuple[str, str]]], color: bool) -> str:
+def render_lines(lines: Iterable[list[tuple[str, str]]], color: bool) -> str:
     if not color:
         return "".join("".join(t for t, _s in segs) + "\n" for segs in lines)
     from io import StringIO

@@ -139,12 +139,17 @@ def missing_description(ctx, tool) -> Iterator[Hit]:
 def duplicate_description(ctx) -> Iterator[Hit]:
     """Two tools with the same description look interchangeable to a model, which then picks
     one at random. Usually a copy-paste slip: say what distinguishes each tool."""
-    first: dict[str, str] = {}
+    from hashlib import blake2b
+
+    # keyed by a digest of the text: a streamed catalog of a million tools holds 16 bytes
+    # per description, not the description
+    first: dict[bytes, str] = {}
     for t in ctx.catalog.tools:
         d = t.description
         if not isinstance(d, str) or not d.strip() or t.invalid is not None:
             continue
-        key = " ".join(d.split()).lower()
+        key = blake2b(" ".join(d.split()).lower().encode("utf-8", "surrogatepass"),
+                      digest_size=16).digest()
         if key in first and first[key] != t.id:
             yield Hit(f"same description as tool {first[key]!r}", "/description", t)
         else:

@@ -1,0 +1,244 @@
+"""Streamed MCP tools lists (document/stream.py, formats.mcp.stream_catalog): the reader gives
+every element with its exact position, and lint and measure of a streamed catalog give what
+they give for the same file read whole: the same findings (lines and columns included), the
+same figures (bytes, hashes, token counts), the same errors."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.common import CORPUS, REPO
+from toolcat.config import Config
+from toolcat.document import stream
+from toolcat.document.parse import load_file
+from toolcat.errors import InputError
+from toolcat.formats import LoadOptions, load_catalogs
+from toolcat.formats import mcp as mcp_format
+
+
+def _lines_of(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_reader_gives_every_element_with_its_position(tmp_path, monkeypatch, seed):
+    rnd = random.Random(seed)
+    monkeypatch.setattr(stream, "CHUNK", rnd.choice([1, 2, 3, 7, 64, 1 << 22]))
+    monkeypatch.setattr(stream, "_CONTEXT", rnd.choice([4, 40, 1 << 16]))
+    items = [{"name": f"t{i}", "d": "é✓😀\\\"" * rnd.randint(0, 3),
+              "n": rnd.choice([1, 12345678901234, 1.5, -3e5]), "l": [1, [2, {"a": None}]]}
+             for i in range(rnd.randint(0, 6))]
+    items.append(rnd.choice([1, "s", None, 123456789, [], {}]))
+    for doc in (items, {"tools": items, "z": {"q": [1]}},
+                {"a": 1, "result": {"b": 2, "tools": items, "c": "x"}, "e": [3]}):
+        text = json.dumps(doc, indent=rnd.choice([None, 0, 2]), ensure_ascii=rnd.random() < .5)
+        f = tmp_path / "t.json"
+        f.write_text(("\ufeff" if rnd.random() < .3 else "") + text, encoding="utf-8")
+        s = stream.open_array(str(f), 1 << 30, 256)
+        got = list(s.elements())
+        assert [e.value for e in got] == items
+        lines = text.split("\n")
+        for e in got:
+            assert text[e.offset:e.offset + len(e.text)] == e.text
+            assert (e.line, e.column) == _lines_of(text, e.offset)
+            for k in range(e.line, e.line + e.text.count("\n") + 1):
+                lt = e.line_text(k)
+                assert lt == lines[k - 1] or (lt is None and stream._CONTEXT < 1000)
+            again = s.element(e.index)
+            assert (again.value, again.text, again.line, again.column) == \
+                (e.value, e.text, e.line, e.column)
+        whole = json.loads(text)
+        if isinstance(whole, dict):
+            (whole["result"] if "result" in whole else whole)["tools"] = []
+        assert s.envelope == (whole if isinstance(whole, dict) else [])
+        assert [e.value for e in s.elements()] == items      # a second pass reads it again
+
+
+def _late(f):
+    """``f`` applied to the last quarter of the text: after the first elements (which are
+    read to tell the format, and read whole when broken)."""
+    return lambda t: t[:len(t) * 3 // 4] + f(t[len(t) * 3 // 4:])
+
+
+_BROKEN = {
+    "truncated": lambda t: t[:len(t) * 7 // 8],
+    "duplicate key": _late(lambda t: t.replace('"name": "', '"name": "a", "name": "', 1)),
+    "NaN": _late(lambda t: t.replace('"minimum": 1', '"minimum": NaN', 1)),
+    "extra data": lambda t: t + " x",
+    "NUL": _late(lambda t: "\x00" + t),
+    "trailing comma": lambda t: t.rstrip()[:-1].rstrip()[:-1].rstrip() + ",]}",
+    "too deep": _late(lambda t: t.replace('"a": {', '"a": ' + "[" * 300 + "]" * 300 + ', "b": {',
+                                          1)),
+    "missing comma": _late(lambda t: t.replace("},", "}", 3)),
+    "bad UTF-8": lambda t: t,
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BROKEN))
+def test_a_broken_file_is_the_same_error_streamed(tmp_path, monkeypatch, case):
+    monkeypatch.setattr(stream, "CHUNK", 257)
+    tools = [{"name": f"t{i}", "inputSchema": {"type": "object", "properties": {
+        "a": {"type": "integer", "minimum": 1}}}} for i in range(1500)]
+    text = _BROKEN[case](json.dumps({"tools": tools}, indent=2))
+    f = tmp_path / "broken.json"
+    data = text.encode()
+    if case == "bad UTF-8":
+        data = data[:len(data) * 3 // 4] + b"\xff" + data[len(data) * 3 // 4:]
+    f.write_bytes(data)
+    with pytest.raises(InputError) as whole:
+        load_file(str(f))
+    s = stream.open_array(str(f), 1 << 30, 256)
+    assert s is not None, "broken after the first elements: streamed"
+    with pytest.raises(InputError) as streamed:
+        for _ in s.elements():
+            pass
+    assert streamed.value.render() == whole.value.render()
+
+
+# ------------------------------------------------------------------- lint and measure
+
+
+def _catalogs() -> list[tuple[str, object]]:
+    """MCP tools lists built from the corpus: the captures' tool arrays, the github snaps
+    together, and a synthetic catalog (bench/gen_catalog.py)."""
+    out = []
+    caps = sorted((CORPUS / "mcp-context-cost").glob("*.json"))
+    for p in caps[::6]:
+        raw = json.loads(p.read_text())
+        tools = raw.get("rawToolsCapture") if isinstance(raw, dict) else None
+        if isinstance(tools, list) and tools:
+            out.append((p.stem, {"tools": tools}))
+    snaps = [json.loads(p.read_text()) for p in sorted((CORPUS / "github-mcp-server").glob("*.snap"))]
+    out.append(("github", {"jsonrpc": "2.0", "id": 1, "result": {"tools": snaps}}))
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import gen_catalog
+    finally:
+        sys.path.pop(0)
+    out.append(("synthetic", gen_catalog.gen_mcp(300, 7)))
+    return out
+
+
+def _write(tmp_path: Path, name: str, doc: object, indent: int | None) -> str:
+    f = tmp_path / f"{name}.json"
+    f.write_text(json.dumps(doc, indent=indent, ensure_ascii=False), encoding="utf-8")
+    return str(f)
+
+
+def _load(path: str, streamed: bool, monkeypatch) -> list:
+    monkeypatch.setenv("TOOLCAT_STREAM_THRESHOLD", "1" if streamed else str(1 << 40))
+    cats = load_catalogs([path], LoadOptions(strict=False, stream=True))
+    assert hasattr(cats[0].tools, "batches") == streamed
+    return cats
+
+
+def _findings(path: str, streamed: bool, monkeypatch, profile: str = "mcp") -> list[tuple]:
+    from toolcat.lint.engine import lint
+
+    res = lint(_load(path, streamed, monkeypatch), Config(), profile)
+    return [(f.code, f.severity, f.message, f.file, f.tool, f.pointer, f.line, f.column,
+             f.source_pointer) for f in res.findings]
+
+
+CATALOGS = _catalogs()
+
+
+@pytest.mark.parametrize("name,doc", CATALOGS, ids=[n for n, _ in CATALOGS])
+def test_lint_streamed_finds_what_lint_whole_finds(tmp_path, monkeypatch, name, doc):
+    monkeypatch.setattr(mcp_format, "BATCH_TOOLS", 3)
+    for indent in (None, 2):
+        path = _write(tmp_path, name, doc, indent)
+        whole = _findings(path, False, monkeypatch)
+        assert _findings(path, True, monkeypatch) == whole
+        if name in ("synthetic", "github"):
+            assert len(whole) > 10
+
+
+def test_catalog_rules_see_every_batch(tmp_path, monkeypatch):
+    """Duplicate ids, descriptions and ids in other case across batches; a `_meta` after the
+    tools that declares the compact view (prose rules off)."""
+    monkeypatch.setattr(mcp_format, "BATCH_TOOLS", 2)
+    tool = {"inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}
+    tools = [dict(tool, name="a", description="same"), dict(tool, name="b"),
+             dict(tool, name="c", description="same"), dict(tool, name="a"),
+             dict(tool, name="A")]
+    for tail in ({}, {"_meta": {"toolcat/view": "compact"}}):
+        path = _write(tmp_path, "dups", {"tools": tools, **tail}, 2)
+        whole = _findings(path, False, monkeypatch)
+        codes = {f[0] for f in whole}
+        assert {"TC101", "TC108", "TC109"} <= codes
+        assert ("MR401" in codes) == (not tail)     # prose rules only in the standard view
+        assert _findings(path, True, monkeypatch) == whole
+        for prof in ("openai-strict", "anthropic"):
+            assert _findings(path, True, monkeypatch, prof) == \
+                _findings(path, False, monkeypatch, prof)
+
+
+def _figures(path: str, streamed: bool, monkeypatch, **popts) -> list[dict]:
+    from toolcat.measure import measure_catalogs
+    from toolcat.project import ProjectOptions
+
+    cats = _load(path, streamed, monkeypatch)
+    from toolcat import tokens
+
+    figs = measure_catalogs(cats, ProjectOptions(**popts), per_tool=True,
+                            counter=tokens.Counter())
+    return [dict(f.to_json(), tool_figures=[t.to_json() for t in f.tool_figures],
+                 notes=(f.input_schema_note, f.duplicate_note), tokens_lossless=f.tokens_lossless)
+            for f in figs]
+
+
+@pytest.mark.parametrize("name,doc", CATALOGS[::2], ids=[n for n, _ in CATALOGS[::2]])
+def test_measure_streamed_counts_what_measure_whole_counts(tmp_path, monkeypatch, name, doc):
+    monkeypatch.setattr(mcp_format, "BATCH_TOOLS", 3)
+    path = _write(tmp_path, name, doc, None)
+    for popts in ({}, {"output_schema": False}, {"to": "openwop"}, {"view": "standard"}):
+        assert _figures(path, True, monkeypatch, **popts) == \
+            _figures(path, False, monkeypatch, **popts)
+
+
+def test_measure_of_ids_repeated_across_batches_is_the_whole_measure(tmp_path, monkeypatch):
+    monkeypatch.setattr(mcp_format, "BATCH_TOOLS", 2)
+    tools = [{"name": n, "description": f"tool {i}"} for i, n in enumerate("abcab")]
+    path = _write(tmp_path, "dup", {"tools": tools}, None)
+    whole = _figures(path, False, monkeypatch)
+    assert whole[0]["notes"][0] and whole[0]["notes"][1]      # no input schemas; duplicates
+    assert _figures(path, True, monkeypatch) == whole
+
+
+@pytest.mark.parametrize("command", ["lint", "measure"])
+def test_the_cli_reports_a_broken_streamed_file_as_a_file_read_whole(tmp_path, command):
+    """One error line and exit 2 for the broken file; with lint, the other inputs' findings
+    are printed first, as when the broken file is read whole and refused by the loader."""
+    from support.common import run_toolcat
+
+    tools = [{"name": f"t{i}", "inputSchema": {"type": "object", "properties": {
+        "a": {"type": "integer"}}}} for i in range(300)]
+    text = json.dumps({"tools": tools}, indent=2)
+    broken = tmp_path / "broken.json"
+    broken.write_text(text[:len(text) * 2 // 3] + "]]" + text[len(text) * 2 // 3:])
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"tools": tools[:3]}))
+    args = [command, str(good), str(broken)] if command == "lint" else [command, str(broken)]
+    whole = run_toolcat(*args, env={"TOOLCAT_STREAM_THRESHOLD": str(1 << 40)})
+    streamed = run_toolcat(*args, env={"TOOLCAT_STREAM_THRESHOLD": "100"})
+    assert whole.returncode == 2
+    assert b"broken.json:" in whole.stderr and b"invalid JSON" in whole.stderr
+    assert (streamed.returncode, streamed.stdout, streamed.stderr) == \
+        (whole.returncode, whole.stdout, whole.stderr)
+    if command == "lint":
+        assert b"good.json" in whole.stdout
+
+
+@pytest.mark.parametrize("head", [b"\xff\xfe", b"\xef\xbb\xbf  x", b"{\"tools\": [1, }", b"  "])
+def test_a_file_whose_start_is_broken_is_read_whole(tmp_path, head):
+    """Not a JSON array or object, or broken before the first elements: the file is read
+    whole, and that reader's error is the one given."""
+    f = tmp_path / "x.json"
+    f.write_bytes(head + b" " * 200)
+    assert stream.open_array(str(f), 1 << 30, 256) is None
