@@ -38,7 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SCRATCH = Path("/tmp/toolcat-golden")
+# TOOLCAT_GOLDEN_SCRATCH: another folder, for two recordings at once (each case's folder is
+# fixed so that two recordings name the same paths)
+SCRATCH = Path(os.environ.get("TOOLCAT_GOLDEN_SCRATCH") or "/tmp/toolcat-golden")
 TARGETS = ("mcp", "openwop", "openai", "anthropic")
 VIEWS = ("compact", "standard")
 PROFILES = ("openwop-compact", "openai-strict", "anthropic", "gemini")
