@@ -43,6 +43,7 @@ from toolcat.project.lower import (
     Change,
     LowerCache,
     SchemaResult,
+    content_key,
     lower_schema,
     subset_violations,
 )
@@ -415,12 +416,8 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     out_schema = None
     if target.compact_output_schema and tool.output_schema is not None:
         if opts.output_schema:
-            res = lower_schema(tool.output_schema, tool.dialect, subset=False,
-                               pointer="/outputSchema", cache=cache, factor=opts.factor)
-            changes.extend(res.changes)
-            out_schema, fit = roots.fit_output(
-                res.schema, tool.dialect, typed=target.typed_object_roots,
-                boolean_properties=target.boolean_property_schemas)
+            lowered, out_schema, fit = _output_schema(tool, target, opts, cache)
+            changes.extend(lowered)
             changes.extend(fit)
         else:
             changes.append(Change("/outputSchema", OMITTED, "dropped (--no-output-schema; "
@@ -453,6 +450,33 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
             input_schema=loose[0], output_schema=out_schema, annotations=ann,
             strict=False), loose[1], loose[2])
     return out
+
+
+def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
+                   cache: LowerCache | None) -> tuple[list[Change], Any, list[Change]]:
+    """A tool's compact ``outputSchema``: the lowering's changes, the schema, the root fit's
+    changes. Memoized in ``cache`` by the schema's content (:func:`content_key`): the
+    operations of an OpenAPI spec that return the same type (Stripe: 468 tools, 229
+    distinct output schemas, each bundling most components) are lowered and factored once,
+    and share the result (never mutated: the tool's strict and loose descriptors share it
+    already). The lowering is a function of the schema's content and these options."""
+    key = None
+    if cache is not None:
+        digest = content_key(tool.output_schema)
+        if digest is not None:
+            key = ("outputSchema", digest, tool.dialect, opts.factor, target.typed_object_roots,
+                   target.boolean_property_schemas)
+            got = cache.outputs.get(key)
+            if got is not None:
+                return got
+    res = lower_schema(tool.output_schema, tool.dialect, subset=False, pointer="/outputSchema",
+                       cache=cache, factor=opts.factor)
+    out_schema, fit = roots.fit_output(res.schema, tool.dialect, typed=target.typed_object_roots,
+                                       boolean_properties=target.boolean_property_schemas)
+    got = (res.changes, out_schema, fit)
+    if key is not None:
+        cache.outputs[key] = got
+    return got
 
 
 def _adapt(target: Target, tool: Tool, schema: Any,

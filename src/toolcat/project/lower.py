@@ -136,9 +136,12 @@ class LowerCache:
       see ``_Lowerer._key``).
     """
 
-    __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses")
+    __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses", "outputs")
 
     def __init__(self) -> None:
+        #: whole results by content (:func:`content_key` and the options): a caller's memo,
+        #: e.g. the output schemas of an OpenAPI spec's operations that return the same type
+        self.outputs: dict[tuple, Any] = {}
         self.sizes: dict[tuple, tuple[Any, int]] = {}
         self.walks: dict[tuple, tuple] = {}   # RefIndex: walked $defs entries
         self.expansions: dict[int, _Record] = {}
@@ -151,6 +154,62 @@ class LowerCache:
         if k is None:
             k = self.keys[key] = len(self.keys)
         return k
+
+
+_PLAIN_LEAVES = frozenset((str, int, bool, type(None)))
+
+
+def content_key(value: Any) -> bytes | None:
+    """A digest that two JSON values share exactly when they are equal as JSON documents
+    (the same keys in the same order, the same values, ``1`` and ``1.0`` apart), for
+    memoizing a deterministic function of a schema's content; None for a value this cannot
+    vouch for: anything but plain dicts, lists, strings, numbers, booleans and null (a
+    tuple or a subclass orjson would write like a list or its base type), a float that
+    is not finite (orjson writes NaN as null), an integer beyond 64 bits.
+
+    The digest is the SHA-256 of orjson's bytes (which identify a value: distinct values
+    have distinct texts), so that a memo holds 32 bytes per entry, not the text."""
+    import hashlib
+
+    import orjson
+
+    leaves = _PLAIN_LEAVES
+    stack = [value]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        v = pop()
+        c = v.__class__
+        if c is dict:
+            for x in v.values():
+                xc = x.__class__
+                if xc is dict or xc is list:
+                    push(x)
+                elif xc is float:
+                    if x - x != 0.0:      # inf or NaN
+                        return None
+                elif xc not in leaves:
+                    return None
+        elif c is list:
+            for x in v:
+                xc = x.__class__
+                if xc is dict or xc is list:
+                    push(x)
+                elif xc is float:
+                    if x - x != 0.0:
+                        return None
+                elif xc not in leaves:
+                    return None
+        elif c is float:
+            if v - v != 0.0:
+                return None
+        elif c not in leaves:
+            return None
+    try:
+        text = orjson.dumps(value)
+    except (TypeError, orjson.JSONEncodeError):
+        return None
+    return hashlib.sha256(text).digest()
 
 
 @dataclass(frozen=True, slots=True)
