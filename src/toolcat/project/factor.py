@@ -269,7 +269,92 @@ def _inline_unpaid(schema: dict, dialect: str, container: str,
     """Inline back (one at a time, first made first) each of our definitions ``names`` that
     does not pay for itself as the schema now stands: ``n`` references to a definition of
     ``L`` bytes pay when ``n * L > n * ref + entry`` (``toolcat.project.lower`` inlines a
-    reference otherwise). Returns the schema and the names inlined."""
+    reference otherwise). Returns the schema and the names inlined.
+
+    The sequence of decisions is worked out on counts (one walk): inlining ``X`` (``n``
+    references) replaces each ``{"$ref": X}`` by ``X``'s body, so each reference inside that
+    body now occurs ``n`` times instead of once, and a definition whose body held ``m``
+    references to ``X`` grows by ``m`` times ``X``'s size less a reference's (canonical JSON
+    is compositional); then one rebuild inlines every dropped name, each body with the
+    dropped names inside it inlined too (what inlining them one after another gives).
+    Where a reference to one of ``names`` has keywords beside it (not ours: never the case
+    for what :func:`_factor_once` makes) the one-at-a-time way is taken."""
+    ref_base = "#/" + container + "/"
+    defs = schema.get(container, {})
+    ours = set(names)
+    counts: dict[str, int] = {}
+    inner: dict[str, dict[str, int]] = {n: {} for n in names if n in defs}
+    skip = len(ref_base)
+    for path, node, _d in iter_schemas(schema, dialect):
+        if node.__class__ is dict:
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(ref_base):
+                name = ref[skip:]
+                if name in ours and len(node) != 1:
+                    return _inline_unpaid_walks(schema, dialect, container, names)
+                counts[name] = counts.get(name, 0) + 1
+                if len(path) >= 2 and path[0] == container:   # (a body may be a $ref)
+                    box = inner.get(path[1])
+                    if box is not None:
+                        box[name] = box.get(name, 0) + 1
+    size = {n: len(dumps(defs[n])) for n in inner}
+    dropped: list[str] = []
+    gone: set[str] = set()
+    while True:
+        unpaid = None
+        for name in names:
+            if name in gone or name not in inner:
+                continue
+            n = counts.get(name, 0)
+            if n * size[name] <= n * _ref_size(ref_base + name) + _entry_size(name, size[name]):
+                unpaid = name
+                break
+        if unpaid is None:
+            break
+        n = counts.get(unpaid, 0)
+        body = inner[unpaid]
+        for y, k in body.items():             # n copies of the body, its entry gone
+            counts[y] = counts.get(y, 0) + (n - 1) * k
+        counts[unpaid] = 0
+        grow = size[unpaid] - _ref_size(ref_base + unpaid)
+        for z, box in inner.items():
+            m = box.get(unpaid)
+            if not m or z in gone:
+                continue
+            size[z] += m * grow
+            del box[unpaid]
+            for y, k in body.items():
+                box[y] = box.get(y, 0) + m * k
+        gone.add(unpaid)
+        dropped.append(unpaid)
+    if not dropped:
+        return schema, dropped
+    refs = {ref_base + name: name for name in dropped}
+    bodies = {name: defs[name] for name in dropped}
+    expanded: dict[str, Any] = {}
+
+    def hook(node: Any, _path: tuple, _d: str) -> Any:
+        if isinstance(node, dict) and len(node) == 1:
+            ref = node.get("$ref")
+            name = refs.get(ref) if isinstance(ref, str) else None
+            if name is not None:
+                return expand(name)
+        return node
+
+    def expand(name: str) -> Any:
+        got = expanded.get(name)
+        if got is None:
+            got = expanded[name] = transform(bodies[name], hook, dialect)
+        return got
+
+    schema = dict(transform(schema, hook, dialect))
+    schema[container] = {k: v for k, v in schema[container].items() if k not in gone}
+    return schema, dropped
+
+
+def _inline_unpaid_walks(schema: dict, dialect: str, container: str,
+                         names: list[str]) -> tuple[dict, list[str]]:
+    """:func:`_inline_unpaid` by a walk and a rebuild per inlined name."""
     ref_base = "#/" + container + "/"
     dropped: list[str] = []
     while True:
