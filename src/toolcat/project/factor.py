@@ -150,7 +150,9 @@ def _factor_once(schema: dict, dialect: str, d0: str,
 
     groups: dict[bytes, list[tuple]] = {}
     order: list[bytes] = []
-    for path, node in nodes:
+    index: dict[tuple, int] = {}        # a group member's pre-order position
+    firsts_at: dict[bytes, dict] = {}   # a group's first node
+    for i, (path, node) in enumerate(nodes):
         if blocked and path in blocked:
             continue
         try:
@@ -163,14 +165,15 @@ def _factor_once(schema: dict, dialect: str, d0: str,
         if len(b) < _MIN_BYTES:
             continue
         g = groups.get(b)
+        index[path] = i
         if g is None:
             groups[b] = [path]
             order.append(b)
+            firsts_at[b] = node
         else:
             g.append(path)
     rank = {b: i for i, b in enumerate(order)}
-    first_node = dict(nodes)
-    size = {b: len(dumps(first_node[groups[b][0]])) for b in order if len(groups[b]) > 1}
+    size = {b: len(dumps(firsts_at[b])) for b in order if len(groups[b]) > 1}
     cands = sorted(size, key=lambda b: (-size[b], rank[b]))
     if not cands:
         return schema, []
@@ -181,8 +184,13 @@ def _factor_once(schema: dict, dialect: str, d0: str,
     dead: set[tuple] = set()       # replaced, content gone
     replaced: dict[tuple, str] = {}
     made: list[tuple[str, int, tuple]] = []
+    dead_lengths: list[int] = []    # the lengths of the paths in dead (a prefix is one)
     for b in cands:
-        live = [p for p in groups[b] if not any(p[:i] in dead for i in range(1, len(p)))]
+        if dead:
+            live = [p for p in groups[b]
+                    if not any(p[:k] in dead for k in dead_lengths if k < len(p))]
+        else:
+            live = groups[b]
         if len(live) < 2:
             continue
         name = _name(live[0], used)
@@ -194,6 +202,8 @@ def _factor_once(schema: dict, dialect: str, d0: str,
         for p in live:
             replaced[p] = name
         dead.update(live[1:])
+        if any(len(p) not in dead_lengths for p in live[1:]):
+            dead_lengths = sorted(set(dead_lengths).union(len(p) for p in live[1:]))
         made.append((name, len(live), live[0]))
     if not made:
         return schema, []
@@ -209,8 +219,7 @@ def _factor_once(schema: dict, dialect: str, d0: str,
         return {"$ref": ref_base + name}
 
     out = transform(schema, hook, dialect)
-    pre = {p: i for i, (p, _n) in enumerate(nodes)}
-    made.sort(key=lambda m: pre[m[2]])      # new definitions in document order
+    made.sort(key=lambda m: index[m[2]])      # new definitions in document order
     defs = dict(out.get(container, {}))
     for name, _n, _first in made:
         defs[name] = content[name]
