@@ -72,6 +72,7 @@ _BROKEN = {
     "extra data": lambda t: t + " x",
     "NUL": _late(lambda t: "\x00" + t),
     "trailing comma": lambda t: t.rstrip()[:-1].rstrip()[:-1].rstrip() + ",]}",
+    "trailing comma after the tools": lambda t: t.rstrip()[:-1].rstrip() + ",}",
     "too deep": _late(lambda t: t.replace('"a": {', '"a": ' + "[" * 300 + "]" * 300 + ', "b": {',
                                           1)),
     "missing comma": _late(lambda t: t.replace("},", "}", 3)),

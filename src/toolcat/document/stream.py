@@ -355,13 +355,24 @@ class ArrayStream:
 
     # ------------------------------------------------------------------ the envelope
 
-    def _members(self, p: int, obj: dict, depth: int, path: str) -> int:
+    def _separator(self, p: int) -> tuple[bool, int]:
+        """After an object member: ``(True, past the "}")`` or ``(False, past the ",")``."""
+        p = self._skip_ws(p)
+        self._expect_more(p, "Expecting ',' delimiter")
+        c = self._buf[p]
+        if c == "}":
+            return True, p + 1
+        if c != ",":
+            raise self._error("invalid JSON: Expecting ',' delimiter", p)
+        return False, p + 1
+
+    def _members(self, p: int, obj: dict, depth: int, path: str, first: bool = True) -> int:
         """Read the members of the object whose ``{`` is at ``p - 1`` into ``obj`` up to its
         ``}``, descending into the tools array (or ``result``) when it is met; returns the
         position after the ``}``."""
         p = self._skip_ws(p)
         self._expect_more(p, "Expecting property name enclosed in double quotes")
-        if self._buf[p] == "}":
+        if first and self._buf[p] == "}":
             return p + 1
         while True:
             key_at = p
@@ -390,14 +401,10 @@ class ArrayStream:
                     return -1
             else:
                 obj[key], p = self._value(p, depth + 1)
+            done, p = self._separator(p)
+            if done:
+                return p
             p = self._skip_ws(p)
-            self._expect_more(p, "Expecting ',' delimiter")
-            c = self._buf[p]
-            if c == "}":
-                return p + 1
-            if c != ",":
-                raise self._error("invalid JSON: Expecting ',' delimiter", p)
-            p = self._skip_ws(p + 1)
 
     def _tail(self, p: int) -> None:
         """After the array: the rest of the envelope, then nothing but white space."""
@@ -412,14 +419,9 @@ class ArrayStream:
             raise self._error("invalid JSON: Extra data", p)
 
     def _after_member(self, p: int, obj: dict, depth: int, path: str) -> int:
-        p = self._skip_ws(p)
-        self._expect_more(p, "Expecting ',' delimiter")
-        c = self._buf[p]
-        if c == "}":
-            return p + 1
-        if c != ",":
-            raise self._error("invalid JSON: Expecting ',' delimiter", p)
-        return self._members(p + 1, obj, depth, path)   # no second array: _gen is set
+        done, p = self._separator(p)
+        # no second array is streamed (_gen is set); after a comma a member must follow
+        return p if done else self._members(p, obj, depth, path, first=False)
 
     # ------------------------------------------------------------------ the elements
 
