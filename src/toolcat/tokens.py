@@ -294,10 +294,10 @@ def _encoded_length(enc: Any, text: str) -> int:
     return total
 
 
-def count(data: bytes | str, name: str = DEFAULT_ENCODING) -> int:
+def count(data: bytes | memoryview | str, name: str = DEFAULT_ENCODING) -> int:
     """Number of tokens of ``data`` (UTF-8 text); special-token text counts as ordinary text."""
-    if isinstance(data, bytes):
-        data = data.decode("utf-8", errors="surrogatepass")
+    if not isinstance(data, str):      # bytes, or a memoryview of them
+        data = str(data, "utf-8", "surrogatepass")
     _check_encodable(data)
     enc = encoding(name)
     try:
@@ -347,12 +347,20 @@ class ForkedCounter(Counter):
     :meth:`results` count the texts in this process instead, which raises the real error.
     """
 
+    #: bytes submitted and not counted yet beyond which :meth:`submit` waits for the child
+    #: (a catalog's views are submitted faster than they are counted: without a bound the
+    #: parent would hold all of them, 206 MB for Stripe's standard view)
+    IN_FLIGHT_MAX = 32 << 20
+
     def __init__(self, name: str = DEFAULT_ENCODING) -> None:
         import threading
 
         super().__init__(name)
-        self._texts: list[bytes | None] = []
+        self._texts: list[bytes | memoryview | None] = []
         self._answers: list[int] = []
+        self._in_flight = 0
+        self._done = False          # the reader is finished (the child answered all or died)
+        self._cond = threading.Condition()
         r_req, w_req = os.pipe()
         r_ans, w_ans = os.pipe()
         import sys
@@ -400,6 +408,10 @@ class ForkedCounter(Counter):
             try:
                 self._w.write(len(data).to_bytes(8, "little"))
                 self._w.write(data)
+                if self._queue.empty():
+                    # nothing more to send now: what the buffer holds must reach the child
+                    # (submit may be waiting for its answers)
+                    self._w.flush()
             except (OSError, ValueError):  # the child is gone: results() counts here
                 broken = True
         try:
@@ -413,16 +425,28 @@ class ForkedCounter(Counter):
                 b = self._r.read(8)
                 if len(b) < 8:
                     return
-                self._answers.append(int.from_bytes(b, "little"))
-                # counted: the text is not needed again (memory: a catalog's views)
-                self._texts[len(self._answers) - 1] = None
+                with self._cond:
+                    self._answers.append(int.from_bytes(b, "little"))
+                    # counted: the text is not needed again (memory: a catalog's views)
+                    i = len(self._answers) - 1
+                    self._in_flight -= len(self._texts[i])
+                    self._texts[i] = None
+                    self._cond.notify_all()
         except (OSError, ValueError):
             return
+        finally:
+            with self._cond:
+                self._done = True
+                self._cond.notify_all()
 
-    def submit(self, data: bytes | str) -> int:
+    def submit(self, data: bytes | memoryview | str) -> int:
         if isinstance(data, str):
             data = data.encode("utf-8", errors="surrogatepass")
-        self._texts.append(data)
+        with self._cond:
+            while self._in_flight > self.IN_FLIGHT_MAX and not self._done:
+                self._cond.wait()
+            self._texts.append(data)
+            self._in_flight += len(data)
         self._queue.put(data)
         return len(self._texts) - 1
 

@@ -169,11 +169,11 @@ def project(
         exit_on_errors(src.errors)     # a server that failed: nothing is written
         cats = src.catalogs
         proj = toolcat.project(cats, settings=opts)
+        data = proj.output_bytes()     # first: the summary counts a view into it
         if counter is not None:
             from toolcat.project.report import start_counting
 
             start_counting(proj, counter)
-        data = proj.output_bytes()
         files: list[tuple[str, bytes]] = []
         if output and output != "-":
             files.append((output, data))

@@ -382,45 +382,159 @@ class _Joined:
     own canonical array): their length and SHA-256, and their tokens submitted to a counter
     in pieces cut where a count cannot change (after the ``{"`` that opens an item whose
     first key starts with an ASCII letter; :data:`toolcat.tokens._SPLIT`), so that the
-    pieces' counts add up to the whole text's."""
+    pieces' counts add up to the whole text's. A piece equal to the one a ``twin`` submitted
+    last (the lossless-only view is often the before or the after view) is not counted
+    again."""
 
-    def __init__(self, counter: Any) -> None:
+    def __init__(self, counter: Any, twins: tuple["_Joined", ...] = ()) -> None:
         import hashlib
 
         self.counter = counter
+        self.twins = twins
         self.hash = hashlib.sha256(b"[")
         self.size = 1
         self.pending = [b"["]
         self.first = True
         self.pieces: list[int] = []
+        self.last: tuple[bytes, int] | None = None    # the piece submitted last, its index
+
+    def _submit(self, piece: bytes) -> None:
+        for tw in self.twins:
+            if tw.last is not None and tw.last[0] == piece:
+                i = tw.last[1]
+                break
+        else:
+            i = self.counter.submit(piece)
+        self.last = (piece, i)
+        self.pieces.append(i)
 
     def add(self, batch: bytes) -> None:
-        inner = batch[1:-1]
-        if not inner:
+        inner = memoryview(batch)[1:-1]     # (views: a chunk is not copied piece by piece)
+        if not len(inner):
             return
         if not self.first:
-            inner = b"," + inner
-            if inner[1:3] == b'{"' and inner[3:4].isalpha() and inner[3:4].isascii():
-                self.pending.append(inner[:3])
-                self.pieces.append(self.counter.submit(b"".join(self.pending)))
-                self.pending = [inner[3:]]
-                inner_done = True
+            self.hash.update(b",")
+            self.size += 1
+            c = inner[2] if len(inner) > 2 else 0
+            if inner[:2] == b'{"' and (65 <= c <= 90 or 97 <= c <= 122):
+                self.pending.append(b',{"')
+                self._submit(b"".join(self.pending))
+                self.pending = [inner[2:]]
             else:
-                inner_done = False
+                self.pending.append(b",")
+                self.pending.append(inner)
         else:
-            inner_done = False
+            self.pending.append(inner)
         self.first = False
         self.hash.update(inner)
         self.size += len(inner)
-        if not inner_done:
-            self.pending.append(inner)
 
     def close(self) -> None:
         self.hash.update(b"]")
         self.size += 1
         self.pending.append(b"]")
-        self.pieces.append(self.counter.submit(b"".join(self.pending)))
+        self._submit(b"".join(self.pending))
         self.pending = []
+
+
+#: the tools whose views are serialized at once when measuring (about this many bytes of
+#: the before view): a Stripe spec's standard view is 206 MB, never held whole
+_CHUNK_BYTES = 4 << 20
+
+
+class _Sums:
+    """The figures of one catalog summed over its projected tools, a chunk at a time:
+    the before (standard), after (compact) and lossless-only views' bytes, SHA-256 and
+    tokens (:class:`_Joined`), the byte breakdown, schema sizes and per-tool figures."""
+
+    def __init__(self, counter: Any, envelope: Any, popts: Any, per_tool: bool, file: str,
+                 slots: list) -> None:
+        self.counter, self.envelope, self.per_tool, self.file = counter, envelope, per_tool, file
+        self.slots = slots
+        self.out_key = envelope.schema_keys[1] if len(envelope.schema_keys) > 1 else None
+        self.no_output = self.out_key is not None and not getattr(popts, "output_schema", True)
+        self.before, self.after = _Joined(counter), _Joined(counter)
+        self.middle = _Joined(counter, twins=(self.before, self.after))
+        self.desc = self.prose = self.schema = 0
+        self.sizes = {"before": {"input": 0, "output": 0}, "after": {"input": 0, "output": 0}}
+        self.tools = 0
+        self.unlowerable: list[str] = []
+        self.tool_figures: list[ToolFigures] = []
+        self._step = 1        # tools in the next chunk (from the bytes per tool so far)
+
+    def add(self, pts: list, dialects: list[str] | None) -> None:
+        """Add projected tools (``ProjectedTool`` s in output order) and their dialects."""
+        i = 0
+        while i < len(pts):
+            j = min(len(pts), i + self._step)
+            b = self._chunk(pts[i:j], dialects[i:j] if dialects is not None else None)
+            # the next chunk's length, from this one's bytes per tool
+            self._step = max(1, min(4096, (j - i) * _CHUNK_BYTES // max(1, b)))
+            i = j
+
+    def _chunk(self, pts: list, dialects: list[str] | None) -> int:
+        env = self.envelope
+        before_items = [t.standard for t in pts]
+        if self.no_output:
+            # --no-output-schema: like with like, the before side leaves them out too
+            before_items = [_without_key(env, it, self.out_key) for it in before_items]
+        after_items = [t.descriptor for t in pts]
+        b = canonical.dumps(before_items)
+        a = canonical.dumps(after_items)
+        m = canonical.dumps([_lossless_only(env, t, bi) for t, bi in zip(pts, before_items)])
+        self.before.add(b)
+        self.after.add(a)
+        self.middle.add(m)
+        parts = breakdown(before_items, env.name, dialects, b)
+        self.desc += parts["descriptions"]
+        self.prose += parts["schema_prose"]
+        self.schema += parts["schema_prose"] + parts["schema_shape"]
+        for side, items in (("before", before_items), ("after", after_items)):
+            for k, v in schema_sizes(env, items).items():
+                self.sizes[side][k] += v
+        self.unlowerable.extend(t.id for t in pts if getattr(t, "failed", False))
+        self.tools += len(pts)
+        if self.per_tool:
+            for bi, ai in zip(before_items, after_items):
+                bb, ab = canonical.dumps(bi), canonical.dumps(ai)
+                tf = ToolFigures(file=self.file, id=env.item_id(bi), bytes_before=len(bb),
+                                 bytes_after=len(ab), tokens_before=0, tokens_after=0)
+                self.slots.append((tf, "tokens_before", self.counter.submit(bb)))
+                self.slots.append((tf, "tokens_after", self.counter.submit(ab)))
+                self.tool_figures.append(tf)
+        return len(b)
+
+    def figures(self, cat: Catalog, *, without_input_schema: int, input_schema_note: str | None,
+                duplicate_note: str | None) -> CatalogFigures:
+        for j in (self.before, self.after, self.middle):
+            j.close()
+        before = self.before
+        fig = CatalogFigures(
+            file=cat.file,
+            format=cat.format,
+            target=self.envelope.name,
+            tools=self.tools,
+            bytes_before=before.size,
+            bytes_after=self.after.size,
+            tokens_before=0,
+            tokens_after=0,
+            sha256_before=before.hash.hexdigest(),
+            breakdown={"descriptions": self.desc, "schema_prose": self.prose,
+                       "schema_shape": self.schema - self.prose,
+                       "other": before.size - self.desc - self.schema},
+            tool_figures=self.tool_figures,
+            unlowerable=self.unlowerable,
+            without_input_schema=without_input_schema,
+            input_schema_note=input_schema_note,
+            duplicate_note=duplicate_note,
+            schemas=self.sizes,
+            bytes_lossless=before.size - self.middle.size,
+            output_schemas=not self.no_output,
+        )
+        self.slots.append((fig, "tokens_before", before.pieces))
+        self.slots.append((fig, "tokens_after", self.after.pieces))
+        self.slots.append((fig, "tokens_middle", self.middle.pieces))
+        return fig
 
 
 def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
@@ -439,16 +553,10 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
     envelope = targets.get(popts.to)
     if envelope.provider is not None or getattr(popts, "sort", False):
         return None
-    out_key = envelope.schema_keys[1] if len(envelope.schema_keys) > 1 else None
-    no_output = out_key is not None and not getattr(popts, "output_schema", True)
-    before, after, middle = _Joined(counter), _Joined(counter), _Joined(counter)
-    desc = prose = schema = 0
-    sizes = {"before": {"input": 0, "output": 0}, "after": {"input": 0, "output": 0}}
+    sums = _Sums(counter, envelope, popts, per_tool, cat.file, slots)
     ids: set = set()
-    unlowerable: list[str] = []
     no_input: list[str] = []
-    n = no_input_count = 0
-    tool_figs: list[ToolFigures] = []
+    no_input_count = 0
     view = None
     for tools, _source in cat.tools.batches():
         part = Catalog(file=cat.file, format=cat.format, tools=tools, view=cat.view,
@@ -459,66 +567,15 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
             return None
         ids.update(t.id for t in proj.tools)
         view = proj.view
-        before_items = [t.standard for t in proj.tools]
-        if no_output:
-            before_items = [_without_key(envelope, it, out_key) for it in before_items]
-        b = canonical.dumps(before_items)
-        a = proj.array_bytes()
-        after_items = proj.array()
-        middle_items = [_lossless_only(envelope, t, bi) for t, bi in zip(proj.tools, before_items)]
-        m = canonical.dumps(middle_items)
-        before.add(b)
-        after.add(a)
-        middle.add(m)
-        parts = breakdown(before_items, envelope.name, [t.dialect for t in tools], b)
-        desc += parts["descriptions"]
-        prose += parts["schema_prose"]
-        schema += parts["schema_prose"] + parts["schema_shape"]
-        for side, items in (("before", before_items), ("after", after_items)):
-            for k, v in schema_sizes(envelope, items).items():
-                sizes[side][k] += v
-        unlowerable.extend(t.id for t in proj.tools if getattr(t, "failed", False))
+        sums.add(proj.tools, [t.dialect for t in tools])
         missing = proj.without_input_schema()
         no_input.extend(missing[:max(0, 3 - len(no_input))])
         no_input_count += len(missing)
-        n += len(before_items)
-        if per_tool:
-            for bi, ai in zip(before_items, after_items):
-                bb, ab = canonical.dumps(bi), canonical.dumps(ai)
-                tf = ToolFigures(file=cat.file, id=envelope.item_id(bi), bytes_before=len(bb),
-                                 bytes_after=len(ab), tokens_before=0, tokens_after=0)
-                slots.append((tf, "tokens_before", counter.submit(bb)))
-                slots.append((tf, "tokens_after", counter.submit(ab)))
-                tool_figs.append(tf)
-    if not n:
+    if not sums.tools:
         return None
-    for j in (before, after, middle):
-        j.close()
-    fig = CatalogFigures(
-        file=cat.file,
-        format=cat.format,
-        target=envelope.name,
-        tools=n,
-        bytes_before=before.size,
-        bytes_after=after.size,
-        tokens_before=0,
-        tokens_after=0,
-        sha256_before=before.hash.hexdigest(),
-        breakdown={"descriptions": desc, "schema_prose": prose, "schema_shape": schema - prose,
-                   "other": before.size - desc - schema},
-        tool_figures=tool_figs,
-        unlowerable=unlowerable,
-        without_input_schema=no_input_count,
-        input_schema_note=input_schema_note(no_input, no_input_count, n, envelope, view),
-        duplicate_note=None,
-        schemas=sizes,
-        bytes_lossless=before.size - middle.size,
-        output_schemas=not no_output,
-    )
-    slots.append((fig, "tokens_before", before.pieces))
-    slots.append((fig, "tokens_after", after.pieces))
-    slots.append((fig, "tokens_middle", middle.pieces))
-    return fig
+    return sums.figures(cat, without_input_schema=no_input_count, duplicate_note=None,
+                        input_schema_note=input_schema_note(no_input, no_input_count,
+                                                            sums.tools, envelope, view))
 
 
 def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
@@ -531,63 +588,14 @@ def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
         del slots[mark:]          # (what was submitted is counted and left unused)
         cat = cat.tools.load_whole()
     proj = project_one(cat, popts)
-    target = proj.target
-    envelope = targets.get(target)
+    sums = _Sums(counter, targets.get(proj.target), popts, per_tool, cat.file, slots)
     # the standard view as the projection built it: standard_array([cat], target), with
     # --source/--safety-tier applied where the target is not the input's own format
-    before_items = [t.standard for t in proj.tools]
-    out_key = envelope.schema_keys[1] if len(envelope.schema_keys) > 1 else None
-    no_output = out_key is not None and not getattr(popts, "output_schema", True)
-    if no_output:
-        # --no-output-schema: like with like, the before side leaves them out too
-        before_items = [_without_key(envelope, it, out_key) for it in before_items]
-    before = canonical.dumps(before_items)
-    after = proj.array_bytes()
-    after_items = proj.array()
-    middle_items = [_lossless_only(envelope, t, b) for t, b in zip(proj.tools, before_items)]
-    middle = canonical.dumps(middle_items)
-    dialects = [t.dialect for t in cat.tools] if len(cat.tools) == len(before_items) else None
-    fig = CatalogFigures(
-        file=cat.file,
-        format=cat.format,
-        target=target,
-        tools=len(before_items),
-        bytes_before=len(before),
-        bytes_after=len(after),
-        tokens_before=0,
-        tokens_after=0,
-        sha256_before=canonical.sha256(before),
-        breakdown=breakdown(before_items, target, dialects, before),
-        unlowerable=[t.id for t in proj.tools if getattr(t, "failed", False)],
-        without_input_schema=len(proj.without_input_schema()),
-        input_schema_note=proj.input_schema_note(),
-        duplicate_note=proj.duplicate_note(),
-        schemas={"before": schema_sizes(envelope, before_items),
-                 "after": schema_sizes(envelope, after_items)},
-        bytes_lossless=len(before) - len(middle),
-        output_schemas=not no_output,
-    )
-    ib, ia = counter.submit(before), counter.submit(after)
-    slots.append((fig, "tokens_before", ib))
-    slots.append((fig, "tokens_after", ia))
-    slots.append((fig, "tokens_middle", ib if middle == before else ia if middle == after
-                  else counter.submit(middle)))
-    if per_tool:
-        after_by_id: dict[str | None, Any] = {}
-        for it in after_items:
-            after_by_id.setdefault(envelope.item_id(it), it)
-        aligned = len(after_items) == len(before_items)
-        for i, it in enumerate(before_items):
-            tid = envelope.item_id(it)
-            a_item = after_items[i] if aligned else after_by_id.get(tid)
-            b = canonical.dumps(it)
-            a = canonical.dumps(a_item) if a_item is not None else b""
-            tf = ToolFigures(file=cat.file, id=tid, bytes_before=len(b), bytes_after=len(a),
-                             tokens_before=0, tokens_after=0)
-            slots.append((tf, "tokens_before", counter.submit(b)))
-            slots.append((tf, "tokens_after", counter.submit(a) if a else -1))
-            fig.tool_figures.append(tf)
-    return fig
+    sums.add(proj.tools, [t.dialect for t in cat.tools]
+             if len(cat.tools) == len(proj.tools) else None)
+    return sums.figures(cat, without_input_schema=len(proj.without_input_schema()),
+                        input_schema_note=proj.input_schema_note(),
+                        duplicate_note=proj.duplicate_note())
 
 
 class Measurement:

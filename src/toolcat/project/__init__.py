@@ -199,9 +199,15 @@ class Projection:
         return got
 
     def array_bytes(self) -> bytes:
+        span = self._memo.get("array_span")
+        if span is not None and "array" not in self._memo:
+            return self._memo["output"][span]
         return self._once("array", lambda: dumps(self.array()))
 
     def output_bytes(self) -> bytes:
+        return self._once("output", self._output)
+
+    def _output(self) -> bytes:
         indent = self.options.indent or None
         env = self.envelope
         if env.enveloped:
@@ -210,10 +216,29 @@ class Projection:
                 return dumps({env.envelope_key: self.array(), **(mark or {})},
                              indent=indent) + b"\n"
             tail = b"," + dumps(mark)[1:-1] if mark else b""
-            return b'{' + dumps(env.envelope_key) + b':' + self.array_bytes() + tail + b"}"
+            arr = self._memo.get("array")
+            if arr is not None:
+                return b'{' + dumps(env.envelope_key) + b':' + arr + tail + b"}"
+            # one serialization, not the array's and then a copy of it inside the envelope
+            # (a Stripe compact view is 49 MB); the array is a slice of it (array_view)
+            out = dumps({env.envelope_key: self.array(), **(mark or {})})
+            self._memo["array_span"] = slice(len(dumps(env.envelope_key)) + 2,
+                                             len(out) - len(tail) - 1)
+            return out
         if indent:
             return dumps(self.array(), indent=indent) + b"\n"
         return self.array_bytes()
+
+    def array_view(self) -> bytes | memoryview:
+        """:meth:`array_bytes`, as a view into :meth:`output_bytes` where the output holds
+        them (no second copy of a large array)."""
+        got = self._memo.get("array")
+        if got is not None:
+            return got
+        span = self._memo.get("array_span")
+        if span is None:
+            return self.array_bytes()
+        return memoryview(self._memo["output"])[span]
 
     def standard_bytes(self) -> bytes:
         return self._once("standard", lambda: dumps([t.standard for t in self.tools]))
@@ -473,6 +498,9 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
                        cache=cache, factor=opts.factor)
     out_schema, fit = roots.fit_output(res.schema, tool.dialect, typed=target.typed_object_roots,
                                        boolean_properties=target.boolean_property_schemas)
+    if key is not None:
+        # kept for the run: its parts equal to other kept results' become theirs
+        out_schema = cache.sharer.share(out_schema)
     got = (res.changes, out_schema, fit)
     if key is not None:
         cache.outputs[key] = got

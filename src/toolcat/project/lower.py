@@ -33,6 +33,7 @@ from typing import Any
 
 from toolcat.document.canonical import dumps
 from toolcat.document.pointer import encode
+from toolcat.document.share import Sharer
 from toolcat.schema import merge as M
 from toolcat.schema.keywords import (
     ANCHOR_KEYWORDS,
@@ -136,7 +137,7 @@ class LowerCache:
       see ``_Lowerer._key``).
     """
 
-    __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses", "outputs")
+    __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses", "outputs", "sharer")
 
     def __init__(self) -> None:
         #: whole results by content (:func:`content_key` and the options): a caller's memo,
@@ -148,6 +149,9 @@ class LowerCache:
         self.keys: dict[tuple, int] = {}      # expansion key -> small int (shallow hashing)
         self.hits = 0
         self.misses = 0
+        #: equal subtrees of the results kept in ``outputs`` as one object (memory: Stripe's
+        #: output schemas repeat the same lowered components; :mod:`toolcat.document.share`)
+        self.sharer = Sharer()
 
     def intern(self, key: tuple) -> int:
         k = self.keys.get(key)

@@ -51,7 +51,7 @@ def start_counting(proj: "Projection", counter: Any) -> None:
         size += len(piece)
         if first is None:
             first = last
-    after = counter.submit(proj.array_bytes())
+    after = counter.submit(proj.array_view())
     proj._memo["counted"] = (first, last + 1, after, size)
 
 
@@ -60,7 +60,7 @@ def summary_figures(proj: "Projection", tokenizer: str = "o200k_base",
     """The summary's figures; ``counter``: one that :func:`start_counting` was given."""
     from toolcat import tokens
 
-    after = proj.array_bytes()
+    after = proj.array_view()
     if counter is None or "counted" not in proj._memo:
         counter = counter if counter is not None else tokens.Counter(tokenizer)
         start_counting(proj, counter)
