@@ -260,7 +260,12 @@ def _run(args: list[str]) -> int:
     ui.reset()
     errors.reset()
     try:
-        app = build_app(command_of(args))
+        command = command_of(args)
+        if command == "lint":
+            code = _lint_without_typer(args)
+            if code is not None:
+                return code
+        app = build_app(command)
         ce = _click_exceptions()
         try:
             code = app(args=args, prog_name="toolcat", standalone_mode=False)
@@ -315,6 +320,31 @@ def _run(args: list[str]) -> int:
         _say(f"toolcat: error: {shown(where) + ': ' if where else ''}internal error: "
              f"{type(e).__name__}: {msg} (please report it; TOOLCAT_DEBUG=1 shows the traceback)")
         return 2
+
+
+def _lint_without_typer(args: list[str]) -> int | None:
+    """``toolcat lint ...`` run without Typer when :func:`toolcat.commands.lint_run.parse`
+    reads ``args`` (else None: Typer parses them). Done here as Typer's main does it around
+    a command: an EOFError is an abort (a newline on stderr, then "interrupted", 130) and an
+    OSError EPIPE that no writer turned into ReaderGone is exit 1."""
+    from toolcat.commands import lint_run
+
+    parsed = lint_run.parse(args)
+    if parsed is None:
+        return None
+    root, params = parsed
+    from toolcat import ui
+
+    ui.configure(**root)
+    try:
+        return lint_run.run(**params)
+    except EOFError:
+        sys.stderr.write("\n")
+        return _interrupted(130)
+    except OSError as e:
+        if e.errno == errno.EPIPE:
+            return 1
+        raise
 
 
 def _quiet_stdout() -> None:

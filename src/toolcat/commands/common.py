@@ -1,35 +1,23 @@
-"""Options shared by several commands (Annotated aliases keep the signatures short)."""
+"""What several commands share: their load options and the ui flags. The Typer declarations
+of the shared options (``Paths``, ``FromFormat``, ...) are in :mod:`toolcat.commands.options`;
+importing one of them from here imports that module (and Typer) then, not before."""
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
-
-import typer
+from typing import Any
 
 from toolcat.model import FORMATS
 
-Paths = Annotated[
-    Optional[list[str]],
-    typer.Argument(help="Catalog files or folders (`-` reads stdin); none are needed when "
-                   "--server, --url, --client or --client-config gives servers.",
-                   show_default=False),
-]
-FromFormat = Annotated[
-    Optional[str],
-    typer.Option("--from", help=f"Force the input format: {', '.join(FORMATS)} "
-                 "[default: detected from the content].",
-                 show_default=False),
-]
-Webhooks = Annotated[bool, typer.Option("--webhooks", help="OpenAPI 3.1: also make tools of `webhooks`.")]
-Cookies = Annotated[bool, typer.Option("--cookies", help="OpenAPI: also map cookie parameters.")]
-Merge = Annotated[bool, typer.Option("--merge", help="Treat all inputs as pages of one catalog.")]
-NoColor = Annotated[bool, typer.Option("--no-color", help="No colours (also: NO_COLOR=1).")]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No summaries on stderr.")]
-MaxFileSize = Annotated[
-    Optional[int],
-    typer.Option("--max-file-size", help="Largest input file in bytes [default: 64 MiB].",
-                 show_default=False),
-]
+_TYPER_ALIASES = frozenset(("Paths", "FromFormat", "Webhooks", "Cookies", "Merge", "NoColor",
+                            "Quiet", "MaxFileSize"))
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TYPER_ALIASES:
+        from toolcat.commands import options
+
+        return getattr(options, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_options(from_format: str | None, webhooks: bool = False, cookies: bool = False,

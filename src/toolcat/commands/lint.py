@@ -1,4 +1,6 @@
-"""`toolcat lint`: conformance and model-readiness findings for catalogs."""
+"""`toolcat lint`: conformance and model-readiness findings for catalogs. Its Typer
+declaration (options, help); the work is :func:`toolcat.commands.lint_run.run`, which a plain
+``toolcat lint ...`` command line reaches without Typer (:func:`toolcat.cli.run`)."""
 
 from __future__ import annotations
 
@@ -15,8 +17,6 @@ from toolcat.commands.common import (
     Paths,
     Quiet,
     Webhooks,
-    apply_ui,
-    load_options,
 )
 from toolcat.commands.sources import (
     Client,
@@ -26,9 +26,6 @@ from toolcat.commands.sources import (
     Timeout,
     Urls,
     Verbose,
-    live_options,
-    load_sources,
-    require_inputs,
 )
 
 EPILOG = """Examples:
@@ -137,130 +134,15 @@ def lint(
     no_color: NoColor = False,
     quiet: Quiet = False,
 ) -> None:
-    import sys
+    from toolcat.commands import lint_run
 
-    from toolcat import ui
-    from toolcat.config import load_config
-    from toolcat.errors import UsageError
-    from toolcat.lint.engine import check_selection, lint_with
-    from toolcat.lint.profiles import PROFILES
-    from toolcat.lint.render import FORMATS
-
-    apply_ui(no_color, quiet)
-    # the settings: the config file, with the command line on top
-    cfg = load_config(config_file, profiles=PROFILES)
-    fmt = fmt or cfg.format or "text"
-    if fmt not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
-    if statistics and fmt not in ("text", "json"):
-        raise UsageError(f"--statistics prints text or json (got --format {fmt})")
-    # a selector that matches no rule is a typo, blamed where it was written: the command
-    # line's here (on the command line), the config file's by check_selection below (on the
-    # file); an empty one (an unset CI variable) is a usage error, not "no rules"
-    for option, values in (("--select", select), ("--extend-select", extend_select),
-                           ("--ignore", ignore)):
-        if values is not None:
-            _check_cli_codes(option, values)
-    cfg = cfg.merged(profile=profile, fail_on=fail_on, select=select,
-                     extend_select=extend_select, ignore=ignore,
-                     description_max=description_max, prose_max=prose_max,
-                     mcp_version=mcp_version)
-    if baseline and write_baseline:
-        raise UsageError("--baseline and --write-baseline cannot be used together")
-    if view is not None and view not in ("compact", "standard"):
-        raise UsageError(f"--view must be compact or standard (got {view!r})")
-    check_selection(cfg)
-    fail = cfg.fail_on or "error"
-
-    from toolcat.files import check_outputs
-
-    check_outputs([("-o", output_file), ("--write-baseline", write_baseline)])
-    live = live_options(server, url, header, timeout, client, client_config, verbose)
-    paths = require_inputs(paths, live)
-    opts = load_options(from_format, webhooks, cookies, merge, strict=False,
-                        max_file_size=max_file_size, view=view)
-    # an input that cannot be read (a broken file among many, in a folder or given; a server
-    # that fails) does not stop the others: each is one error line at the end, exit code 2
-    opts.errors = input_errors = []
-    opts.stream = True        # a large MCP tools list is linted a batch of tools at a time
-    src = load_sources(paths, opts, live)
-    input_errors.extend(src.errors)
-    cats = src.catalogs
-    if not cats and input_errors:
-        _report_input_errors(input_errors)
-        raise typer.Exit(2)
-    # the API's lint, plus the setup rules on the servers' tools together
-    result = lint_with(cats, cfg, view=view, setup=src.setup(), errors=input_errors)
-    if not cats and input_errors:      # the only input was a streamed file found broken
-        _report_input_errors(input_errors)
-        raise typer.Exit(2)
-    findings = result.findings
-    labels = src.labels()
-
-    if write_baseline:
-        from toolcat.lint.baseline import write_baseline as write
-
-        if input_errors:   # a baseline must cover every input: do not write a partial one
-            _report_input_errors(input_errors)
-            sys.stderr.write(f"toolcat: error: {write_baseline}: not written: "
-                             f"{len(input_errors):,} input{'s' if len(input_errors) != 1 else ''}"
-                             " could not be read\n")
-            raise typer.Exit(2)
-        n = write(write_baseline, findings, set(labels))
-        if not ui.state.quiet:
-            sys.stderr.write(f"toolcat: recorded {n:,} finding{'s' if n != 1 else ''} in "
-                             f"{write_baseline}\n")
-        raise typer.Exit(0)
-
-    hidden = 0
-    if baseline:
-        from toolcat.lint.baseline import apply_baseline
-
-        findings, hidden = apply_baseline(baseline, findings, set(labels))
-
-    from toolcat.lint import registry
-    from toolcat.lint.engine import reaches
-    from toolcat.lint.render import Report, render
-
-    report = Report(findings=findings, files=result.files, tools=result.tools, fail_on=fail,
-                    profile=result.profile, hidden=hidden, sources=result.sources,
-                    rules=registry.all_rules(), profiles=result.profiles, matrix=result.matrix,
-                    servers=labels)
-    to_file = output_file is not None and output_file != "-"
-    color = fmt in ("text", "concise") and not to_file and ui.color_enabled(sys.stdout)
-    text = render(fmt, report, color=color, quiet=ui.state.quiet, statistics=statistics)
-    if not color and fmt in ("text", "concise", "github", "markdown"):
-        from toolcat.terminal import guard
-
-        text = guard(text)       # for people: no control character from the input
-    if to_file:
-        ui.write_atomic(output_file, text)
-    else:
-        ui.write_stdout(text)
-    if input_errors:      # input errors win over findings (exit 2, like any input error)
-        _report_input_errors(input_errors)
-        raise typer.Exit(2)
-    failed = any(reaches(f.severity, fail) for f in findings)
-    raise typer.Exit(1 if failed else 0)
-
-
-def _report_input_errors(errors: list) -> None:
-    import sys
-
-    sys.stdout.flush()
-    for e in errors:
-        sys.stderr.write(e.render() + "\n")
-
-
-def _check_cli_codes(option: str, values: list[str]) -> None:
-    """The codes of a ``--select``-like option: not empty, each matching a rule."""
-    from toolcat.errors import UsageError
-    from toolcat.lint.registry import selects_nothing
-
-    sels = [x.strip().upper() for v in values for x in v.split(",") if x.strip()]
-    if not sels:
-        raise UsageError(f"{option} is empty: give rule codes or prefixes (`toolcat rule "
-                         "--all` lists them), or leave the option out")
-    for s in sels:
-        if selects_nothing(s):
-            raise UsageError(f"{option}: {s!r} matches no rule (see `toolcat rule --all`)")
+    raise typer.Exit(lint_run.run(
+        paths=paths, fmt=fmt, statistics=statistics, profile=profile,
+        mcp_version=mcp_version, config_file=config_file, select=select,
+        extend_select=extend_select, ignore=ignore, fail_on=fail_on, baseline=baseline,
+        write_baseline=write_baseline, output_file=output_file,
+        description_max=description_max, prose_max=prose_max, view=view,
+        from_format=from_format, webhooks=webhooks, cookies=cookies, merge=merge,
+        max_file_size=max_file_size, server=server, url=url, header=header, timeout=timeout,
+        client=client, client_config=client_config, verbose=verbose, no_color=no_color,
+        quiet=quiet))

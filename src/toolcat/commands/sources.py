@@ -23,9 +23,7 @@ SDK, and nothing at all of the live layer is imported unless a live option is gi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Optional
-
-import typer
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toolcat.errors import InputError
@@ -34,28 +32,20 @@ if TYPE_CHECKING:
 
 CLIENT_NAMES = ("claude-desktop", "claude-code", "cursor", "vscode", "windsurf")
 
-Servers = Annotated[Optional[list[str]], typer.Option(
-    "--server", help="Run this MCP server and read its tools (a command line, split as a "
-    "shell splits words; `NAME=value` words before the command set its environment). "
-    "Repeatable.", show_default=False)]
-Urls = Annotated[Optional[list[str]], typer.Option(
-    "--url", help="Read the tools of this Streamable HTTP MCP server (http:// or https://). "
-    "Repeatable.", show_default=False)]
-Headers = Annotated[Optional[list[str]], typer.Option(
-    "--header", help="'Name: value' sent to every --url server (e.g. 'Authorization: Bearer "
-    "...'; never printed). Repeatable.", show_default=False)]
-Timeout = Annotated[Optional[float], typer.Option(
-    "--timeout", help="Seconds each server has from its start to its last tools/list page; "
-    "then its process group is ended [default: 10].", show_default=False)]
-Client = Annotated[Optional[str], typer.Option(
-    "--client", help="Read every MCP server of this client's configuration: "
-    f"{', '.join(CLIENT_NAMES)}.", show_default=False)]
-ClientConfig = Annotated[Optional[str], typer.Option(
-    "--client-config", help="Read every MCP server of this client configuration file "
-    "(mcpServers or servers).", show_default=False)]
-Verbose = Annotated[bool, typer.Option(
-    "--verbose", "-v", help="Show each server's stderr (lines prefixed with [name]) and what "
-    "was captured.")]
+
+# The Typer declarations of the live options are in toolcat.commands.options: Typer is
+# imported when one of them is imported from here, not with this module.
+_TYPER_ALIASES = frozenset(("Servers", "Urls", "Headers", "Timeout", "Client", "ClientConfig",
+                            "Verbose"))
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TYPER_ALIASES:
+        from toolcat.commands import options
+
+        return getattr(options, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: What the commands say when neither a file nor a server was given.
 NO_INPUT = ("missing argument: give a catalog file or folder (`-` reads stdin), or a server: "
@@ -206,6 +196,8 @@ def exit_on_errors(errors: list) -> None:
     """For commands that need every input (project, diff-toolids): any server that failed
     ends the run before anything is written: each error on its own line, exit 2."""
     if errors:
+        import typer
+
         report_errors(errors)
         raise typer.Exit(2)
 
