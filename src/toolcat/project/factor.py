@@ -118,6 +118,7 @@ def _factor_once(schema: dict, dialect: str, d0: str,
     nodes: list[tuple[tuple, dict]] = []
     paths: list[tuple] = []
     targets: list[tuple] = []
+    resolved: dict[str, Any] = {}      # a reference's target path (the same in one schema)
     for path, node, _d in iter_schemas(schema, dialect):
         paths.append(path)
         if node.__class__ is not dict:
@@ -131,7 +132,12 @@ def _factor_once(schema: dict, dialect: str, d0: str,
         if path and (("id" if d0 == "draft4" else "$id") in node or "$schema" in node):
             return None
         if "$ref" in node:
-            t = _pointer_target(schema, node["$ref"])
+            ref = node["$ref"]
+            t = resolved.get(ref, _UNSEEN) if ref.__class__ is str else _UNSEEN
+            if t is _UNSEEN:
+                t = _pointer_target(schema, ref)
+                if ref.__class__ is str:
+                    resolved[ref] = t
             if t is None:
                 return None
             targets.append(t)
@@ -210,15 +216,13 @@ def _factor_once(schema: dict, dialect: str, d0: str,
     firsts = {first: name for name, _n, first in made}
     content: dict[str, Any] = {}
 
-    def hook(node: Any, path: tuple, _d: str) -> Any:
-        name = replaced.get(path)
-        if name is None:
-            return node
+    def hook(node: Any, path: tuple) -> Any:
+        name = replaced[path]
         if path in firsts:
             content[name] = node
         return {"$ref": ref_base + name}
 
-    out = transform(schema, hook, dialect)
+    out = _replace(schema, replaced, hook)
     made.sort(key=lambda m: index[m[2]])      # new definitions in document order
     defs = dict(out.get(container, {}))
     for name, _n, _first in made:
@@ -226,6 +230,42 @@ def _factor_once(schema: dict, dialect: str, d0: str,
     out = dict(out)
     out[container] = defs
     return out, made
+
+
+_UNSEEN: Any = object()
+
+
+def _replace(root: Any, at: dict[tuple, Any], hook: Any) -> Any:
+    """``root`` with the node at each path of ``at`` replaced by ``hook(node, path)``, where
+    ``node`` already has the replacements below it made: what a bottom-up
+    :func:`~toolcat.schema.walker.transform` whose hook changes only those paths gives,
+    as JSON, but rebuilt only along the paths to them; every other subtree is the input's
+    own object (nothing here mutates a schema: results are shared, as the lowering's are).
+    The paths are schema positions of ``root`` (from :func:`iter_schemas`)."""
+    if not at:
+        return root
+    trie: dict = {}
+    for path in at:
+        t = trie
+        for tok in path:
+            t = t.setdefault(tok, {})
+        t[_END] = True
+    return _replace_in(root, (), trie, hook)
+
+
+_END: Any = object()
+
+
+def _replace_in(node: Any, path: tuple, trie: dict, hook: Any) -> Any:
+    if len(trie) > (1 if _END in trie else 0):
+        new = dict(node) if isinstance(node, dict) else list(node)
+        for tok, sub in trie.items():
+            if tok is not _END:
+                new[tok] = _replace_in(node[tok], path + (tok,), sub, hook)
+        node = new
+    if _END in trie:
+        node = hook(node, path)
+    return node
 
 
 def _may_repeat(schema: dict) -> bool:
@@ -294,13 +334,16 @@ def _inline_unpaid(schema: dict, dialect: str, container: str,
     counts: dict[str, int] = {}
     inner: dict[str, dict[str, int]] = {n: {} for n in names if n in defs}
     skip = len(ref_base)
+    sites: list[tuple[tuple, str]] = []     # (path, name) of each reference to one of ours
     for path, node, _d in iter_schemas(schema, dialect):
         if node.__class__ is dict:
             ref = node.get("$ref")
             if isinstance(ref, str) and ref.startswith(ref_base):
                 name = ref[skip:]
-                if name in ours and len(node) != 1:
-                    return _inline_unpaid_walks(schema, dialect, container, names)
+                if name in ours:
+                    if len(node) != 1:
+                        return _inline_unpaid_walks(schema, dialect, container, names)
+                    sites.append((path, name))
                 counts[name] = counts.get(name, 0) + 1
                 if len(path) >= 2 and path[0] == container:   # (a body may be a $ref)
                     box = inner.get(path[1])
@@ -338,25 +381,29 @@ def _inline_unpaid(schema: dict, dialect: str, container: str,
         dropped.append(unpaid)
     if not dropped:
         return schema, dropped
-    refs = {ref_base + name: name for name in dropped}
+    # each reference to a dropped name is replaced by its body, with the references to
+    # dropped names inside that body replaced too (each body expanded once, shared); the
+    # dropped entries go, so what is inside them is not rebuilt
     bodies = {name: defs[name] for name in dropped}
+    at_top: dict[tuple, str] = {}
+    at_body: dict[str, dict[tuple, str]] = {name: {} for name in dropped}
+    for path, name in sites:
+        if name not in gone:
+            continue
+        if len(path) >= 2 and path[0] == container and path[1] in gone:
+            at_body[path[1]][path[2:]] = name
+        else:
+            at_top[path] = name
     expanded: dict[str, Any] = {}
-
-    def hook(node: Any, _path: tuple, _d: str) -> Any:
-        if isinstance(node, dict) and len(node) == 1:
-            ref = node.get("$ref")
-            name = refs.get(ref) if isinstance(ref, str) else None
-            if name is not None:
-                return expand(name)
-        return node
 
     def expand(name: str) -> Any:
         got = expanded.get(name)
         if got is None:
-            got = expanded[name] = transform(bodies[name], hook, dialect)
+            at = at_body[name]
+            got = expanded[name] = _replace(bodies[name], at, lambda _n, p: expand(at[p]))
         return got
 
-    schema = dict(transform(schema, hook, dialect))
+    schema = dict(_replace(schema, at_top, lambda _n, p: expand(at_top[p])))
     schema[container] = {k: v for k, v in schema[container].items() if k not in gone}
     return schema, dropped
 

@@ -1,0 +1,110 @@
+"""`factor._replace` rebuilds a schema only along the paths to the nodes it replaces (issue
+17: `_factor_once` and `_inline_unpaid` rebuilt every tool's whole bundled graph through
+`transform` to change a few nodes): the result equals, as JSON, the bottom-up `transform`
+whose hook changes exactly those paths (nested ones included: a hook sees the replacements
+below it), the input is not changed, and every subtree off those paths is the input's own
+object. `factor_schema` gives the same schemas and definitions with a `transform`-based
+`_replace` on the samples and the OpenAPI corpus."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from support.common import SAMPLES, corpus
+from toolcat.api import load_all
+from toolcat.document.canonical import dumps
+from toolcat.project import factor
+from toolcat.project.lower import lower_schema
+from toolcat.schema.keywords import DRAFT2020
+from toolcat.schema.walker import iter_schemas, transform
+
+
+def _by_transform(root, at, hook, dialect=DRAFT2020):
+    return transform(root, lambda n, p, _d: hook(n, p) if p in at else n, dialect)
+
+
+def _hook(node, path):
+    # the replacement records what it saw below it (the nested replacements must be made)
+    return {"seen": dumps(node).decode(), "at": list(map(str, path))}
+
+
+SCHEMA = {"type": "object", "properties": {
+    "a": {"type": "object", "properties": {"b": {"type": "string"}, "c": {"anyOf": [
+        {"type": "integer"}, {"type": "object", "properties": {"d": {"type": "null"}}}]}}},
+    "e": {"type": "array", "items": {"type": "string", "maxLength": 3}},
+    "f": {"type": "boolean"}}, "$defs": {"g": {"type": "number"}}}
+
+
+@pytest.mark.parametrize("paths", [
+    [],
+    [("properties", "a")],
+    [("properties", "a"), ("properties", "a", "properties", "c", "anyOf", 1)],
+    [("properties", "a", "properties", "c", "anyOf", 1, "properties", "d"),
+     ("properties", "a", "properties", "c"), ("properties", "e", "items"), ("$defs", "g")],
+    [()],
+    [(), ("properties", "f")],
+])
+def test_against_transform(paths):
+    before = dumps(SCHEMA)
+    at = dict.fromkeys(paths)
+    got = factor._replace(SCHEMA, at, _hook)
+    assert dumps(got) == dumps(_by_transform(SCHEMA, at, _hook))
+    assert dumps(SCHEMA) == before
+    # untouched subtrees are shared; nodes on a path to a replacement are copies
+    if ("properties", "e", "items") not in at and () not in at:
+        assert got["properties"]["e"] is SCHEMA["properties"]["e"]
+    if paths and () not in at:
+        assert got is not SCHEMA and got["properties"] is not SCHEMA["properties"]
+
+
+def _schemas(path):
+    out = []
+    for cat in load_all([str(path)]):
+        for tool in cat.tools:
+            for s in (tool.input_schema, tool.output_schema):
+                if isinstance(s, dict):
+                    low = lower_schema(s, tool.dialect, drop_schema=False).schema
+                    if isinstance(low, dict):
+                        out.append((low, tool.dialect))
+    return out
+
+
+CORPUS = [SAMPLES / "petstore.openapi.yaml", SAMPLES / "petstore-v31.openapi.json",
+          corpus("openapi", "oai-uspto.openapi.yaml"),
+          corpus("openapi", "slack-web-api.swagger2.json"),
+          corpus("openapi", "sendgrid-v3.swagger2.yaml")]
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_random_paths_on_corpus(path):
+    if not path.exists():
+        pytest.skip("no corpus")
+    rng = random.Random(17)
+    n = 0
+    for schema, dialect in _schemas(path):
+        paths = [p for p, node, _d in iter_schemas(schema, dialect) if isinstance(node, dict)]
+        if len(paths) < 3:
+            continue
+        before = dumps(schema)
+        at = dict.fromkeys(rng.sample(paths, min(len(paths), rng.randint(1, 6))))
+        got = factor._replace(schema, at, _hook)
+        assert dumps(got) == dumps(_by_transform(schema, at, _hook, dialect))
+        assert dumps(schema) == before
+        n += 1
+    assert n
+
+
+def test_factor_schema_same_as_with_transform(monkeypatch):
+    schemas = [x for path in CORPUS if path.exists() for x in _schemas(path)]
+    if not schemas:
+        pytest.skip("no corpus")
+    fast = [factor.factor_schema(s, d) for s, d in schemas]
+    monkeypatch.setattr(factor, "_replace",
+                        lambda root, at, hook: _by_transform(root, at, hook))
+    slow = [factor.factor_schema(s, d) for s, d in schemas]
+    assert sum(len(f.defs) for f in slow) >= 10, "things are factored"
+    for f, s in zip(fast, slow):
+        assert f.defs == s.defs
+        assert dumps(f.schema) == dumps(s.schema)
