@@ -90,12 +90,16 @@ def factor_schema(schema: Any, dialect: str = DRAFT2020) -> Factored:
     had_container = container in schema
     made: dict[str, tuple[int, tuple]] = {}     # name -> (count, first path), in order
     current = schema
+    ref_base = "#/" + container + "/"
+    counts: dict[str, int] | None = None
     for _round in range(64):
-        step = _factor_once(current, dialect, d0, container)
+        seen: dict[str, int] = {}
+        step = _factor_once(current, dialect, d0, container, seen)
         if step is None:
             return Factored(schema, [])          # a condition above does not hold
         current, new = step
         if not new:
+            counts = seen      # the round changed nothing: its walk counted `current`'s refs
             break
         for name, count, first in new:
             made[name] = (count, first)
@@ -106,15 +110,23 @@ def factor_schema(schema: Any, dialect: str = DRAFT2020) -> Factored:
         return Factored(schema, [])
     if not had_container and not current.get(container):
         current = {k: v for k, v in current.items() if k != container}
-    counts = _ref_counts(current, dialect, "#/" + container + "/")
+    if counts is None:
+        counts = _ref_counts(current, dialect, ref_base)
     return Factored(current, [(container, name, counts.get(name, 0), first)
                               for name, (_count, first) in made.items()])
 
 
-def _factor_once(schema: dict, dialect: str, d0: str,
-                 container: str) -> tuple[dict, list[tuple[str, int, tuple]]] | None:
-    """One greedy round; None when the schema cannot be factored safely."""
+def _factor_once(schema: dict, dialect: str, d0: str, container: str,
+                 counts: dict[str, int] | None = None,
+                 ) -> tuple[dict, list[tuple[str, int, tuple]]] | None:
+    """One greedy round; None when the schema cannot be factored safely. ``counts``: filled
+    with the number of references to each ``#/CONTAINER/NAME`` in ``schema`` (what
+    :func:`_ref_counts` gives), when the walk gets through."""
     stop = _LOCATION_SET | {"id" if d0 == "draft4" else "$id", "$schema", "$ref"}
+    ref_base = "#/" + container + "/"
+    skip = len(ref_base)
+    if counts is None:
+        counts = {}
     nodes: list[tuple[tuple, dict]] = []
     paths: list[tuple] = []
     targets: list[tuple] = []
@@ -141,6 +153,9 @@ def _factor_once(schema: dict, dialect: str, d0: str,
             if t is None:
                 return None
             targets.append(t)
+            if ref.startswith(ref_base):
+                name = ref[skip:]
+                counts[name] = counts.get(name, 0) + 1
     blocked: set[tuple] = set()
     if targets:
         positions = set(paths)
@@ -185,7 +200,6 @@ def _factor_once(schema: dict, dialect: str, d0: str,
         return schema, []
     existing = schema.get(container, {})
     used = set(existing)
-    ref_base = "#/" + container + "/"
     container_cost = 0 if container in schema else len(dumps(container)) + 4   # ,"k":{}
     dead: set[tuple] = set()       # replaced, content gone
     replaced: dict[tuple, str] = {}
