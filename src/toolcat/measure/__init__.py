@@ -439,7 +439,7 @@ class _Joined:
 
 #: the tools whose views are serialized at once when measuring (about this many bytes of
 #: the before view): a Stripe spec's standard view is 206 MB, never held whole
-_CHUNK_BYTES = 4 << 20
+_CHUNK_BYTES = 1 << 20
 
 
 class _Sums:
@@ -460,26 +460,34 @@ class _Sums:
         self.tools = 0
         self.unlowerable: list[str] = []
         self.tool_figures: list[ToolFigures] = []
-        self._step = 1        # tools in the next chunk (from the bytes per tool so far)
 
     def add(self, pts: list, dialects: list[str] | None) -> None:
-        """Add projected tools (``ProjectedTool`` s in output order) and their dialects."""
-        i = 0
-        while i < len(pts):
-            j = min(len(pts), i + self._step)
-            b = self._chunk(pts[i:j], dialects[i:j] if dialects is not None else None)
-            # the next chunk's length, from this one's bytes per tool
-            self._step = max(1, min(4096, (j - i) * _CHUNK_BYTES // max(1, b)))
-            i = j
-
-    def _chunk(self, pts: list, dialects: list[str] | None) -> int:
+        """Add projected tools (``ProjectedTool`` s in output order) and their dialects, in
+        chunks of about :data:`_CHUNK_BYTES` of the before view (the tools' sizes vary 1000x:
+        a chunk ends after the tool that fills it)."""
         env = self.envelope
-        before_items = [t.standard for t in pts]
-        if self.no_output:
-            # --no-output-schema: like with like, the before side leaves them out too
-            before_items = [_without_key(env, it, self.out_key) for it in before_items]
+        start = size = 0
+        befores: list[tuple[Any, bytes]] = []
+        for i, t in enumerate(pts):
+            item = t.standard
+            if self.no_output:
+                # --no-output-schema: like with like, the before side leaves them out too
+                item = _without_key(env, item, self.out_key)
+            text = canonical.dumps(item)
+            befores.append((item, text))
+            size += len(text)
+            if size >= _CHUNK_BYTES or i == len(pts) - 1:
+                self._chunk(pts[start:i + 1], dialects[start:i + 1]
+                            if dialects is not None else None, befores)
+                start, size, befores = i + 1, 0, []
+
+    def _chunk(self, pts: list, dialects: list[str] | None,
+               befores: list[tuple[Any, bytes]]) -> None:
+        env = self.envelope
+        before_items = [item for item, _ in befores]
         after_items = [t.descriptor for t in pts]
-        b = canonical.dumps(before_items)
+        # the canonical bytes are compositional: an array's are its items' joined
+        b = b"[" + b",".join(text for _, text in befores) + b"]"
         a = canonical.dumps(after_items)
         m = canonical.dumps([_lossless_only(env, t, bi) for t, bi in zip(pts, before_items)])
         self.before.add(b)
@@ -495,14 +503,13 @@ class _Sums:
         self.unlowerable.extend(t.id for t in pts if getattr(t, "failed", False))
         self.tools += len(pts)
         if self.per_tool:
-            for bi, ai in zip(before_items, after_items):
-                bb, ab = canonical.dumps(bi), canonical.dumps(ai)
+            for (bi, bb), ai in zip(befores, after_items):
+                ab = canonical.dumps(ai)
                 tf = ToolFigures(file=self.file, id=env.item_id(bi), bytes_before=len(bb),
                                  bytes_after=len(ab), tokens_before=0, tokens_after=0)
                 self.slots.append((tf, "tokens_before", self.counter.submit(bb)))
                 self.slots.append((tf, "tokens_after", self.counter.submit(ab)))
                 self.tool_figures.append(tf)
-        return len(b)
 
     def figures(self, cat: Catalog, *, without_input_schema: int, input_schema_note: str | None,
                 duplicate_note: str | None) -> CatalogFigures:
