@@ -35,6 +35,7 @@ REPO = Path(__file__).resolve().parents[2]
 RUN_LARGE = os.environ.get("TOOLCAT_OUTSIDE_LARGE") == "1"
 COMBOS = (("mcp", "compact"), ("mcp", "standard"), ("openwop", "compact"))
 SEEDS = 3          # instances drawn per schema (each with one mutant)
+LONG = {"openapi/openai.openapi.yaml", "openapi/box.openapi.json"}
 
 
 def _shared_paths() -> list[str]:
@@ -62,7 +63,10 @@ def _params() -> list:
     for p in _shared_paths():
         name = os.path.relpath(p, CORPUS) if not p.startswith(str(SAMPLES)) else \
             "samples/" + Path(p).name
-        out.append(pytest.param("shared", p, id=name))
+        # the two largest corpus specs take ~4 minutes of the suite here: the long profile
+        # (TOOLCAT_LONG=1) runs them; twilio and the rest of the corpus run always
+        marks = [pytest.mark.long] if name in LONG else []
+        out.append(pytest.param("shared", p, id=name, marks=marks))
     cache, entries, _oc = _outside()
     for e in entries:
         marks = [pytest.mark.slow] if e.get("slow") else []

@@ -125,7 +125,9 @@ def _outcome(v, data) -> str:
 
 # (the OpenAPI corpus and samples: tests/corpus/test_ajv_catalogs.py, every tool as projected,
 # judged by jsonschema and Ajv; here, with Hypothesis exploring too, it took minutes)
-GROUPS = ["github", "neo", "captures"]
+# (the captures, ~1 minute: the long profile, TOOLCAT_LONG=1; test_ajv_catalogs judges every
+# capture's projection under jsonschema and Ajv always)
+GROUPS = ["github", "neo", pytest.param("captures", marks=pytest.mark.long)]
 
 
 def _check(case: Case, c, counts: dict, keep: bool = False) -> None:
