@@ -178,12 +178,17 @@ async def _stdio(proc: ServerProcess, wire: _Wire, on_stderr: Callable[[bytes], 
                    else "closed its stdout")
             wire.fail(f"{how} before answering {wire.phase}")
 
+    stderr_done = anyio.Event()
+
     async def read_stderr() -> None:
-        while True:
-            chunk = await err_reader.read(65536)
-            if not chunk:
-                return
-            on_stderr(chunk)
+        try:
+            while True:
+                chunk = await err_reader.read(65536)
+                if not chunk:
+                    return
+                on_stderr(chunk)
+        finally:
+            stderr_done.set()
 
     async def write_stdin() -> None:
         async with from_session:
@@ -206,13 +211,10 @@ async def _stdio(proc: ServerProcess, wire: _Wire, on_stderr: Callable[[bytes], 
             finally:
                 with anyio.CancelScope(shield=True):
                     await proc.stop(graceful=wire.error is None and not wire.scope.cancel_called)
-                    # what the server wrote on stderr until it ended
+                    # what the server wrote on stderr until it ended: read_stderr reads it
+                    # (a second reader here raced it: asyncio refuses two waiting reads)
                     with anyio.move_on_after(0.2):
-                        while not err_reader.at_eof():
-                            chunk = await err_reader.read(65536)
-                            if not chunk:
-                                break
-                            on_stderr(chunk)
+                        await stderr_done.wait()
                 tg.cancel_scope.cancel()
     finally:
         for t in (out_t, err_t, in_t):
