@@ -33,6 +33,23 @@ def corpus(*parts: str) -> Path:
     return p
 
 
+def lowered_schemas(path) -> list[tuple[dict, str]]:
+    """Every tool's input and output schema of the catalog at ``path``, lowered (object
+    results only), with the tool's dialect: the inputs of the factoring tests."""
+    from toolcat.api import load_all
+    from toolcat.project.lower import lower_schema
+
+    out = []
+    for cat in load_all([str(path)]):
+        for tool in cat.tools:
+            for s in (tool.input_schema, tool.output_schema):
+                if isinstance(s, dict):
+                    low = lower_schema(s, tool.dialect, drop_schema=False).schema
+                    if isinstance(low, dict):
+                        out.append((low, tool.dialect))
+    return out
+
+
 def spec(*parts: str) -> Path:
     p = SPEC.joinpath(*parts)
     if not p.exists():

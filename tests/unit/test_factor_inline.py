@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from support.common import SAMPLES, corpus
-from toolcat.api import load_all
+from support.common import SAMPLES, corpus, lowered_schemas
 from toolcat.document.canonical import dumps
 from toolcat.project import factor
-from toolcat.project.lower import lower_schema
 from toolcat.schema.keywords import DRAFT2020
 
 BIG = {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[a-z]+$"}
@@ -87,18 +85,6 @@ def test_reference_with_siblings_takes_the_walks():
     _same(schema, ["a"])
 
 
-def _factored(path):
-    out = []
-    for cat in load_all([str(path)]):
-        for tool in cat.tools:
-            for s in (tool.input_schema, tool.output_schema):
-                if isinstance(s, dict):
-                    low = lower_schema(s, tool.dialect, drop_schema=False).schema
-                    if isinstance(low, dict):
-                        out.append((low, tool.dialect))
-    return out
-
-
 @pytest.mark.parametrize("path", [SAMPLES / "petstore.openapi.yaml",
                                   SAMPLES / "petstore-v31.openapi.json",
                                   corpus("openapi", "oai-uspto.openapi.yaml"),
@@ -120,5 +106,5 @@ def test_corpus_schemas(path, monkeypatch):
         return got
 
     monkeypatch.setattr(factor, "_inline_unpaid", both)
-    for schema, dialect in _factored(path):
+    for schema, dialect in lowered_schemas(path):
         factor.factor_schema(schema, dialect)

@@ -12,11 +12,9 @@ import random
 
 import pytest
 
-from support.common import SAMPLES, corpus
-from toolcat.api import load_all
+from support.common import SAMPLES, corpus, lowered_schemas
 from toolcat.document.canonical import dumps
 from toolcat.project import factor
-from toolcat.project.lower import lower_schema
 from toolcat.schema.keywords import DRAFT2020
 from toolcat.schema.walker import iter_schemas, transform
 
@@ -59,18 +57,6 @@ def test_against_transform(paths):
         assert got is not SCHEMA and got["properties"] is not SCHEMA["properties"]
 
 
-def _schemas(path):
-    out = []
-    for cat in load_all([str(path)]):
-        for tool in cat.tools:
-            for s in (tool.input_schema, tool.output_schema):
-                if isinstance(s, dict):
-                    low = lower_schema(s, tool.dialect, drop_schema=False).schema
-                    if isinstance(low, dict):
-                        out.append((low, tool.dialect))
-    return out
-
-
 CORPUS = [SAMPLES / "petstore.openapi.yaml", SAMPLES / "petstore-v31.openapi.json",
           corpus("openapi", "oai-uspto.openapi.yaml"),
           corpus("openapi", "slack-web-api.swagger2.json"),
@@ -83,7 +69,7 @@ def test_random_paths_on_corpus(path):
         pytest.skip("no corpus")
     rng = random.Random(17)
     n = 0
-    for schema, dialect in _schemas(path):
+    for schema, dialect in lowered_schemas(path):
         paths = [p for p, node, _d in iter_schemas(schema, dialect) if isinstance(node, dict)]
         if len(paths) < 3:
             continue
@@ -97,7 +83,7 @@ def test_random_paths_on_corpus(path):
 
 
 def test_factor_schema_same_as_with_transform(monkeypatch):
-    schemas = [x for path in CORPUS if path.exists() for x in _schemas(path)]
+    schemas = [x for path in CORPUS if path.exists() for x in lowered_schemas(path)]
     if not schemas:
         pytest.skip("no corpus")
     fast = [factor.factor_schema(s, d) for s, d in schemas]
@@ -113,7 +99,7 @@ def test_factor_schema_same_as_with_transform(monkeypatch):
 def test_definition_counts_from_the_last_walk():
     # factor_schema takes the reference counts it reports from the walk of its last round
     # (which changed nothing) instead of walking the result again: they are the result's
-    schemas = [x for path in CORPUS if path.exists() for x in _schemas(path)]
+    schemas = [x for path in CORPUS if path.exists() for x in lowered_schemas(path)]
     if not schemas:
         pytest.skip("no corpus")
     n = 0

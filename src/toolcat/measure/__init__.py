@@ -394,7 +394,6 @@ class _Joined:
         self.hash = hashlib.sha256(b"[")
         self.size = 1
         self.pending = [b"["]
-        self.first = True
         self.pieces: list[int] = []
         self.last: tuple[bytes, int] | None = None    # the piece submitted last, its index
 
@@ -412,11 +411,12 @@ class _Joined:
         inner = memoryview(batch)[1:-1]     # (views: a chunk is not copied piece by piece)
         if not len(inner):
             return
-        if not self.first:
+        if self.size > 1:                   # (not the first item)
+            from toolcat import tokens
+
             self.hash.update(b",")
             self.size += 1
-            c = inner[2] if len(inner) > 2 else 0
-            if inner[:2] == b'{"' and (65 <= c <= 90 or 97 <= c <= 122):
+            if tokens.cuts_after_brace(inner):
                 self.pending.append(b',{"')
                 self._submit(b"".join(self.pending))
                 self.pending = [inner[2:]]
@@ -425,7 +425,6 @@ class _Joined:
                 self.pending.append(inner)
         else:
             self.pending.append(inner)
-        self.first = False
         self.hash.update(inner)
         self.size += len(inner)
 

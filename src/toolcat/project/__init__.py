@@ -199,8 +199,8 @@ class Projection:
         return got
 
     def array_bytes(self) -> bytes:
-        span = self._memo.get("array_span")
-        if span is not None and "array" not in self._memo:
+        span = self._memo.get("array_span")      # (set only where "array" is not)
+        if span is not None:
             return self._memo["output"][span]
         return self._once("array", lambda: dumps(self.array()))
 
@@ -232,9 +232,6 @@ class Projection:
     def array_view(self) -> bytes | memoryview:
         """:meth:`array_bytes`, as a view into :meth:`output_bytes` where the output holds
         them (no second copy of a large array)."""
-        got = self._memo.get("array")
-        if got is not None:
-            return got
         span = self._memo.get("array_span")
         if span is None:
             return self.array_bytes()
@@ -253,12 +250,14 @@ class Projection:
         if got is not None:
             yield got
             return
+        from toolcat.tokens import cuts_after_brace
+
         buf = b"["
         for i, t in enumerate(self.tools):
             b = dumps(t.standard)
             if i == 0:
                 buf += b
-            elif b[:2] == b'{"' and b[2:3].isascii() and b[2:3].isalpha():
+            elif cuts_after_brace(b):
                 yield buf + b',{"'
                 buf = b[2:]
             else:
@@ -498,12 +497,10 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
                        cache=cache, factor=opts.factor)
     out_schema, fit = roots.fit_output(res.schema, tool.dialect, typed=target.typed_object_roots,
                                        boolean_properties=target.boolean_property_schemas)
-    if key is not None:
-        # kept for the run: its parts equal to other kept results' become theirs
-        out_schema = cache.sharer.share(out_schema)
-    got = (res.changes, out_schema, fit)
-    if key is not None:
-        cache.outputs[key] = got
+    if key is None:
+        return res.changes, out_schema, fit
+    # kept for the run: its parts equal to other kept results' become theirs
+    got = cache.outputs[key] = (res.changes, cache.sharer.share(out_schema), fit)
     return got
 
 
