@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate
+from itertools import accumulate, chain, compress, repeat
+from operator import not_
 from typing import Any
 
 from toolcat.document.pointer import decode, unescape
@@ -45,6 +46,7 @@ __all__ = ["Index", "build_index", "find_duplicate_key"]
 
 # Tests set this to see what the fast scanners cannot place instead of falling back.
 STRICT = False
+_BLOCK = 4096   # characters per block of Index.line_col's newline counts
 
 
 def build_index(text: str, syntax: str) -> "Index":
@@ -62,16 +64,28 @@ class Index:
     def __init__(self, text: str) -> None:
         self.text = text
         self.empty = not text or text.isspace()
-        self._line_starts: list[int] | None = None
+        self._blocks: tuple[list[int], list[int]] | None = None
         self._walked: dict[str, Any] = {}
 
     def line_col(self, offset: int) -> tuple[int, int]:
-        starts = self._line_starts
-        if starts is None:
-            starts = self._line_starts = list(
-                accumulate(map((1).__add__, map(len, self.text.split("\n"))), initial=0))
-        i = bisect_right(starts, offset) - 1
-        return i + 1, offset - starts[i] + 1
+        """1-based (line, column) of ``offset``. The text is cut into blocks of ``_BLOCK``
+        characters whose newline counts (and last newline) are taken once, in C; a lookup
+        then counts the newlines of one block only (no list of every line start is made)."""
+        t = self.text
+        blocks = self._blocks
+        if blocks is None:
+            ends = range(0, len(t), _BLOCK)
+            counts = list(accumulate((t.count("\n", i, i + _BLOCK) for i in ends), initial=0))
+            lasts = list(accumulate((t.rfind("\n", i, i + _BLOCK) for i in ends), max,
+                                    initial=-1))
+            blocks = self._blocks = (counts, lasts)
+        counts, lasts = blocks
+        b = min(offset // _BLOCK, len(counts) - 1)
+        at = b * _BLOCK
+        start = t.rfind("\n", at, offset)
+        if start < 0:
+            start = lasts[b]
+        return counts[b] + t.count("\n", at, offset) + 1, offset - start
 
     def locate(self, pointer: str) -> tuple[int, int] | None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -134,15 +148,15 @@ _JSON_SCALAR_END = re.compile(r"[^ \t\n\r,\]}]*")
 class _JsonIndex(Index):
     def __init__(self, text: str) -> None:
         super().__init__(text)
-        # Mask string contents (same length) so that brackets in strings are not seen.
+        # Escaped characters masked (same length): every '"' left opens or closes a string.
         u = text.replace("\\\\", "__").replace('\\"', "__") if '\\"' in text else text
-        parts = u.split('"')
-        if len(parts) > 1:
-            parts[1::2] = map("x".__mul__, map(len, parts[1::2]))
-            u = '"'.join(parts)
-        self.m = u
-        # (C-speed: no Python code runs per bracket)
+        self.m = u   # string contents are never read through it but for that '"'
+        # Every bracket, then those outside strings: an even number of '"' before them,
+        # counted between consecutive brackets (C-speed: no Python code runs per bracket)
         pos = list(map(_MATCH_START, _BRACKETS.finditer(u)))
+        if '"' in u:
+            quotes = accumulate(map(u.count, repeat('"'), chain((0,), pos), pos))
+            pos = list(compress(pos, map(not_, map((1).__and__, quotes))))
         self._pos = pos
         self._depth = list(accumulate(map(_BRACKET_STEP.__getitem__, map(u.__getitem__, pos))))
         self._members: dict[int, Any] = {}
