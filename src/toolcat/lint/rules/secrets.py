@@ -237,6 +237,10 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
                 if h in v:
                     return shape(v)
             return None
+    if shape_of is None and not names:
+        # nothing to find (no key names, no token shapes): only mark what is reachable
+        _mark(value, seen)
+        return
     known = _KEY_CACHE
     holders = _HOLDERS
     hit = _string_hit
@@ -303,6 +307,23 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
                 yield _pointer(path), msg
 
 
+def _mark(value: Any, seen: set[int]) -> None:
+    """Add to ``seen`` every container that :func:`scan` would visit in ``value`` (those
+    reachable through dicts and lists that are not in ``seen``), as it would."""
+    if not isinstance(value, (dict, list)):
+        return
+    stack = [value]
+    pop, push, add = stack.pop, stack.append, seen.add
+    while stack:
+        v = pop()
+        if id(v) in seen:
+            continue
+        add(id(v))
+        for sub in (v.values() if isinstance(v, dict) else v):
+            if isinstance(sub, (dict, list)) and id(sub) not in seen:
+                push(sub)
+
+
 def tool_pointer(tool, src_ptr: str) -> str | None:
     """The tool pointer whose source is ``src_ptr`` in the tool's own file (None if none
     maps back exactly)."""
@@ -350,9 +371,12 @@ def document_secrets(ctx) -> Iterator[Hit]:
     doc = ctx.catalog.document
     if doc is None:
         return
+    hints = _hints(ctx, [ctx.catalog.file])
+    if hints is not None and not hints:
+        return   # token shapes only, and none in the text (the last scan: nothing to mark)
     # token shapes only: no model is given these parts (a `secret` in a response example or
     # an unused component is documentation)
-    for ptr, msg in scan(doc, "", _seen(ctx), _hints(ctx, [ctx.catalog.file]), names=False):
+    for ptr, msg in scan(doc, "", _seen(ctx), hints, names=False):
         yield Hit(msg, ptr, None, file=ctx.catalog.file)
 
 
