@@ -24,8 +24,8 @@ def _schema_changes(projected):
     return [c for c in projected.changes if c.pointer.startswith(("/inputSchema", "/outputSchema"))]
 
 
-def _alone_and_together(cats, to="mcp"):
-    opts = options_from_cli(to=to)
+def _alone_and_together(cats, to="mcp", view="compact"):
+    opts = options_from_cli(to=to, view=view)
     proj = project_catalogs(cats, opts)
     target = tg.get(proj.target) if isinstance(proj.target, str) else proj.target
     subset = opts.subset if opts.subset is not None else target.subset_by_default
@@ -37,6 +37,10 @@ def _alone_and_together(cats, to="mcp"):
             assert orjson.dumps(got.descriptor.get(key)) == \
                 orjson.dumps(alone.descriptor.get(key)), tool.id
         assert _schema_changes(got) == _schema_changes(alone), tool.id
+        # the standard view too (its output schema's rewrites are memoized by content)
+        sb, ab = target.body(got.standard), target.body(alone.standard)
+        for key in ("inputSchema", "outputSchema", "parameters", "input_schema"):
+            assert orjson.dumps(sb.get(key)) == orjson.dumps(ab.get(key)), tool.id
     return proj
 
 
@@ -96,6 +100,40 @@ def test_same_responses_lowered_once_and_as_alone():
     distinct = {content_key(t.output_schema) for t in cats[0].tools}
     assert len(distinct) < len(cats[0].tools)        # a and b (at least) share one entry
     assert len(cache.outputs) == len(distinct)
+
+
+@pytest.mark.parametrize("to", ["mcp", "openwop"])
+def test_standard_view_same_as_alone(to):
+    path = corpus("openapi", "box.openapi.json")
+    paths = [SAMPLES / "petstore.openapi.yaml"] + ([path] if path.exists() else [])
+    for p in paths:
+        _alone_and_together(load_all([str(p)]), to, view="standard")
+
+
+def test_content_key_memo_tells_apart_what_the_plain_key_does():
+    tag = {"type": "string"}
+    other = {"type": "string", "maxLength": 1}
+    values = [
+        {"$defs": {"T": tag}, "$ref": "#/$defs/T"},
+        {"$defs": {"T": dict(tag)}, "$ref": "#/$defs/T"},          # equal, another object
+        {"$ref": "#/$defs/T", "$defs": {"T": tag}},                # another key order
+        {"$defs": {"U": tag}, "$ref": "#/$defs/T"},                # another name
+        {"$defs": {"T": other}, "$ref": "#/$defs/T"},
+        {"$defs": {"T": tag, "U": other}, "$ref": "#/$defs/T"},
+        {"$defs": {"U": other, "T": tag}, "$ref": "#/$defs/T"},
+        {"$defs": {"T": {"maximum": 1}}}, {"$defs": {"T": {"maximum": 1.0}}},
+        {"$defs": {"T": tag}, "$ref": "#/$defs/T", "x": None},
+        {"$defs": {"T": tag, "x": None}, "$ref": "#/$defs/T"},
+        {"$defs": {}}, {"$defs": None}, {"$defs": {"T": True}}, {"$defs": {"T": 1}},
+    ]
+    memo: dict = {}
+    for _ in range(2):                         # (the second time from the memo)
+        for a in values:
+            for b in values:
+                same = orjson.dumps(a) == orjson.dumps(b)
+                assert (content_key(a, memo) == content_key(b, memo)) is same, (a, b)
+    assert content_key({"$defs": {"T": {"a": math.nan}}}, memo) is None
+    assert content_key({"$defs": {"T": tag}, "a": 2 ** 70}, memo) is None
 
 
 def test_content_key():

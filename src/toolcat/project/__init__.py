@@ -381,7 +381,7 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
         target = tg.get(target)
     source, tier = _source_and_tier(tool, fmt, target, opts)
     tid = target.tool_id(tool, fmt, source)
-    standard, fitted = _standard(target, tool, fmt, opts.source, opts.safety_tier)
+    standard, fitted = _standard(target, tool, fmt, opts.source, opts.safety_tier, cache)
     if opts.view == "standard":
         return ProjectedTool(tid, standard, standard, fitted, file=tool.file,
                              no_input_schema=tool.input_schema is None)
@@ -486,7 +486,7 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
     already). The lowering is a function of the schema's content and these options."""
     key = None
     if cache is not None:
-        digest = content_key(tool.output_schema)
+        digest = content_key(tool.output_schema, cache.digests)
         if digest is not None:
             key = ("outputSchema", digest, tool.dialect, opts.factor, target.typed_object_roots,
                    target.boolean_property_schemas)
@@ -701,10 +701,15 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
 
 
 def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
-              safety_tier: str | None = None) -> tuple[Any, list[Change]]:
+              safety_tier: str | None = None,
+              cache: LowerCache | None = None) -> tuple[Any, list[Change]]:
     """The standard view of one tool, and the changes its schema roots needed to be what the
     target requires (:mod:`.roots`; none for a tool in the target's own format, whose standard
-    view is the descriptor as written)."""
+    view is the descriptor as written).
+
+    ``cache``: the output schema's rewrites are memoized in it by the schema's content
+    (:func:`content_key`; an OpenAPI spec's operations that return the same type share
+    them, as their compact views do); a schema they leave as it is stays the tool's own."""
     standard = target.standard(tool, fmt, source, safety_tier)
     if fmt in target.native_formats and tool.raw is not None:
         return standard, []
@@ -715,6 +720,20 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
             continue
         role = "/outputSchema" if key == "outputSchema" else "/inputSchema"
         new = body[key]
+        mkey = None
+        if cache is not None and role == "/outputSchema":
+            digest = content_key(new, cache.digests)
+            if digest is not None:
+                mkey = (digest, tool.dialect, target.ajv_clients,
+                        target.typed_object_roots, target.boolean_property_schemas)
+                got = cache.standards.get(mkey)
+                if got is not None:
+                    if got[0] is not _SAME:
+                        body[key] = got[0]
+                    changes.extend(got[1])
+                    continue
+        was = new
+        start = len(changes)
         if target.ajv_clients:
             new, fixed = roots.fix_patterns(new, tool.dialect, role)
             changes.extend(fixed)
@@ -723,7 +742,12 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
                           boolean_properties=target.boolean_property_schemas, pointer=role)
         changes.extend(fitted)
         body[key] = new
+        if mkey is not None:
+            cache.standards[mkey] = (_SAME if new is was else new, tuple(changes[start:]))
     return standard, changes
+
+
+_SAME: Any = object()
 
 
 def _standard_ids(target: Target, tool: Tool, fmt: str) -> Any:

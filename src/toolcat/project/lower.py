@@ -137,7 +137,8 @@ class LowerCache:
       see ``_Lowerer._key``).
     """
 
-    __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses", "outputs", "sharer")
+    __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses", "outputs", "sharer",
+                 "digests", "standards")
 
     def __init__(self) -> None:
         #: whole results by content (:func:`content_key` and the options): a caller's memo,
@@ -152,6 +153,10 @@ class LowerCache:
         #: equal subtrees of the results kept in ``outputs`` as one object (memory: Stripe's
         #: output schemas repeat the same lowered components; :mod:`toolcat.document.share`)
         self.sharer = Sharer()
+        #: :func:`content_key`'s memo: the digests of ``$defs`` entries, by object
+        self.digests: dict[int, tuple[Any, bytes | None]] = {}
+        #: the standard view's rewrites of an output schema, by its content (the caller's)
+        self.standards: dict[tuple, Any] = {}
 
     def intern(self, key: tuple) -> int:
         k = self.keys.get(key)
@@ -163,7 +168,7 @@ class LowerCache:
 _PLAIN_LEAVES = frozenset((str, int, bool, type(None)))
 
 
-def content_key(value: Any) -> bytes | None:
+def content_key(value: Any, memo: dict | None = None) -> bytes | None:
     """A digest that two JSON values share exactly when they are equal as JSON documents
     (the same keys in the same order, the same values, ``1`` and ``1.0`` apart), for
     memoizing a deterministic function of a schema's content; None for a value this cannot
@@ -172,8 +177,18 @@ def content_key(value: Any) -> bytes | None:
     is not finite (orjson writes NaN as null), an integer beyond 64 bits.
 
     The digest is the SHA-256 of orjson's bytes (which identify a value: distinct values
-    have distinct texts), so that a memo holds 32 bytes per entry, not the text."""
+    have distinct texts), so that a memo holds 32 bytes per entry, not the text.
+
+    ``memo`` (kept by the caller across calls, :attr:`LowerCache.digests`): a dict whose
+    ``$defs`` is a dict is digested from its other members and the digest of each ``$defs``
+    entry, remembered by object: the output schemas of an OpenAPI spec's tools bundle the
+    same definition objects, whose text would be checked and hashed again for each tool.
+    (Another digest of the same value than without a memo, as injective: compare keys made
+    one way only.)"""
     import hashlib
+
+    if memo is not None and value.__class__ is dict and value.get("$defs").__class__ is dict:
+        return _split_key(value, memo)
 
     import orjson
 
@@ -214,6 +229,34 @@ def content_key(value: Any) -> bytes | None:
     except (TypeError, orjson.JSONEncodeError):
         return None
     return hashlib.sha256(text).digest()
+
+
+def _split_key(value: dict, memo: dict) -> bytes | None:
+    """:func:`content_key` of a dict with a ``$defs`` map, from parts: the digest of the dict
+    with ``null`` in place of the map (the keys keep their order), then for each entry its
+    name's JSON text and its digest (32 bytes; a JSON string ends at its closing quote, so
+    the sequence reads back one way), under a prefix no JSON text starts with."""
+    import hashlib
+
+    import orjson
+
+    parts = [b"defs:"]
+    for name, sub in value["$defs"].items():
+        rec = memo.get(id(sub))
+        if rec is None or rec[0] is not sub:
+            rec = memo[id(sub)] = (sub, content_key(sub))
+        if rec[1] is None:
+            return None
+        try:
+            parts.append(orjson.dumps(name))
+        except (TypeError, orjson.JSONEncodeError):
+            return None
+        parts.append(rec[1])
+    rest = content_key({k: (None if k == "$defs" else v) for k, v in value.items()})
+    if rest is None:
+        return None
+    parts.insert(1, rest)
+    return hashlib.sha256(b"".join(parts)).digest()
 
 
 @dataclass(frozen=True, slots=True)
