@@ -227,14 +227,6 @@ CHUNK = 1 << 20
 # punctuation the same run takes), and the patterns look behind nothing and ahead only at
 # white space, so both pieces pre-tokenize as they do within the whole text, and BPE never
 # merges across pre-tokens: the counts add up exactly.
-def cuts_after_brace(item: bytes | memoryview) -> bool:
-    """Whether the canonical JSON ``item`` of an array opens with ``{"`` and a key starting
-    with an ASCII letter: the text ``,{"`` before it is then a place (:data:`_SPLIT`) where
-    the array's text may be cut without changing its count."""
-    c = item[2] if len(item) > 2 else 0
-    return item[:2] == b'{"' and (65 <= c <= 90 or 97 <= c <= 122)
-
-
 _SPLIT = None
 # the pieces of a long text end before each `"properties"` key (one of those places), so
 # that they depend on the content only: the same schema text met again (an OpenAPI spec's
@@ -245,6 +237,14 @@ _MEMO_MIN = 64 << 10             # shorter texts are counted whole
 _PIECES: dict[str, dict[str, int]] = {}   # encoding -> piece -> its count (bounded below)
 _PIECES_MAX_CHARS = 64 << 20
 _pieces_chars = 0
+
+
+def cuts_after_brace(item: bytes | memoryview) -> bool:
+    """Whether the canonical JSON ``item`` of an array opens with ``{"`` and a key starting
+    with an ASCII letter: the text ``,{"`` before it is then a place (:data:`_SPLIT`) where
+    the array's text may be cut without changing its count."""
+    c = item[2] if len(item) > 2 else 0
+    return item[:2] == b'{"' and (65 <= c <= 90 or 97 <= c <= 122)
 
 
 def _split_count(enc: Any, text: str) -> int:
