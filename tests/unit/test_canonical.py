@@ -183,7 +183,9 @@ def test_canonical_size_is_len_of_dumps(parts, data):
     them (what `tools` does with the bundled definitions of OpenAPI tools)."""
     memo: dict = {}
     shared = {"$defs": {f"d{i}": p for i, p in enumerate(parts)}}
-    values = [shared, [shared, parts], {"a": parts[0], "b": (shared, 1)}, parts[-1]]
+    big = {"pad": "x" * 1100, "parts": parts}    # big enough to be remembered
+    values = [shared, [shared, parts], {"a": parts[0], "b": (shared, 1)}, parts[-1],
+              big, [big, {"b": big}]]
     for v in data.draw(st.permutations(values)):
         assert canonical.canonical_size(v, memo) == len(canonical.dumps(v))
         assert canonical.canonical_size(v) == len(canonical.dumps(v))

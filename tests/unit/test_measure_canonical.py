@@ -29,6 +29,12 @@ def test_dumps_equals_the_exact_encoder(v):
     assert canonical.dumps(v) == canonical._slow(v, None)
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=40) | st.text("0123456789e+-.,]}x", max_size=40).map(str.encode))
+def test_odd_float_search_is_the_regex(out):
+    assert canonical._odd_float(out) == (canonical._ODD_FLOAT.search(out) is not None)
+
+
 def test_strings_that_look_like_odd_floats_keep_the_fast_path():
     v = {"description": "Use TLS 1.0, 1.1 or 2.0}", "n": [1, 2.5]}
     assert canonical.dumps(v) == canonical._slow(v, None)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from support.common import corpus
 from toolcat.document.pointer import decode, encode, resolve
 from toolcat.schema import keywords as kw
-from toolcat.schema.walker import iter_schemas, local_refs, subschemas, transform
+from toolcat.schema.walker import iter_schemas, local_refs, subschemas, sum_schemas, transform
 
 
 def paths(schema, dialect=kw.DRAFT2020):
@@ -235,3 +235,31 @@ def test_iter_schemas_agrees_with_subschemas(schema, dialect):
     """iter_schemas inlines the subschema table lookup: both must list the same positions."""
     got = [(p, d) for p, _n, d in iter_schemas(schema, dialect)]
     assert got == _via_subschemas(schema, dialect)
+
+
+def _keys(node):
+    return len(node) + 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(schemas, st.sampled_from(kw.DIALECTS))
+def test_sum_schemas_is_the_walks_sum_with_shared_parts(schema, dialect):
+    """Each shared subtree is added from the memo, kept across calls and dialects: the sums
+    are still the plain walk's, where a subtree is visited once per occurrence."""
+    def plain(v, d):
+        return sum(_keys(n) for _p, n, _d in iter_schemas(v, d) if n.__class__ is dict)
+
+    memo: dict = {}
+    shared = {"type": "object", "properties": {"a": schema, "b": schema}}
+    values = [schema, shared, {"anyOf": [shared, schema, shared]},
+              {"$schema": "http://json-schema.org/draft-07/schema#", "items": shared}]
+    for d in (dialect, kw.DRAFT2020):
+        for v in values:
+            assert sum_schemas(v, _keys, d, memo) == plain(v, d)
+
+
+def test_sum_schemas_deeper_than_the_recursion():
+    deep: object = {"type": "string"}
+    for _ in range(5000):
+        deep = {"items": deep}
+    assert sum_schemas(deep, _keys) == 5000 * 2 + 2

@@ -38,7 +38,7 @@ from toolcat.errors import InputError, UsageError
 from toolcat.formats import targets
 from toolcat.model import MCP_CAPTURE, Catalog
 from toolcat.schema.keywords import DRAFT2020, is_prose_key
-from toolcat.schema.walker import iter_schemas
+from toolcat.schema.walker import sum_schemas
 
 BREAKDOWN_KEYS = ("descriptions", "schema_prose", "schema_shape", "other")
 #: the sides a budget can gate, and what each is. The default is "before": a budget is
@@ -168,13 +168,17 @@ def saving_pct(before: int, after: int) -> float:
 # --------------------------------------------------------------------------- breakdown
 
 
-def _json_len(value: Any) -> int:
-    """Length of the canonical bytes of ``value`` (strings without the float check)."""
+def _json_len(value: Any, memo: dict | None = None) -> int:
+    """Length of the canonical bytes of ``value`` (strings without the float check; a
+    container through :func:`~toolcat.document.canonical.canonical_size`, each shared part
+    once, when a ``memo`` is given)."""
     if isinstance(value, str):
         try:
             return len(orjson.dumps(value))
         except Exception:  # noqa: BLE001 - lone surrogates: the exact encoder
             pass
+    elif memo is not None:
+        return canonical.canonical_size(value, memo)
     return len(canonical.dumps(value))
 
 
@@ -184,53 +188,63 @@ def _entry_bytes(obj: dict, key: str, value: Any, jlen: Any = _json_len) -> int:
     return n + 1 if len(obj) > 1 else n
 
 
-def schema_prose_bytes(schema: Any, dialect: str = DRAFT2020, jlen: Any = _json_len) -> int:
-    """Bytes of the prose entries in the schema positions of ``schema``."""
-    n = 0
-    for _path, node, _d in iter_schemas(schema, dialect):
-        if isinstance(node, dict):
-            for k in node:
-                if is_prose_key(k):
-                    n += _entry_bytes(node, k, node[k], jlen)
-    return n
+def schema_prose_bytes(schema: Any, dialect: str = DRAFT2020, jlen: Any = _json_len,
+                       memo: dict | None = None) -> int:
+    """Bytes of the prose entries in the schema positions of ``schema`` (``memo``: kept
+    across calls, each shared subtree is added up once: :func:`sum_schemas`)."""
+    def own(node: dict) -> int:
+        return sum(_entry_bytes(node, k, node[k], jlen) for k in node if is_prose_key(k))
+
+    return sum_schemas(schema, own, dialect, memo)
 
 
-def _fast_len(value: Any) -> int:
-    return len(orjson.dumps(value))
+class _Breakdown:
+    """Splits the canonical bytes of a view's arrays into :data:`BREAKDOWN_KEYS`, a batch of
+    items at a time, and sizes their schemas; its memos (kept across the batches of one
+    catalog) make each object the items share (an OpenAPI spec's bundled definitions) cost
+    its size once, not once per tool."""
 
+    def __init__(self) -> None:
+        self.sizes: dict = {}       # canonical_size's memo
+        self.prose: dict = {}       # sum_schemas's memo
 
-def breakdown(items: list, target: str, dialects: list[str] | None = None,
-              whole: bytes | None = None) -> dict[str, int]:
-    """Split the canonical bytes of the array ``items`` into :data:`BREAKDOWN_KEYS`.
+    def jlen(self, value: Any) -> int:
+        return _json_len(value, self.sizes)
 
-    ``whole`` is ``canonical.dumps(items)`` when the caller already has it.
-    """
-    if whole is None:
-        whole = canonical.dumps(items)
-    total_bytes = len(whole)
-    # When orjson already writes the whole array canonically (no float that JavaScript would
-    # format differently, no lone surrogate), it writes every part canonically too.
-    try:
-        jlen = _fast_len if orjson.dumps(items) == whole else _json_len
-    except Exception:  # noqa: BLE001 - orjson refuses the value: the exact encoder for parts
-        jlen = _json_len
-    desc = prose = schema = 0
-    envelope = targets.get(target)
-    keys = envelope.schema_keys
-    for i, item in enumerate(items):
-        body = envelope.body(item)
-        if not isinstance(body, dict):
-            continue
-        if "description" in body:
-            desc += _entry_bytes(body, "description", body["description"], jlen)
-        dialect = dialects[i] if dialects is not None and i < len(dialects) else DRAFT2020
-        for k in keys:
-            if k in body:
-                s = body[k]
-                schema += jlen(s)
-                prose += schema_prose_bytes(s, dialect, jlen)
-    return {"descriptions": desc, "schema_prose": prose, "schema_shape": schema - prose,
-            "other": total_bytes - desc - schema}
+    def split(self, items: list, target: str, dialects: list[str] | None,
+              total_bytes: int) -> dict[str, int]:
+        """The four parts of the canonical array of ``items`` (``total_bytes`` long)."""
+        desc = prose = schema = 0
+        envelope = targets.get(target)
+        keys = envelope.schema_keys
+        jlen = self.jlen
+        for i, item in enumerate(items):
+            body = envelope.body(item)
+            if not isinstance(body, dict):
+                continue
+            if "description" in body:
+                desc += _entry_bytes(body, "description", body["description"], jlen)
+            dialect = dialects[i] if dialects is not None and i < len(dialects) else DRAFT2020
+            for k in keys:
+                if k in body:
+                    s = body[k]
+                    schema += jlen(s)
+                    prose += schema_prose_bytes(s, dialect, jlen, self.prose)
+        return {"descriptions": desc, "schema_prose": prose, "schema_shape": schema - prose,
+                "other": total_bytes - desc - schema}
+
+    def schema_sizes(self, envelope: Any, items: list) -> dict[str, int]:
+        """Canonical bytes of the input schemas and of the output schemas of ``items``."""
+        keys = envelope.schema_keys
+        out = {"input": 0, "output": 0}
+        for it in items:
+            body = envelope.body(it)
+            if not isinstance(body, dict):
+                continue
+            for side, key in zip(("input", "output"), keys):
+                if key in body:
+                    out[side] += self.jlen(body[key])
+        return out
 
 
 # --------------------------------------------------------------------------- projection
@@ -363,20 +377,6 @@ def _lossless_only(envelope: Any, pt: Any, before_item: Any) -> Any:
     return _with_body(envelope, after_item, body)
 
 
-def schema_sizes(envelope: Any, items: list) -> dict[str, int]:
-    """Canonical bytes of the input schemas and of the output schemas of ``items``."""
-    keys = envelope.schema_keys
-    out = {"input": 0, "output": 0}
-    for it in items:
-        body = envelope.body(it)
-        if not isinstance(body, dict):
-            continue
-        for side, key in zip(("input", "output"), keys):
-            if key in body:
-                out[side] += len(canonical.dumps(body[key]))
-    return out
-
-
 class _Joined:
     """The canonical bytes of an array given a batch of its items at a time (each batch's
     own canonical array): their length and SHA-256, and their tokens submitted to a counter
@@ -457,6 +457,7 @@ class _Sums:
         self.desc = self.prose = self.schema = 0
         self.sizes = {"before": {"input": 0, "output": 0}, "after": {"input": 0, "output": 0}}
         self.tools = 0
+        self.parts = _Breakdown()
         self.unlowerable: list[str] = []
         self.tool_figures: list[ToolFigures] = []
 
@@ -492,12 +493,12 @@ class _Sums:
         self.before.add(b)
         self.after.add(a)
         self.middle.add(m)
-        parts = breakdown(before_items, env.name, dialects, b)
+        parts = self.parts.split(before_items, env.name, dialects, len(b))
         self.desc += parts["descriptions"]
         self.prose += parts["schema_prose"]
         self.schema += parts["schema_prose"] + parts["schema_shape"]
         for side, items in (("before", before_items), ("after", after_items)):
-            for k, v in schema_sizes(env, items).items():
+            for k, v in self.parts.schema_sizes(env, items).items():
                 self.sizes[side][k] += v
         self.unlowerable.extend(t.id for t in pts if getattr(t, "failed", False))
         self.tools += len(pts)

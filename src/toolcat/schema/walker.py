@@ -3,6 +3,7 @@
 * :func:`subschemas` lists the direct subschema positions of a schema node.
 * :func:`iter_schemas` visits every schema node of a schema, pre-order, with its path.
 * :func:`transform` rebuilds a schema bottom-up through a hook (never mutates its input).
+* :func:`sum_schemas` adds up a figure of every schema node, each shared subtree once.
 
 A *path* is a tuple of pointer tokens relative to the schema root, e.g.
 ``("properties", "owner", "anyOf", 0)``. Property names and other map keys are data:
@@ -197,6 +198,39 @@ def count_values(value: Any) -> int:
             stack.extend(v.values())
         elif isinstance(v, list):
             stack.extend(v)
+    return n
+
+
+def sum_schemas(schema: Any, own: Callable[[dict], int], dialect: str = DRAFT2020,
+                memo: dict | None = None) -> int:
+    """``sum(own(node))`` over the object nodes :func:`iter_schemas` visits, where a subtree
+    met before (the same object, in the same dialect; through ``memo``, kept by the caller
+    across calls) adds its remembered sum: the tools of an OpenAPI spec bundle the same
+    definitions objects, walked once. ``own`` must depend on the node's content only. The
+    plain walk when the schema nests too deeply for the recursion."""
+    if memo is None:
+        memo = {}
+    try:
+        return _sum(schema, own, dialect, memo)
+    except RecursionError:
+        return sum(own(n) for _p, n, _d in iter_schemas(schema, dialect) if n.__class__ is dict)
+
+
+def _sum(node: Any, own: Callable[[dict], int], dialect: str, memo: dict) -> int:
+    if node.__class__ is not dict:
+        return 0
+    key = (id(node), dialect)
+    got = memo.get(key)
+    if got is not None and got[0] is node:
+        return got[1]
+    d = node_dialect(node, dialect) if "$schema" in node else dialect
+    n = own(node)
+    kids = False
+    for _suffix, sub in subschemas(node, d):
+        n += _sum(sub, own, d, memo)
+        kids = True
+    if kids:     # (a leaf is summed again: memory)
+        memo[key] = (node, n)   # the node is held: its id stays its own
     return n
 
 
