@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +33,13 @@ def test_dumps_equals_the_exact_encoder(v):
 @settings(max_examples=500, deadline=None)
 @given(st.binary(max_size=40) | st.text("0123456789e+-.,]}x", max_size=40).map(str.encode))
 def test_odd_float_search_is_the_regex(out):
+    assert canonical._odd_float(out) == (canonical._ODD_FLOAT.search(out) is not None)
+
+
+@pytest.mark.parametrize("out", [b"1e-6", b"[1e-6,2]", b"1e-60", b"e-6", b"-6", b"1e+16", b"1e+15}",
+                                 b"1e+21", b"1e+20", b"1e+2", b"+16", b"1.0", b"1.0,", b"x1.0]",
+                                 b".0}", b"10.05", b'"a":1.0}', b"9e+19]"])
+def test_odd_float_search_on_the_edges(out):
     assert canonical._odd_float(out) == (canonical._ODD_FLOAT.search(out) is not None)
 
 

@@ -136,18 +136,22 @@ def _slow(value: Any, indent: int | None) -> bytes:
 # Loaded data never holds integral floats below 2**53 (parse.normalize makes them ints), so
 # these patterns are rare; a match (even inside a string) only costs the exact slow path.
 _ODD_FLOAT = re.compile(rb"[0-9]e(?:-6|\+1[5-9]|\+20)(?![0-9])|[0-9]\.0(?=[,\]}]|$)")
-# The same search, a few times faster on megabytes (it runs over every byte dumps writes):
-# each alternative from its literal first byte (which the regex engine skips to in C), the
-# digit before a hit checked after (tests/unit/test_canonical.py holds the two equal).
-_ODD_PARTS = (re.compile(rb"e(?:-6|\+1[5-9]|\+20)(?![0-9])"), re.compile(rb"\.0(?=[,\]}]|$)"))
+# The same search, about 2.5x faster on megabytes (it runs over every byte dumps writes):
+# each alternative from a literal that is rare in JSON text ("-6", "+1x"/"+20", ".0"), which
+# the regex engine skips to in C, what must come before it checked after
+# (tests/unit/test_measure_canonical.py holds the two equal).
+_ODD_PARTS = ((re.compile(rb"\.0(?=[,\]}]|$)"), b""), (re.compile(rb"-6(?![0-9])"), b"e"),
+              (re.compile(rb"\+(?:1[5-9]|20)(?![0-9])"), b"e"))
 
 
 def _odd_float(out: bytes) -> bool:
     """Whether :data:`_ODD_FLOAT` matches somewhere in ``out``."""
-    for r in _ODD_PARTS:
+    for r, before in _ODD_PARTS:
+        k = len(before)
         for m in r.finditer(out):
-            i = m.start()
-            if i and 48 <= out[i - 1] <= 57:
+            j = m.start()
+            i = j - k
+            if i > 0 and out[i:j] == before and 48 <= out[i - 1] <= 57:
                 return True
     return False
 
