@@ -58,6 +58,16 @@ def test_yaml_is_1_2():
     assert doc == {"a": "yes", "b": "2024-10-01", "c": 15, "d": 12, "e": None, "f": "1_000"}
 
 
+def test_yaml_1_2_core_ints_only():
+    """0x/0o are the core schema's ints; the forms yaml-rs also reads as numbers (signed hex
+    or octal, 0X/0O/0b/0B, underscores) are strings, in any flow or block context."""
+    doc = parse_yaml("a: +0x1F\nb: -0o7\nc: 0X1F\nd: 0B1\ne: 0x1F\nf: 0o17\ng: _1\nh: 0O7\n"
+                     "i: [+0x1F, 0b11, -0x1]\nj: {k: -0O1, l: 0xA}\n", "x.yaml")
+    assert doc == {"a": "+0x1F", "b": "-0o7", "c": "0X1F", "d": "0B1", "e": 31, "f": 15,
+                   "g": "_1", "h": "0O7", "i": ["+0x1F", "0b11", "-0x1"],
+                   "j": {"k": "-0O1", "l": 10}}
+
+
 # --------------------------------------------------------------------------- syntax choice
 
 

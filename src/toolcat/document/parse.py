@@ -423,8 +423,10 @@ def parse_yaml(text: str, path: str, limits: Limits | None = None) -> Any:
 # underscores (1_000, _1), 0b101, 0X1F / 0O7, signed +0x1F. Where such a token appears,
 # the file is parsed a second time with an "x" put before each one: a value that was a
 # number and comes back as "x<token>" was that token, a string.
-_LOOSE_HINTS = (re.compile(r"_(?:[0-9]|(?=[\s,\]}#]|$))", re.M), re.compile(r"0[bBXO]"),
-                re.compile(r"\+0[xXoO]"), re.compile(r"-0[xXoO]"))
+# (hints: a token holding one is checked whole, so a hint may find more than the loose
+# forms, e.g. a plain 0x1F; each search starts from a literal, which the regex engine skips
+# to fast: 0b, 0B, 0X, 0O and a signed +0x/-0o all hold one of the second's)
+_LOOSE_HINTS = (re.compile(r"_(?:[0-9]|(?=[\s,\]}#]|$))", re.M), re.compile(r"0[bBXOxo]"))
 _TOKEN_CHARS = frozenset("0123456789abcdefABCDEFxXoO_.+-")
 def _loose_number_tokens(text: str) -> list[int]:
     """Start offsets of plain-scalar-like tokens yaml-rs may read as numbers (core: strings)."""
@@ -625,6 +627,7 @@ _IS_STR = str.__instancecheck__   # isinstance(k, str) without a Python frame pe
 def _normalize(doc: Any, max_depth: int) -> Any:
     root = [doc]
     stack: list[tuple[Any, int]] = [(root, 0)]
+    push = stack.append
     while stack:
         cont, depth = stack.pop()
         if depth > max_depth:
@@ -632,8 +635,8 @@ def _normalize(doc: Any, max_depth: int) -> Any:
         if isinstance(cont, dict):
             if "<<" in cont:
                 _apply_merge(cont)
-            items = list(cont.items())
             if not all(map(_IS_STR, cont)):
+                items = list(cont.items())
                 new = {}
                 for k, v in items:
                     try:
@@ -649,22 +652,24 @@ def _normalize(doc: Any, max_depth: int) -> Any:
                                     "(e.g. 1 and '1')", cont)
                 cont.clear()
                 cont.update(new)
-                items = list(new.items())
-            for k, v in items:
-                if v.__class__ is str:          # most values: nothing to do
-                    continue
-                if isinstance(v, (dict, list)):
-                    stack.append((v, depth + 1))
-                elif not _scalar_ok(v):
-                    cont[k] = _fix_scalar(v, cont, k)
+            pairs: Any = cont.items()    # (a value replaced in place: the keys stay)
         else:
-            for i, v in enumerate(cont):
-                if v.__class__ is str:
-                    continue
-                if isinstance(v, (dict, list)):
-                    stack.append((v, depth + 1))
-                elif not _scalar_ok(v):
-                    cont[i] = _fix_scalar(v, cont, i)
+            pairs = enumerate(cont)
+        for k, v in pairs:
+            # JSON as it is: a string, boolean, null, 64-bit integer (most values), or a
+            # container to look into; anything else is fixed or refused
+            c = v.__class__
+            if c is str or c is bool or v is None:
+                continue
+            if c is dict or c is list:
+                push((v, depth + 1))
+            elif c is int:
+                if not INT64_MIN <= v < UINT64_END:
+                    cont[k] = _fix_scalar(v, cont, k)
+            elif isinstance(v, (dict, list)):
+                push((v, depth + 1))
+            else:
+                cont[k] = _fix_scalar(v, cont, k)
     return root[0]
 
 
@@ -708,11 +713,6 @@ def _too_many_digits(v: int) -> bool:
     except ValueError:
         return True
     return False
-
-
-def _scalar_ok(v: Any) -> bool:
-    t = type(v)
-    return t is str or (t is int and INT64_MIN <= v < UINT64_END) or t is bool or v is None
 
 
 def _fix_scalar(v: Any, cont: Any, key: Any) -> Any:

@@ -37,7 +37,7 @@ import re
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, repeat
 from operator import not_
-from typing import Any
+from typing import Any, Iterator
 
 from toolcat.document.pointer import decode, unescape
 from toolcat.document.scalars import CORE_NUMBER, LOOSE_NUMBER, js_key
@@ -350,7 +350,7 @@ class _YamlIndex(Index):
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         super().__init__(text)
         self.n = len(text)
-        self._maps: dict[int, dict] = {}
+        self._maps: dict[int, list] = {}   # mapping start -> [entries, scan, error]
         self._seqs: dict[int, list] = {}
         self._flows: dict[int, Any] = {}
         self._values: dict[tuple, tuple] = {}
@@ -477,13 +477,50 @@ class _YamlIndex(Index):
 
     # ------------------------------------------------------------------ collections
     def _map(self, s: int) -> dict:
-        got = self._maps.get(s)
-        if got is not None:
-            return got
+        """Every entry of the block mapping whose first key starts at ``s``."""
+        st = self._map_state(s)
+        if st[1] is not None:
+            self._scan_on(st, None)
+        return st[0]
+
+    def _map_get(self, s: int, tok: str) -> tuple | None:
+        """The entry ``tok`` of the mapping at ``s``: the mapping is read only as far as
+        its first ``tok`` (findings cluster on a few keys; a key read later resumes the
+        scan where the last lookup stopped)."""
+        st = self._map_state(s)
+        got = st[0].get(tok)
+        if got is None and st[1] is not None:
+            got = self._scan_on(st, tok)
+        return got
+
+    def _map_state(self, s: int) -> list:
+        st = self._maps.get(s)
+        if st is None:
+            st = self._maps[s] = [{}, None, None]   # entries, the scan going on, its error
+            st[1] = self._scan_map(s, st[0])
+        return st
+
+    def _scan_on(self, st: list, tok: str | None) -> tuple | None:
+        """Go on with the scan ``st`` until it adds ``tok`` (None: to the end)."""
+        if st[2] is not None:
+            raise st[2]
+        try:
+            for key in st[1]:
+                if key == tok:
+                    return st[0][key]
+        except Exception as e:  # _Unsupported...: the same answer to every later lookup
+            st[2] = e
+            raise
+        st[1] = None
+        return st[0].get(tok) if tok is not None else None
+
+    def _scan_map(self, s: int, entries: dict) -> Iterator[str]:
+        """Read the entries of the mapping at ``s`` into ``entries``, yielding each new key."""
         t = self.text
         c = self._col(s)
         key, ent = self._entry(s, c)
-        entries: dict[str, tuple] = {key: ent}
+        entries[key] = ent
+        yield key
         pos = self._resume(s, ent[1])
         pat = _map_scan(c)
         while pos >= 0:
@@ -504,16 +541,20 @@ class _YamlIndex(Index):
                     multi = True
                 if key in entries:
                     self.dups.append((key, koff))
+                    new = False
                 else:
                     entries[key] = ent
+                    new = True
                 if multi:
                     nxt = self._resume(m.end(), ent[1])
                     if nxt != t.find("\n", m.end()):  # the value runs past its line
                         restart = nxt
+                        if new:
+                            yield key
                         break
+                if new:
+                    yield key
             pos = restart
-        self._maps[s] = entries
-        return entries
 
     def _resume(self, line_pos: int, vpos: int | None) -> int:
         """Where to look for the next entry: the newline ending the value at ``vpos``.
@@ -621,7 +662,7 @@ class _YamlIndex(Index):
     def _child(self, node: tuple, tok: str, depth: int = 0) -> tuple | None:
         kind, _report, s = node
         if kind == MAP:
-            ent = self._map(s).get(tok)
+            ent = self._map_get(s, tok)
             c = self._col(s)
             if ent is None:
                 return self._merged(node, tok, depth)
