@@ -146,9 +146,11 @@ class RefChecker:
             ref = sub.get("$ref")
             if not isinstance(ref, str):
                 continue
-            at = ptr + jp.encode(path)
-            t = self.r.resolve(ref, doc, at)
+            t = self.r.local(ref, doc)   # (the pointer of the place only when needed)
+            if t is None:
+                t = self.r.resolve(ref, doc, ptr + jp.encode(path))
             if isinstance(t, str):
-                self.r.problem(t, doc, at + "/$ref", self.tool, blocking=False)
+                self.r.problem(t, doc, ptr + jp.encode(path) + "/$ref", self.tool,
+                               blocking=False)
                 continue
             stack.append((t.node, t.doc, t.pointer, SCHEMA))

@@ -267,13 +267,21 @@ class Resolver:
     # ---- references
     def resolve(self, ref: str, doc: Doc, at: str) -> Target | str:
         """Resolve ``ref`` found at pointer ``at`` of ``doc``: a Target or an error message."""
+        got = self.local(ref, doc)
+        return got if got is not None else self._resolve(ref, doc, None, "", "", at)
+
+    def local(self, ref: str, doc: Doc) -> Target | str | None:
+        """What :meth:`resolve` answers for ``ref`` in ``doc`` wherever it is written (a local
+        reference of a document without ``$id``), or None when that depends on the place:
+        then call :meth:`resolve` with it (callers that would build the pointer of the place
+        for nothing ask this first)."""
         if ref.startswith("#") and not doc.ids:
             key = (id(doc), ref)
             got = self._local.get(key)
             if got is None:
                 got = self._local[key] = self._resolve(ref, doc, doc, "", ref[1:])
             return got
-        return self._resolve(ref, doc, None, "", "", at)
+        return None
 
     def _resolve(self, ref: str, doc: Doc, tdoc: Doc | None, rptr: str, frag: str,
                  at: str = "") -> Target | str:
@@ -448,18 +456,20 @@ class Bundler:
         return d
 
     # ---- references inside schemas
-    def _ref_target(self, ref: str, doc: Doc, at: str) -> Target | None:
-        t = self.r.resolve(ref, doc, at)
+    def _ref_target(self, ref: str, doc: Doc, base: str, path: tuple) -> Target | None:
+        """The schema ``ref`` names, found at ``path`` below pointer ``base`` of ``doc`` (the
+        pointer of the place is built only when needed: to resolve there, for a problem)."""
+        t = self.r.local(ref, doc)
+        if t is None:
+            t = self.r.resolve(ref, doc, base + jp.encode(path))
         if isinstance(t, str):
-            self.r.problem(t, doc, at + "/$ref", self.tool)
-            return None
-        if not isinstance(t.node, (dict, bool)):
-            self.r.problem(f"$ref {ref!r} points at a {type(t.node).__name__}, not a schema",
-                           doc, at + "/$ref", self.tool)
-            return None
-        err = self._chain_error(t)
+            err: str | None = t
+        elif not isinstance(t.node, (dict, bool)):
+            err = f"$ref {ref!r} points at a {type(t.node).__name__}, not a schema"
+        else:
+            err = self._chain_error(t)
         if err is not None:
-            self.r.problem(err, doc, at + "/$ref", self.tool)
+            self.r.problem(err, doc, base + jp.encode(path) + "/$ref", self.tool)
             return None
         return t
 
@@ -514,8 +524,7 @@ class Bundler:
                 n = _tuple_items(n, path, hook)
             ref = n.get("$ref")
             if isinstance(ref, str):
-                at = ptr + encode(path)
-                t = self._ref_target(ref, doc, at)
+                t = self._ref_target(ref, doc, ptr, path)
                 if t is not None:
                     d = self._def_for(t)
                     n["$ref"] = "#/$defs/" + jp.escape(d.name)
