@@ -190,6 +190,24 @@ def test_shape_hints_find_every_literal(pieces):
     assert secrets.shape_hints(text) == reference_hints(text)
 
 
+def test_shape_hints_literals_at_every_place():
+    # each literal is found by its anchor's pass wherever it is written: at the very start
+    # and end of the text (the look-behind and look-ahead reach the edges), glued to another
+    # literal, and after a near miss of itself; the passes report every literal occurrence
+    lits = list(secrets._BY_LITERAL)
+    assert sorted(lit for _f, at in secrets._FINDERS for lit, _o in at) == sorted(lits)
+    for sample in TOKEN_SAMPLES:
+        for text in (sample, "x" + sample, sample + " " + sample[:-1] + "-" + sample,
+                     sample[:2] + sample, "".join(TOKEN_SAMPLES) + sample):
+            assert secrets.shape_hints(text) == reference_hints(text), text
+    for lit in lits:
+        text = lit + "".join(lits) + lit[:-1] + lit
+        occ = {(i, x) for x in lits for i in range(len(text)) if text.startswith(x, i)}
+        got = {(m.start() - off, x) for f, at in secrets._FINDERS for m in f.finditer(text)
+               for x, off in at if m.start() >= off and text.startswith(x, m.start() - off)}
+        assert got == occ
+
+
 def test_shape_hints_overlapping_literals():
     # literals starting inside other literals' occurrences are all found
     text = "ACCAKIA" + "Q" * 13 + " ghp_" + "x1" * 18 + " AIzaIzaSyA" + "b" * 29
