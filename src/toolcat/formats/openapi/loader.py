@@ -624,6 +624,7 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
     to change, so that each is scanned once, not once per tool that bundles it."""
     if not isinstance(schema, dict):
         return schema
+    from toolcat.schema.keywords import APPLICATORS, SCHEMA_MAP
     from toolcat.schema.walker import (
         DESCEND,
         flagged,
@@ -667,12 +668,33 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
         return {k: (left if k == "required" else v) for k, v in node.items()
                 if k != "required" or left}
 
+    def needs_any(defs: dict) -> bool:
+        """Whether an entry of a ``$defs`` map needs a change: remembered per map (the
+        loader gives the tools that bundle the same definitions the same map), so that a
+        tool's check reads its properties, not every bundled definition again."""
+        key = ("$defs", id(defs))
+        got = memo.get(key)
+        if got is None or got[0] is not defs:
+            got = memo[key] = (defs, any(isinstance(c, dict) and needs(c)
+                                         for c in defs.values()))
+        return got[1]
+
     # Nothing to change (the usual case: a spec whose "readOnly" is a property name or
     # prose): the schema itself, not a copy that rebuilds every container down to the
     # shared subschemas (the tool's bundled $defs map included, which then stays shared)
     d = node_dialect(schema, DRAFT2020) if "$schema" in schema else DRAFT2020
-    if kept(schema, frozenset()) is None and not any(
-            isinstance(c, dict) and needs(c) for _s, c in subschemas(schema, d)):
+    if kept(schema, frozenset()) is not None:
+        return transform(schema, hook, enter=enter)
+    defs = schema.get("$defs")
+    if defs.__class__ is dict and APPLICATORS[d].get("$defs") == SCHEMA_MAP \
+            and next(reversed(schema)) == "$defs":
+        # the map's entries are the subschemas that subschemas() lists under it, last (as
+        # the loader builds it): the same ones, read in the same order
+        rest = {k: v for k, v in schema.items() if k != "$defs"}
+        if not any(isinstance(c, dict) and needs(c) for _s, c in subschemas(rest, d)) \
+                and not needs_any(defs):
+            return schema
+    elif not any(isinstance(c, dict) and needs(c) for _s, c in subschemas(schema, d)):
         return schema
     return transform(schema, hook, enter=enter)
 
