@@ -82,3 +82,28 @@ def test_marked_definitions_still_leave_required():
     for t in cat.tools:
         assert _defs(t)["Mount"]["required"] == ["readOnly"]
         assert t.input_schema["required"] == ["m"]
+
+
+def test_shared_defs_map_remembered_like_fresh_runs():
+    # tools that bundle the same $defs map (the loader shares it) with one cache: each answer
+    # is the one a run without a cache gives, whether the map's entries need a change or
+    # not, whether the properties do, and with $defs last or not (then read in key order)
+    plain = {"Mount": _DEFS["Mount"]}
+    marked = copy.deepcopy(_DEFS)
+    for defs in (plain, marked):
+        cache: dict = {}
+        schemas = [
+            {"type": "object", "properties": {"m": {"$ref": "#/$defs/Mount"}}, "$defs": defs},
+            {"type": "object", "required": ["a"], "properties": {"a": {"type": "string"}},
+             "$defs": defs},
+            {"type": "object", "properties": {"t": {"$ref": "#/$defs/Thing"}}, "$defs": defs},
+            {"$defs": defs, "type": "object", "properties": {"x": {"type": "integer"}}},
+            {"type": "object", "required": ["o"], "properties": {"o": {
+                "type": "object", "required": ["id"], "properties": {"id": {
+                    "$ref": "#/$defs/Id"}}}}, "$defs": defs},
+        ]
+        for s in schemas * 2:
+            want = context_required(copy.deepcopy(s), "readOnly")
+            got = context_required(s, "readOnly", cache=cache)
+            assert got == want
+            assert (got is s) == (want == s)
