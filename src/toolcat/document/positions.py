@@ -175,34 +175,58 @@ class _JsonIndex(Index):
             return self.m.index('"', p + 1) + 1
         return _JSON_SCALAR_END.match(self.m, p).end()
 
-    def _children(self, p: int) -> Any:
+    def _items(self, p: int) -> list[int]:
+        """Offsets of the values of the array opened at ``p``."""
         got = self._members.get(p)
-        if got is not None:
-            return got
-        t, m, ws = self.text, self.m, _WS
-        is_obj = m[p] == "{"
-        out: Any = {} if is_obj else []
-        i = ws.match(t, p + 1).end()
-        if m[i] not in "]}":
-            while True:
-                if is_obj:
-                    end = m.index('"', i + 1)
-                    key = t[i + 1:end]
-                    if "\\" in key:
-                        import json
+        if got is None:
+            got = self._members[p] = [i for _k, i in self._scan(p, False)]
+        return got
 
-                        key = json.loads(t[i:end + 1])
-                    i = ws.match(t, end + 1).end() + 1  # past ':'
-                    i = ws.match(t, i).end()
-                    out.setdefault(key, i)
-                else:
-                    out.append(i)
-                i = ws.match(t, self._skip_value(i)).end()
-                if m[i] != ",":
-                    break
-                i = ws.match(t, i + 1).end()
-        self._members[p] = out
-        return out
+    def _member(self, p: int, tok: str) -> int | None:
+        """Offset of the value of ``tok`` (its first) in the object opened at ``p``: the
+        object is read only as far as that key, and a later lookup goes on from there."""
+        st = self._members.get(p)
+        if st is None:
+            st = self._members[p] = [{}, self._scan(p, True), None]  # keys, scan, its error
+        got = st[0].get(tok)
+        if got is None and st[1] is not None:
+            if st[2] is not None:
+                raise st[2]
+            seen = st[0]
+            try:
+                for key, i in st[1]:
+                    if key not in seen:
+                        seen[key] = i
+                        if key == tok:
+                            return i
+            except Exception as e:  # the same answer to every later lookup
+                st[2] = e
+                raise
+            st[1] = None
+        return got
+
+    def _scan(self, p: int, is_obj: bool) -> Iterator[tuple[str | None, int]]:
+        """(key or None, value offset) of each member of the container opened at ``p``."""
+        t, m, ws = self.text, self.m, _WS
+        i = ws.match(t, p + 1).end()
+        if m[i] in "]}":
+            return
+        key = None
+        while True:
+            if is_obj:
+                end = m.index('"', i + 1)
+                key = t[i + 1:end]
+                if "\\" in key:
+                    import json
+
+                    key = json.loads(t[i:end + 1])
+                i = ws.match(t, end + 1).end() + 1  # past ':'
+                i = ws.match(t, i).end()
+            yield key, i
+            i = ws.match(t, self._skip_value(i)).end()
+            if m[i] != ",":
+                return
+            i = ws.match(t, i + 1).end()
 
     def object_keys(self, p: int) -> list[tuple[str, int]]:
         """(key, offset of the key) of every member of the object opened at ``p``, in order."""
@@ -228,9 +252,9 @@ class _JsonIndex(Index):
     def _child(self, node: int, tok: str) -> int | None:
         c = self.m[node]
         if c == "{":
-            return self._children(node).get(tok)
+            return self._member(node, tok)
         if c == "[":
-            items = self._children(node)
+            items = self._items(node)
             i = _array_index(tok, len(items))
             return None if i is None else items[i]
         return None
