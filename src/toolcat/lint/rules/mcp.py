@@ -247,15 +247,49 @@ def _header_nodes(schema: Any) -> Iterator[tuple[tuple, Any, bool]]:
 
 # escapes that could spell a character of "x-mcp-header" in a JSON string or a YAML
 # double-quoted scalar, and a YAML double-quoted line continuation (backslash, line break)
-_HEADER_ESCAPES = re.compile(r"\\(?:u00|x|U000000)(?:78|2[dD]|6[dD]|63|70|68|65|61|64|72)"
-                             r"|\\[\r\n]")
+_HEADER_ESCAPES = re.compile(r"\\(?:u00|x|U000000)(?:78|2[dD]|6[dD]|63|70|68|65|61|64|72)")
+_CONTINUATION = re.compile(r"\\[\r\n]")
+_LINE_BREAKS = "\n\r\x85\u2028\u2029"
+# what a piece of "x-mcp-header" in a double-quoted scalar is written with: its characters
+# and the escapes that spell them (\x78, \u002d...)
+_PIECE = frozenset("x-mcpheadr0123456789abcdefABCDEFuU\\")
+
+
+def _continuation_may_split(text: str, at: int) -> bool:
+    """Whether the backslash at ``at``, before a line break, may continue a double-quoted
+    YAML scalar that spells ``x-mcp-header`` in pieces (True when unsure). Inside such a
+    scalar everything before the backslash on its line is content, from the opening quote or
+    from the line's leading white space (which folding drops). So it may not when a
+    character that no piece of the key is written with comes first (the usual case: prose,
+    a long ``$ref`` broken in two, a shell command's continuation in a block scalar), nor
+    when white space does after something else (kept: that scalar holds a space). A piece
+    that starts its line continues the key only when the line before ends with a
+    backslash that may."""
+    while True:
+        q = at - 1
+        while q >= 0 and text[q] in _PIECE:
+            q -= 1
+        if q < 0 or text[q] == '"':
+            return True
+        if text[q] in " \t":
+            while q >= 0 and text[q] in " \t":
+                q -= 1
+            if q < 0:
+                return True
+        if text[q] not in _LINE_BREAKS:
+            return False
+        if text[q] == "\n" and q > 0 and text[q - 1] == "\r":
+            q -= 1                      # \r\n is one line break
+        if q == 0 or text[q - 1] != "\\":
+            return False   # an unescaped line break folds into white space: no key
+        at = q - 1
 
 
 def _texts_may_hold_header(cat) -> bool:
     """False when no source text of the catalog can hold an ``x-mcp-header`` key: every
-    source is a file's real text, none has the word or an escape that could spell it (keys
-    are read from these texts; one C-speed search each). True when unsure (no sources: a
-    live server, data from memory)."""
+    source is a file's real text, none has the word, an escape that could spell one of its
+    characters, or a line continuation that could split it (keys are read from these texts;
+    C-speed searches). True when unsure (no sources: a live server, data from memory)."""
     srcs = list(cat.sources.values())
     if not srcs or "live" in cat.meta:
         return True
@@ -263,9 +297,18 @@ def _texts_may_hold_header(cat) -> bool:
         text = getattr(src, "text", None)
         if not isinstance(text, str) or not getattr(src, "positions", False):
             return True
-        if "x-mcp-header" in text or _HEADER_ESCAPES.search(text) is not None:
+        if _text_may_hold_header(text):
             return True
     return False
+
+
+def _text_may_hold_header(text: str) -> bool:
+    """Whether a JSON or YAML text may have an ``x-mcp-header`` key: it has the word, an
+    escape that could spell one of its characters, or a line continuation that could split
+    it (:func:`_continuation_may_split`)."""
+    if "x-mcp-header" in text or _HEADER_ESCAPES.search(text) is not None:
+        return True
+    return any(_continuation_may_split(text, m.start()) for m in _CONTINUATION.finditer(text))
 
 
 def _may_hold_header(ctx, schema: Any) -> bool:
