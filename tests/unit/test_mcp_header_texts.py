@@ -47,11 +47,12 @@ def spelt_keys(draw) -> str:
     return out + '"'
 
 
-@given(spelt_keys(), st.sampled_from(["block", "flow", "nested"]))
+@given(spelt_keys(), st.sampled_from(["block", "flow", "nested", "explicit"]))
 def test_a_key_however_spelt_is_never_ruled_out(key, shape):
     text = {"block": f"a: 1\n{key}: v\n",
             "flow": f"a: {{{key}: v, b: 2}}\n",
-            "nested": f"paths:\n  /x:\n    get:\n      {key}: H\n"}[shape]
+            "nested": f"paths:\n  /x:\n    get:\n      {key}: H\n",
+            "explicit": f"? {key}\n: v\n"}[shape]   # (an implicit key is one line)
     try:
         data = parse_yaml(text, "t.yaml")
     except InputError:   # not YAML (a continuation line indented too little)
