@@ -388,3 +388,18 @@ def test_token_expressions_are_compiled_only_near_a_literal():
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["0", "1"]
+
+
+@given(st.lists(st.one_of(st.sampled_from(["a", "b", "A", ""]), st.integers(0, 2),
+                          st.booleans(), st.none(), st.floats(0, 2), st.lists(st.just("a"))),
+                max_size=5))
+def test_metaschema_unique_is_the_json_equality_one(items):
+    # SC301's uniqueness: lists of strings are compared as strings, the rest by JSON value
+    # (1 == 1.0, True != 1), as the plain rule does
+    from toolcat.lint.rules import metaschema
+
+    want = len({metaschema._ukey(x) for x in items}) == len(items)
+    assert metaschema._unique(items) == want
+    strings = [x for x in items if isinstance(x, str)]
+    assert metaschema._unique(strings) == (len({metaschema._ukey(x) for x in strings})
+                                           == len(strings))

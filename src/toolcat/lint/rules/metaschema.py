@@ -89,6 +89,8 @@ def _ukey(v: Any) -> Any:
 
 
 def _unique(items: list) -> bool:
+    if all(x.__class__ is str for x in items):   # `required`, `type`: the strings themselves
+        return len(set(items)) == len(items)
     return len({_ukey(x) for x in items}) == len(items)
 
 
