@@ -203,6 +203,32 @@ def test_measure_streamed_counts_what_measure_whole_counts(tmp_path, monkeypatch
             _figures(path, False, monkeypatch, **popts)
 
 
+def test_measure_streamed_memos_last_a_batch(tmp_path, monkeypatch):
+    """The breakdown's memos hold the objects they sized: a streamed catalog gets new ones
+    for each batch (memory: a batch's tools, not the catalog's), the same figures."""
+    from toolcat import measure as m
+
+    made: list = []
+
+    class Counted(m._Breakdown):
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(self)
+
+    monkeypatch.setattr(m, "_Breakdown", Counted)
+    monkeypatch.setattr(mcp_format, "BATCH_TOOLS", 3)
+    prop = {"type": "string", "description": "x" * 1200}
+    tools = [{"name": f"t{i}", "inputSchema": {"type": "object", "properties": {
+        "a": dict(prop, title=f"a{i}"), "b": {"type": "array", "items": dict(prop)}}}}
+        for i in range(12)]
+    path = _write(tmp_path, "big", {"tools": tools}, None)
+    streamed = _figures(path, True, monkeypatch)
+    assert len(made) == 4 and all(b.sizes for b in made)
+    del made[:]
+    assert _figures(path, False, monkeypatch) == streamed
+    assert len(made) == 1
+
+
 def test_measure_of_ids_repeated_across_batches_is_the_whole_measure(tmp_path, monkeypatch):
     monkeypatch.setattr(mcp_format, "BATCH_TOOLS", 2)
     tools = [{"name": n, "description": f"tool {i}"} for i, n in enumerate("abcab")]

@@ -457,7 +457,6 @@ class _Sums:
         self.desc = self.prose = self.schema = 0
         self.sizes = {"before": {"input": 0, "output": 0}, "after": {"input": 0, "output": 0}}
         self.tools = 0
-        self.parts = _Breakdown()
         self.unlowerable: list[str] = []
         self.tool_figures: list[ToolFigures] = []
 
@@ -468,6 +467,9 @@ class _Sums:
         env = self.envelope
         start = size = 0
         befores: list[tuple[Any, bytes]] = []
+        # one for the call (its memos hold the objects they measured): a streamed catalog's
+        # batches come one call each, memory stays that of a batch
+        parts = _Breakdown()
         for i, t in enumerate(pts):
             item = t.standard
             if self.no_output:
@@ -478,11 +480,11 @@ class _Sums:
             size += len(text)
             if size >= _CHUNK_BYTES or i == len(pts) - 1:
                 self._chunk(pts[start:i + 1], dialects[start:i + 1]
-                            if dialects is not None else None, befores)
+                            if dialects is not None else None, befores, parts)
                 start, size, befores = i + 1, 0, []
 
     def _chunk(self, pts: list, dialects: list[str] | None,
-               befores: list[tuple[Any, bytes]]) -> None:
+               befores: list[tuple[Any, bytes]], parts_of: "_Breakdown") -> None:
         env = self.envelope
         before_items = [item for item, _ in befores]
         after_items = [t.descriptor for t in pts]
@@ -493,12 +495,12 @@ class _Sums:
         self.before.add(b)
         self.after.add(a)
         self.middle.add(m)
-        parts = self.parts.split(before_items, env.name, dialects, len(b))
+        parts = parts_of.split(before_items, env.name, dialects, len(b))
         self.desc += parts["descriptions"]
         self.prose += parts["schema_prose"]
         self.schema += parts["schema_prose"] + parts["schema_shape"]
         for side, items in (("before", before_items), ("after", after_items)):
-            for k, v in self.parts.schema_sizes(env, items).items():
+            for k, v in parts_of.schema_sizes(env, items).items():
                 self.sizes[side][k] += v
         self.unlowerable.extend(t.id for t in pts if getattr(t, "failed", False))
         self.tools += len(pts)
