@@ -180,6 +180,26 @@ def test_catalog_rules_see_every_batch(tmp_path, monkeypatch):
                 _findings(path, False, monkeypatch, prof)
 
 
+def test_a_view_declared_after_the_first_elements_is_the_one_linted(tmp_path, monkeypatch):
+    """A `_meta` after more of the file than the reader takes when it opens it is known
+    only once the tools are read: the catalog is then linted again as that view, in
+    every batch (no MR401: a compact view has no prose on purpose); an explicit view wins."""
+    monkeypatch.setattr(stream, "CHUNK", 257)     # (the file is read a piece at a time)
+    monkeypatch.setattr(mcp_format, "BATCH_TOOLS", 2)
+    tool = {"inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}
+    tools = [dict(tool, name=f"t{i}", description=f"tool {i}") for i in range(60)]
+    path = _write(tmp_path, "tail", {"tools": tools, "_meta": {"toolcat/view": "compact"}},
+                  None)
+    whole = _findings(path, False, monkeypatch)
+    assert "MR401" not in {f[0] for f in whole}
+    assert _findings(path, True, monkeypatch) == whole
+    from toolcat.lint.engine import lint
+
+    for streamed in (True, False):
+        res = lint(_load(path, streamed, monkeypatch), Config(), "mcp", view="standard")
+        assert "MR401" in {f.code for f in res.findings}
+
+
 def _figures(path: str, streamed: bool, monkeypatch, **popts) -> list[dict]:
     from toolcat.measure import measure_catalogs
     from toolcat.project import ProjectOptions
@@ -206,9 +226,10 @@ def test_measure_streamed_counts_what_measure_whole_counts(tmp_path, monkeypatch
 def test_measure_streamed_memos_last_a_batch(tmp_path, monkeypatch):
     """The breakdown's memos hold the objects they sized: a streamed catalog gets new ones
     for each batch (memory: a batch's tools, not the catalog's), the same figures."""
-    from toolcat import measure as m
+    import importlib
 
-    made: list = []
+    m = importlib.import_module("toolcat.measure")   # (the module: toolcat.measure is also
+    made: list = []                                   # the API's function of that name)
 
     class Counted(m._Breakdown):
         def __init__(self) -> None:

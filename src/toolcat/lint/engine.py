@@ -307,6 +307,7 @@ def _id_pointer(cat: Catalog) -> str:
 def lint_catalog(cat: Catalog, config: Config, profile: Profile,
                  rules: dict[str, tuple[Rule, str]], view: str | None = None) -> list[Finding]:
     severities = {code: sev for code, (_r, sev) in rules.items()}
+    asked = view                 # the view the caller asked for (None: the catalog's own)
     view = profile.view or view or cat.view
     if cat.format == OPENWOP and view == COMPACT:
         # an OpenWOP compact view must be one, whatever the profile
@@ -366,10 +367,11 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
             if fs:
                 _locate(part, fs)
                 streamed.extend(_suppress(part, config, fs))
-        if profile.view is None and view is None and cat.tools.view() != cat.view:
-            # the envelope's `_meta`, after the tools, declares another view: lint as that
+        if profile.view is None and asked is None and cat.tools.view() != cat.view:
+            # the envelope's `_meta`, after the tools (beyond the first elements read when
+            # the file was opened), declares another view: lint as that
             cat.view = cat.tools.view()
-            return lint_catalog(cat, config, profile, rules, view)
+            return lint_catalog(cat, config, profile, rules, asked)
     elif not is_setup:
         _lint_tools(ctx, cat.tools, rules, tool_rules, in_rules, out_rules, add)
 
