@@ -200,9 +200,9 @@ def schema_prose_bytes(schema: Any, dialect: str = DRAFT2020, jlen: Any = _json_
 
 class _Breakdown:
     """Splits the canonical bytes of a view's arrays into :data:`BREAKDOWN_KEYS`, a batch of
-    items at a time, and sizes their schemas; its memos (kept across the batches of one
-    catalog) make each object the items share (an OpenAPI spec's bundled definitions) cost
-    its size once, not once per tool."""
+    items at a time, and sizes their schemas; its memos (kept across the chunks of one
+    :meth:`_Sums.add` call) make each object the items share (an OpenAPI spec's bundled
+    definitions) cost its size once, not once per tool."""
 
     def __init__(self) -> None:
         self.sizes: dict = {}       # canonical_size's memo
