@@ -375,3 +375,22 @@ def test_mutated_files_place_like_the_reference(monkeypatch):
                 assert got == ref[p], (i, name, p, got, ref[p])
         checked += 1
     assert checked > 50
+
+
+def test_a_container_read_part_way_answers_every_order_of_lookups_alike():
+    """A mapping (object) is read only as far as a lookup needs: keys before, at and after a
+    construct the fast scanner cannot read (a complex key: the exact fallback places what
+    lies past it), asked in any order and again, get the fallback's answers; in JSON the
+    first of two equal keys."""
+    text = "a: 1\n? [x, y]\n: 2\nb: 3\nc:\n  d: 4\ne: {f: 5}\n"
+    ptrs = ["/a", "/b", "/c/d", "/e/f", "/a", "/b", "/zz"]
+    want = [positions._FallbackIndex(text).locate(p) for p in ptrs]
+    for order in (ptrs, ptrs[::-1], ptrs[2:] + ptrs[:2]):
+        idx = build_index(text, "yaml")
+        got = {p: idx.locate(p) for p in order}
+        assert [got[p] for p in ptrs] == want
+    doc = '{"a": 1, "b": {"c": [1, 2]}, "a": 3, "d": {"e": 4}}'
+    for order in (["/d/e", "/a", "/b/c/1"], ["/a", "/b/c/1", "/d/e"]):
+        idx = build_index(doc, "json")
+        assert {p: idx.locate(p) for p in order} == {"/a": (1, 7), "/b/c/1": (1, 25),
+                                                      "/d/e": (1, 49)}

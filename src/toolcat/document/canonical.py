@@ -241,6 +241,9 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+_MEMO_BYTES = 1024   # a smaller container is sized again (memory: a Stripe view has millions)
+
+
 def canonical_size(value: Any, memo: dict | None = None) -> int:
     """``len(dumps(value))`` without serializing shared parts again: each object or array met
     before (through ``memo``, kept by the caller across calls) adds its remembered size. An
@@ -286,6 +289,3 @@ def _size(v: Any, memo: dict) -> int:
     if n >= _MEMO_BYTES:
         memo[id(v)] = (v, n)   # the value is held: its id stays its own
     return n
-
-
-_MEMO_BYTES = 1024   # a smaller container is sized again (memory: a Stripe view has millions)

@@ -145,6 +145,45 @@ _WS = re.compile(r"[ \t\n\r]*")
 _JSON_SCALAR_END = re.compile(r"[^ \t\n\r,\]}]*")
 
 
+class _Lazy:
+    """The members of one container, read from the text as lookups need them: ``found``
+    holds those read so far, ``scan`` (a generator that puts each new key in ``found``, then
+    yields it) goes on where the last lookup stopped, and an error it raised is raised again
+    to every later lookup (the same answer). Findings cluster on a few keys of each
+    container: most containers on their paths are read only part way."""
+
+    __slots__ = ("found", "scan", "error")
+
+    def __init__(self, found: dict, scan: Iterator[str]) -> None:
+        self.found = found
+        self.scan: Iterator[str] | None = scan
+        self.error: Exception | None = None
+
+    def get(self, tok: str) -> Any:
+        got = self.found.get(tok)
+        if got is None and self.scan is not None:
+            got = self._read_on(tok)
+        return got
+
+    def all(self) -> dict:
+        if self.scan is not None:
+            self._read_on(None)
+        return self.found
+
+    def _read_on(self, tok: str | None) -> Any:
+        if self.error is not None:
+            raise self.error
+        try:
+            for key in self.scan:   # type: ignore[union-attr]
+                if key == tok:
+                    return self.found[key]
+        except Exception as e:  # _Unsupported, text the scanner misreads...
+            self.error = e
+            raise
+        self.scan = None
+        return None
+
+
 class _JsonIndex(Index):
     def __init__(self, text: str) -> None:
         super().__init__(text)
@@ -159,7 +198,7 @@ class _JsonIndex(Index):
             pos = list(compress(pos, map(not_, map((1).__and__, quotes))))
         self._pos = pos
         self._depth = list(accumulate(map(_BRACKET_STEP.__getitem__, map(u.__getitem__, pos))))
-        self._members: dict[int, Any] = {}
+        self._members: dict[int, Any] = {}   # container -> its items, or its _Lazy
         self.root = _WS.match(text).end()
 
     def _close(self, p: int) -> int:
@@ -183,27 +222,19 @@ class _JsonIndex(Index):
         return got
 
     def _member(self, p: int, tok: str) -> int | None:
-        """Offset of the value of ``tok`` (its first) in the object opened at ``p``: the
-        object is read only as far as that key, and a later lookup goes on from there."""
-        st = self._members.get(p)
-        if st is None:
-            st = self._members[p] = [{}, self._scan(p, True), None]  # keys, scan, its error
-        got = st[0].get(tok)
-        if got is None and st[1] is not None:
-            if st[2] is not None:
-                raise st[2]
-            seen = st[0]
-            try:
-                for key, i in st[1]:
-                    if key not in seen:
-                        seen[key] = i
-                        if key == tok:
-                            return i
-            except Exception as e:  # the same answer to every later lookup
-                st[2] = e
-                raise
-            st[1] = None
-        return got
+        """Offset of the value of ``tok`` (its first) in the object opened at ``p``, the
+        object read only as far as that key (:class:`_Lazy`)."""
+        lz = self._members.get(p)
+        if lz is None:
+            found: dict[str, int] = {}
+            lz = self._members[p] = _Lazy(found, self._new_keys(p, found))
+        return lz.get(tok)
+
+    def _new_keys(self, p: int, found: dict[str, int]) -> Iterator[str]:
+        for key, i in self._scan(p, True):
+            if key not in found:       # (an object's: every key is a str)
+                found[key] = i         # type: ignore[index]
+                yield key              # type: ignore[misc]
 
     def _scan(self, p: int, is_obj: bool) -> Iterator[tuple[str | None, int]]:
         """(key or None, value offset) of each member of the container opened at ``p``."""
@@ -374,7 +405,7 @@ class _YamlIndex(Index):
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         super().__init__(text)
         self.n = len(text)
-        self._maps: dict[int, list] = {}   # mapping start -> [entries, scan, error]
+        self._maps: dict[int, _Lazy] = {}   # mapping start -> its entries
         self._seqs: dict[int, list] = {}
         self._flows: dict[int, Any] = {}
         self._values: dict[tuple, tuple] = {}
@@ -502,41 +533,19 @@ class _YamlIndex(Index):
     # ------------------------------------------------------------------ collections
     def _map(self, s: int) -> dict:
         """Every entry of the block mapping whose first key starts at ``s``."""
-        st = self._map_state(s)
-        if st[1] is not None:
-            self._scan_on(st, None)
-        return st[0]
+        return self._lazy_map(s).all()
 
     def _map_get(self, s: int, tok: str) -> tuple | None:
-        """The entry ``tok`` of the mapping at ``s``: the mapping is read only as far as
-        its first ``tok`` (findings cluster on a few keys; a key read later resumes the
-        scan where the last lookup stopped)."""
-        st = self._map_state(s)
-        got = st[0].get(tok)
-        if got is None and st[1] is not None:
-            got = self._scan_on(st, tok)
-        return got
+        """The entry ``tok`` of the mapping at ``s``, read only as far as its first ``tok``
+        (:class:`_Lazy`)."""
+        return self._lazy_map(s).get(tok)
 
-    def _map_state(self, s: int) -> list:
-        st = self._maps.get(s)
-        if st is None:
-            st = self._maps[s] = [{}, None, None]   # entries, the scan going on, its error
-            st[1] = self._scan_map(s, st[0])
-        return st
-
-    def _scan_on(self, st: list, tok: str | None) -> tuple | None:
-        """Go on with the scan ``st`` until it adds ``tok`` (None: to the end)."""
-        if st[2] is not None:
-            raise st[2]
-        try:
-            for key in st[1]:
-                if key == tok:
-                    return st[0][key]
-        except Exception as e:  # _Unsupported...: the same answer to every later lookup
-            st[2] = e
-            raise
-        st[1] = None
-        return st[0].get(tok) if tok is not None else None
+    def _lazy_map(self, s: int) -> _Lazy:
+        lz = self._maps.get(s)
+        if lz is None:
+            entries: dict[str, tuple] = {}
+            lz = self._maps[s] = _Lazy(entries, self._scan_map(s, entries))
+        return lz
 
     def _scan_map(self, s: int, entries: dict) -> Iterator[str]:
         """Read the entries of the mapping at ``s`` into ``entries``, yielding each new key."""
@@ -563,21 +572,19 @@ class _YamlIndex(Index):
                     key, ent = self._entry(m.end(), c)
                     koff = m.end()
                     multi = True
-                if key in entries:
-                    self.dups.append((key, koff))
-                    new = False
-                else:
+                new = key not in entries
+                if new:
                     entries[key] = ent
-                    new = True
+                else:
+                    self.dups.append((key, koff))
                 if multi:
                     nxt = self._resume(m.end(), ent[1])
                     if nxt != t.find("\n", m.end()):  # the value runs past its line
                         restart = nxt
-                        if new:
-                            yield key
-                        break
                 if new:
-                    yield key
+                    yield key    # (once its value is passed: a lookup stops, the next resumes)
+                if restart >= 0:
+                    break
             pos = restart
 
     def _resume(self, line_pos: int, vpos: int | None) -> int:

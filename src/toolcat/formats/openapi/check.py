@@ -146,9 +146,7 @@ class RefChecker:
             ref = sub.get("$ref")
             if not isinstance(ref, str):
                 continue
-            t = self.r.local(ref, doc)   # (the pointer of the place only when needed)
-            if t is None:
-                t = self.r.resolve(ref, doc, ptr + jp.encode(path))
+            t = self.r.resolve_at(ref, doc, ptr, path)
             if isinstance(t, str):
                 self.r.problem(t, doc, ptr + jp.encode(path) + "/$ref", self.tool,
                                blocking=False)

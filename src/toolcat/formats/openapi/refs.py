@@ -270,6 +270,13 @@ class Resolver:
         got = self.local(ref, doc)
         return got if got is not None else self._resolve(ref, doc, None, "", "", at)
 
+    def resolve_at(self, ref: str, doc: Doc, base: str, path: tuple) -> Target | str:
+        """:meth:`resolve` of ``ref`` found at ``path`` below pointer ``base`` of ``doc``, the
+        pointer of the place built only when the answer depends on it (:meth:`local`)."""
+        got = self.local(ref, doc)
+        return got if got is not None else self._resolve(ref, doc, None, "", "",
+                                                         base + jp.encode(path))
+
     def local(self, ref: str, doc: Doc) -> Target | str | None:
         """What :meth:`resolve` answers for ``ref`` in ``doc`` wherever it is written (a local
         reference of a document without ``$id``), or None when that depends on the place:
@@ -459,9 +466,7 @@ class Bundler:
     def _ref_target(self, ref: str, doc: Doc, base: str, path: tuple) -> Target | None:
         """The schema ``ref`` names, found at ``path`` below pointer ``base`` of ``doc`` (the
         pointer of the place is built only when needed: to resolve there, for a problem)."""
-        t = self.r.local(ref, doc)
-        if t is None:
-            t = self.r.resolve(ref, doc, base + jp.encode(path))
+        t = self.r.resolve_at(ref, doc, base, path)
         if isinstance(t, str):
             err: str | None = t
         elif not isinstance(t.node, (dict, bool)):
