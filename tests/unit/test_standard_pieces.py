@@ -49,3 +49,38 @@ def test_the_summary_through_the_forked_counter():
     figs = summary_figures(proj, counter=c)
     assert figs["tokens_before"] == tokens.count(proj.standard_bytes())
     assert figs["tokens_after"] == tokens.count(proj.array_bytes())
+
+
+class _Recording(tokens.Counter):
+    """The in-process counter, keeping what it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[bytes] = []
+
+    def submit(self, data):
+        self.texts.append(bytes(data))
+        return super().submit(data)
+
+
+@pytest.mark.parametrize("to", ["mcp", "openwop", "openai", "anthropic-strict"])
+def test_a_standard_view_is_counted_once_and_its_figures_are_its_own(to):
+    enc = tokens.encoding("o200k_base")
+    for f in FILES:
+        try:
+            cat = load(f)
+        except Exception:  # noqa: BLE001 - a sample that is not a catalog for this target
+            continue
+        for view in ("standard", "compact"):
+            proj = project([cat], to=to, view=view)
+            pieces = list(proj.standard_pieces())      # as the summary makes them
+            c = _Recording()
+            figs = summary_figures(proj, counter=c)
+            before, after = proj.standard_bytes(), bytes(proj.array_view())
+            assert figs["tokens_before"] == len(enc.encode_ordinary(before.decode()))
+            assert figs["tokens_after"] == len(enc.encode_ordinary(after.decode()))
+            assert figs["bytes_after"] == len(after)
+            # the standard view's text is not handed over a second time as the "after"
+            twice = view == "compact" or before != after
+            assert len(c.texts) == len(pieces) + twice, (f, view)
+            assert c.texts[len(pieces):] == ([after] if twice else [])

@@ -42,7 +42,10 @@ def start_counting(proj: "Projection", counter: Any) -> None:
     made before loading, so that a forked one loads the tokenizer meanwhile): the standard
     view tool by tool (:meth:`~toolcat.project.Projection.standard_pieces`, whose counts add
     up to the whole text's; never held whole), then the compact array. Records where each
-    one's counts are and the standard view's size for :func:`summary_figures`."""
+    one's counts are and the standard view's size for :func:`summary_figures`.
+
+    A standard view whose tools are their standard descriptors (the same objects: no target
+    rewrote them) is that text itself: it is counted once (Stripe's is 206 MB)."""
     first = None
     size = 0
     last = -1
@@ -51,7 +54,8 @@ def start_counting(proj: "Projection", counter: Any) -> None:
         size += len(piece)
         if first is None:
             first = last
-    after = counter.submit(proj.array_view())
+    same = proj.view == "standard" and all(t.descriptor is t.standard for t in proj.tools)
+    after = None if same else counter.submit(proj.array_view())
     proj._memo["counted"] = (first, last + 1, after, size)
 
 
@@ -66,7 +70,8 @@ def summary_figures(proj: "Projection", tokenizer: str = "o200k_base",
         start_counting(proj, counter)
     first, end, ia, size_before = proj._memo["counted"]
     counts = counter.results()
-    tokens_before, tokens_after = sum(counts[first:end]), counts[ia]
+    tokens_before = sum(counts[first:end])
+    tokens_after = tokens_before if ia is None else counts[ia]
     kinds: dict[str, int] = {}
     for t in proj.tools:
         for c in t.lossy():
