@@ -142,9 +142,10 @@ def project(eid: str, target: str, view: str) -> tuple[subprocess.CompletedProce
     key = ("project", eid, target, view)
     if key not in _RUNS:
         d.mkdir(parents=True, exist_ok=True)
-        args = ["-q", "project", "--to", target, "--view", view, catalog(eid), "-o", d / "out.json"]
+        args = ["-q", "project", "--to", target, "--view", view, catalog(eid), "-o", d / "out.json",
+                "--report", d / "report.json"]
         if view == "compact":
-            args += ["--report", d / "report.json", "--handbook", d / "handbook.json"]
+            args += ["--handbook", d / "handbook.json"]
         _RUNS[key] = toolcat(*args)
     return _RUNS[key], d
 
@@ -323,20 +324,25 @@ def test_project_writes_every_tool_once(eid, target, view, tmp_path):
     dups = [n for n, c in Counter(names).items() if c > 1]
     assert not dups, f"duplicate tool names in the output: {dups[:10]}"
     # the ids are the source's (OpenWOP toolIds carry a `source:` namespace before them); a
-    # compact view renames a name its target refuses (issue 15: OpenAI and Anthropic take
-    # 1-64 of [a-zA-Z0-9_-]) and its report maps the new name to the original
-    original = {}
-    if view == "compact":
-        for t in json.loads((d / "report.json").read_bytes())["tools"]:
-            for c in t["changes"]:
-                m = c.get("mapping") or {}
-                if c["pointer"] == "/name" and "original" in m:
-                    original[m["name"]] = m["original"]
+    # name its target refuses is renamed (issue 15: OpenAI and Anthropic take 1-64 of
+    # [a-zA-Z0-9_-]; MCP's standard view too, SEP-986) and the report maps it to the original
+    original = _originals(d)
     check_ids([n.split(":", 1)[1] if target == "openwop" else original.get(n, n)
                for n in names], e, e["kind"])
     if view == "compact":
         hb = json.loads((d / "handbook.json").read_bytes())
         assert len(hb["tools"]) == len(names)
+
+
+def _originals(d: Path) -> dict[str, str]:
+    """{name written: the source's id} for the tools `project` renamed (its report)."""
+    original = {}
+    for t in json.loads((d / "report.json").read_bytes())["tools"]:
+        for c in t["changes"]:
+            m = c.get("mapping") or {}
+            if c["pointer"] == "/name" and "original" in m:
+                original[m["name"]] = m["original"]
+    return original
 
 
 def _nonempty(schema) -> bool:
@@ -357,7 +363,9 @@ def test_openapi_operations_with_inputs_have_an_input_schema(eid, tmp_path):
     tools = json.loads((d / "out.json").read_bytes())["tools"]
     f = e["facts"]
     assert len(tools) == f["operations"]
-    with_inputs = [t["name"] for t in tools if _nonempty(t.get("inputSchema"))]
+    original = _originals(d)
+    with_inputs = [original.get(t["name"], t["name"]) for t in tools
+                   if _nonempty(t.get("inputSchema"))]
     assert len(with_inputs) == f["operations_with_inputs"], (len(with_inputs), f["operations_with_inputs"])
     missing = f["operations_without_id"]
     if not missing:

@@ -109,3 +109,18 @@ def test_key_names_only_where_a_model_is_given_the_value(tmp_path: Path) -> None
         "k": {"type": "string", "default": GHP}}})
     got = _findings(tmp_path, doc, "o.json")
     assert [p for p, _m in got] == ["/outputSchema/properties/k/default"]
+
+
+def test_a_schema_reference_under_a_secret_like_name_is_no_secret(tmp_path: Path) -> None:
+    """A discriminator's mapping names a schema for each value; a value called like a
+    credential (Okta's `yubikey_token`) maps to a reference, not to a secret. The compact
+    view's references (`#/$defs/...`) and the source's (`#/components/schemas/...`) alike."""
+    for ref in ("#/components/schemas/AuthenticatorKeyYubikey", "#/$defs/KeyYubikey"):
+        doc = _mcp({"body": {"type": "object", "discriminator": {
+            "propertyName": "key", "mapping": {"yubikey_token": ref, "api_token": ref}}}})
+        assert _findings(tmp_path, doc) == [], ref
+    # a literal under such a name still is one
+    doc = _mcp({"body": {"type": "object", "discriminator": {
+        "propertyName": "key", "mapping": {"api_token": "Zq8v0LmN4pR2sT6uW1xY3zA5"}}}})
+    assert [p for p, _m in _findings(tmp_path, doc)] == [
+        "/inputSchema/properties/body/discriminator/mapping/api_token"]

@@ -145,7 +145,9 @@ def placeholder(value: str, key: str = "") -> bool:
     if len(v) < 6 or low in _PLAIN_WORDS or low == key.lower():
         return True
     if v[0] in "$%" or low.startswith(("env:", "http://", "https://", "file:", "vault:",
-                                       "secret:", "arn:")):
+                                       "secret:", "arn:", "#/")):
+        # ("#/...": a reference to a schema, as a discriminator's mapping gives one for each
+        # value: Okta's `yubikey_token: '#/components/schemas/AuthenticatorKeyYubikey'`)
         return True
     if len(set(low)) <= 2:
         return True
