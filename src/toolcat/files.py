@@ -28,7 +28,7 @@ import os
 import re
 import stat
 import sys
-from typing import Callable
+from typing import Callable, Iterable
 
 from toolcat.errors import InputError, UsageError
 
@@ -155,10 +155,13 @@ def read_if_exists(path: str, limit: int, error: Callable[..., Exception] = Inpu
 
 # --------------------------------------------------------------------------- writing
 
-def check_outputs(outputs: list[tuple[str, str | None]]) -> None:
+def check_outputs(outputs: list[tuple[str, str | None]], inputs: Iterable[str] = ()) -> None:
     """Usage errors in the output options of one command, before any work: ``outputs`` is
-    ``[(option, path or None)]``. Two outputs to stdout, or the same file twice, are errors."""
+    ``[(option, path or None)]``. Two outputs to stdout, the same file twice, or an output
+    that is one of the ``inputs`` (the catalog files the command reads: writing there would
+    replace the source with what was made of it) are errors."""
     given = [(opt, p) for opt, p in outputs if p is not None]
+    read = _input_identities(inputs) if given else {}
     dash = [opt for opt, p in given if p == "-"]
     if len(dash) > 1:
         raise UsageError(f"{' and '.join(dash)} both write to stdout (-); give a file to all "
@@ -177,7 +180,25 @@ def check_outputs(outputs: list[tuple[str, str | None]]) -> None:
         if key in seen:
             raise UsageError(f"{seen[key]} and {opt} name the same file (one file for two "
                              "outputs)", p)
+        if key in read:
+            raise UsageError(f"{opt} names a file this command reads ({read[key]}): toolcat "
+                             "does not write over its input; give another file", p)
         seen[key] = opt
+
+
+def _input_identities(inputs: Iterable[str]) -> dict[object, str]:
+    """The files read, by identity (device and inode), each with the name it was read by."""
+    out: dict[object, str] = {}
+    for p in inputs:
+        if p == "-" or not p or "\x00" in p:
+            continue
+        try:
+            st = os.stat(p)
+        except (OSError, ValueError):
+            continue                          # the reader says what is wrong with it
+        if stat.S_ISREG(st.st_mode):
+            out.setdefault((st.st_dev, st.st_ino), p)
+    return out
 
 
 def _identity(path: str) -> object | None:

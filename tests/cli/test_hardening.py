@@ -685,6 +685,50 @@ def test_i13_12_two_outputs_to_stdout_is_a_usage_error(tmp_path: Path) -> None:
     assert r.returncode == 0 and json.loads(r.stdout)["tools"]["git_status"]
 
 
+# ---- 12b. an output that is an input: the source is never replaced by what was made of it
+
+@pytest.mark.parametrize("option", ["-o", "--handbook", "--report"])
+def test_i13_12b_project_output_naming_an_input_is_a_usage_error(tmp_path: Path,
+                                                                 option: str) -> None:
+    src = _write(tmp_path / "cat.json", GIT.read_bytes())
+    before = src.read_bytes()
+    link = tmp_path / "link.json"
+    link.symlink_to(src)
+    for out in (src, link, Path(os.path.relpath(src))):   # the same file by any name
+        args = ["project", src, "-q"] + ([] if option == "-o" else ["-o", tmp_path / "o.json"])
+        one_error_line(run(*args, option, out), option, "reads", str(src))
+    # a file found in a folder given is an input too
+    one_error_line(run("project", tmp_path, "-q", option, src), option, "reads")
+    assert src.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cat.json", "link.json"]
+    no_temp_files(tmp_path)
+
+
+def test_i13_12b_lint_outputs_naming_an_input_are_usage_errors(tmp_path: Path) -> None:
+    src = _write(tmp_path / "cat.json", GIT.read_bytes())
+    before = src.read_bytes()
+    one_error_line(run("lint", src, "-o", src), "-o", "reads")
+    one_error_line(run("lint", src, "--write-baseline", src), "--write-baseline", "reads")
+    base = tmp_path / "base.json"
+    assert run("lint", src, "--write-baseline", base).returncode in (0, 1)
+    baseline = base.read_bytes()
+    one_error_line(run("lint", src, "--baseline", base, "-o", base), "-o", "reads")
+    assert src.read_bytes() == before and base.read_bytes() == baseline
+
+
+def test_i13_12b_check_reads_its_output_and_other_outputs_still_work(tmp_path: Path) -> None:
+    src = _write(tmp_path / "cat.json", GIT.read_bytes())
+    out = tmp_path / "out.json"
+    # --check compares -o with what would be written: -o naming the input is a comparison
+    r = run("project", src, "-o", src, "--check")
+    assert r.returncode == 1 and b"out of date" in r.stderr, r.stderr
+    assert run("project", src, "-q", "-o", out).returncode == 0
+    assert run("project", src, "-o", out, "--check").returncode == 0
+    # outputs beside the input (another name in the same folder) are fine
+    assert run("lint", src, "-o", tmp_path / "report.txt").returncode in (0, 1)
+    assert (tmp_path / "report.txt").exists()
+
+
 # ---- 13. a closed pipe exits 0 for every command
 
 @pytest.mark.parametrize("args", [["tools"], ["measure", "--top", "2000"], ["lint"],

@@ -94,6 +94,10 @@ def capture(
     if many and os.path.exists(output) and not os.path.isdir(output):
         raise UsageError(f"{len(live.specs)} servers: -o must name a folder, not a file",
                          output)
+    if not many and not check:
+        from toolcat.files import check_outputs
+
+        check_outputs([("-o", output)], [client_config] if client_config else [])
 
     from toolcat.formats.live import capture as cap
 

@@ -12,7 +12,7 @@ command line :func:`parse` takes gives :func:`run` the values Typer gives it.
 from __future__ import annotations
 
 from toolcat.commands.common import apply_ui, load_options
-from toolcat.commands.sources import live_options, load_sources, require_inputs
+from toolcat.commands.sources import input_files, live_options, load_sources, require_inputs
 
 #: Option string -> (parameter, kind). Kinds: "flag" (True when given, takes no value),
 #: "str", "int", "float" (one value: the next argument, or after "=" in a long option; the
@@ -177,7 +177,8 @@ def run(
 
     from toolcat.files import check_outputs
 
-    check_outputs([("-o", output_file), ("--write-baseline", write_baseline)])
+    check_outputs([("-o", output_file), ("--write-baseline", write_baseline)],
+                  input_files(paths, client_config, baseline))
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     paths = require_inputs(paths, live)
     opts = load_options(from_format, webhooks, cookies, merge, strict=False,

@@ -27,6 +27,7 @@ from toolcat.commands.sources import (
     Urls,
     Verbose,
     exit_on_errors,
+    input_files,
     live_options,
     load_sources,
     require_inputs,
@@ -144,7 +145,9 @@ def project(
         raise UsageError("--check cannot compare stdout")
     from toolcat.files import check_outputs
 
-    check_outputs([("-o", output or "-"), ("--handbook", handbook), ("--report", report)])
+    # --check reads -o, it does not write it: only the other outputs must not be inputs
+    check_outputs([("-o", None if check else output or "-"), ("--handbook", handbook),
+                   ("--report", report)], input_files(paths, client_config))
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     paths = require_inputs(paths, live)
     import toolcat

@@ -105,6 +105,23 @@ def require_inputs(paths: list[str] | None, live: LiveOptions) -> list[str]:
     return list(paths or [])
 
 
+def input_files(paths: list[str] | None, *others: str | None) -> list[str]:
+    """The files a command reads: the paths given, each folder's catalog files, and
+    ``others`` (a client configuration, a baseline), for :func:`toolcat.files.check_outputs`."""
+    import os
+
+    from toolcat.formats.load import walk_folder
+
+    out: list[str] = []
+    for p in paths or ():
+        if p != "-" and "\x00" not in p and os.path.isdir(p):
+            out.extend(walk_folder(p))
+        else:
+            out.append(p)
+    out.extend(p for p in others if p)
+    return out
+
+
 @dataclass
 class Sources:
     """What :func:`load_sources` read."""

@@ -181,7 +181,7 @@ def load_file_catalog(path: str, opts: LoadOptions) -> Catalog:
     return cat
 
 
-def _walk_folder(root: str) -> list[str]:
+def walk_folder(root: str) -> list[str]:
     found: list[str] = []
     real_root = os.path.realpath(root)
     for dirpath, dirnames, filenames in os.walk(root):
@@ -199,7 +199,7 @@ def _walk_folder(root: str) -> list[str]:
 
 
 def load_folder(path: str, opts: LoadOptions) -> list[Catalog]:
-    files = _walk_folder(path)
+    files = walk_folder(path)
     if not files:
         raise InputError("folder holds no .json, .yaml, .yml or .snap file", path)
     single: list[tuple[str, Any, SourceText]] = []
