@@ -124,3 +124,82 @@ def test_a_schema_reference_under_a_secret_like_name_is_no_secret(tmp_path: Path
         "propertyName": "key", "mapping": {"api_token": "Zq8v0LmN4pR2sT6uW1xY3zA5"}}}})
     assert [p for p, _m in _findings(tmp_path, doc)] == [
         "/inputSchema/properties/body/discriminator/mapping/api_token"]
+
+
+def _two_operations(first: str, schema_of_password: dict, components: dict) -> dict:
+    """``getA`` returns a Creds component, ``postB`` is sent one; ``first`` says which is
+    written first in the document (and so linted first)."""
+    ops = {
+        "a": ("/a", {"get": {"operationId": "getA", "responses": {"200": {
+            "description": "ok", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Creds"}}}}}}}),
+        "b": ("/b", {"post": {"operationId": "postB", "requestBody": {"content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/Creds"}}}},
+            "responses": {"200": {"description": "ok"}}}}),
+    }
+    order = "ab" if first == "a" else "ba"
+    return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+            "paths": dict(ops[k] for k in order),
+            "components": {"schemas": {"Creds": {"type": "object", "properties": {
+                "password": schema_of_password}}, **components}}}
+
+
+@pytest.mark.parametrize("first", ["a", "b"])
+def test_a_component_a_response_shares_with_a_later_request_is_scanned_for_names(
+        tmp_path: Path, first: str) -> None:
+    """What a response's scan (token shapes only) saw first is still scanned for key names
+    when a request is given it: the order of the operations does not decide a finding."""
+    spec = _two_operations(first, {"type": "string", "default": "Q7mhR2vKp9zL"}, {})
+    res = toolcat.lint(toolcat.load(_dump(tmp_path, spec)), select=["TC105"])
+    got = [(f.tool, f.message) for f in res.findings]
+    assert got == [("postB", "'password' holds a literal secret value")], got
+
+
+@pytest.mark.parametrize("first", ["a", "b"])
+def test_a_token_shape_in_a_shared_component_is_reported_once(tmp_path: Path,
+                                                              first: str) -> None:
+    spec = _two_operations(first, {"type": "string", "description": "e.g. " + GHP}, {})
+    res = toolcat.lint(toolcat.load(_dump(tmp_path, spec)), select=["TC105"])
+    got = [f.message for f in res.findings]
+    assert got == ["value looks like a GitHub token"], got
+
+
+def _dump(tmp_path: Path, doc: dict) -> Path:
+    p = tmp_path / "spec.json"
+    p.write_text(json.dumps(doc, indent=1))
+    return p
+
+
+@pytest.mark.parametrize("defs_name", ["SandboxOverridePassword", "Override"])
+def test_a_secret_named_property_holding_a_reference_counts_its_target(
+        tmp_path: Path, defs_name: str) -> None:
+    """A property named like a secret whose schema is a `$ref`: the default of the schema it
+    leads to is the property's own (the compact view inlines it there, and would report what
+    the source did not), reported once under the property's name, where it is written; the
+    name of a schema in `$defs`/`components` is not a property name."""
+    body = {"type": "object", "properties": {
+        "override_password": {"$ref": f"#/components/schemas/{defs_name}"},
+        "other": {"$ref": f"#/components/schemas/{defs_name}"}}}
+    spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+            "paths": {"/s": {"post": {"operationId": "sandbox", "requestBody": {"content": {
+                "application/json": {"schema": body}}},
+                "responses": {"200": {"description": "ok"}}}}},
+            "components": {"schemas": {defs_name: {"$ref": "#/components/schemas/Chained"},
+                                       "Chained": {"type": "string",
+                                                   "default": "Q7mhR2vKp9zL"}}}}
+    cat = toolcat.load(_dump(tmp_path, spec))
+    got = [(f.message, f.pointer) for f in toolcat.lint(cat, select=["TC105"]).findings]
+    assert got == [("'override_password' holds a literal secret value",
+                    "/inputSchema/$defs/Chained/default")], got
+    # the compact view (the reference inlined) says the same of its own copy
+    view = toolcat.project([cat]).output_bytes()
+    out = tmp_path / "view.json"
+    out.write_bytes(view)
+    got = {f.message for f in toolcat.lint(toolcat.load(out), select=["TC105"]).findings}
+    assert got == {"'override_password' holds a literal secret value"}, got
+    # an MCP tool's own $defs, likewise
+    doc = _mcp({"api_token": {"$ref": "#/$defs/T"}},)
+    doc["tools"][0]["inputSchema"]["$defs"] = {"T": {"type": "string",
+                                                      "examples": ["Zq8v0LmN4pR2sT6uW1xY3zA5"]}}
+    assert _findings(tmp_path, doc, "m.json") == [
+        ("/inputSchema/$defs/T/examples/0", "'api_token' holds a literal secret value")]

@@ -14,7 +14,7 @@ included (`default`, `examples`, `enum`, `const`, annotations, `_meta`, ...):
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Any, Collection, Iterator
 
 from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
@@ -109,6 +109,7 @@ _NOT_SECRET_PREFIXES = ("page", "nextpage", "prevpage", "previouspage", "continu
                         "sync", "cursor", "max", "min", "num", "count", "csrf", "xsrf",
                         "has", "is", "use", "show", "requires", "need")
 _HOLDERS = ("default", "const", "example", "examples", "enum")
+_SCHEMA_MAPS = frozenset(("$defs", "definitions"))
 # marks of a placeholder found anywhere in a value (symbols, and words long enough not to
 # occur by chance inside a random key)...
 _PLACEHOLDER_MARKS = ("your", "xxx", "***", "<", ">", "${", "{{", "example", "placeholder",
@@ -232,13 +233,40 @@ def _string_hit(v: str, key: str, holder: bool, shape_of: Any) -> str | None:
     return None
 
 
+def _followed(root: Any, root_base: str, ref: str, seen: set) -> Iterator[tuple[Any, str]]:
+    """The schemas a local ``$ref`` leads to (a chain of them, up to 32 links), each with its
+    pointer: ``(schema, pointer)``; none already followed from here (``seen``)."""
+    for _ in range(32):
+        if not ref.startswith("#"):
+            return
+        try:
+            toks = jp.decode_fragment(ref[1:])
+        except ValueError:
+            return
+        got = jp.walk(root, toks)
+        if got is None or not isinstance(got[1], dict):
+            return
+        target = got[1]
+        yield target, root_base + jp.encode(got[0])
+        ref = target.get("$ref")
+        if type(ref) is not str:
+            return
+
+
 def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = None,
-         names: bool = True) -> Iterator[tuple[str, str]]:
-    """``(pointer, message)`` for secrets in ``value``; containers in ``seen`` are skipped
-    (and every container visited is added). ``hints`` (see :func:`shape_hints`) limits the
+         names: bool = True, root: Any = None, root_base: str = "",
+         done: Collection[int] = (), shaped: Collection[int] = ()) -> Iterator[tuple[str, str]]:
+    """``(pointer, message)`` for secrets in ``value``; containers in ``seen`` or ``done`` are
+    skipped (and every container visited is added to ``seen``). A token-shapes scan
+    (``names=False``) is given as ``done`` what the full scans saw; a full scan does not skip
+    what a token-shapes scan saw first (a component a response and a later request share),
+    but looks there for key names only: ``shaped`` is what token-shapes scans saw. ``hints`` (see :func:`shape_hints`) limits the
     token-shape search to strings that contain one of them; None searches every string.
     ``names``: also report values of keys named like secrets (False: token shapes only, for
     what no model is given: responses, output schemas, the document outside the tools).
+    ``root``: the schema document whose local ``$ref``s (``#/...``) a property named like a
+    secret may hold (its pointer is ``root_base``): the values of the schemas they lead to
+    count as the property's own, reported where they are written, once per property name.
 
     One pass over the containers; a string is looked at where its parent is read (a string
     that can hold nothing, the usual case, costs one type check), pointers are built only
@@ -255,7 +283,7 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
             return None
     if shape_of is None and not names:
         # nothing to find (no key names, no token shapes): only mark what is reachable
-        _mark(value, seen)
+        _mark(value, seen, done)
         return
     known = _KEY_CACHE
     holders = _HOLDERS
@@ -268,33 +296,60 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
             yield _pointer(path), key
             continue
         if isinstance(v, dict):
-            if id(v) in seen:
+            if id(v) in seen or id(v) in done:
                 continue
             seen.add(id(v))
+            so = shape_of if id(v) not in shaped else None
+            # the keys of a $defs map name schemas, not values: a property that holds one by
+            # $ref is what is named (above), as a projection that inlines it shows
+            named = names and key not in _SCHEMA_MAPS
             for k, sub in v.items():
-                sk = known.get(k) if names else False
+                sk = known.get(k) if named else False
                 if sk is None:
                     sk = secret_key(k)
                 if isinstance(sub, str):
                     if sk:
-                        what = shape_of(sub) if shape_of is not None else None
+                        what = so(sub) if so is not None else None
                         if what:
                             yield _pointer((path, k)), f"value looks like {what}"
                         elif not placeholder(sub, k):
                             yield _pointer((path, k)), f"{k!r} holds a literal secret value"
-                    elif shape_of is not None or (holder and k in holders):
-                        msg = hit(sub, k, holder and k in holders, shape_of)
+                    elif so is not None or (holder and k in holders):
+                        msg = hit(sub, k, holder and k in holders, so)
                         if msg:
                             push((_HIT, (path, k), msg, False))
                 elif isinstance(sub, dict) and sk:
-                    # a schema property named like a secret: its default/example values count
+                    # a schema property named like a secret: its default/example values count,
+                    # and those of the schema its $ref leads to (as a projection inlines it)
+                    ref = sub.get("$ref")
+                    if root is not None and type(ref) is str:
+                        for target, tptr in _followed(root, root_base, ref, seen):
+                            mark = (k, id(target))
+                            if mark in seen:
+                                break
+                            seen.add(mark)
+                            tso = shape_of if id(target) not in shaped else None
+                            for hk, hv in target.items():
+                                if hk not in holders:
+                                    continue
+                                if isinstance(hv, str):
+                                    msg = hit(hv, k, True, tso)
+                                    if msg:
+                                        push((_HIT, (tptr, hk), msg, False))
+                                elif isinstance(hv, list):
+                                    for i, item in enumerate(hv):
+                                        msg = hit(item, k, True, tso) \
+                                            if isinstance(item, str) else None
+                                        if msg:
+                                            push((_HIT, ((tptr, hk), i), msg, False))
                     if id(sub) in seen:
                         continue
                     seen.add(id(sub))
+                    sso = shape_of if id(sub) not in shaped else None
                     p = (path, k)
                     for hk, hv in sub.items():
                         if isinstance(hv, str):
-                            msg = hit(hv, k, hk in holders, shape_of)
+                            msg = hit(hv, k, hk in holders, sso)
                             if msg:
                                 push((_HIT, (p, hk), msg, False))
                         elif isinstance(hv, (dict, list)) and id(hv) not in seen:
@@ -302,17 +357,18 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
                 elif isinstance(sub, (dict, list)) and id(sub) not in seen:
                     push((sub, (path, k), k, holder and k in holders))
         elif isinstance(v, list):
-            if id(v) in seen:
+            if id(v) in seen or id(v) in done:
                 continue
             seen.add(id(v))
-            if shape_of is None and not holder:
+            so = shape_of if id(v) not in shaped else None
+            if so is None and not holder:
                 for i, sub in enumerate(v):
                     if isinstance(sub, (dict, list)) and id(sub) not in seen:
                         push((sub, (path, i), key, False))
                 continue
             for i, sub in enumerate(v):
                 if isinstance(sub, str):
-                    msg = hit(sub, key, holder, shape_of)
+                    msg = hit(sub, key, holder, so)
                     if msg:
                         push((_HIT, (path, i), msg, False))
                 elif isinstance(sub, (dict, list)) and id(sub) not in seen:
@@ -323,16 +379,16 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
                 yield _pointer(path), msg
 
 
-def _mark(value: Any, seen: set[int]) -> None:
+def _mark(value: Any, seen: set[int], done: Collection[int] = ()) -> None:
     """Add to ``seen`` every container that :func:`scan` would visit in ``value`` (those
-    reachable through dicts and lists that are not in ``seen``), as it would."""
+    reachable through dicts and lists that are not in ``seen`` or ``done``), as it would."""
     if not isinstance(value, (dict, list)):
         return
     stack = [value]
     pop, push, add = stack.pop, stack.append, seen.add
     while stack:
         v = pop()
-        if id(v) in seen:
+        if id(v) in seen or id(v) in done:
             continue
         add(id(v))
         for sub in (v.values() if isinstance(v, dict) else v):
@@ -375,10 +431,11 @@ def _hints(ctx, files) -> frozenset[str] | None:
     return frozenset(out)
 
 
-def _seen(ctx) -> set[int]:
+def _seen(ctx) -> tuple[set[int], set[int]]:
+    """The containers the full scans saw, and those only a token-shapes scan saw."""
     s = ctx.cache.get("secret_seen")
     if s is None:
-        s = ctx.cache["secret_seen"] = set()
+        s = ctx.cache["secret_seen"] = (set(), set())
     return s
 
 
@@ -392,7 +449,8 @@ def document_secrets(ctx) -> Iterator[Hit]:
         return   # token shapes only, and none in the text (the last scan: nothing to mark)
     # token shapes only: no model is given these parts (a `secret` in a response example or
     # an unused component is documentation)
-    for ptr, msg in scan(doc, "", _seen(ctx), hints, names=False):
+    full, shapes = _seen(ctx)
+    for ptr, msg in scan(doc, "", shapes, hints, names=False, done=full):
         yield Hit(msg, ptr, None, file=ctx.catalog.file)
 
 
@@ -409,7 +467,7 @@ def secret_material(ctx, tool) -> Iterator[Hit]:
     `examples` included: AWS and Google keys, GitHub, GitLab, Slack, npm, Hugging Face,
     OpenAI, Anthropic, Stripe and SendGrid tokens, private keys, JSON Web Tokens, Slack
     webhook URLs. Revoke a leaked credential; do not only delete it."""
-    seen = _seen(ctx)
+    full, shapes = _seen(ctx)
     cat = ctx.catalog
     hints = _hints(ctx, [tool.file])
     raw = tool.raw
@@ -417,20 +475,24 @@ def secret_material(ctx, tool) -> Iterator[Hit]:
         # the descriptor's keys are the canonical ones: tool pointers. What the tool returns
         # is not given to the model: token shapes only there (scanned first, so seen)
         if isinstance(raw, dict) and isinstance(raw.get("outputSchema"), (dict, list)):
-            for ptr, msg in scan(raw["outputSchema"], "/outputSchema", seen, hints, names=False):
+            for ptr, msg in scan(raw["outputSchema"], "/outputSchema", shapes, hints,
+                                 names=False, done=full):
                 yield Hit(msg, ptr)
-        for ptr, msg in scan(raw, "", seen, hints):
+            full.add(id(raw["outputSchema"]))    # the full scan below does not enter it
+        schema = raw.get("inputSchema") if isinstance(raw, dict) else None
+        for ptr, msg in scan(raw, "", full, hints, root=schema, root_base="/inputSchema",
+                             shaped=shapes):
             yield Hit(msg, ptr)
         return
     # other formats: the descriptor as written (source pointers), then the canonical
     # schemas built from it (OpenAPI components bundled into the tool, maybe from other files)
-    parts = []
+    found = []
     if isinstance(raw, dict) and isinstance(raw.get("responses"), (dict, list)):
         # an operation's responses (their examples...) are never sent by a model
-        parts.append((raw["responses"], tool.pointer + "/responses", False))
-    parts.append((raw, tool.pointer, True))
-    found = [(ptr, msg) for value, base, names in parts
-             for ptr, msg in scan(value, base, seen, hints, names=names)]
+        found += scan(raw["responses"], tool.pointer + "/responses", shapes, hints,
+                      names=False, done=full)
+        full.add(id(raw["responses"]))        # the full scan below does not enter them
+    found += scan(raw, tool.pointer, full, hints, shaped=shapes)
     for ptr, msg in found:
         tp = tool_pointer(tool, ptr)
         if tp is not None:
@@ -442,5 +504,8 @@ def secret_material(ctx, tool) -> Iterator[Hit]:
     for base, s, names in (("/inputSchema", tool.input_schema, True),
                            ("/outputSchema", tool.output_schema, False)):
         if isinstance(s, (dict, list)):
-            for ptr, msg in scan(s, base, seen, hints, names=names):
+            found_here = scan(s, base, full, hints, root=s, root_base=base, shaped=shapes) \
+                if names else \
+                scan(s, base, shapes, hints, names=False, done=full)
+            for ptr, msg in found_here:
                 yield Hit(msg, ptr)
