@@ -322,12 +322,29 @@ def test_sc303_required_not_declared(tmp_path):
     p = write(tmp_path, mcp(t))
     f = one(run(p), "SC303")
     check(f, p, line_of(p, '"qq"'), "search", "/inputSchema/required/1")
-    # near miss: declared in an allOf sibling / a required-only branch
+    # near miss: declared in an allOf sibling / a required-only branch naming one
     t2 = tool(q={"type": "string", "description": "Q."})
     t2["inputSchema"]["allOf"] = [{"properties": {"z": {"type": "string"}}},
-                                  {"required": ["w"]}]
+                                  {"required": ["z", "q"]}]
     t2["inputSchema"]["required"] = ["q", "z"]
     assert "SC303" not in codes(run(write(tmp_path, mcp(t2), "ok.json")))
+    # a required-only allOf branch is the same object: a name declared nowhere is reported
+    # (the compact view merges the branch, and lint of it reports the name there)
+    t2["inputSchema"]["allOf"][1]["required"] = ["z", "w"]
+    f = one(run(write(tmp_path, mcp(t2), "w.json")), "SC303")
+    assert f.pointer == "/inputSchema/allOf/1/required/1" and "'w'" in f.message
+    # a referenced definition that only requires, likewise, where it is written (once)
+    t2["inputSchema"]["allOf"][1] = {"$ref": "#/$defs/Req"}
+    t2["inputSchema"]["properties"]["r"] = {"allOf": [{"$ref": "#/$defs/Z"},
+                                                      {"$ref": "#/$defs/Req"}]}
+    t2["inputSchema"]["$defs"] = {"Req": {"required": ["z", "w"]},
+                                  "Z": {"properties": {"z": {}}}}
+    f = one(run(write(tmp_path, mcp(t2), "ref.json")), "SC303")
+    assert f.pointer == "/inputSchema/$defs/Req/required/1" and "'w'" in f.message
+    # a required-only definition used alone is the idiom: not checked
+    t2["inputSchema"]["properties"]["r"] = {"$ref": "#/$defs/Req"}
+    t2["inputSchema"]["allOf"] = [{"properties": {"z": {"type": "string"}}}]
+    assert "SC303" not in codes(run(write(tmp_path, mcp(t2), "alone.json")))
 
 
 def test_sc304_prose(tmp_path):
@@ -844,6 +861,124 @@ components:
     (cat,) = load_catalogs([str(p)])
     body = cat.tools[0].input_schema["properties"]["body"]
     assert body["required"] == ["name"]
+
+
+BASE_ID = {"type": "object", "properties": {"id": {"type": "string", "readOnly": True},
+                                           "kind": {"type": "string", "readOnly": True}}}
+
+
+def _sc308_and_compact(tmp_path, schema, name):
+    """SC308's pointers on an MCP tool with ``schema``, and the messages lint gives the
+    compact view of it (which inlines the references and merges the allOf)."""
+    import toolcat
+
+    t = tool()
+    t["inputSchema"] = schema
+    p = write(tmp_path, mcp(t), f"{name}.json")
+    fs = only(run(p), "SC308")
+    out = tmp_path / f"{name}.compact.json"
+    out.write_bytes(toolcat.project([toolcat.load(p)]).output_bytes())
+    view = {f.message for f in only(run(out), "SC308")}
+    return sorted(f.pointer for f in fs), {f.message for f in fs}, view
+
+
+def test_sc308_reads_read_only_from_the_schemas_that_apply_to_the_same_instance(tmp_path):
+    """A `required` meets the properties of every schema its instance is one of: its own
+    `allOf` branches (Cloudflare: the required list beside an allOf of the properties), its
+    siblings when it is a branch (PagerDuty: a base that marks `type` readOnly, joined with a
+    branch that requires it), and a definition's `required` where a reference joins it with
+    a base. The source reports what its compact view (merged) reports, each once."""
+    defs = {"Base": BASE_ID, "Req": {"required": ["kind", "name"]}}
+    cases = {
+        "parent": ({"type": "object", "allOf": [{"$ref": "#/$defs/Base"}],
+                    "required": ["id", "name"], "properties": {"name": {"type": "string"}},
+                    "$defs": defs}, ["/inputSchema/required/0"]),
+        "sibling": ({"type": "object", "properties": {}, "allOf": [
+                        {"$ref": "#/$defs/Base"},
+                        {"properties": {"name": {"type": "string"}},
+                         "required": ["name", "kind"]}], "$defs": defs},
+                    ["/inputSchema/allOf/1/required/1"]),
+        "reference": ({"type": "object", "properties": {"x": {"allOf": [
+                          {"$ref": "#/$defs/Base"}, {"$ref": "#/$defs/Req"}]},
+                          "y": {"allOf": [{"$ref": "#/$defs/Base"}, {"$ref": "#/$defs/Req"}]}},
+                       "$defs": defs}, ["/inputSchema/$defs/Req/required/0"]),
+    }
+    for name, (schema, want) in cases.items():
+        got, msgs, view = _sc308_and_compact(tmp_path, schema, name)
+        assert got == want, (name, got)
+        assert view and view <= msgs, (name, view, msgs)
+    # near misses: an anyOf sibling does not apply to every instance; a property of
+    # another name
+    t = {"type": "object", "properties": {}, "anyOf": [{"$ref": "#/$defs/Base"}, {
+        "properties": {"name": {}}, "required": ["id"]}], "$defs": defs}
+    assert _sc308_and_compact(tmp_path, t, "anyof")[0] == []
+    t = {"type": "object", "properties": {}, "allOf": [{"$ref": "#/$defs/Base"}, {
+        "required": ["ident"]}], "$defs": defs}
+    assert _sc308_and_compact(tmp_path, t, "other")[0] == []
+
+
+def test_openapi30_lifts_required_read_only_from_allof_siblings(tmp_path):
+    """OpenAPI 3.0 reads a readOnly property's `required` as the response's only, also when
+    the readOnly comes from a sibling allOf branch or the required list is a referenced
+    definition's (copied without the names: the definition is shared with a response)."""
+    spec = """openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /addons:
+    post:
+      operationId: createAddon
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Addon'}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Ref'}
+  /refs:
+    post:
+      operationId: createRef
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Ref'}
+      responses: {"200": {description: ok}}
+components:
+  schemas:
+    Base:
+      type: object
+      properties:
+        id: {type: string, readOnly: true}
+        type: {type: string, readOnly: true}
+    Addon:
+      allOf:
+        - $ref: '#/components/schemas/Base'
+        - type: object
+          properties: {type: {type: string, enum: [a, b]}, name: {type: string}}
+          required: [type, name]
+    Ref:
+      allOf:
+        - $ref: '#/components/schemas/Base'
+        - $ref: '#/components/schemas/IdRequired'
+    IdRequired:
+      required: [id]
+"""
+    p = write(tmp_path, spec, "api30.yaml")
+    assert "SC308" not in codes(run(p))
+    from toolcat.formats.load import load_catalogs
+
+    (cat,) = load_catalogs([str(p)])
+    by = {t.id: t for t in cat.tools}
+    defs = by["createAddon"].input_schema["$defs"]
+    assert defs["Addon"]["allOf"][1]["required"] == ["name"]
+    ref = by["createRef"].input_schema["$defs"]["Ref"]
+    assert ref["allOf"] == [{"$ref": "#/$defs/Base"}, {}], ref
+    # a response keeps them: the readOnly id is required there
+    out = by["createAddon"].output_schema
+    assert out["$defs"]["Ref"]["allOf"][1] == {"$ref": "#/$defs/IdRequired"}, out
+    assert out["$defs"]["IdRequired"]["required"] == ["id"], out
 
 
 def test_composition_reads_cost_the_graph_not_its_paths(tmp_path):

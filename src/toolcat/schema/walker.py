@@ -278,6 +278,38 @@ def flagged(node: Any, keyword: str, root: Any, composed: bool = False) -> bool:
     return _flagged_composed(node, keyword, root, 32, {})
 
 
+def conjoined_properties(node: Any, root: Any, depth: int = 32) -> list[dict]:
+    """The ``properties`` maps that apply to an instance of ``node``: its own and those of
+    every schema its `allOf` branches and local ``$ref``s lead to (an instance of the node
+    is one of each of them), each node read once, up to ``depth`` links."""
+    out: list[dict] = []
+    seen: set[int] = set()
+    stack = [(node, depth)]
+    while stack:
+        n, d = stack.pop()
+        if not isinstance(n, dict) or id(n) in seen or d < 0:
+            continue
+        seen.add(id(n))
+        props = n.get("properties")
+        if isinstance(props, dict):
+            out.append(props)
+        ref = n.get("$ref")
+        if isinstance(ref, str):
+            stack.append((local_target(ref, root), d - 1))
+        branches = n.get("allOf")
+        if isinstance(branches, list):
+            stack.extend((b, d - 1) for b in reversed(branches))
+    return out
+
+
+def flagged_property(name: Any, maps: list[dict], keyword: str, root: Any) -> bool:
+    """Property ``name`` is marked ``keyword: true`` (through composition, see
+    :func:`flagged`) in one of the ``properties`` maps that apply to it
+    (:func:`conjoined_properties`)."""
+    return isinstance(name, str) and any(
+        name in m and flagged(m[name], keyword, root, composed=True) for m in maps)
+
+
 def _flagged_composed(node: Any, keyword: str, root: Any, depth: int, memo: dict) -> bool:
     """(memo: id -> result, False while a node is being looked at: each node once, so a
     shared or cyclic graph costs its size, not its paths)"""

@@ -610,6 +610,10 @@ class _Loader:
         return None
 
 
+# keywords that give a schema a place of its own (a copy elsewhere would mean another thing)
+_SCOPED = frozenset(("$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"))
+
+
 def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
                      cache: dict | None = None) -> Any:
     """``schema`` with the names of properties marked ``flag: true`` (``readOnly`` for a
@@ -627,8 +631,10 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
     from toolcat.schema.keywords import APPLICATORS, SCHEMA_MAP
     from toolcat.schema.walker import (
         DESCEND,
-        flagged,
+        conjoined_properties,
+        flagged_property,
         iter_schemas,
+        local_target,
         node_dialect,
         subschemas,
         transform,
@@ -636,20 +642,63 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
 
     memo = cache if cache is not None else {}
 
-    def kept(node: dict, skip: frozenset) -> list | None:
-        """The new ``required`` of ``node``, or None when it keeps its own."""
-        req, props = node.get("required"), node.get("properties")
-        if not (isinstance(req, list) and isinstance(props, dict)):
+    def left_of(node: dict, skip: frozenset, maps: list[dict] | None = None) -> list | None:
+        """The new ``required`` of ``node`` (its names marked ``flag`` in the properties that
+        apply to it, ``maps``: by default its own and its `allOf` branches'), or None."""
+        req = node.get("required")
+        if not isinstance(req, list) or not req:
             return None
-        left = [n for n in req if not (isinstance(n, str) and n not in skip
-                                       and n in props and flagged(props[n], flag, schema,
-                                                                  composed=True))]
+        if maps is None:
+            if "allOf" not in node and "$ref" not in node:
+                props = node.get("properties")
+                maps = [props] if isinstance(props, dict) else []
+            else:
+                maps = conjoined_properties(node, schema)
+        if not maps:
+            return None
+        left = [n for n in req if (isinstance(n, str) and n in skip)
+                or not flagged_property(n, maps, flag, schema)]
         return None if len(left) == len(req) else left
+
+    def without(node: dict, left: list) -> dict:
+        return {k: (left if k == "required" else v) for k, v in node.items()
+                if k != "required" or left}
+
+    def lifted(node: dict, skip: frozenset) -> dict | None:
+        """``node`` with its flagged names left out of ``required``, its own and those of
+        its `allOf` branches (a branch's `required` may name a property that a sibling
+        marks: the instance is one of both); None when nothing changes. A branch that is a
+        bare ``$ref`` to a schema with such a `required` is replaced by that schema's copy
+        without them (the definition itself is shared with other places)."""
+        left = left_of(node, skip)
+        branches = node.get("allOf")
+        new_branches = None
+        if isinstance(branches, list) and len(branches) > 1:
+            maps = conjoined_properties(node, schema)
+            for i, b in enumerate(branches):
+                target = b
+                if isinstance(b, dict) and len(b) == 1 and isinstance(b.get("$ref"), str):
+                    target = local_target(b["$ref"], schema)
+                    if not isinstance(target, dict) or target.keys() & _SCOPED:
+                        continue
+                if not isinstance(target, dict):
+                    continue
+                bl = left_of(target, skip, maps)
+                if bl is not None:
+                    if new_branches is None:
+                        new_branches = list(branches)
+                    new_branches[i] = without(target, bl)
+        if left is None and new_branches is None:
+            return None
+        out = without(node, left) if left is not None else dict(node)
+        if new_branches is not None:
+            out["allOf"] = new_branches
+        return out
 
     def needs(node: dict) -> bool:
         got = memo.get(id(node))
         if got is None or got[0] is not node:
-            found = any(isinstance(n, dict) and kept(n, frozenset()) is not None
+            found = any(isinstance(n, dict) and lifted(n, frozenset()) is not None
                         for _p, n, _d in iter_schemas(node))
             got = memo[id(node)] = (node, found)   # the node is held: its id stays its own
         return got[1]
@@ -662,11 +711,8 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
     def hook(node: Any, path: tuple, _d: str) -> Any:
         if not isinstance(node, dict):
             return node
-        left = kept(node, keep if path == () else frozenset())
-        if left is None:
-            return node
-        return {k: (left if k == "required" else v) for k, v in node.items()
-                if k != "required" or left}
+        got = lifted(node, keep if path == () else frozenset())
+        return node if got is None else got
 
     def needs_any(defs: dict) -> bool:
         """Whether an entry of a ``$defs`` map needs a change: remembered per map (the
@@ -683,7 +729,7 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
     # prose): the schema itself, not a copy that rebuilds every container down to the
     # shared subschemas (the tool's bundled $defs map included, which then stays shared)
     d = node_dialect(schema, DRAFT2020) if "$schema" in schema else DRAFT2020
-    if kept(schema, frozenset()) is not None:
+    if lifted(schema, frozenset()) is not None:
         return transform(schema, hook, enter=enter)
     defs = schema.get("$defs")
     if defs.__class__ is dict and APPLICATORS[d].get("$defs") == SCHEMA_MAP \

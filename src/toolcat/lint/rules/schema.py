@@ -13,7 +13,7 @@ from toolcat.schema.keywords import (
     VALIDATION,
     python_kind,
 )
-from toolcat.schema.walker import flagged, local_target
+from toolcat.schema.walker import conjoined_properties, flagged_property, local_target
 
 _PROSE_TEXT = ("title", "description", "$comment")
 
@@ -67,21 +67,60 @@ def _declared_names(n, root: Any) -> set[str] | None:
     declares no `properties`, itself or through its branches and references, or when they
     are unknown)."""
     node = n.node
+    path = n.path
     try:
         names = _names(node, root, _NAMES_DEPTH, set())
-        if not isinstance(node.get("properties"), dict) and not names:
+        own = isinstance(node.get("properties"), dict) or bool(names)
+        if len(path) >= 2 and path[-2] == "allOf":
+            # an allOf branch is the same instance as its parent (and the parent's, up a
+            # chain of allOf): a required-only branch is checked when they declare names
+            top = _allof_top(path)
+            names |= _names(_at(root, top), root, _NAMES_DEPTH, set())
+            if not own and not names:
+                return None
+        elif not own:
             return None   # declares no properties, itself or through allOf/$ref: an idiom
-        if len(n.path) >= 2 and n.path[-2] in ("allOf", "anyOf", "oneOf"):
-            parent = _at(root, n.path[:-2])
+        elif len(path) >= 2 and path[-2] in ("anyOf", "oneOf"):
+            parent = _at(root, path[:-2])
             names |= _names(parent, root, _NAMES_DEPTH, set())
     except _Unknown:
         return None
     return names
 
 
+def _allof_top(path: tuple) -> tuple:
+    """The path of the schema a chain of `allOf` branches ending at ``path`` starts from."""
+    while len(path) >= 2 and path[-2] == "allOf":
+        path = path[:-2]
+    return path
+
+
+def _referenced_required(node: dict, root: Any) -> Iterator[tuple[str, dict]]:
+    """``(fragment, definition)`` for each `allOf` branch of ``node`` that is a local
+    reference to a definition with a `required` list: that list meets the branch's siblings
+    here, not where the definition is written."""
+    branches = node.get("allOf")
+    if not (isinstance(branches, list) and len(branches) > 1):
+        return
+    for b in branches:
+        ref = b.get("$ref") if isinstance(b, dict) else None
+        if isinstance(ref, str) and ref.startswith("#/"):
+            target = local_target(ref, root)
+            if isinstance(target, dict) and isinstance(target.get("required"), list):
+                yield ref[1:], target
+
+
+def _reported(ctx, code: str, tool) -> set:
+    """The pointers ``code`` reported for ``tool`` so far (one rule run at a time)."""
+    got = ctx.cache.get(code)
+    if got is None or got[0] is not tool:
+        got = ctx.cache[code] = (tool, set())
+    return got[1]
+
+
 @rule("SC303", "required-not-declared", "warning",
       "a `required` name that is not among `properties`", scope="node",
-      schemas=("input", "output"), keys=("required",))
+      schemas=("input", "output"), keys=("required", "allOf"))
 def required_not_declared(ctx, tool, n) -> Iterator[Hit]:
     """A name in `required` that no `properties` entry declares (on the same object, in its
     `allOf`/`anyOf`/`oneOf`/`then`/`else` branches or local `$ref` targets, or beside it when
@@ -93,13 +132,37 @@ def required_not_declared(ctx, tool, n) -> Iterator[Hit]:
     node = n.node
     if not isinstance(node, dict):
         return
-    req = node.get("required")
-    if not isinstance(req, list):
-        return
     root = tool.input_schema if n.role == "input" else tool.output_schema
-    names = _declared_names(n, root)
-    if names is None:
-        return
+    req = node.get("required")
+    if isinstance(req, list):
+        names = _declared_names(n, root)
+        if names is not None:
+            yield from _undeclared(req, names, node, n.ptr("required"))
+    if "allOf" in node:
+        # a referenced definition that only requires (no properties of its own: not checked
+        # where it is written) meets the names its siblings declare here
+        names = None
+        done = _reported(ctx, "SC303", tool)
+        for frag, target in _referenced_required(node, root):
+            try:
+                if _names(target, root, _NAMES_DEPTH, set()):
+                    continue
+                if names is None:
+                    names = _names(_at(root, _allof_top(n.path)), root, _NAMES_DEPTH, set())
+            except _Unknown:
+                return
+            if not names:
+                return
+            at = n.base + frag + "/required"
+            for hit in _undeclared(target["required"], names, target, at):
+                if hit.pointer not in done:
+                    done.add(hit.pointer)
+                    yield hit
+
+
+def _undeclared(req: list, names: set, node: dict, at: str) -> Iterator[Hit]:
+    """SC303's findings for the names of ``req`` not in ``names`` nor matched by ``node``'s
+    patternProperties (``at``: the pointer of the list)."""
     pats = node.get("patternProperties")
     for i, name in enumerate(req):
         if isinstance(name, str) and name not in names:
@@ -112,10 +175,10 @@ def required_not_declared(ctx, tool, n) -> Iterator[Hit]:
                 pat, why = unchecked
                 yield Hit(f"required property {name!r} is not declared in properties, and "
                           f"whether patternProperties {pat!r} matches it could not be checked "
-                          f"(the pattern {why})", n.ptr("required", i))
+                          f"(the pattern {why})", f"{at}/{i}")
                 continue
             yield Hit(f"required property {name!r} is not declared in properties",
-                      n.ptr("required", i))
+                      f"{at}/{i}")
 
 
 def _matches_any(name: str, pats: dict) -> tuple[bool, tuple[str, str] | None]:
@@ -330,7 +393,7 @@ def value_type_mismatch(ctx, tool, n) -> Iterator[Hit]:
 
 @rule("SC308", "required-read-only", "warning",
       "a required property that the other side owns: `readOnly` in an input, `writeOnly` in "
-      "an output", scope="node", schemas=("input", "output"), keys=("required",))
+      "an output", scope="node", schemas=("input", "output"), keys=("required", "allOf"))
 def required_read_only(ctx, tool, n) -> Iterator[Hit]:
     """A property marked `readOnly` is set by the server (an id, a creation time); listed in
     an inputSchema's `required`, it makes the model invent a value on every call, and a
@@ -339,17 +402,40 @@ def required_read_only(ctx, tool, n) -> Iterator[Hit]:
     applies that; OpenAPI 3.1 and MCP schemas keep JSON Schema's meaning (the keywords are
     annotations), so the `required` stands as written. The same holds for a `writeOnly`
     property (a password) required in an outputSchema. Drop the name from `required`, or
-    use separate request and response schemas."""
+    use separate request and response schemas.
+
+    A property is marked by its own schema (through `$ref`s and composition) or by any schema
+    whose properties apply to the same instance: the `allOf` branches of the node with the
+    `required`, and their siblings when that node is itself a branch (a base schema that
+    marks `id` readOnly, joined with a branch that requires it)."""
     node = n.node
     if not isinstance(node, dict):
         return
-    req, props = node.get("required"), node.get("properties")
-    if not (isinstance(req, list) and isinstance(props, dict)):
-        return
     flag = "readOnly" if n.role == "input" else "writeOnly"
     root = tool.input_schema if n.role == "input" else tool.output_schema
+    done = _reported(ctx, "SC308", tool)
+    req = node.get("required")
+    if isinstance(req, list) and req:
+        # a branch of allOf: its siblings' properties apply too
+        top = _at(root, _allof_top(n.path))
+        yield from _required_flagged(req, conjoined_properties(top, root), flag, root,
+                                     n.ptr("required"), done)
+    if "allOf" in node:
+        maps = None
+        for frag, target in _referenced_required(node, root):
+            maps = maps if maps is not None else conjoined_properties(node, root)
+            yield from _required_flagged(target["required"], maps, flag, root,
+                                         n.base + frag + "/required", done)
+
+
+def _required_flagged(req: list, maps: list[dict], flag: str, root: Any, at: str,
+                      done: set) -> Iterator[Hit]:
+    """SC308's findings for the names of ``req`` marked ``flag`` in ``maps`` (``at``: the
+    pointer of the list; ``done``: the pointers reported for this tool already)."""
     for i, name in enumerate(req):
-        if isinstance(name, str) and flagged(props.get(name), flag, root, composed=True):
+        ptr = f"{at}/{i}"
+        if ptr not in done and flagged_property(name, maps, flag, root):
+            done.add(ptr)
             side = "an input the server sets" if flag == "readOnly" else \
                 "an output the server never returns"
-            yield Hit(f"required property {name!r} is {flag}: {side}", n.ptr("required", i))
+            yield Hit(f"required property {name!r} is {flag}: {side}", ptr)
