@@ -1004,3 +1004,44 @@ def test_i12_18_lint_concise(tmp_path: Path) -> None:
         assert re.match(r"^\S+:\d+:\d+: [A-Z]{2}\d{3} ", line), line
     assert {(x["line"], x["code"]) for x in full} == {
         (int(x.split(":")[1]), x.split(": ", 1)[1].split()[0]) for x in lines[:-1]}
+
+
+# ============================================================================ session 29 hunt
+# (hostile inputs the batteries above did not reach; ``test_h29_...``)
+
+# ---- every file toolcat reads goes through the one reader (files.read_regular)
+
+def _specials(tmp_path: Path) -> dict[str, Path]:
+    """A FIFO (a read would block), a link to /dev/zero (a read would never end) and a file
+    over a 1,000-byte limit, each a name in ``tmp_path``."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero"
+    zero.symlink_to("/dev/zero")
+    big = _write(tmp_path / "big", "# " + "x" * 4000 + "\n")
+    return {"FIFO": fifo, "character device": zero, "over the": big}
+
+
+@pytest.mark.parametrize("what", ["FIFO", "character device", "over the"])
+def test_h29_diff_ignore_file_is_read_by_the_one_reader(tmp_path: Path, what: str) -> None:
+    path = _specials(tmp_path)[what]
+    small = _write(tmp_path / "t.json", _mcp({"name": "a"}))
+    r = run("diff", small, small, "--ignore-file", path, "--max-file-size", "1000", timeout=60)
+    one_error_line(r, str(path), what)
+
+
+@pytest.mark.parametrize("what", ["FIFO", "character device", "over the"])
+def test_h29_client_config_env_file_is_read_by_the_one_reader(tmp_path: Path,
+                                                               what: str) -> None:
+    path = _specials(tmp_path)[what]
+    cfg = _write(tmp_path / "mcp.json", {"mcpServers": {"a": {
+        "command": sys.executable, "args": ["-c", "pass"], "envFile": str(path)}}})
+    r = run("tools", "--client-config", cfg, env={"TOOLCAT_MAX_FILE_SIZE": "1000"}, timeout=60)
+    one_error_line(r, "envFile", what)
+
+
+def test_h29_env_file_not_utf8_is_one_error_line(tmp_path: Path) -> None:
+    env = _write(tmp_path / "x.env", b"A=1\nB=\xff\n")
+    cfg = _write(tmp_path / "mcp.json", {"mcpServers": {"a": {
+        "command": sys.executable, "args": ["-c", "pass"], "envFile": "x.env"}}})
+    one_error_line(run("tools", "--client-config", cfg), "envFile", str(env), "UTF-8")

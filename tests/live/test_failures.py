@@ -163,6 +163,36 @@ def test_capture_writes_the_servers_that_answered(cli, tmp_path):
     assert not (tmp_path / "caps" / "catalog_server-2.tools.json").exists()
 
 
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_capture_never_reads_a_fifo_or_device_target(cli, tmp_path, kind):
+    """capture reads the file it may replace (to say "up to date"): through the one reader,
+    so a FIFO there (which a plain open blocks on) or a link to /dev/zero (an endless read)
+    is written to, as every output is; with --check it is one error line."""
+    target = tmp_path / "t.json"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to("/dev/zero")
+    run = cli("capture", *SLACK, "-o", str(target), "--check", raw_cmd(), timeout=60)
+    errors = [x for x in run.err_lines if x.startswith("toolcat: error: ")]
+    assert run.rc == 2 and len(errors) == 1 and "not a regular capture file" in errors[0], \
+        run.err
+    if kind == "zero":
+        run = cli("capture", *SLACK, "-o", str(target), raw_cmd(), timeout=60)
+        assert run.rc == 0 and "4 tools of raw_server" in run.err, run.err
+        assert target.is_symlink()
+        return
+    import threading
+
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(target.read_bytes()))
+    reader.start()
+    run = cli("capture", *SLACK, "-o", str(target), raw_cmd(), timeout=60)
+    reader.join(30)
+    assert run.rc == 0, run.err
+    assert len(json.loads(got[0])["tools"]) == 4
+
+
 def test_server_stderr_goes_to_its_log_not_to_toolcat_output(cli, tmp_path):
     run = cli("tools", *SLACK, "--server", catalog_cmd())
     assert run.rc == 0

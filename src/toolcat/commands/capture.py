@@ -114,7 +114,7 @@ def capture(
             ui.write_stdout(cap.file_bytes(doc))
             continue
         path = os.path.join(output, f"{c.spec.label}.tools.json") if many else output
-        old = _read_capture(path)
+        old = _read_capture(path, check)
         diffs = ["the file does not exist"] if old is None else cap.compare(old, doc)
         if check:
             if diffs:
@@ -142,21 +142,29 @@ def capture(
     raise typer.Exit(1 if stale else 0)
 
 
-def _read_capture(path: str):
+def _read_capture(path: str, check: bool):
+    """The capture now at ``path`` (None: there is none), read by the one reader: a FIFO
+    or a device there (a link to /dev/zero) is never read, so never a blocked or endless
+    read. Without --check such a target, or one over the size limit or unreadable, differs
+    from the new capture (which is written to it); with --check only the last two do, and a
+    FIFO, device or folder is an input error, as for ``project --check``."""
     import json
 
+    from toolcat.document.parse import Limits
     from toolcat.errors import InputError
+    from toolcat.files import read_if_exists
 
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
+        data = read_if_exists(path, Limits.from_env().max_file_size, what="capture file")
+    except InputError as e:
+        if check and not e.message.startswith(("capture file is", "cannot read")):
+            raise
+        return {"_unreadable": e.message}
+    if data is None:
         return None
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", path) from None
     try:
         return json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
         # not a capture (any more): a difference, not an error; the new capture replaces it
         return {"_unreadable": str(e)}
 

@@ -118,14 +118,12 @@ def register(app: typer.Typer) -> None:
     app.command("diff-toolids", epilog=EPILOG, help=HELP, short_help=SHORT)(diff_toolids)
 
 
-def _ignore_file(path: str) -> list[str]:
+def _ignore_file(path: str, limit: int) -> list[str]:
     from toolcat.errors import InputError
+    from toolcat.files import read_regular
 
-    try:
-        with open(path, "rb") as f:
-            data = f.read(1 << 20)
-    except OSError as e:
-        raise InputError(f"cannot read ignore file: {e.strerror or e}", path) from None
+    # the one reader: a FIFO or device is refused (never a blocked read), the size is limited
+    data = read_regular(path, limit, what="ignore file")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -199,8 +197,6 @@ def diff(
     for e in entries:
         if not e or e.startswith(":"):
             raise UsageError(f"--ignore needs TOOL or TOOL:POINTER (got {e!r})")
-    if ignore_file is not None:
-        entries += _ignore_file(ignore_file)
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     given = [p for p in (old, new) if p is not None]
     pair = not given and not (client or client_config) and len(live.specs) == 2
@@ -209,6 +205,8 @@ def diff(
                          "(--server, --url, --client, --client-config; together one side), "
                          "or two servers (--server/--url twice)")
     lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size)
+    if ignore_file is not None:
+        entries += _ignore_file(ignore_file, lopts.limits.max_file_size)
     (old, cats_old), (new, cats_new) = _sides(given, live, lopts, whole_setup=not pair)
     from toolcat.ui import write_stdout
 

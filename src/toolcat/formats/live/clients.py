@@ -385,20 +385,30 @@ def _entry(name: str, entry: Any, path: str, client: str | None, ctx: Context,
 
 
 def _dotenv(path: str, config: str) -> dict[str, str]:
+    from toolcat.document.parse import Limits
+    from toolcat.files import read_regular
+
     base = os.path.dirname(os.path.abspath(config))
     full = path if os.path.isabs(path) else os.path.join(base, path)
-    out: dict[str, str] = {}
+
+    def error(msg: str, where: str) -> InputError:
+        return InputError(f"envFile: {msg}", where)
+
+    # the one reader: a FIFO or device (/dev/zero) is refused, never a blocked or endless read
+    data = read_regular(full, Limits.from_env().max_file_size, error, what="envFile")
     try:
-        with open(full, encoding="utf-8") as f:
-            for line in f:
-                line = line.strip()
-                if not line or line.startswith("#") or "=" not in line:
-                    continue
-                k, _, v = line.removeprefix("export ").partition("=")
-                v = v.strip()
-                if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
-                    v = v[1:-1]
-                out[k.strip()] = v
-    except OSError as e:
-        raise InputError(f"envFile: {printable(e.strerror or str(e))}", full) from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise error(f"not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})",
+                    full) from None
+    out: dict[str, str] = {}
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        k, _, v = line.removeprefix("export ").partition("=")
+        v = v.strip()
+        if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+            v = v[1:-1]
+        out[k.strip()] = v
     return out
