@@ -817,6 +817,33 @@ def test_sc307_judges_a_default_by_its_branches_types(tmp_path):
     assert f.message == "default is null but type is string/array"
 
 
+def test_sc307_judges_branch_values_by_the_schemas_own_type(tmp_path):
+    """A `type` excludes the values its branches allow (Adyen's RaiseDisputesService-v4:
+    `{"type": "object", "oneOf": [{"$ref": CancellingEntity}, {"type": "null"}]}` with a
+    string enum in CancellingEntity accepts none of them): the source reports what its compact
+    view (which merges the branches into one enum beside the type) reports, at the `type`."""
+    t = tool(q={"type": "string", "description": "Q."},
+             who={"type": "object", "oneOf": [{"$ref": "#/$defs/Who"}, {"type": "null"}]},
+             deep={"type": "integer", "allOf": [{"anyOf": [{"$ref": "#/$defs/Ref"}]}]},
+             ok={"type": ["string", "null"], "oneOf": [{"$ref": "#/$defs/Who"},
+                                                        {"type": "null"}]},
+             num={"type": "number", "anyOf": [{"enum": [1, 2.5]}, {"const": 3}]},
+             own={"type": "object", "anyOf": [{"type": "integer", "enum": ["x"]}]})
+    t["inputSchema"]["$defs"] = {"Who": {"type": "string", "enum": ["merchant", "cardholder"]},
+                                 "Ref": {"$ref": "#/$defs/Deep"},
+                                 "Deep": {"default": "ten"}}
+    p = write(tmp_path, mcp(t))
+    got = sorted((f.pointer, f.message) for f in only(run(p), "SC307"))
+    assert got == [
+        ("/inputSchema/properties/deep/type", "default is string but type is integer"),
+        # the branch's own type already excludes "x": reported there, once
+        ("/inputSchema/properties/own/anyOf/0/enum/0", "enum value 'x' is string but type is "
+                                                       "integer"),
+        ("/inputSchema/properties/who/type", "enum value 'merchant' is string but type is "
+                                             "object"),
+    ], got
+
+
 def test_sc308_reads_read_only_through_composition(tmp_path):
     t = tool(q={"type": "string", "description": "Q."},
              both={"anyOf": [{"$ref": "#/$defs/Id"}, {"type": "string", "readOnly": True}]},

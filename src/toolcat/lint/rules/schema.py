@@ -358,15 +358,68 @@ def _types_of(node: Any, root: Any, depth: int, memo: dict) -> list[str] | None:
     return got
 
 
+_APPLICATORS = ("allOf", "anyOf", "oneOf")
+
+
+def _mismatches(node: dict, types: list[str]) -> Iterator[tuple[str, str, tuple]]:
+    """(kind, message, pointer tokens below ``node``) for its `default`, `const` and first
+    `enum` value that ``types`` excludes."""
+    shown = "/".join(types)
+    if "default" in node and not _type_ok(node["default"], types):
+        yield "default", f"default is {json_type(node['default'])} but type is {shown}", \
+            ("default",)
+    if "const" in node and not _type_ok(node["const"], types):
+        yield "const", f"const is {json_type(node['const'])} but type is {shown}", ("const",)
+    enum = node.get("enum")
+    if isinstance(enum, list):
+        for i, v in enumerate(enum):
+            if not _type_ok(v, types):
+                yield "enum", f"enum value {v!r} is {json_type(v)} but type is {shown}", \
+                    ("enum", i)
+                break
+
+
+def _branch_mismatches(node: dict, types: list[str], root: Any) -> Iterator[tuple[str, str]]:
+    """(kind, message) for the values of the schemas an instance of ``node`` must also meet
+    (its `allOf`/`anyOf`/`oneOf` branches, theirs, and the local `$ref` targets of each, up
+    to 16 levels and 256 schema objects, each read once) that ``node``'s own ``types``
+    exclude: such a value can never be valid. A value its own schema's type already excludes
+    is left to that schema's check."""
+    seen: set[int] = set()
+    stack = [(b, 16) for key in reversed(_APPLICATORS) if isinstance(node.get(key), list)
+             for b in reversed(node[key])]
+    while stack and len(seen) < 256:
+        b, depth = stack.pop()
+        if not isinstance(b, dict) or id(b) in seen or depth < 0:
+            continue
+        seen.add(id(b))
+        own = _types_of(b, root, 16, {})
+        excluded = set() if own is None else {k for k, _m, _p in _mismatches(b, own)}
+        for kind, msg, _at in _mismatches(b, types):
+            if kind not in excluded:
+                yield kind, msg
+        for key in reversed(_APPLICATORS):
+            if isinstance(b.get(key), list):
+                stack.extend((x, depth - 1) for x in reversed(b[key]))
+        ref = b.get("$ref")
+        if isinstance(ref, str):
+            stack.append((local_target(ref, root), depth - 1))
+
+
 @rule("SC307", "value-type-mismatch", "warning",
       "`default`, `const` or an `enum` value does not match the schema's own `type`",
-      scope="node", schemas=("input", "output"), keys=("default", "const", "enum"))
+      scope="node", schemas=("input", "output"),
+      keys=("default", "const", "enum", *_APPLICATORS))
 def value_type_mismatch(ctx, tool, n) -> Iterator[Hit]:
     """A `default` of `"10"` on an `integer` parameter, or an `enum` of strings on a
     `number`, contradicts the schema: a model that copies the default sends an invalid call,
     and an enum value of the wrong type can never be valid. Only the JSON type is compared
     (integer values count as numbers); a schema without `type` is judged by the types its
-    `anyOf`/`oneOf` branches (or its local `$ref`) allow, when every branch says."""
+    `anyOf`/`oneOf` branches (or its local `$ref`) allow, when every branch says. A schema
+    with a `type` also judges the values of its `allOf`/`anyOf`/`oneOf` branches (through
+    local `$ref`s): `{"type": "object", "oneOf": [{"$ref": "#/$defs/Status"}, {"type":
+    "null"}]}` with a string enum in Status accepts none of its values (reported at that
+    `type`, with the message a view that merged the branches into the schema gets)."""
     node = n.node
     if not isinstance(node, dict):
         return
@@ -376,19 +429,15 @@ def value_type_mismatch(ctx, tool, n) -> Iterator[Hit]:
         return
     if node.get("nullable") is True and ctx.catalog.format == GEMINI:
         types = [*types, "null"]   # Gemini's Schema object (OpenAPI 3.0): nullable adds null
-    if "default" in node and not _type_ok(node["default"], types):
-        yield Hit(f"default is {json_type(node['default'])} but type is {'/'.join(types)}",
-                  n.ptr("default"))
-    if "const" in node and not _type_ok(node["const"], types):
-        yield Hit(f"const is {json_type(node['const'])} but type is {'/'.join(types)}",
-                  n.ptr("const"))
-    enum = node.get("enum")
-    if isinstance(enum, list):
-        for i, v in enumerate(enum):
-            if not _type_ok(v, types):
-                yield Hit(f"enum value {v!r} is {json_type(v)} but type is {'/'.join(types)}",
-                          n.ptr("enum", i))
-                break
+    own = set()
+    for kind, msg, at in _mismatches(node, types):
+        own.add(kind)
+        yield Hit(msg, n.ptr(*at))
+    if "type" in node and any(isinstance(node.get(k), list) for k in _APPLICATORS):
+        for kind, msg in _branch_mismatches(node, types, root):
+            if kind not in own:
+                own.add(kind)
+                yield Hit(msg, n.ptr("type"))
 
 
 @rule("SC308", "required-read-only", "warning",
