@@ -1045,3 +1045,38 @@ def test_h29_env_file_not_utf8_is_one_error_line(tmp_path: Path) -> None:
     cfg = _write(tmp_path / "mcp.json", {"mcpServers": {"a": {
         "command": sys.executable, "args": ["-c", "pass"], "envFile": "x.env"}}})
     one_error_line(run("tools", "--client-config", cfg), "envFile", str(env), "UTF-8")
+
+
+# ---- no catalog pattern runs on Python's backtracking re (diff's jsonschema checks included)
+
+_EVIL = "^(a+)+$"
+_LONG = "a" * 40 + "!"        # 2**40 ways for re to split the a's: hours
+
+
+def _tool_schema(**kw) -> dict:
+    return _mcp({"name": "t", "inputSchema": dict({"type": "object"}, **kw)})
+
+
+@pytest.mark.parametrize("old,new", [
+    # a pattern jsonschema checks candidates against
+    ({"properties": {"k": {"type": "string", "pattern": _EVIL}}},
+     {"properties": {"k": {"type": "string", "pattern": _EVIL, "enum": [_LONG]}}}),
+    # patternProperties against a declared property's name (the routing and the check)
+    ({"properties": {_LONG: {"type": "string"}}, "patternProperties": {_EVIL: {}}},
+     {"properties": {_LONG: {"type": "number"}}, "patternProperties": {_EVIL: {}},
+      "additionalProperties": False}),
+    # a definition naming its own dialect (jsonschema's evolve took the stock class)
+    ({"properties": {"k": {"$ref": "#/$defs/s"}}, "$defs": {"s": {
+        "$schema": "http://json-schema.org/draft-07/schema#", "pattern": _EVIL}}},
+     {"properties": {"k": {"$ref": "#/$defs/s"}}, "$defs": {"s": {
+         "$schema": "http://json-schema.org/draft-07/schema#", "pattern": _EVIL,
+         "enum": [_LONG]}}}),
+], ids=["pattern", "patternProperties", "nested-$schema"])
+def test_h29_diff_runs_catalog_patterns_by_re2(tmp_path: Path, old: dict, new: dict) -> None:
+    a = _write(tmp_path / "a.json", _tool_schema(**old))
+    b = _write(tmp_path / "b.json", _tool_schema(**new))
+    for fmt in ("text", "json"):
+        r = run("diff", a, b, "-f", fmt, cpu=20)
+        assert r.returncode == 1, (r.returncode, r.stderr[-400:])
+        assert b"Traceback" not in r.stderr
+

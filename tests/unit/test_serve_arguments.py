@@ -65,3 +65,37 @@ def test_format_is_not_asserted_and_a_draft_7_schema_is_draft_7():
     d7 = {"$schema": "http://json-schema.org/draft-07/schema#",
           "properties": {"a": {"items": [{"type": "integer"}]}}}
     assert "keyword type" in problem(d7, {"a": ["x"]})          # draft 7's tuple items
+
+
+_NESTED = [
+    # a subschema with a `$schema` of its own: jsonschema's evolve gave it the stock class
+    {"type": "object", "properties": {"s": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "pattern": "^(a+)+$"}}},
+    # a `$ref` to a root that names its dialect, through a draft-07 definition
+    {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+     "properties": {"s": {"$ref": "#/definitions/d"}, "r": {"$ref": "#"}},
+     "definitions": {"d": {"$schema": "http://json-schema.org/draft-07/schema#",
+                           "pattern": "^(a+)+$"}}},
+]
+
+
+@pytest.mark.parametrize("schema", _NESTED, ids=["nested-$schema", "ref-to-draft7-root"])
+def test_a_subschema_naming_its_dialect_is_still_run_by_re2(schema):
+    """In a child process with a CPU bound: Python's re on this would take hours (a
+    regression is a killed child, not a hung suite)."""
+    import json
+    import resource
+    import subprocess
+    import sys
+
+    code = ("import json, sys\nfrom toolcat.serve.arguments import ArgumentCheck\n"
+            "s = json.loads(sys.argv[1])\n"
+            "print(ArgumentCheck(s).problem('t', {'s': 'a' * 40 + '!', 'r': {'s': 'a' * 40}}))")
+
+    def bound():
+        resource.setrlimit(resource.RLIMIT_CPU, (20, 21))
+
+    r = subprocess.run([sys.executable, "-c", code, json.dumps(schema)], capture_output=True,
+                       timeout=120, preexec_fn=bound)
+    assert r.returncode == 0, r.stderr[-500:]
+    assert b"keyword pattern" in r.stdout, r.stdout

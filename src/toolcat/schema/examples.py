@@ -618,12 +618,11 @@ def property_schema(node: dict, name: str) -> Any:
 
 
 def _search(pattern: str, s: str) -> bool:
-    import re
+    """Whether ``pattern`` certainly matches in ``s``: by RE2, in linear time (a catalog's
+    pattern never runs on Python's backtracking ``re``); one RE2 cannot run does not."""
+    from toolcat.schema.regex import search
 
-    try:
-        return re.search(pattern, s) is not None
-    except (re.error, OverflowError, RecursionError):
-        return False
+    return isinstance(pattern, str) and search(pattern, s) is True
 
 
 # ---------------------------------------------------------------------- regex samples

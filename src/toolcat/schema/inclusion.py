@@ -1595,15 +1595,12 @@ def _multiple_implies(m1: Any, m2: Any, integer: bool) -> bool:
 
 
 def _undeclared_route(S: dict, name: str) -> tuple:
-    import re
+    from toolcat.schema.examples import _search
 
     pats = S.get("patternProperties") if isinstance(S.get("patternProperties"), dict) else {}
     for p in pats:
-        try:
-            if re.search(p, name):
-                return ("patternProperties", p)
-        except (re.error, OverflowError, RecursionError):
-            continue
+        if _search(p, name):
+            return ("patternProperties", p)
     return ("additionalProperties",)
 
 

@@ -149,6 +149,173 @@ def counted_class(cls: Any) -> Any:
         return out
 
 
+class PatternUnknown(Exception):
+    """A regular expression met a string toolcat cannot run it on in linear time (RE2
+    cannot evaluate the pattern: lookaround, a back-reference, too large)."""
+
+
+def _has_key(node: Any, key: str, depth: int = 0) -> bool:
+    if depth > 200:
+        return True
+    if isinstance(node, dict):
+        return key in node or any(_has_key(v, key, depth + 1) for v in node.values())
+    if isinstance(node, list):
+        return any(_has_key(v, key, depth + 1) for v in node)
+    return False
+
+
+class _ReShim:
+    """What jsonschema's keyword modules see as ``re`` while toolcat's
+    ``unevaluatedProperties`` runs: ``search`` by RE2 (``matches``: True, False, or None
+    when not known and not strict, which counts as a match: the name is evaluated, so not
+    refused); everything else is the real ``re``."""
+
+    def __init__(self, matches: Any) -> None:
+        self._matches = matches
+
+    def search(self, pattern: Any, string: Any, flags: int = 0) -> Any:
+        got = self._matches(pattern, string) if isinstance(string, str) else None
+        return None if got is False else True
+
+    def __getattr__(self, name: str) -> Any:
+        import re
+
+        return getattr(re, name)
+
+
+def _re_modules() -> list | None:
+    """jsonschema's modules whose ``re`` its unevaluatedProperties uses (None: this
+    jsonschema is laid out otherwise, and the keyword is not run)."""
+    try:
+        from jsonschema import _keywords, _legacy_keywords, _utils
+    except ImportError:
+        return None
+    mods = [_keywords, _legacy_keywords, _utils]
+    return mods if all(getattr(m, "re", None) is not None for m in mods) else None
+
+
+_BOUNDED: dict[tuple, Any] = {}
+_BOUNDED_CLASSES: set = set()
+
+
+def bounded_class(stock: Any, schema: Any, *, strict: bool, counted: bool = False) -> Any:
+    """The jsonschema validator class ``stock`` as toolcat runs it on a catalog's schema
+    ``schema``: every regular expression (``pattern``, ``patternProperties``, the
+    ``additionalProperties`` that reads them, ``propertyNames`` patterns through ``pattern``)
+    run by RE2 (:func:`toolcat.schema.regex.search`, linear time), never by the backtracking
+    ``re`` jsonschema uses, which a hostile ``^(a+)+$`` keeps busy for hours; with
+    ``counted`` each reference spends a step of the running budget (:func:`counted_class`).
+
+    A pattern RE2 cannot run: with ``strict`` (answers toolcat reports) the validation
+    raises :class:`PatternUnknown` (the caller's answer is "not known"); without (toolcat
+    serve, which only refuses what is certainly refused) the pattern accepts.
+    jsonschema's ``unevaluatedProperties`` reads ``patternProperties`` with the ``re`` of its
+    keyword modules: when ``schema`` has any, that ``re`` is RE2 while the keyword runs.
+
+    The class stays itself through jsonschema's ``evolve``: a subschema with a ``$schema``
+    of its own (or a ``$ref`` to a root that has one) would otherwise be validated by
+    jsonschema's stock class for that dialect, with ``re`` and without the budget."""
+    return _bounded(stock, strict, counted, _has_key(schema, "patternProperties"))
+
+
+def _bounded(stock: Any, strict: bool, counted: bool, uneval: bool) -> Any:
+    key = (stock, strict, counted, uneval)
+    hit = _BOUNDED.get(key)
+    if hit is not None:
+        return hit
+    from jsonschema import validators
+    from jsonschema.exceptions import ValidationError
+
+    from toolcat.schema.regex import search
+
+    def matches(patrn: Any, text: str) -> bool | None:
+        got = search(patrn, text) if isinstance(patrn, str) else None
+        if isinstance(got, bool):
+            return got
+        if strict:
+            raise PatternUnknown(patrn)
+        return None
+
+    def pattern(validator: Any, patrn: Any, instance: Any, schema: Any) -> Any:
+        if validator.is_type(instance, "string") and matches(patrn, instance) is False:
+            yield ValidationError(f"{instance!r} does not match {patrn!r}")
+
+    def pattern_properties(validator: Any, pp: Any, instance: Any, schema: Any) -> Any:
+        if not validator.is_type(instance, "object") or not isinstance(pp, dict):
+            return
+        for patrn, subschema in pp.items():
+            for k, v in instance.items():
+                if matches(patrn, k):
+                    yield from validator.descend(v, subschema, path=k, schema_path=patrn)
+
+    def additional_properties(validator: Any, ap: Any, instance: Any, schema: Any) -> Any:
+        if not validator.is_type(instance, "object"):
+            return
+        props = schema.get("properties", {})
+        pats = schema.get("patternProperties", {})
+        extras = []
+        for k in instance:
+            if isinstance(props, dict) and k in props:
+                continue
+            if isinstance(pats, dict) and any(matches(p, k) is not False for p in pats):
+                continue        # matched, or a pattern that cannot be run: not known extra
+            extras.append(k)
+        if validator.is_type(ap, "object"):
+            for extra in extras:
+                yield from validator.descend(instance[extra], ap, path=extra)
+        elif ap is False and extras:
+            shown = ", ".join(repr(e) for e in sorted(extras, key=str))
+            yield ValidationError(f"Additional properties are not allowed ({shown} "
+                                  f"{'was' if len(extras) == 1 else 'were'} unexpected)")
+
+    stock_uneval = stock.VALIDATORS.get("unevaluatedProperties")
+    shim = _ReShim(matches)
+
+    def unevaluated_properties(validator: Any, up: Any, instance: Any, schema: Any) -> Any:
+        # jsonschema finds the evaluated names (patternProperties among them) with the `re`
+        # of its keyword modules: that one is RE2 while this keyword runs
+        mods = _re_modules()
+        if stock_uneval is None or mods is None:
+            if strict and validator.is_type(instance, "object") and instance:
+                raise PatternUnknown("unevaluatedProperties with patternProperties")
+            return
+        saved = [m.re for m in mods]
+        for m in mods:
+            m.re = shim
+        try:
+            errors = list(stock_uneval(validator, up, instance, schema))
+        finally:
+            for m, r in zip(mods, saved):
+                m.re = r
+        yield from errors
+
+    base = counted_class(stock) if counted else stock
+    overrides: dict[str, Any] = {"pattern": pattern, "patternProperties": pattern_properties,
+                                 "additionalProperties": additional_properties}
+    if uneval:
+        overrides["unevaluatedProperties"] = unevaluated_properties
+    cls = validators.extend(base, {k: v for k, v in overrides.items()
+                                   if k in base.VALIDATORS})
+
+    def evolve(self: Any, **changes: Any) -> Any:
+        from attrs import fields
+
+        here = type(self)
+        sub = changes.setdefault("schema", self.schema)
+        new = validators.validator_for(sub, default=here)
+        if new is not here and new not in _BOUNDED_CLASSES:
+            new = _bounded(new, strict, counted, uneval)
+        for f in fields(here):
+            if f.init and f.alias not in changes:
+                changes[f.alias] = getattr(self, f.name)
+        return new(**changes)
+
+    cls.evolve = evolve
+    _BOUNDED[key] = cls
+    _BOUNDED_CLASSES.add(cls)
+    return cls
+
+
 def is_panic(e: BaseException) -> bool:
     """``e`` is a Rust panic raised through pyo3 (rpds, under ``referencing``)."""
     t = type(e)
@@ -199,15 +366,11 @@ class Checker:
             try:
                 cls = validator_for(self.root, default=validator_class(self.dialect)) \
                     if isinstance(self.root, dict) else validator_class(self.dialect)
-                root = self.root
-                if self.budget is not None:
-                    cls = counted_class(cls)
-                    # a `$ref` to the root evolves the validator with the class its
-                    # `$schema` names (jsonschema's own, which counts nothing): the class
-                    # is chosen, the keyword has done its work
-                    if isinstance(root, dict) and "$schema" in root:
-                        root = {k: v for k, v in root.items() if k != "$schema"}
-                self._validator = cls(root, registry=Registry(retrieve=_refuse))
+                # patterns by RE2 (one RE2 cannot run: not known), references counted;
+                # the class keeps itself through a `$schema` below the root
+                cls = bounded_class(cls, self.root, strict=True,
+                                    counted=self.budget is not None)
+                self._validator = cls(self.root, registry=Registry(retrieve=_refuse))
             except Exception:  # noqa: BLE001 - a schema jsonschema cannot even hold
                 self._broken = True
             except BaseException as e:  # a panic in rpds; anything else is re-raised

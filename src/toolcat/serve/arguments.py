@@ -31,69 +31,6 @@ def _pointer(parts: Any) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def _has_key(node: Any, key: str, depth: int = 0) -> bool:
-    if depth > 200:
-        return True
-    if isinstance(node, dict):
-        return key in node or any(_has_key(v, key, depth + 1) for v in node.values())
-    if isinstance(node, list):
-        return any(_has_key(v, key, depth + 1) for v in node)
-    return False
-
-
-def _re2_class(base: Any, schema: Any) -> Any:
-    """``base`` (a jsonschema validator class) with its regex keywords run by RE2."""
-    from jsonschema import validators
-    from jsonschema.exceptions import ValidationError
-
-    from toolcat.schema.regex import search
-
-    def matches(pattern: Any, text: str) -> bool | None:
-        if not isinstance(pattern, str):
-            return None
-        got = search(pattern, text)
-        return got if isinstance(got, bool) else None      # Unchecked: not known
-
-    def pattern(validator: Any, patrn: Any, instance: Any, schema: Any) -> Any:
-        if validator.is_type(instance, "string") and matches(patrn, instance) is False:
-            yield ValidationError(f"{instance!r} does not match {patrn!r}")
-
-    def pattern_properties(validator: Any, pp: Any, instance: Any, schema: Any) -> Any:
-        if not validator.is_type(instance, "object") or not isinstance(pp, dict):
-            return
-        for patrn, subschema in pp.items():
-            for k, v in instance.items():
-                if matches(patrn, k):
-                    yield from validator.descend(v, subschema, path=k, schema_path=patrn)
-
-    def additional_properties(validator: Any, ap: Any, instance: Any, schema: Any) -> Any:
-        if not validator.is_type(instance, "object"):
-            return
-        props = schema.get("properties", {})
-        pats = schema.get("patternProperties", {})
-        extras = []
-        for k in instance:
-            if isinstance(props, dict) and k in props:
-                continue
-            if isinstance(pats, dict) and any(matches(p, k) is not False for p in pats):
-                continue        # matched, or a pattern that cannot be run: not known extra
-            extras.append(k)
-        if validator.is_type(ap, "object"):
-            for extra in extras:
-                yield from validator.descend(instance[extra], ap, path=extra)
-        elif ap is False and extras:
-            shown = ", ".join(repr(e) for e in sorted(extras, key=str))
-            yield ValidationError(f"Additional properties are not allowed ({shown} "
-                                  f"{'was' if len(extras) == 1 else 'were'} unexpected)")
-
-    overrides: dict[str, Any] = {"pattern": pattern, "patternProperties": pattern_properties,
-                                 "additionalProperties": additional_properties}
-    if _has_key(schema, "patternProperties"):
-        # jsonschema's unevaluatedProperties reads patternProperties with `re`: not checked
-        overrides["unevaluatedProperties"] = lambda *a: iter(())
-    return validators.extend(base, overrides)
-
-
 class ArgumentCheck:
     """The check of one tool's arguments (made once per tool and view)."""
 
@@ -109,8 +46,10 @@ class ArgumentCheck:
                 from jsonschema.validators import validator_for
                 from referencing import Registry
 
+                from toolcat.schema.validate import bounded_class
+
                 base = validator_for(self.schema, default=Draft202012Validator)
-                cls = _re2_class(base, self.schema)
+                cls = bounded_class(base, self.schema, strict=False)
                 self._validator = cls(self.schema, registry=Registry())   # fetches nothing
             except Exception:  # noqa: BLE001 - a schema jsonschema cannot hold: forward
                 self._broken = True
