@@ -65,3 +65,44 @@ def safe_bytes(text: str) -> bytes:
         return text.encode("utf-8")
     except UnicodeEncodeError:
         return text.encode("utf-8", "backslashreplace")
+
+
+# --------------------------------------------------------------------------- Markdown
+# The Markdown reports (lint, measure, diff: pull request comments, the job summary of
+# action.yml) carry catalog text too; GitHub renders the HTML, links and images in it. One
+# escaper for all three, so that no id, file name or message turns into markup.
+
+_MD_ESCAPES = (("\\", "\\\\"), ("|", "\\|"), ("`", "\\`"), ("<", "&lt;"), (">", "&gt;"),
+               ("[", "\\["), ("]", "\\]"))
+_MD_EMPHASIS = (("*", "\\*"), ("_", "\\_"))
+
+
+def md_inline(value: object, emphasis: bool = False) -> str:
+    """``value`` (already :func:`shown`) as literal Markdown text inside one table cell:
+    backslashes, pipes, backticks, HTML, link and image brackets escaped (``emphasis``:
+    ``*`` and ``_`` too)."""
+    s = value if isinstance(value, str) else str(value)
+    for a, b in _MD_ESCAPES + (_MD_EMPHASIS if emphasis else ()):
+        s = s.replace(a, b)
+    return s
+
+
+def md_code(value: object) -> str:
+    """``value`` as one code span (inert: no HTML, no links), its fence longer than any
+    backtick run inside; pipes escaped for a table cell."""
+    s = (value if isinstance(value, str) else str(value)).replace("|", "\\|")
+    run = max((len(m) for m in re.findall("`+", s)), default=0)
+    fence = "`" * (run + 1)
+    pad = " " if s.startswith("`") or s.endswith("`") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def md_text(value: object, emphasis: bool = False) -> str:
+    """A message whose `names` (toolcat quotes them so) become code spans and the rest
+    :func:`md_inline` text: an odd backtick (a name that holds one) leaves the tail as
+    plain text, so nothing from the input turns into markup either way."""
+    parts = (value if isinstance(value, str) else str(value)).split("`")
+    if len(parts) % 2 == 0:       # unbalanced: the last backtick opens nothing
+        parts[-2:] = ["`".join(parts[-2:])]
+    return "".join((md_code(p) if p else "\\`\\`") if i % 2 else md_inline(p, emphasis)
+                   for i, p in enumerate(parts))

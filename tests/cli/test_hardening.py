@@ -1080,3 +1080,36 @@ def test_h29_diff_runs_catalog_patterns_by_re2(tmp_path: Path, old: dict, new: d
         assert r.returncode == 1, (r.returncode, r.stderr[-400:])
         assert b"Traceback" not in r.stderr
 
+
+# ---- catalog text is never markup in the Markdown reports (PR comments, the job summary)
+
+_MD_NAME = "a|b`c<img src=x onerror=alert(1)>[l](http://e)<b>x</b>\\|"
+
+
+def _md_tags(markdown: str) -> tuple[set, list[set]]:
+    """The HTML tags a GFM renderer makes of ``markdown`` that the input could have
+    written, and for each table the set of its rows' cell counts (one count: no cell split)."""
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(markdown)
+    tags = set(re.findall(r"<(img|a|b|i|script)\b", html))
+    tables = [{len(re.findall(r"<t[dh][ >]", r)) for r in re.findall(r"<tr>(.*?)</tr>", t, re.S)}
+              for t in re.findall(r"<table>(.*?)</table>", html, re.S)]
+    return tags, tables
+
+
+def test_h29_markdown_reports_never_render_catalog_text_as_markup(tmp_path: Path) -> None:
+    folder = tmp_path / "d|`<b>x</b>[y](http://e)"
+    old = _write(folder / "old.json", _mcp({"name": _MD_NAME, "description": "<i>d</i> `x",
+                                            "inputSchema": {"type": "object", "properties": {
+                                                "p|`<i>": {"type": "strnig"}}}}))
+    new = _write(folder / "new.json", _mcp({"name": _MD_NAME, "inputSchema": {
+        "type": "object", "properties": {"p|`<i>": {"type": "integer"}},
+        "required": ["p|`<i>"]}}))
+    for args in (["lint", "-f", "markdown", old], ["measure", "-f", "markdown", "--top", "2", old],
+                 ["diff", "-f", "markdown", old, new]):
+        r = run(*args)
+        assert r.returncode in (0, 1), (args, r.stderr)
+        tags, tables = _md_tags(r.stdout.decode())
+        assert not tags, (args[0], tags, r.stdout.decode())
+        assert tables and all(len(t) == 1 for t in tables), (args[0], tables)

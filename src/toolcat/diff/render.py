@@ -146,30 +146,23 @@ def render_json(rep: Report, fail_on: str = "breaking") -> str:
 
 def _md(s: Any) -> str:
     """A table cell / inline text: no markup from the input (pipes, backticks, HTML,
-    newlines escaped)."""
-    s = _clean(s)
-    for a, b in (("\\", "\\\\"), ("|", "\\|"), ("`", "\\`"), ("<", "&lt;"), (">", "&gt;"),
-                 ("*", "\\*"), ("_", "\\_"), ("[", "\\["), ("]", "\\]")):
-        s = s.replace(a, b)
-    return s
+    newlines escaped): :func:`toolcat.terminal.md_inline`."""
+    from toolcat.terminal import md_inline
+
+    return md_inline(_clean(s), emphasis=True)
 
 
 def _md_text(s: Any) -> str:
-    """A finding's text, whose `names` (toolcat quotes parameters so) become code spans and
-    the rest plain escaped text: an odd backtick (a name that holds one) leaves the tail as
-    plain text, so nothing from the input turns into markup either way."""
-    parts = _clean(s).split("`")
-    if len(parts) % 2 == 0:       # unbalanced: the last backtick opens nothing
-        parts[-2:] = ["`".join(parts[-2:])]
-    return "".join((_code(p) if p else "\\`\\`") if i % 2 else _md(p)
-                   for i, p in enumerate(parts))
+    """A finding's text: :func:`toolcat.terminal.md_text`."""
+    from toolcat.terminal import md_text
+
+    return md_text(_clean(s), emphasis=True)
 
 
 def _code(s: Any) -> str:
-    s = _clean(s).replace("|", "\\|")
-    fence = "``" if "`" in s else "`"
-    pad = " " if s.startswith("`") or s.endswith("`") else ""
-    return f"{fence}{pad}{s}{pad}{fence}"
+    from toolcat.terminal import md_code
+
+    return md_code(_clean(s))
 
 
 def render_markdown(rep: Report) -> str:

@@ -133,11 +133,10 @@ def render_csv(figs: list[CatalogFigures], tokenizer: str) -> str:
 
 
 def md_cell(text: str) -> str:
-    """A table cell: pipes escaped, no line breaks; code span unless it holds a backtick."""
-    from toolcat.terminal import shown
+    """A table cell: one code span (inert whatever it holds), no line breaks."""
+    from toolcat.terminal import md_code, shown
 
-    text = " ".join(shown(text).split()).replace("\\", "\\\\").replace("|", "\\|")
-    return f"`{text}`" if "`" not in text else text
+    return md_code(" ".join(shown(text).split()))
 
 
 def _md_row(cells: list[str]) -> str:

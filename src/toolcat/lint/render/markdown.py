@@ -9,11 +9,29 @@ from toolcat.lint.render import Report
 _MARK = {"ok": "ok", "warnings": "warnings", "errors": "**errors**"}
 
 
-def _cell(text: str) -> str:
+def _clean(text: str) -> str:
     from toolcat.lint.render.text import printable
 
-    text = printable(text.replace("\n", " "))
-    return text.replace("\\", "\\\\").replace("|", "\\|")
+    return printable(text.replace("\n", " "))
+
+
+def _cell(text: str) -> str:
+    """Catalog text (a file name, a tool id) as literal text: nothing in it is markup."""
+    from toolcat.terminal import md_inline
+
+    return md_inline(_clean(text))
+
+
+def _message(text: str) -> str:
+    from toolcat.terminal import md_text
+
+    return md_text(_clean(text))
+
+
+def _code(text: str) -> str:
+    from toolcat.terminal import md_code
+
+    return md_code(_clean(text))
 
 
 def render_markdown(report: Report) -> str:
@@ -27,10 +45,10 @@ def render_markdown(report: Report) -> str:
         for f in report.findings:
             line = f"{f.line}:{f.column}" if f.line is not None else "-"
             out.append(f"| {_cell(f.file)} | {line} | {_cell(f.tool or '')} | {f.severity} | "
-                       f"{f.code} | {_cell(report.tagged(f))} | `{_cell(f.pointer)}` |"
+                       f"{f.code} | {_message(report.tagged(f))} | {_code(f.pointer)} |"
                        if f.pointer else
                        f"| {_cell(f.file)} | {line} | {_cell(f.tool or '')} | {f.severity} | "
-                       f"{f.code} | {_cell(report.tagged(f))} | |")
+                       f"{f.code} | {_message(report.tagged(f))} | |")
         out.append("")
     m = report.matrix
     if report.many and m is not None:
