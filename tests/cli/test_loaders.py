@@ -327,3 +327,32 @@ def test_folder_does_not_follow_links_out_of_it(tmp_path):
     (inside / "link.json").symlink_to(outside)
     cats = load_catalogs([str(inside)])
     assert [Path(c.file).name for c in cats] == ["own.json"]
+
+
+def test_empty_tool_array_reads_back(tmp_path):
+    """A catalog without tools (Adyen's webhook-only notification specs: BalancePlatform*
+    Notification-v*.json) projects to `[]` for OpenAI and Anthropic; toolcat reads that back
+    (lint --profile, measure, tools) as a catalog of 0 tools, as it reads {"tools": []}, and so
+    a docker/mcp-registry tools.json that is `[]` (54 of its 82 today). A folder still skips
+    a bare `[]` (nothing says it is a catalog there)."""
+    spec = write(tmp_path, "hooks.json", {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                                          "webhooks": {"x": {"post": {"operationId": "onX"}}}})
+    for to in ("openai", "anthropic"):
+        out = tmp_path / f"{to}.json"
+        r = run_toolcat("-q", "project", "--to", to, spec, "-o", out)
+        assert r.returncode == 0, r.stderr.decode()
+        assert json.loads(out.read_bytes()) == []
+        r = run_toolcat("lint", "--profile", to, "--format", "json", out)
+        assert r.returncode == 0, r.stderr.decode()
+        assert json.loads(r.stdout)["summary"]["tools"] == 0
+        r = run_toolcat("measure", "--format", "json", out)
+        assert r.returncode == 0, r.stderr.decode()
+    docker = write(tmp_path, "tools.json", [])
+    (cat,) = tools_json(docker)["catalogs"]
+    assert cat["tools"] == []
+    folder = tmp_path / "servers"
+    folder.mkdir()
+    write(folder, "empty.json", [])
+    write(folder, "one.json", {"tools": [{"name": "a", "inputSchema": {"type": "object"}}]})
+    cats = tools_json(folder)["catalogs"]
+    assert [c["file"].rsplit("/", 1)[-1] for c in cats] == ["one.json"]

@@ -100,8 +100,13 @@ def detect(doc: Any) -> str | None:
     if tools is None:
         return None
     if not tools:
-        # An empty list: an MCP {"tools": []} is still a catalog.
-        return MCP if isinstance(doc, dict) else None
+        # An empty list: an MCP {"tools": []} is still a catalog, and so is a bare `[]` (the
+        # envelope of MCP, OpenAI, Anthropic and docker tool arrays alike, which `project
+        # --to openai|anthropic` writes for a catalog without tools; docker/mcp-registry
+        # ships it for servers that list their tools at run time). With no tools, the
+        # formats read the same: MCP, as for the envelope. (Folders skip a bare `[]`:
+        # nothing says it is a catalog there.)
+        return MCP
     kinds = {item_format(t) for t in tools[:50]}
     kinds.discard(None)
     if len(kinds) == 1:

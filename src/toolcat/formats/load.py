@@ -215,7 +215,7 @@ def load_folder(path: str, opts: LoadOptions) -> list[Catalog]:
         if fmt == MCP and isinstance(doc, dict) and "name" in doc and "tools" not in doc:
             single.append((f, doc, src))
             continue
-        if fmt is None or (opts.from_format is None and server_records(doc)):
+        if fmt is None or (opts.from_format is None and (server_records(doc) or (isinstance(doc, list) and not doc))):
             continue  # not a catalog: folders hold other files too
         if fmt == MCP_CAPTURE and not isinstance(doc.get("rawToolsCapture"), list):
             continue  # a capture of a server that could not be measured: no tools to read
