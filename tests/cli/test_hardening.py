@@ -1113,3 +1113,19 @@ def test_h29_markdown_reports_never_render_catalog_text_as_markup(tmp_path: Path
         tags, tables = _md_tags(r.stdout.decode())
         assert not tags, (args[0], tags, r.stdout.decode())
         assert tables and all(len(t) == 1 for t in tables), (args[0], tables)
+
+
+# ---- a malformed server URL is one error line before any connection (--url and configs)
+
+@pytest.mark.parametrize("url,needle", [
+    ("http://127.0.0.1:99999/mcp", "port out of range"),
+    ("http://127.0.0.1:abc/mcp", "port"),
+    ("http://[::1/mcp", "ipv6"),
+    ("http://127.0.0.1:1/\x1b[31m", "control character"),
+    ("http://", "scheme and host"),
+])
+def test_h29_malformed_server_url_is_one_error_line(tmp_path: Path, url: str,
+                                                     needle: str) -> None:
+    one_error_line(run("tools", "--url", url, "--timeout", "5"), "--url", needle)
+    cfg = _write(tmp_path / "mcp.json", {"mcpServers": {"a": {"url": url}}})
+    one_error_line(run("tools", "--client-config", cfg, "--timeout", "5"), "'url'", needle)

@@ -49,7 +49,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolcat.errors import InputError, UsageError
-from toolcat.formats.live.spec import HTTP, STDIO, ServerSpec, derive_url_name, printable
+from toolcat.formats.live.spec import (
+    HTTP,
+    STDIO,
+    ServerSpec,
+    derive_url_name,
+    printable,
+    url_problem,
+)
 
 CLIENTS = ("claude-desktop", "claude-code", "cursor", "vscode", "windsurf")
 
@@ -355,8 +362,9 @@ def _entry(name: str, entry: Any, path: str, client: str | None, ctx: Context,
                                                         for v in headers.values()):
                 return problem("'headers' must be an object of strings", HTTP)
             u = expand(url)
-            if not re.match(r"https?://", u):
-                return problem("'url' is not an http:// or https:// URL", HTTP)
+            why = url_problem(u)
+            if why is not None:
+                return problem(f"'url' is not an http:// or https:// URL ({why})", HTTP)
             return ServerSpec(name=label or derive_url_name(u), transport=HTTP, url=u,
                               headers={str(k): expand(v) for k, v in headers.items()})
         command = entry.get("command")

@@ -85,12 +85,30 @@ def from_command(command: str, env: dict[str, str] | None = None,
 def from_url(url: str, headers: list[str] | dict[str, str] | None = None,
              name: str | None = None) -> ServerSpec:
     """``--url URL`` with ``--header 'Name: value'`` (repeatable)."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise UsageError(f"--url must be an http:// or https:// URL (got {redact_url(url)!r})")
+    why = url_problem(url)
+    if why is not None:
+        raise UsageError(f"--url must be an http:// or https:// URL (got {redact_url(url)!r}: "
+                         f"{why})")
     hdrs = parse_headers(headers) if isinstance(headers, list) else dict(headers or {})
     return ServerSpec(name=name or derive_url_name(url), transport=HTTP, url=url, headers=hdrs,
                       origin="--url")
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` is no server URL toolcat connects to (None: it is one). The one check of
+    ``--url`` and of a client configuration's ``url``: a port out of range or not a number,
+    an unclosed IPv6 bracket, a space or control character are said here, before any
+    connection, not met as an exception of the HTTP client."""
+    if re.search(r"[\x00-\x20\x7f]", url):
+        return "it holds a space or control character"
+    try:
+        parts = urlsplit(url)
+        parts.port                                   # noqa: B018 - raises when malformed
+    except ValueError as e:
+        return str(e)[:80].lower()
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return "no http:// or https:// scheme and host"
+    return None
 
 
 def parse_headers(values: list[str]) -> dict[str, str]:
@@ -149,9 +167,12 @@ def derive_name(argv: list[str]) -> str:
 
 
 def derive_url_name(url: str) -> str:
-    p = urlsplit(url)
-    host = p.hostname or "server"
-    port = f"-{p.port}" if p.port else ""
+    try:
+        p = urlsplit(url)
+        host = p.hostname or "server"
+        port = f"-{p.port}" if p.port else ""
+    except ValueError:                               # malformed: url_problem says so
+        return "server"
     return safe_name(f"{host}{port}")
 
 
