@@ -193,6 +193,24 @@ def test_capture_never_reads_a_fifo_or_device_target(cli, tmp_path, kind):
     assert len(json.loads(got[0])["tools"]) == 4
 
 
+@pytest.mark.parametrize("value,said", [("NaN", "NaN"), ("Infinity", "infinite"),
+                                        ("1e400", "infinite")])
+def test_a_number_json_has_no_value_for_is_an_error_not_null(cli, tmp_path, value, said):
+    """The SDK's parser reads NaN, Infinity and 1e400 as floats, which written back are
+    null: `maximum: NaN` became `maximum: null` in project's output and in the capture, a
+    schema silently changed. A file holding them is invalid JSON; so is a server's page."""
+    tools = tmp_path / "tools.json"
+    tools.write_text('[{"name": "a", "inputSchema": {"type": "object", "properties": {"n": '
+                     '{"type": "number", "maximum": %s}}}}]' % value)
+    for args in (["project"], ["capture", "-o", str(tmp_path / "cap.json")]):
+        run = cli(*args, *SLACK, "--server", raw_cmd(str(tools)), timeout=60)
+        errors = [x for x in run.err_lines if x.startswith("toolcat: error: ")]
+        assert run.rc == 2 and len(errors) == 1, run.err
+        assert said in errors[0] and "/tools/0/inputSchema/properties/n/maximum" in errors[0]
+        assert "null" not in run.out
+    assert not (tmp_path / "cap.json").exists()
+
+
 def test_server_stderr_goes_to_its_log_not_to_toolcat_output(cli, tmp_path):
     run = cli("tools", *SLACK, "--server", catalog_cmd())
     assert run.rc == 0

@@ -75,6 +75,27 @@ class Exchange:
     error: dict | None = None
 
 
+def _non_finite(value: Any) -> tuple[str, str] | None:
+    """The JSON pointer of the first float in ``value`` that is NaN or infinite, and which
+    (None: there is none). Iterative: the depth is what the parser allowed."""
+    import math
+
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        v, at = stack.pop()
+        if isinstance(v, float):
+            if math.isnan(v):
+                return at, "NaN"
+            if math.isinf(v):
+                return at, "an infinite number (Infinity, or one beyond a double's range: 1e400)"
+        elif isinstance(v, dict):
+            stack.extend((x, f"{at}/{str(k).replace('~', '~0').replace('/', '~1')}")
+                         for k, x in reversed(list(v.items())))
+        elif isinstance(v, list):
+            stack.extend((x, f"{at}/{i}") for i, x in reversed(list(enumerate(v))))
+    return None
+
+
 class _Wire:
     """State shared by the transport tasks and the session of one server: the tap of every
     request/response pair, the first failure seen, and the cancel scope failures cancel."""
@@ -110,6 +131,15 @@ class _Wire:
     def record_in(self, msg: Any) -> None:
         if isinstance(msg, types.JSONRPCResponse):
             method, params = self.pending.pop(msg.id, ("?", None))
+            if method == "tools/list":
+                bad = _non_finite(msg.result)
+                if bad is not None:
+                    # the SDK's parser reads NaN, Infinity and 1e400 as floats JSON has no
+                    # value for (written back they become null: a schema silently changed);
+                    # a file holding them is invalid JSON, and so is this page
+                    self.fail(f"its {self.phase} result holds {bad[1]} at {bad[0] or '/'}, "
+                              "which is not a JSON number (invalid JSON)")
+                    return
             self.exchanges.append(Exchange(method, params, result=msg.result))
         elif isinstance(msg, types.JSONRPCError) and msg.id is not None:
             method, params = self.pending.pop(msg.id, ("?", None))
