@@ -1129,3 +1129,21 @@ def test_h29_malformed_server_url_is_one_error_line(tmp_path: Path, url: str,
     one_error_line(run("tools", "--url", url, "--timeout", "5"), "--url", needle)
     cfg = _write(tmp_path / "mcp.json", {"mcpServers": {"a": {"url": url}}})
     one_error_line(run("tools", "--client-config", cfg, "--timeout", "5"), "'url'", needle)
+
+
+@pytest.mark.parametrize("name,value,needle", [
+    ("X", "a\r\nInjected: b", "line break"),
+    ("X", "caf\u00e9", "not ASCII"),
+    ("X Y", "a", "no header name"),
+])
+def test_h29_config_headers_are_checked_as_header_is(tmp_path: Path, name: str, value: str,
+                                                     needle: str) -> None:
+    """A client configuration's headers get --header's check (one header_problem): before,
+    they went to the HTTP client unchecked (a UnicodeEncodeError in the handshake)."""
+    cfg = _write(tmp_path / "mcp.json", {"mcpServers": {"a": {
+        "url": "http://127.0.0.1:1/mcp", "headers": {name: value}}}})
+    line = one_error_line(run("tools", "--client-config", cfg, "--timeout", "5"), "'headers'",
+                          needle)
+    assert "Injected" not in line and "caf" not in line       # values may be secrets
+    one_error_line(run("tools", "--url", "http://127.0.0.1:1/mcp", "--header",
+                       f"{name}: {value}", "--timeout", "5"), "--header", needle)

@@ -54,6 +54,7 @@ from toolcat.formats.live.spec import (
     STDIO,
     ServerSpec,
     derive_url_name,
+    header_problem,
     printable,
     url_problem,
 )
@@ -365,8 +366,13 @@ def _entry(name: str, entry: Any, path: str, client: str | None, ctx: Context,
             why = url_problem(u)
             if why is not None:
                 return problem(f"'url' is not an http:// or https:// URL ({why})", HTTP)
+            hdrs = {str(k): expand(v) for k, v in headers.items()}
+            for k, v in hdrs.items():
+                why = header_problem(k, v)
+                if why is not None:
+                    return problem(f"'headers': {why}", HTTP)
             return ServerSpec(name=label or derive_url_name(u), transport=HTTP, url=u,
-                              headers={str(k): expand(v) for k, v in headers.items()})
+                              headers=hdrs)
         command = entry.get("command")
         if not isinstance(command, str) or not command.strip():
             return problem(f"has neither a 'command' nor a 'url' ({path})")

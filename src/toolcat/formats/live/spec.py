@@ -111,17 +111,31 @@ def url_problem(url: str) -> str | None:
     return None
 
 
+def header_problem(name: str, value: str) -> str | None:
+    """Why ``name: value`` is no HTTP header toolcat sends (None: it is one). The one check
+    of ``--header`` and of a client configuration's ``headers``; the value may be a secret,
+    so what is wrong is said without it."""
+    if not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", name):
+        return f"{printable(name, 40)!r} is no header name (letters, digits, !#$%&'*+.^_`|~-)"
+    if any(c in value for c in "\r\n\0"):
+        return f"{name!r}: the value has a line break or NUL"
+    if not value.isascii():
+        return f"{name!r}: the value is not ASCII (HTTP sends header values as bytes)"
+    return None
+
+
 def parse_headers(values: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for v in values:
         k, sep, val = v.partition(":")
         k = k.strip()
-        if not sep or not k or not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", k):
+        if not sep or not k:
             # the value may be a secret: name only what the option looked like
             shown = printable(k, 40) if sep else "(no ':')"
             raise UsageError(f"--header must be 'Name: value' (got a header named {shown!r})")
-        if any(c in val for c in "\r\n\0"):
-            raise UsageError(f"--header {k!r}: the value has a line break or NUL")
+        why = header_problem(k, val)
+        if why is not None:
+            raise UsageError(f"--header {why}")
         out[k] = val.strip()
     return out
 
