@@ -128,7 +128,9 @@ def required_not_declared(ctx, tool, n) -> Iterator[Hit]:
     renamed parameter: the model is told the argument is mandatory but not what it is, and
     if `additionalProperties` is false no call can ever be valid. Objects that declare no
     `properties` at all, neither themselves nor through their branches and references, are
-    not checked (a `required`-only subschema is a common idiom)."""
+    not checked (a `required`-only subschema is a common idiom), unless they are joined by
+    `allOf` (inline, or a referenced definition) to schemas that do: the instance is one
+    object, and a name none of them declares is reported where the `required` is written."""
     node = n.node
     if not isinstance(node, dict):
         return
