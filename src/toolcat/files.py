@@ -155,6 +155,18 @@ def read_if_exists(path: str, limit: int, error: Callable[..., Exception] = Inpu
 
 # --------------------------------------------------------------------------- writing
 
+def check_inputs(inputs: list[tuple[str, str | None]]) -> None:
+    """Usage errors in the file options a command reads (``[(option, path or None)]``): an
+    empty file name or one holding a NUL byte names the option, as for outputs."""
+    for opt, p in inputs:
+        if p is None or p == "-":
+            continue
+        if p == "":
+            raise UsageError(f"{opt}: the file name is empty")
+        if "\x00" in p:
+            raise UsageError(f"{opt}: the file name holds a NUL byte")
+
+
 def check_outputs(outputs: list[tuple[str, str | None]], inputs: Iterable[str] = ()) -> None:
     """Usage errors in the output options of one command, before any work: ``outputs`` is
     ``[(option, path or None)]``. Two outputs to stdout, the same file twice, or an output

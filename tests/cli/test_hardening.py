@@ -716,6 +716,33 @@ def test_i13_12b_lint_outputs_naming_an_input_are_usage_errors(tmp_path: Path) -
     assert src.read_bytes() == before and base.read_bytes() == baseline
 
 
+def test_i13_12b_measure_write_baseline_naming_an_input_is_a_usage_error(tmp_path: Path) -> None:
+    src = _write(tmp_path / "cat.json", GIT.read_bytes())
+    before = src.read_bytes()
+    one_error_line(run("measure", src, "--write-baseline", src), "--write-baseline", "reads")
+    assert src.read_bytes() == before
+    base = tmp_path / "base.json"
+    assert run("measure", src, "--write-baseline", base).returncode == 0 and base.exists()
+
+
+@pytest.mark.parametrize("args,option", [
+    (["project", GIT, "-o"], "-o"),
+    (["lint", GIT, "--baseline"], "--baseline"),
+    (["lint", GIT, "--config"], "--config"),
+    (["measure", GIT, "--baseline"], "--baseline"),
+    (["measure", GIT, "--write-baseline"], "--write-baseline"),
+    (["tools", "--client-config"], "--client-config"),
+    (["diff", GIT, GIT, "--ignore-file"], "--ignore-file"),
+])
+def test_i13_12c_an_empty_file_name_is_a_usage_error_naming_the_option(args, option) -> None:
+    """An empty file name is never taken as "not given" (stdout, no baseline, no config):
+    one error line naming the option."""
+    r = run(*args, "")
+    line = one_error_line(r, "the file name is empty")
+    assert line.startswith(f"toolcat: error: {option}: "), line
+    assert r.stdout == b""
+
+
 def test_i13_12b_check_reads_its_output_and_other_outputs_still_work(tmp_path: Path) -> None:
     src = _write(tmp_path / "cat.json", GIT.read_bytes())
     out = tmp_path / "out.json"

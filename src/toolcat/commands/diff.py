@@ -193,6 +193,9 @@ def diff(
             raise UsageError(f"{name} must be positive (got {n})")
     if old == "-" and new == "-":
         raise UsageError("only one of OLD and NEW can be stdin (-)")
+    from toolcat.files import check_inputs
+
+    check_inputs([("--ignore-file", ignore_file)])
     entries = list(ignore or [])
     for e in entries:
         if not e or e.startswith(":"):

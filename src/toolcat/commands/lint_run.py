@@ -145,11 +145,13 @@ def run(
     from toolcat import ui
     from toolcat.config import load_config
     from toolcat.errors import UsageError
+    from toolcat.files import check_inputs, check_outputs
     from toolcat.lint.engine import check_selection, lint_with
     from toolcat.lint.profiles import PROFILES
     from toolcat.lint.render import FORMATS
 
     apply_ui(no_color, quiet)
+    check_inputs([("--config", config_file), ("--baseline", baseline)])
     # the settings: the config file, with the command line on top
     cfg = load_config(config_file, profiles=PROFILES)
     fmt = fmt or cfg.format or "text"
@@ -174,8 +176,6 @@ def run(
         raise UsageError(f"--view must be compact or standard (got {view!r})")
     check_selection(cfg)
     fail = cfg.fail_on or "error"
-
-    from toolcat.files import check_outputs
 
     check_outputs([("-o", output_file), ("--write-baseline", write_baseline)],
                   input_files(paths, client_config, baseline))

@@ -256,6 +256,12 @@ def measure(
     apply_ui(no_color, quiet)
     if fmt not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
+    from toolcat.commands.sources import input_files
+    from toolcat.files import check_inputs, check_outputs
+
+    check_inputs([("--baseline", baseline)])
+    check_outputs([("--write-baseline", write_baseline)],
+                  input_files(paths, client_config, baseline))
     cfg = config_budget(config)
     if gate is None:
         gate = cfg.get("gate", "before")

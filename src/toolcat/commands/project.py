@@ -146,7 +146,8 @@ def project(
     from toolcat.files import check_outputs
 
     # --check reads -o, it does not write it: only the other outputs must not be inputs
-    check_outputs([("-o", None if check else output or "-"), ("--handbook", handbook),
+    check_outputs([("-o", None if check else "-" if output is None else output),
+                   ("--handbook", handbook),
                    ("--report", report)], input_files(paths, client_config))
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     paths = require_inputs(paths, live)

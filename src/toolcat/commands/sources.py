@@ -74,7 +74,9 @@ def live_options(server: list[str] | None = None, url: list[str] | None = None,
     read here: a missing or broken one is an input error). Imports nothing of the live
     layer when no live option is given."""
     from toolcat.errors import UsageError
+    from toolcat.files import check_inputs
 
+    check_inputs([("--client-config", client_config)])
     if timeout is not None and not timeout > 0:
         raise UsageError(f"--timeout must be more than 0 seconds (got {timeout:g})")
     if header and not url:
