@@ -330,8 +330,8 @@ def parse_config(table: dict, path: str, profiles: Collection[str] | None = None
             raise UsageError(f"budget {k} must be a positive integer, not {v!r}", path)
         if k == "max-increase" and v < 0:
             raise UsageError(f"budget {k} must be a percentage >= 0, not {v!r}", path)
-        if isinstance(v, float) and v != v:
-            raise UsageError(f"budget {k} must be a number, not nan", path)
+        if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+            raise UsageError(f"budget {k} must be a finite number, not {v!r}", path)
         if k == "tokenizer" and v not in ("o200k_base", "cl100k_base"):
             raise UsageError(f"budget {k} must be o200k_base or cl100k_base, not {v!r}", path)
         if k == "gate" and v not in ("after", "before"):

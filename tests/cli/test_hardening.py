@@ -743,6 +743,27 @@ def test_i13_12c_an_empty_file_name_is_a_usage_error_naming_the_option(args, opt
     assert r.stdout == b""
 
 
+def test_i13_12d_diff_ignore_entries_are_checked(tmp_path: Path) -> None:
+    """An --ignore entry whose pointer is no JSON pointer (a '~' not followed by 0 or 1) is
+    a usage error, from the command line and from --ignore-file (naming the file); valid
+    escapes are taken."""
+    one_error_line(run("diff", GIT, GIT, "--ignore", "git_status:/inputSchema/~2"),
+                   "--ignore", "not a JSON pointer")
+    f = _write(tmp_path / "ignore.txt", "git_status\ngit_diff:/inputSchema/~3x\n")
+    one_error_line(run("diff", GIT, GIT, "--ignore-file", f), str(f), "not a JSON pointer")
+    assert run("diff", GIT, GIT, "--ignore", "git_status:/a~1b/~0").returncode == 0
+
+
+def test_i13_12d_an_infinite_budget_in_the_config_is_an_error_of_the_config(
+        tmp_path: Path) -> None:
+    base = tmp_path / "base.json"
+    assert run("measure", GIT, "--write-baseline", base).returncode == 0
+    cfg = _write(tmp_path / "pyproject.toml", "[tool.toolcat.budgets]\nmax-increase = inf\n")
+    line = one_error_line(run("measure", GIT, "--baseline", base, cwd=tmp_path),
+                          "finite number")
+    assert str(cfg) in line or "pyproject.toml" in line, line
+
+
 def test_i13_12b_check_reads_its_output_and_other_outputs_still_work(tmp_path: Path) -> None:
     src = _write(tmp_path / "cat.json", GIT.read_bytes())
     out = tmp_path / "out.json"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Optional
 
 import typer
@@ -118,6 +119,23 @@ def register(app: typer.Typer) -> None:
     app.command("diff-toolids", epilog=EPILOG, help=HELP, short_help=SHORT)(diff_toolids)
 
 
+# a JSON pointer (RFC 6901): "/"-separated tokens, "~" only as ~0 or ~1
+_POINTER = re.compile(r"(?:/(?:[^~/]|~[01])*)*")
+
+
+def _check_ignore(entry: str, where: str, file: str | None = None) -> None:
+    """A usage error for an entry that is neither TOOL nor TOOL:POINTER (the pointer, after
+    the first ``:/``, must be a JSON pointer: a ``~`` escapes only ``0`` or ``1``)."""
+    from toolcat.errors import UsageError
+
+    if not entry or entry.startswith(":"):
+        raise UsageError(f"{where} needs TOOL or TOOL:POINTER (got {entry!r})", file)
+    tool, sep, ptr = entry.partition(":/")
+    if sep and not _POINTER.fullmatch("/" + ptr):
+        raise UsageError(f"{where}: {entry!r}: the pointer is not a JSON pointer (a '~' must "
+                         "be followed by 0 or 1: ~0 is '~', ~1 is '/')", file)
+
+
 def _ignore_file(path: str, limit: int) -> list[str]:
     from toolcat.errors import InputError
     from toolcat.files import read_regular
@@ -198,8 +216,7 @@ def diff(
     check_inputs([("--ignore-file", ignore_file)])
     entries = list(ignore or [])
     for e in entries:
-        if not e or e.startswith(":"):
-            raise UsageError(f"--ignore needs TOOL or TOOL:POINTER (got {e!r})")
+        _check_ignore(e, "--ignore")
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     given = [p for p in (old, new) if p is not None]
     pair = not given and not (client or client_config) and len(live.specs) == 2
@@ -209,7 +226,10 @@ def diff(
                          "or two servers (--server/--url twice)")
     lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size)
     if ignore_file is not None:
-        entries += _ignore_file(ignore_file, lopts.limits.max_file_size)
+        more = _ignore_file(ignore_file, lopts.limits.max_file_size)
+        for e in more:
+            _check_ignore(e, "--ignore-file", ignore_file)
+        entries += more
     (old, cats_old), (new, cats_new) = _sides(given, live, lopts, whole_setup=not pair)
     from toolcat.ui import write_stdout
 
