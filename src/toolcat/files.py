@@ -173,19 +173,16 @@ def check_outputs(outputs: list[tuple[str, str | None]], inputs: Iterable[str] =
     that is one of the ``inputs`` (the catalog files the command reads: writing there would
     replace the source with what was made of it) are errors."""
     given = [(opt, p) for opt, p in outputs if p is not None]
-    read = _input_identities(inputs) if given else {}
     dash = [opt for opt, p in given if p == "-"]
     if len(dash) > 1:
         raise UsageError(f"{' and '.join(dash)} both write to stdout (-); give a file to all "
                          "but one")
+    files = [(opt, p) for opt, p in given if p != "-"]
+    check_inputs(files)
+    # the inputs (a lazy list: a folder is walked) are looked at only when a file is written
+    read = _input_identities(inputs) if files else {}
     seen: dict[object, str] = {}
-    for opt, p in given:
-        if p == "-":
-            continue
-        if p == "":
-            raise UsageError(f"{opt}: the file name is empty")
-        if "\x00" in p:
-            raise UsageError(f"{opt}: the file name holds a NUL byte")
+    for opt, p in files:
         key = _identity(p)
         if key is None:
             continue

@@ -95,9 +95,10 @@ def capture(
         raise UsageError(f"{len(live.specs)} servers: -o must name a folder, not a file",
                          output)
     if not many and not check:
+        from toolcat.commands.sources import input_files
         from toolcat.files import check_outputs
 
-        check_outputs([("-o", output)], [client_config] if client_config else [])
+        check_outputs([("-o", output)], input_files(None, client_config))
 
     from toolcat.formats.live import capture as cap
 

@@ -23,7 +23,7 @@ SDK, and nothing at all of the live layer is imported unless a live option is gi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
     from toolcat.errors import InputError
@@ -107,21 +107,20 @@ def require_inputs(paths: list[str] | None, live: LiveOptions) -> list[str]:
     return list(paths or [])
 
 
-def input_files(paths: list[str] | None, *others: str | None) -> list[str]:
+def input_files(paths: list[str] | None, *others: str | None) -> Iterator[str]:
     """The files a command reads: the paths given, each folder's catalog files, and
-    ``others`` (a client configuration, a baseline), for :func:`toolcat.files.check_outputs`."""
+    ``others`` (a client configuration, a baseline), for :func:`toolcat.files.check_outputs`
+    (which reads them, and walks the folders, only when a file is to be written)."""
     import os
 
     from toolcat.formats.load import walk_folder
 
-    out: list[str] = []
     for p in paths or ():
         if p != "-" and "\x00" not in p and os.path.isdir(p):
-            out.extend(walk_folder(p))
+            yield from walk_folder(p)
         else:
-            out.append(p)
-    out.extend(p for p in others if p)
-    return out
+            yield p
+    yield from (p for p in others if p)
 
 
 @dataclass

@@ -282,6 +282,9 @@ def conjoined_properties(node: Any, root: Any, depth: int = 32) -> list[dict]:
     """The ``properties`` maps that apply to an instance of ``node``: its own and those of
     every schema its `allOf` branches and local ``$ref``s lead to (an instance of the node
     is one of each of them), each node read once, up to ``depth`` links."""
+    if isinstance(node, dict) and "allOf" not in node and "$ref" not in node:
+        props = node.get("properties")        # the usual case: the node's own, if any
+        return [props] if isinstance(props, dict) else []
     out: list[dict] = []
     seen: set[int] = set()
     stack = [(node, depth)]

@@ -649,11 +649,7 @@ def context_required(schema: Any, flag: str, keep: frozenset = frozenset(),
         if not isinstance(req, list) or not req:
             return None
         if maps is None:
-            if "allOf" not in node and "$ref" not in node:
-                props = node.get("properties")
-                maps = [props] if isinstance(props, dict) else []
-            else:
-                maps = conjoined_properties(node, schema)
+            maps = conjoined_properties(node, schema)
         if not maps:
             return None
         left = [n for n in req if (isinstance(n, str) and n in skip)

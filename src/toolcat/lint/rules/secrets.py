@@ -257,11 +257,9 @@ def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = N
          names: bool = True, root: Any = None, root_base: str = "",
          done: Collection[int] = (), shaped: Collection[int] = ()) -> Iterator[tuple[str, str]]:
     """``(pointer, message)`` for secrets in ``value``; containers in ``seen`` or ``done`` are
-    skipped (and every container visited is added to ``seen``). A token-shapes scan
-    (``names=False``) is given as ``done`` what the full scans saw; a full scan does not skip
-    what a token-shapes scan saw first (a component a response and a later request share),
-    but looks there for key names only: ``shaped`` is what token-shapes scans saw. ``hints`` (see :func:`shape_hints`) limits the
-    token-shape search to strings that contain one of them; None searches every string.
+    skipped (and every container visited is added to ``seen``); in those in ``shaped`` only
+    key names are looked for (:func:`_scan_with` gives each kind of scan its sets). ``hints``
+    (see :func:`shape_hints`) limits the token-shape search to strings that contain one of them; None searches every string.
     ``names``: also report values of keys named like secrets (False: token shapes only, for
     what no model is given: responses, output schemas, the document outside the tools).
     ``root``: the schema document whose local ``$ref``s (``#/...``) a property named like a
@@ -439,6 +437,28 @@ def _seen(ctx) -> tuple[set[int], set[int]]:
     return s
 
 
+def _scan_with(sets: tuple[set[int], set[int]], value: Any, base: str,
+               hints: frozenset[str] | None, names: bool, root: Any = None,
+               root_base: str = "") -> Iterator[tuple[str, str]]:
+    """:func:`scan` with the seen sets of :func:`_seen`: a token-shapes scan (``names``
+    False) skips what either kind saw; a full scan skips only what full scans saw, so a
+    component a response and a later request share is still read for key names, but not
+    for token shapes where a token-shapes scan already looked (each is reported once)."""
+    full, shapes = sets
+    if names:
+        return scan(value, base, full, hints, root=root, root_base=root_base, shaped=shapes)
+    return scan(value, base, shapes, hints, names=False, done=full)
+
+
+def _scan_apart(sets: tuple[set[int], set[int]], part: Any, base: str,
+                hints: frozenset[str] | None) -> list[tuple[str, str]]:
+    """The token-shapes scan of a part of a descriptor no model is given (an output schema,
+    the responses), which the full scan of the descriptor then does not enter."""
+    found = list(_scan_with(sets, part, base, hints, names=False))
+    sets[0].add(id(part))
+    return found
+
+
 def document_secrets(ctx) -> Iterator[Hit]:
     """The parts of the document outside every tool (run after the tools)."""
     doc = ctx.catalog.document
@@ -449,8 +469,7 @@ def document_secrets(ctx) -> Iterator[Hit]:
         return   # token shapes only, and none in the text (the last scan: nothing to mark)
     # token shapes only: no model is given these parts (a `secret` in a response example or
     # an unused component is documentation)
-    full, shapes = _seen(ctx)
-    for ptr, msg in scan(doc, "", shapes, hints, names=False, done=full):
+    for ptr, msg in _scan_with(_seen(ctx), doc, "", hints, names=False):
         yield Hit(msg, ptr, None, file=ctx.catalog.file)
 
 
@@ -467,7 +486,7 @@ def secret_material(ctx, tool) -> Iterator[Hit]:
     `examples` included: AWS and Google keys, GitHub, GitLab, Slack, npm, Hugging Face,
     OpenAI, Anthropic, Stripe and SendGrid tokens, private keys, JSON Web Tokens, Slack
     webhook URLs. Revoke a leaked credential; do not only delete it."""
-    full, shapes = _seen(ctx)
+    sets = _seen(ctx)
     cat = ctx.catalog
     hints = _hints(ctx, [tool.file])
     raw = tool.raw
@@ -475,13 +494,10 @@ def secret_material(ctx, tool) -> Iterator[Hit]:
         # the descriptor's keys are the canonical ones: tool pointers. What the tool returns
         # is not given to the model: token shapes only there (scanned first, so seen)
         if isinstance(raw, dict) and isinstance(raw.get("outputSchema"), (dict, list)):
-            for ptr, msg in scan(raw["outputSchema"], "/outputSchema", shapes, hints,
-                                 names=False, done=full):
+            for ptr, msg in _scan_apart(sets, raw["outputSchema"], "/outputSchema", hints):
                 yield Hit(msg, ptr)
-            full.add(id(raw["outputSchema"]))    # the full scan below does not enter it
         schema = raw.get("inputSchema") if isinstance(raw, dict) else None
-        for ptr, msg in scan(raw, "", full, hints, root=schema, root_base="/inputSchema",
-                             shaped=shapes):
+        for ptr, msg in _scan_with(sets, raw, "", hints, True, schema, "/inputSchema"):
             yield Hit(msg, ptr)
         return
     # other formats: the descriptor as written (source pointers), then the canonical
@@ -489,10 +505,8 @@ def secret_material(ctx, tool) -> Iterator[Hit]:
     found = []
     if isinstance(raw, dict) and isinstance(raw.get("responses"), (dict, list)):
         # an operation's responses (their examples...) are never sent by a model
-        found += scan(raw["responses"], tool.pointer + "/responses", shapes, hints,
-                      names=False, done=full)
-        full.add(id(raw["responses"]))        # the full scan below does not enter them
-    found += scan(raw, tool.pointer, full, hints, shaped=shapes)
+        found += _scan_apart(sets, raw["responses"], tool.pointer + "/responses", hints)
+    found += _scan_with(sets, raw, tool.pointer, hints, True)
     for ptr, msg in found:
         tp = tool_pointer(tool, ptr)
         if tp is not None:
@@ -504,8 +518,5 @@ def secret_material(ctx, tool) -> Iterator[Hit]:
     for base, s, names in (("/inputSchema", tool.input_schema, True),
                            ("/outputSchema", tool.output_schema, False)):
         if isinstance(s, (dict, list)):
-            found_here = scan(s, base, full, hints, root=s, root_base=base, shaped=shapes) \
-                if names else \
-                scan(s, base, shapes, hints, names=False, done=full)
-            for ptr, msg in found_here:
+            for ptr, msg in _scan_with(sets, s, base, hints, names, s, base):
                 yield Hit(msg, ptr)
