@@ -1272,3 +1272,66 @@ def test_a_catalog_file_is_served_with_no_server_behind_it(cli, tmp_path):
     assert pet["isError"] is True
     bad = cli("serve", "--catalog", str(tmp_path / "missing.json"))
     assert bad.rc == 2 and bad.err.startswith("toolcat: error: ") and "Traceback" not in bad.err
+
+
+# --------------------------------------------------------------------------- memory
+
+
+def _held(obj, seen=None) -> int:
+    """Characters of text and bytes reachable from ``obj`` through containers, dataclasses
+    and plain objects' attributes (what a long run keeps of what went through it)."""
+    import dataclasses
+
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return 0
+    seen.add(id(obj))
+    if isinstance(obj, (str, bytes)):
+        return len(obj)
+    if isinstance(obj, dict):
+        return sum(_held(k, seen) + _held(v, seen) for k, v in obj.items())
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return sum(_held(x, seen) for x in obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return sum(_held(getattr(obj, f.name), seen) for f in dataclasses.fields(obj))
+    return 0
+
+
+def test_forwarded_results_are_not_kept(tmp_path, monkeypatch):
+    """Issue 36 item 11: every forwarded response stayed on the upstream connection's wire
+    tap for the whole run (150 calls of 1 MB: +300 MB). The upstream as toolcat serve holds
+    it (proxy.Upstream, in this process) forwards 40 calls of a 256 KiB result (lax_server's
+    blob); what the wire keeps is the same after the 40th as after the first, and less than
+    one result."""
+    import time
+
+    import anyio
+
+    from toolcat.formats.live import procs
+    from toolcat.formats.live import spec as specs
+    from toolcat.serve import proxy
+
+    monkeypatch.setenv("PATH", live_env()["PATH"])
+    monkeypatch.setenv("TOOLCAT_TEST_MARK", marker := uuid.uuid4().hex)
+    spec = specs.from_command(LAX)
+    kb = 256
+
+    async def run(proc):
+        up = proxy.Upstream(spec, proc, 60.0, None, time.perf_counter(), None, False)
+        up.in_loop()
+        held = []
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(up.run)
+            await up.ready.wait()
+            assert up.error is None, up.error
+            for _ in range(40):
+                res = await up.call("tools/call", {"name": "blob", "arguments": {"kb": kb}})
+                assert len(res["content"][0]["text"]) == kb * 1024
+                held.append(_held(up.wire.__dict__))
+            up.stop.set()
+        return held
+
+    with procs.guard():
+        held = anyio.run(run, procs.spawn(spec))
+    assert wait_gone(marker) == []
+    assert held[-1] == held[0] < kb * 1024, held[:3] + held[-3:]
