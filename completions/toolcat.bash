@@ -224,7 +224,7 @@ _toolcat() {
         ;;
     serve)
         case $prev in
-        --server|--url|--header|--client-config|--catalog|--handbook-tool)
+        --server|--url|--header|--client-config|--catalog|--validate|--handbook-tool)
             return 0 ;;  # file names (complete -o default)
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
@@ -234,7 +234,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --no-validate --handbook-tool --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --validate --no-validate --no-repair-args --handbook-tool --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)

@@ -10,6 +10,8 @@ Servers used (installed the way README says; see notes/live.md):
   folder of the tests: ``npm ci --prefix tests/support/node``, committed
   ``package-lock.json``; run here once if it is not installed); tests that need it skip only
   where ``node`` is absent;
+* npm ``@modelcontextprotocol/server-filesystem`` from the same folder;
+* ``servers/lax_server.py`` (the SDK's MCPServer: pydantic's lax types);
 * ``servers/catalog_server.py`` (the SDK's server API: 3 pages, misbehaviour modes, stdio or
   Streamable HTTP on 127.0.0.1) and ``servers/raw_server.py`` (hand-written, no SDK).
 
@@ -41,6 +43,8 @@ LOOPBACK = SERVERS / "loopback.cjs"
 PY = sys.executable
 BIN = os.path.dirname(PY)
 EVERYTHING_JS = NODE_DIR / "node_modules" / "@modelcontextprotocol" / "server-everything" / \
+    "dist" / "index.js"
+FILESYSTEM_JS = NODE_DIR / "node_modules" / "@modelcontextprotocol" / "server-filesystem" / \
     "dist" / "index.js"
 
 
@@ -155,29 +159,46 @@ def cli(tmp_path):
 # --------------------------------------------------------------------------- node servers
 
 
-@pytest.fixture(scope="session")
-def everything_js() -> Path:
-    """server-everything's entry point (npm ci on first use when node_modules is missing)."""
+def _node_package(entry: Path, what: str) -> Path:
+    """An npm server's entry point in tests/support/node (npm ci on first use, or when the
+    lock gained a package the installed folder lacks)."""
     node = shutil.which("node")
     if node is None:
-        pytest.skip("node is not installed (server-everything is an npm package)")
-    if not EVERYTHING_JS.is_file():
+        pytest.skip(f"node is not installed ({what} is an npm package)")
+    if not entry.is_file():
         npm = shutil.which("npm")
         if npm is None:
-            pytest.fail("node is installed but npm is not: cannot install server-everything")
+            pytest.fail(f"node is installed but npm is not: cannot install {what}")
         with open(NODE_DIR / ".install.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)      # one pytest-xdist worker installs
-            if not EVERYTHING_JS.is_file():
+            if not entry.is_file():
                 r = subprocess.run([npm, "ci", "--prefix", str(NODE_DIR), "--no-audit",
                                     "--no-fund"], capture_output=True, timeout=600)
                 if r.returncode != 0:
                     pytest.fail("npm ci --prefix tests/support/node failed:\n"
                                 + r.stderr.decode(errors="replace")[-2000:])
-    return EVERYTHING_JS
+    return entry
+
+
+@pytest.fixture(scope="session")
+def everything_js() -> Path:
+    """server-everything's entry point (npm ci on first use when node_modules is missing)."""
+    return _node_package(EVERYTHING_JS, "server-everything")
+
+
+@pytest.fixture(scope="session")
+def filesystem_js() -> Path:
+    """@modelcontextprotocol/server-filesystem's entry point (zod schemas: it strips keys
+    its schema does not declare, though the schema says additionalProperties false)."""
+    return _node_package(FILESYSTEM_JS, "server-filesystem")
 
 
 def everything_cmd(js: Path) -> str:
     return shlex.join(["node", str(js), "stdio"])
+
+
+def filesystem_cmd(js: Path, root: Path) -> str:
+    return shlex.join(["node", str(js), str(root)])
 
 
 # --------------------------------------------------------------------------- HTTP servers

@@ -36,6 +36,8 @@ from live_support import (  # noqa: E402
     end_marked,
     everything_cmd,
     everything_js,  # noqa: F401 - a fixture
+    filesystem_cmd,
+    filesystem_js,  # noqa: F401 - a fixture
     live_env,
     marked,
     raw_cmd,
@@ -86,17 +88,19 @@ class Session:
     def run(self, fn):
         import anyio
         from mcp.client import Client
-        from mcp.client.stdio import StdioServerParameters
+        from mcp.client.stdio import StdioServerParameters, stdio_client
 
         params = StdioServerParameters(
             command=self.argv[0], args=self.argv[1:], cwd=str(self.tmp),
             env=live_env({"TOOLCAT_TEST_MARK": self.marker, "TMPDIR": str(self.tmp)}))
+        log = open(self.tmp / f"client-{self.marker}.log", "a")  # noqa: SIM115
 
         async def main():
-            async with Client(params) as client:
+            # the server's stderr (toolcat serve's log) goes to the log file (stdio_client's
+            # default is the sys.stderr of when the SDK was imported)
+            async with Client(stdio_client(params, errlog=log)) as client:
                 return await fn(client)
 
-        log = open(self.tmp / f"client-{self.marker}.log", "w")  # noqa: SIM115
         try:
             with contextlib.redirect_stderr(log):
                 return anyio.run(main)
@@ -257,8 +261,9 @@ def test_tools_list_is_the_same_bytes_every_time(tmp_path):
 
 
 def test_forwarded_calls_equal_calling_the_upstream(tmp_path):
-    """Valid calls and unknown tools: what the upstream answers; invalid arguments: toolcat's
-    check against the upstream's schema answers (--no-validate: the upstream's verdict)."""
+    """Valid calls, invalid arguments and unknown tools: by default (--validate log) and with
+    --no-validate, what the upstream answers; --validate strict: toolcat's check against the
+    upstream's schema answers invalid arguments."""
     async def calls(client):
         out = [_result(await client.call_tool("convert_time", CONVERT)),
                _result(await client.call_tool("convert_time", {}))]      # a tool error
@@ -270,20 +275,22 @@ def test_forwarded_calls_equal_calling_the_upstream(tmp_path):
             out.append({"code": e.code, "message": e.message, "data": e.data})
         return out
 
-    s = served(tmp_path, TIME)
+    s = served(tmp_path, "--validate", "strict", TIME)
     via = s.run(calls)
     mine = direct(tmp_path, TIME).run(calls)
     as_came = served(tmp_path, "--no-validate", TIME).run(calls)
     assert as_came == mine                  # --no-validate: the upstream's own verdict
+    assert served(tmp_path, TIME).run(calls) == mine         # the default: the same
     assert via[0] == mine[0] and via[2] == mine[2]
     assert via[0]["isError"] is False and via[0]["structuredContent"]["time_difference"] == "+8.0h"
     assert via[2]["code"] == -32602
-    # arguments the upstream's schema refuses are answered before forwarding, as a tool
-    # error naming the keyword and the pointer (mcp-server-time's own differs in wording)
+    # --validate strict: arguments the upstream's schema refuses are answered before
+    # forwarding, as a tool error naming the keyword and the pointer (mcp-server-time's own
+    # differs in wording)
     assert mine[1]["isError"] is True
     assert via[1]["isError"] is True and len(via[1]["content"]) == 1
     text = via[1]["content"][0]["text"]
-    assert text.startswith("Input validation error: 'source_timezone' is a required property "
+    assert text.startswith('Input validation error: "source_timezone" is a required property '
                            "(at the top level of the arguments of convert_time; keyword "
                            "required at /required of its inputSchema)"), text
     assert wait_gone(s.marker) == []
@@ -1050,7 +1057,9 @@ def test_arguments_are_checked_with_re2_before_forwarding(tmp_path):
     """raw_server lists tools with a catastrophic-backtracking pattern (^(a+)+$, minutes with
     Python's re on 40 a's and a !), a lookahead RE2 cannot run, and patternProperties with
     additionalProperties false; it answers no tools/call (-32601), so a forwarded call is
-    one that comes back with that error. Refused: a tool error naming keyword and pointer."""
+    one that comes back with that error. --validate strict: refused with a tool error naming
+    keyword and pointer (values quoted as JSON). By default every call is forwarded (the
+    server judges) and what the schema refuses is said on stderr."""
     import anyio
     from mcp.shared.exceptions import MCPError
 
@@ -1081,23 +1090,127 @@ def test_arguments_are_checked_with_re2_before_forwarding(tmp_path):
                 out.append(("error", e.code, e.message))
         return out
 
-    s = served(tmp_path, cmd)
+    s = served(tmp_path, "--validate", "strict", cmd)
     got = s.run(talk)
     assert wait_gone(s.marker) == []
     forwarded = ("error", -32601, "Method not found: tools/call")
     assert got[1] == got[2] == got[4] == forwarded, got
     refused = [got[i] for i in (0, 3, 5, 6)]
     assert all(kind == "result" and is_error is True for kind, is_error, _ in refused), refused
-    assert refused[0][2] == ("Input validation error: '" + "a" * 40 + "!' does not match "
-                             "'^(a+)+$' (at /s of the arguments of evil; keyword pattern at "
+    assert refused[0][2] == ('Input validation error: "' + "a" * 40 + '!" does not match '
+                             '"^(a+)+$" (at /s of the arguments of evil; keyword pattern at '
                              "/properties/s/pattern of its inputSchema)")
-    assert "'s' is a required property" in refused[1][2]
+    assert '"s" is a required property' in refused[1][2]
     assert "keyword type at /patternProperties/^x_[0-9]+$/type" in refused[2][2]
     assert "at /x_1 of the arguments of keyed" in refused[2][2]
-    assert "Additional properties are not allowed ('y' was unexpected)" in refused[3][2]
+    assert 'Additional properties are not allowed ("y" was unexpected)' in refused[3][2]
     assert "keyword additionalProperties" in refused[3][2]
-    # --no-validate: every call goes to the upstream
+    # --no-validate (--validate off): every call goes to the upstream
     assert served(tmp_path, "--no-validate", cmd).run(talk) == [forwarded] * 7
+    # the default: every call goes to the upstream, what the schema refuses is logged
+    s = served(tmp_path, cmd)
+    assert s.run(talk) == [forwarded] * 7
+    logged = [line for line in s.stderr().splitlines() if "inputSchema refuses" in line]
+    assert len(logged) == 4, s.stderr()
+    assert logged[0] == ("toolcat: evil: forwarded arguments its inputSchema refuses (keyword "
+                         "pattern at /properties/s/pattern of its inputSchema, at /s of the "
+                         "arguments): the server judges them (--validate strict: refused)")
+    assert "a" * 40 not in s.stderr()          # no argument value in the log
+
+
+LAX = shlex.join([PY, str(SERVERS / "lax_server.py")])
+
+
+def test_serve_never_refuses_what_the_upstream_accepts(tmp_path):
+    """Issue 33 item 6. lax_server (the SDK's MCPServer: pydantic) takes "3" and true for an
+    integer, and ignores a key its schema does not declare although the schema says
+    additionalProperties false (as zod's objects strip them: server-filesystem's write_file
+    with an extra key). Each call works directly; through toolcat serve it returns what
+    calling directly returns (refused before), and the proxy's log says what the schema
+    refuses; --validate strict refuses them, quoting JSON."""
+    async def lax(client):
+        return [_result(await client.call_tool("repeat", {"text": "ab", "times": t}))
+                for t in ("3", True, 2)] + [_result(await client.call_tool(
+                    "note", {"note": {"title": "t", "body": "b", "tags": ["x"]}}))]
+
+    mine = direct(tmp_path, LAX).run(lax)
+    assert [r["content"][0]["text"] for r in mine] == ["ababab", "ab", "abab", "t: b"]
+    assert not any(r.get("isError") for r in mine)
+    s = served(tmp_path, LAX)
+    assert s.run(lax) == mine
+    said = [line for line in s.stderr().splitlines() if "inputSchema refuses" in line]
+    assert len(said) == 3, s.stderr()
+    assert all("keyword type at /properties/times/type" in x for x in said[:2])
+    assert "keyword additionalProperties" in said[2] and "at /note of the arguments" in said[2]
+    strict = served(tmp_path, "--validate", "strict", LAX).run(lax)
+    assert [r.get("isError") for r in strict] == [True, True, mine[2].get("isError"), True]
+    assert strict[0]["content"][0]["text"].startswith(
+        'Input validation error: "3" is not of type "integer" (at /times ')
+    assert strict[1]["content"][0]["text"].startswith(
+        'Input validation error: true is not of type "integer" (at /times ')
+    assert '("tags" was unexpected)' in strict[3]["content"][0]["text"]
+
+
+def test_arguments_sent_as_json_text_are_forwarded_parsed(tmp_path, filesystem_js):
+    """Issue 33 item 7: read_multiple_files' paths (an array) sent as JSON text, as Claude
+    Desktop and Claude Code send some arguments: the server refuses it directly; through
+    toolcat serve it is parsed and the files are read (said on stderr); --no-repair-args
+    forwards it as it came (the server's own answer)."""
+    root = tmp_path / "files"
+    root.mkdir()
+    (root / "a.txt").write_text("alpha")
+    (root / "b.txt").write_text("beta")
+    fs = filesystem_cmd(filesystem_js, root)
+    paths = [str(root / "a.txt"), str(root / "b.txt")]
+
+    async def read(client, value):
+        try:
+            return _result(await client.call_tool("read_multiple_files", {"paths": value}))
+        except Exception as e:  # noqa: BLE001 - the server's own refusal, as it comes
+            return ("error", type(e).__name__, str(e))
+
+    as_text = json.dumps(paths)
+    wanted = direct(tmp_path, fs).run(lambda c: read(c, paths))
+    assert not wanted.get("isError") and "alpha" in wanted["content"][0]["text"]
+    refused = direct(tmp_path, fs).run(lambda c: read(c, as_text))
+    assert refused != wanted
+    s = served(tmp_path, fs)
+    assert s.run(lambda c: read(c, as_text)) == wanted
+    assert ("toolcat: read_multiple_files: /paths came as JSON text where its inputSchema "
+            "wants an object or an array: forwarded parsed") in s.stderr()
+    assert served(tmp_path, "--no-repair-args", fs).run(lambda c: read(c, as_text)) == refused
+
+
+def test_a_long_argument_check_holds_up_nothing_else(tmp_path):
+    """Issue 36 item 14: uniqueItems over 3,000 objects kept jsonschema busy for more than a
+    minute on the event loop, and a tools/list sent meanwhile waited as long. Now the check
+    is bounded and runs off the loop: the call is answered by the server (all items
+    distinct) and the tools/list sent while it is checked is answered too."""
+    import anyio
+
+    items = [{"id": i, "name": f"item {i}", "tags": ["x", i]} for i in range(3000)]
+
+    async def talk(client):
+        out = {}
+
+        async def call():
+            out["call"] = _result(await client.call_tool("distinct", {"items": items}))
+
+        async def listing():
+            await anyio.sleep(0.2)
+            out["list"] = [t.name for t in (await client.list_tools()).tools]
+
+        with anyio.fail_after(60):      # a guard against a hang, not a measurement
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(call)
+                tg.start_soon(listing)
+        return out
+
+    s = served(tmp_path, LAX)
+    out = s.run(talk)
+    assert wait_gone(s.marker) == []
+    assert out["call"]["isError"] is False and out["call"]["content"][0]["text"] == "3000"
+    assert out["list"] == ["repeat", "note", "blob", "distinct", HANDBOOK]
 
 
 def test_a_configuration_that_serves_itself_does_not_start_without_end(cli, tmp_path):
@@ -1159,3 +1272,66 @@ def test_a_catalog_file_is_served_with_no_server_behind_it(cli, tmp_path):
     assert pet["isError"] is True
     bad = cli("serve", "--catalog", str(tmp_path / "missing.json"))
     assert bad.rc == 2 and bad.err.startswith("toolcat: error: ") and "Traceback" not in bad.err
+
+
+# --------------------------------------------------------------------------- memory
+
+
+def _held(obj, seen=None) -> int:
+    """Characters of text and bytes reachable from ``obj`` through containers, dataclasses
+    and plain objects' attributes (what a long run keeps of what went through it)."""
+    import dataclasses
+
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return 0
+    seen.add(id(obj))
+    if isinstance(obj, (str, bytes)):
+        return len(obj)
+    if isinstance(obj, dict):
+        return sum(_held(k, seen) + _held(v, seen) for k, v in obj.items())
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return sum(_held(x, seen) for x in obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return sum(_held(getattr(obj, f.name), seen) for f in dataclasses.fields(obj))
+    return 0
+
+
+def test_forwarded_results_are_not_kept(tmp_path, monkeypatch):
+    """Issue 36 item 11: every forwarded response stayed on the upstream connection's wire
+    tap for the whole run (150 calls of 1 MB: +300 MB). The upstream as toolcat serve holds
+    it (proxy.Upstream, in this process) forwards 40 calls of a 256 KiB result (lax_server's
+    blob); what the wire keeps is the same after the 40th as after the first, and less than
+    one result."""
+    import time
+
+    import anyio
+
+    from toolcat.formats.live import procs
+    from toolcat.formats.live import spec as specs
+    from toolcat.serve import proxy
+
+    monkeypatch.setenv("PATH", live_env()["PATH"])
+    monkeypatch.setenv("TOOLCAT_TEST_MARK", marker := uuid.uuid4().hex)
+    spec = specs.from_command(LAX)
+    kb = 256
+
+    async def run(proc):
+        up = proxy.Upstream(spec, proc, 60.0, None, time.perf_counter(), None, False)
+        up.in_loop()
+        held = []
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(up.run)
+            await up.ready.wait()
+            assert up.error is None, up.error
+            for _ in range(40):
+                res = await up.call("tools/call", {"name": "blob", "arguments": {"kb": kb}})
+                assert len(res["content"][0]["text"]) == kb * 1024
+                held.append(_held(up.wire.__dict__))
+            up.stop.set()
+        return held
+
+    with procs.guard():
+        held = anyio.run(run, procs.spawn(spec))
+    assert wait_gone(marker) == []
+    assert held[-1] == held[0] < kb * 1024, held[:3] + held[-3:]

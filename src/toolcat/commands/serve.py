@@ -36,9 +36,13 @@ same bytes. Each schema is rewritten only where the rewrite accepts exactly what
 upstream's schema accepts. The handbook tool (--handbook-tool) returns a tool's descriptor
 exactly as the upstream listed it. A call's arguments are checked against the upstream's own
 full input schema first (regular expressions run by RE2, so a hostile pattern cannot hang
-it; a pattern RE2 cannot run is left to the upstream): arguments it refuses get a tool
-error (isError) naming the keyword and the JSON pointer, as the MCP SDKs' servers answer
-(--no-validate: no check). Calls are forwarded as they came and their results and
+it; a pattern RE2 cannot run is left to the upstream; bounded work, off the event loop):
+arguments it refuses are forwarded all the same, since a server may accept more than its
+schema says, and said on stderr (--validate strict: a tool error, isError, naming the
+keyword and the JSON pointer, as the MCP SDKs' servers answer; --validate off: no check).
+An object or array argument sent as JSON text is forwarded parsed when the schema accepts
+the parsed value (--no-repair-args: as sent). Calls are forwarded as they came and their
+results and
 errors returned as the upstream gave them; when the upstream is gone or does not answer within
 --call-timeout, the call gets an MCP error. The upstream's process group is ended when the
 client closes stdin, and on SIGTERM. Its stderr goes to a log file (-v: to stderr).
@@ -73,9 +77,18 @@ Http = Annotated[Optional[int], typer.Option(
     "--http", metavar="PORT", help="Serve over Streamable HTTP on 127.0.0.1:PORT (path /mcp) "
     "instead of stdio; 0 picks a free port. The URL is the start-up line on stderr.",
     show_default=False)]
+#: --validate's modes (toolcat.serve.arguments)
+VALIDATE_MODES = ("log", "strict", "off")
+Validate = Annotated[str, typer.Option(
+    "--validate", metavar="MODE", help="Check each tools/call's arguments against the "
+    "upstream's own input schema: log (forward what the schema refuses, and say so on "
+    "stderr: the server may accept more than its schema says), strict (answer it with a "
+    "tool error, isError), off (no check).")]
 NoValidate = Annotated[bool, typer.Option(
-    "--no-validate", help="Forward every tools/call as it came, without first checking its "
-    "arguments against the upstream's own input schema.")]
+    "--no-validate", help="The same as --validate off.")]
+NoRepairArgs = Annotated[bool, typer.Option(
+    "--no-repair-args", help="Forward an object or array argument sent as JSON text as it "
+    "came (by default it is parsed when the schema accepts the parsed value).")]
 CatalogFiles = Annotated[Optional[list[str]], typer.Option(
     "--catalog", metavar="FILE", help="Serve the tools of this catalog file (any format "
     "toolcat reads) with no server behind them: calls get a tool error (for testing hosts). "
@@ -102,7 +115,9 @@ def serve(
     timeout: Timeout = None,
     call_timeout: CallTimeout = 300.0,
     http: Http = None,
+    validate: Validate = "log",
     no_validate: NoValidate = False,
+    no_repair_args: NoRepairArgs = False,
     handbook_tool: HandbookTool = "get_tool_handbook",
     description_max: DescriptionMax = 120,
     keep_titles: KeepTitles = False,
@@ -132,6 +147,11 @@ def serve(
     if not call_timeout >= 0:
         raise UsageError(f"--call-timeout must be 0 (no limit) or more seconds "
                          f"(got {call_timeout:g})")
+    if validate not in VALIDATE_MODES:
+        raise UsageError(f"--validate must be one of {', '.join(VALIDATE_MODES)} "
+                         f"(got {validate!r})")
+    if no_validate:
+        validate = "off"
     if http is not None and not 0 <= http <= 65535:
         raise UsageError(f"--http must be a port number, 0 to 65535 (got {http})")
     from toolcat.project import options_from_cli
@@ -163,7 +183,8 @@ def serve(
     code = run(ServeOptions(specs=live.specs, settings=settings, handbook_tool=handbook_tool,
                             timeout=live.timeout, call_timeout=call_timeout or None,
                             verbose=live.verbose, quiet=ui.state.quiet, http=http,
-                            validate=not no_validate, catalogs=statics))
+                            validate=validate, repair_args=not no_repair_args,
+                            catalogs=statics))
     raise typer.Exit(code)
 
 

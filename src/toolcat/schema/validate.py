@@ -25,8 +25,10 @@ them). Past the budget every answer is ``None`` and :attr:`Checker.trouble` says
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from typing import Any
+import threading
+from typing import Any, Iterator
 
 from toolcat.document.parse import frame_depth
 from toolcat.schema.keywords import DRAFT2020
@@ -198,7 +200,115 @@ _BOUNDED: dict[tuple, Any] = {}
 _BOUNDED_CLASSES: set = set()
 
 
-def bounded_class(stock: Any, schema: Any, *, strict: bool, counted: bool = False) -> Any:
+class OutOfWork(Exception):
+    """A metered validation (:class:`Meter`) used up its steps, its time or its nesting."""
+
+
+class Meter:
+    """The work one validation may do, counted in the thread that runs it (toolcat serve
+    checks arguments in worker threads, several at once): each keyword evaluated is a step,
+    ``uniqueItems`` and ``enum`` one per element; past ``steps``, past ``seconds`` of wall
+    time, or with keywords nested ``depth`` deep, the validation raises :class:`OutOfWork`
+    (:attr:`why` says which). Nesting is counted here rather than by lowering the
+    interpreter's recursion limit, which is one for every thread."""
+
+    __slots__ = ("steps", "left", "seconds", "deadline", "depth", "max_depth", "ticks", "why")
+
+    def __init__(self, steps: int, seconds: float, depth: int) -> None:
+        import time
+
+        self.steps = steps
+        self.left = steps
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+        self.depth = 0
+        self.max_depth = depth
+        self.ticks = 0
+        self.why = ""
+
+    def spend(self, n: int = 1) -> None:
+        self.left -= n
+        self.ticks += n
+        if self.left < 0:
+            self.why = f"more than {self.steps:,} steps"
+            raise OutOfWork(self.why)
+        if self.ticks >= 256:
+            import time
+
+            self.ticks = 0
+            if time.monotonic() > self.deadline:
+                self.why = f"more than {self.seconds:g} s"
+                raise OutOfWork(self.why)
+
+
+_LOCAL = threading.local()
+#: held while jsonschema's keyword modules see RE2 as their `re` (unevaluatedProperties)
+_SHIM_LOCK = threading.RLock()
+
+
+@contextlib.contextmanager
+def metered(meter: Meter) -> Iterator[Meter]:
+    """Run the validations of a metered class (``bounded_class(..., metered=True)``) in this
+    thread under ``meter``."""
+    prev = getattr(_LOCAL, "meter", None)
+    _LOCAL.meter = meter
+    try:
+        yield meter
+    finally:
+        _LOCAL.meter = prev
+
+
+def _metered(fn: Any) -> Any:
+    def keyword(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        m = getattr(_LOCAL, "meter", None)
+        if m is None:
+            yield from fn(validator, value, instance, schema)
+            return
+        m.spend(len(value) if isinstance(value, list) else 1)    # enum, required...
+        if m.depth >= m.max_depth:
+            m.why = f"schema keywords nested more than {m.max_depth} deep"
+            raise OutOfWork(m.why)
+        m.depth += 1
+        try:
+            yield from fn(validator, value, instance, schema)
+        finally:
+            m.depth -= 1
+
+    return keyword
+
+
+def _json_key(value: Any, meter: Meter | None) -> Any:
+    """A hashable key equal for JSON-equal values (1 and 1.0 alike, true and 1 not)."""
+    if meter is not None:
+        meter.spend()
+    if isinstance(value, bool):
+        return ("b", value)
+    if isinstance(value, dict):
+        return ("o", frozenset((k, _json_key(v, meter)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("a", tuple(_json_key(v, meter) for v in value))
+    return ("v", value)        # None, str, and numbers (Python's 1 == 1.0, hashed alike)
+
+
+def _unique_items(validator: Any, ui: Any, instance: Any, schema: Any) -> Any:
+    """``uniqueItems`` by hashing, in time linear in the array (jsonschema's compares every
+    pair of unhashable items: minutes for 3,000 objects)."""
+    from jsonschema.exceptions import ValidationError
+
+    if not ui or not validator.is_type(instance, "array"):
+        return
+    meter = getattr(_LOCAL, "meter", None)
+    seen: set = set()
+    for item in instance:
+        key = _json_key(item, meter)
+        if key in seen:
+            yield ValidationError(f"{instance!r} has non-unique elements")
+            return
+        seen.add(key)
+
+
+def bounded_class(stock: Any, schema: Any, *, strict: bool, counted: bool = False,
+                  metered: bool = False) -> Any:
     """The jsonschema validator class ``stock`` as toolcat runs it on a catalog's schema
     ``schema``: every regular expression (``pattern``, ``patternProperties``, the
     ``additionalProperties`` that reads them, ``propertyNames`` patterns through ``pattern``)
@@ -214,12 +324,16 @@ def bounded_class(stock: Any, schema: Any, *, strict: bool, counted: bool = Fals
 
     The class stays itself through jsonschema's ``evolve``: a subschema with a ``$schema``
     of its own (or a ``$ref`` to a root that has one) would otherwise be validated by
-    jsonschema's stock class for that dialect, with ``re`` and without the budget."""
-    return _bounded(stock, strict, counted, _has_key(schema, "patternProperties"))
+    jsonschema's stock class for that dialect, with ``re`` and without the budget.
+
+    With ``metered``, every keyword spends the work of the :class:`Meter` the thread runs
+    under (:func:`metered`; none: no bound), and ``uniqueItems`` runs in linear time."""
+    return _bounded(stock, strict, counted, _has_key(schema, "patternProperties"), metered)
 
 
-def _bounded(stock: Any, strict: bool, counted: bool, uneval: bool) -> Any:
-    key = (stock, strict, counted, uneval)
+def _bounded(stock: Any, strict: bool, counted: bool, uneval: bool,
+             metered: bool = False) -> Any:
+    key = (stock, strict, counted, uneval, metered)
     hit = _BOUNDED.get(key)
     if hit is not None:
         return hit
@@ -279,14 +393,15 @@ def _bounded(stock: Any, strict: bool, counted: bool, uneval: bool) -> Any:
             if strict and validator.is_type(instance, "object") and instance:
                 raise PatternUnknown("unevaluatedProperties with patternProperties")
             return
-        saved = [m.re for m in mods]
-        for m in mods:
-            m.re = shim
-        try:
-            errors = list(stock_uneval(validator, up, instance, schema))
-        finally:
-            for m, r in zip(mods, saved):
-                m.re = r
+        with _SHIM_LOCK:        # one thread at a time swaps the modules' `re`
+            saved = [m.re for m in mods]
+            for m in mods:
+                m.re = shim
+            try:
+                errors = list(stock_uneval(validator, up, instance, schema))
+            finally:
+                for m, r in zip(mods, saved):
+                    m.re = r
         yield from errors
 
     base = counted_class(stock) if counted else stock
@@ -294,6 +409,9 @@ def _bounded(stock: Any, strict: bool, counted: bool, uneval: bool) -> Any:
                                  "additionalProperties": additional_properties}
     if uneval:
         overrides["unevaluatedProperties"] = unevaluated_properties
+    if metered:
+        overrides["uniqueItems"] = _unique_items
+        overrides = {k: _metered(overrides.get(k, fn)) for k, fn in base.VALIDATORS.items()}
     cls = validators.extend(base, {k: v for k, v in overrides.items()
                                    if k in base.VALIDATORS})
 
@@ -304,7 +422,7 @@ def _bounded(stock: Any, strict: bool, counted: bool, uneval: bool) -> Any:
         sub = changes.setdefault("schema", self.schema)
         new = validators.validator_for(sub, default=here)
         if new is not here and new not in _BOUNDED_CLASSES:
-            new = _bounded(new, strict, counted, uneval)
+            new = _bounded(new, strict, counted, uneval, metered)
         for f in fields(here):
             if f.init and f.alias not in changes:
                 changes[f.alias] = getattr(self, f.name)

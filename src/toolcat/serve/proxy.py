@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 import anyio
 import anyio.lowlevel
+import anyio.to_thread
 import mcp_types as types
 from mcp.server import Server
 from mcp.shared.exceptions import MCPError
@@ -361,9 +362,15 @@ class Served:
                 self.sessions = [s for s in self.sessions if s is not session]
 
 
-def build_server(served: Served, upstreams: list[Upstream], validate: bool = True) -> Server:
+def build_server(served: Served, upstreams: list[Upstream], validate: str = "log",
+                 repair: bool = True, note: Callable[[str], None] = lambda line: None
+                 ) -> Server:
     """The SDK server that serves ``served.view`` and forwards calls to ``upstreams`` (a
-    served name is routed to its upstream, under the name the upstream gave the tool)."""
+    served name is routed to its upstream, under the name the upstream gave the tool).
+    ``validate`` is ``--validate`` (:mod:`toolcat.serve.arguments`): ``log`` forwards a call
+    its tool's schema refuses and says so with ``note`` (a line for the proxy's log),
+    ``strict`` answers it with a tool error, ``off`` checks nothing; ``repair`` parses
+    arguments sent as JSON text where the schema wants an object or an array."""
     from mcp.server.lowlevel.server import NotificationOptions
     from mcp.server.subscriptions import ListenHandler
 
@@ -429,12 +436,26 @@ def build_server(served: Served, upstreams: list[Upstream], validate: bool = Tru
                 route = (0, params.name)
             else:
                 raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {printable(params.name, 130)}")
-        if validate and params.name in view.routes:
+        if validate != "off" and params.name in view.routes:
             args = raw.get("arguments")
-            problem = view.argument_problem(params.name, {} if args is None else args)
-            if problem is not None:     # as the MCP SDKs' servers answer invalid arguments
-                return {"content": [{"type": "text", "text": problem}], "isError": True,
-                        **MODERN_DEFAULTS}
+            # in a worker thread: a check (bounded) never holds up another request
+            verdict = await anyio.to_thread.run_sync(
+                view.check_arguments, params.name, {} if args is None else args, repair)
+            tool = printable(params.name, 130)
+            if verdict.repaired is not None:
+                raw["arguments"] = verdict.repaired
+                note(f"toolcat: {tool}: {', '.join(verdict.repairs)} came as JSON text where "
+                     "its inputSchema wants an object or an array: forwarded parsed "
+                     "(--no-repair-args: as sent)")
+            if verdict.problem is not None:
+                if validate == "strict":    # as the MCP SDKs' servers answer invalid arguments
+                    return {"content": [{"type": "text", "text": verdict.problem}],
+                            "isError": True, **MODERN_DEFAULTS}
+                note(f"toolcat: {tool}: forwarded arguments its inputSchema refuses "
+                     f"({verdict.where}): the server judges them (--validate strict: "
+                     "refused)")
+            elif verdict.unknown is not None:
+                note(f"toolcat: {tool}: arguments not checked ({verdict.unknown}): forwarded")
         index, original = route
         raw["name"] = original
         # a legacy upstream's result has no resultType, which a 2026-07-28 client needs
@@ -561,7 +582,8 @@ async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any]
                      announce: Callable[[Any, str | None], None],
                      http: int | None = None,
                      warn: Callable[[str], None] = lambda line: None,
-                     validate: bool = True) -> Any:
+                     validate: str = "log", repair: bool = True,
+                     note: Callable[[str], None] = lambda line: None) -> Any:
     """Start the upstreams (at the same time), make the view, serve it until the client goes
     away (stdio: stdin closed; ``--http``: SIGTERM or Ctrl-C); the upstreams are ended on the
     way out. ``http`` is the port of the Streamable HTTP endpoint on 127.0.0.1 (0: any free
@@ -584,7 +606,7 @@ async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any]
             for up in upstreams:
                 up.on_change = served.changed
                 up.warn = warn
-            server = build_server(served, upstreams, validate)
+            server = build_server(served, upstreams, validate, repair, note)
             if http is None:
                 from mcp.server.stdio import stdio_server
 

@@ -25,7 +25,10 @@ class ServeOptions:
     quiet: bool = False
     log_dir: str | None = ""          # "": the default folder (toolcat.formats.live.capture)
     http: int | None = None           # --http PORT (0: any free port); None: stdio
-    validate: bool = True             # check arguments against the upstream's schema first
+    #: --validate: check arguments against the upstream's schema first and log what it
+    #: refuses ("log"), refuse it ("strict"), or check nothing ("off")
+    validate: str = "log"
+    repair_args: bool = True          # parse JSON text where an object or array is wanted
     #: --catalog FILE: (name, catalog) served with no server behind them (testing hosts)
     catalogs: list = field(default_factory=list)
 
@@ -94,7 +97,8 @@ def serve(opts: ServeOptions) -> int:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 view = anyio.run(proxy.serve_wire, upstreams, make_view, announce, opts.http, say,
-                                 opts.validate)
+                                 opts.validate, opts.repair_args,
+                                 (lambda line: None) if opts.quiet else say)
         except BaseExceptionGroup as group:
             mine = [e for e in _leaves(group) if isinstance(e, InputError)]
             if mine:

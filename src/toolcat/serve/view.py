@@ -90,18 +90,19 @@ class View:
     _pages: list[list[dict]] | None = field(default=None, repr=False, compare=False)
     _checks: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def argument_problem(self, name: str, arguments: Any) -> str | None:
-        """Why the upstream's own input schema of the served tool ``name`` refuses
-        ``arguments`` (:mod:`toolcat.serve.arguments`), or None (valid, or not known)."""
+    def check_arguments(self, name: str, arguments: Any, repair: bool = True) -> Any:
+        """The upstream's own input schema of the served tool ``name`` on ``arguments``: a
+        :class:`toolcat.serve.arguments.Verdict` (an empty one when the tool is not known).
+        Runs in a worker thread (the checks of one tool share nothing but the validator)."""
+        from toolcat.serve.arguments import ArgumentCheck, Verdict
+
         desc = self.handbook.get(name)
         if not isinstance(desc, dict):
-            return None
+            return Verdict()
         check = self._checks.get(name)
         if check is None:
-            from toolcat.serve.arguments import ArgumentCheck
-
-            check = self._checks[name] = ArgumentCheck(desc.get("inputSchema"))
-        return check.problem(name, arguments)
+            check = self._checks.setdefault(name, ArgumentCheck(desc.get("inputSchema")))
+        return check.check(name, arguments, repair)
 
     @property
     def upstream_names(self) -> list[str]:

@@ -11,8 +11,9 @@ falling back to ``initialize``), and offers:
 * :meth:`LiveSession.request` -- any request, raw result (for a proxy: ``toolcat serve``);
 * the negotiated protocol version, the server's name/version, the raw handshake result.
 
-Raw results come from a tap on the transport's streams (:class:`_Wire`): every JSON-RPC
-response is recorded before the SDK's session sees it.
+Raw results come from a tap on the transport's streams (:class:`_Wire`): the responses to
+the handshake and ``tools/list`` are recorded before the SDK's session sees them (the last of
+each method; other results go to their caller only, so a long run keeps none of them).
 
 Every failure becomes one :class:`~toolcat.errors.InputError` naming the server: the first
 cause recorded wins (a server that wrote garbage to stdout, exited, or answered HTTP 401),
@@ -96,17 +97,24 @@ def _non_finite(value: Any) -> tuple[str, str] | None:
     return None
 
 
+#: The methods whose raw answers are read back from the tap (:meth:`_Wire.last`): the
+#: handshake and tools/list. Only the last answer of each is kept, and nothing of any other
+#: method: a long ``toolcat serve`` run forwards calls without keeping their results.
+TAPPED = frozenset({"initialize", "server/discover", "tools/list"})
+
+
 class _Wire:
-    """State shared by the transport tasks and the session of one server: the tap of every
-    request/response pair, the first failure seen, and the cancel scope failures cancel."""
+    """State shared by the transport tasks and the session of one server: the tap of the
+    last request/response pair of each method in :data:`TAPPED`, the first failure seen, and
+    the cancel scope failures cancel."""
 
     def __init__(self, spec: ServerSpec, timeout: float) -> None:
         self.spec = spec
         self.timeout = timeout
         self.error: InputError | None = None
         self.scope = anyio.CancelScope()
-        self.pending: dict[Any, tuple[str, Any]] = {}
-        self.exchanges: list[Exchange] = []
+        self.pending: dict[Any, tuple[str, Any]] = {}     # id -> a TAPPED request
+        self.exchanges: dict[str, Exchange] = {}          # a TAPPED method -> its last
         self.phase = "start-up"
         self.done = False              # the caller finished: EOF/exit is no failure now
         self.http_status: tuple[int, str, str] | None = None   # last (status, type, reason)
@@ -125,12 +133,15 @@ class _Wire:
         return ""
 
     def record_out(self, msg: Any) -> None:
-        if isinstance(msg, types.JSONRPCRequest):
+        if isinstance(msg, types.JSONRPCRequest) and msg.method in TAPPED:
             self.pending[msg.id] = (msg.method, msg.params)
 
     def record_in(self, msg: Any) -> None:
+        if isinstance(msg, (types.JSONRPCResponse, types.JSONRPCError)) and \
+                msg.id not in self.pending:
+            return          # not a TAPPED request's answer: not kept
         if isinstance(msg, types.JSONRPCResponse):
-            method, params = self.pending.pop(msg.id, ("?", None))
+            method, params = self.pending.pop(msg.id)
             if method == "tools/list":
                 bad = _non_finite(msg.result)
                 if bad is not None:
@@ -140,17 +151,15 @@ class _Wire:
                     self.fail(f"its {self.phase} result holds {bad[1]} at {bad[0] or '/'}, "
                               "which is not a JSON number (invalid JSON)")
                     return
-            self.exchanges.append(Exchange(method, params, result=msg.result))
+            self.exchanges[method] = Exchange(method, params, result=msg.result)
         elif isinstance(msg, types.JSONRPCError) and msg.id is not None:
-            method, params = self.pending.pop(msg.id, ("?", None))
-            self.exchanges.append(Exchange(method, params,
-                                           error=msg.error.model_dump(mode="json")))
+            method, params = self.pending.pop(msg.id)
+            self.exchanges[method] = Exchange(method, params,
+                                              error=msg.error.model_dump(mode="json"))
 
     def last(self, method: str) -> Exchange | None:
-        for ex in reversed(self.exchanges):
-            if ex.method == method:
-                return ex
-        return None
+        """The last answer of ``method`` (one of :data:`TAPPED`)."""
+        return self.exchanges.get(method)
 
 
 # --------------------------------------------------------------------------- stdio transport
@@ -285,7 +294,7 @@ async def _http(spec: ServerSpec, wire: _Wire) -> AsyncIterator[tuple[Any, Any]]
 
 @asynccontextmanager
 async def _tap(read: Any, write: Any, wire: _Wire) -> AsyncIterator[tuple[Any, Any]]:
-    """Streams between a transport and the session that record every exchange."""
+    """Streams between a transport and the session that record the tapped exchanges."""
     to_session, session_reads = anyio.create_memory_object_stream[SessionMessage | Exception](16)
     session_writes, from_session = anyio.create_memory_object_stream[SessionMessage](16)
 
