@@ -224,17 +224,17 @@ _toolcat() {
         ;;
     serve)
         case $prev in
-        --server|--url|--header|--client-config|--catalog|--handbook-tool)
+        --server|--url|--header|--client-config|--catalog|--handbook-tool|--defer|--eager)
             return 0 ;;  # file names (complete -o default)
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
             return 0 ;;
-        --timeout|--call-timeout|--http|--description-max)
+        --timeout|--call-timeout|--http|--max-loaded|--defer-threshold|--description-max)
             compopt +o default 2>/dev/null
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --no-validate --handbook-tool --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --no-validate --handbook-tool --defer --eager --max-loaded --defer-threshold --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)

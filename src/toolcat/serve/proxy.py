@@ -323,6 +323,11 @@ class Served:
         self.sessions: list[Any] = []       # legacy client sessions seen (in order)
         self.generation = 0                 # views served so far, minus one
         self.notified = 0                   # list_changed notifications sent on
+        self.defer: Any = None              # serve --defer: toolcat.serve.defer.Deferral
+
+    def listed(self) -> list[dict]:
+        """The tools ``tools/list`` serves now."""
+        return self.defer.tools(self.view) if self.defer is not None else self.view.tools
 
     def seen(self, ctx: Any) -> None:
         """Keep a legacy client's connection (each request has its own session object; the
@@ -337,12 +342,17 @@ class Served:
         """``upstream`` was listed again: make the view; when its tools/list differs from the
         one served, serve it and tell the clients (an unchanged list stays, byte for byte,
         and nobody is told)."""
-        from mcp.server.subscriptions import ToolsListChanged
-
         from toolcat.document.canonical import dumps
 
         try:
             view = self.make_view(self.upstreams)
+            if self.defer is not None:
+                before = dumps(self.listed())
+                self.defer.rebuild(view)
+                self.view = view
+                if dumps(self.listed()) != before:
+                    await self.tell()
+                return
         except InputError as e:
             self.warn(f"toolcat: warning: {printable(upstream.spec.label, 64)}: its new tools "
                       f"cannot be served ({printable(e.render(), 300)}); the last list stays "
@@ -351,6 +361,12 @@ class Served:
         if dumps(view.tools) == dumps(self.view.tools):
             return
         self.view = view
+        await self.tell()
+
+    async def tell(self) -> None:
+        """The served list changed: a new generation, and every client is told."""
+        from mcp.server.subscriptions import ToolsListChanged
+
         self.generation += 1
         self.notified += 1
         await self.bus.publish(ToolsListChanged())
@@ -399,6 +415,13 @@ def build_server(served: Served, upstreams: list[Upstream], validate: bool = Tru
         view = served.view
         cursor = getattr(params, "cursor", None) if params is not None else None
         index = 0
+        if served.defer is not None and served.defer.active:   # serve --defer: one page
+            if cursor is not None:
+                raise MCPError(types.INVALID_PARAMS, (
+                    f"unknown cursor {printable(str(cursor), 60)!r} (the tool list is one "
+                    "page: list again from the first page)"))
+            return {"tools": served.listed(), "_meta": dict(VIEW_META["_meta"]),
+                    **MODERN_LIST_DEFAULTS}
         if cursor is not None:
             index = view.page_of(str(cursor), served.generation)
             if index is None:
@@ -419,19 +442,34 @@ def build_server(served: Served, upstreams: list[Upstream], validate: bool = Tru
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict:
         served.seen(ctx)
         view = served.view
-        if params.name == view.handbook_name:
-            return {**view.handbook_result(params.arguments), **MODERN_DEFAULTS}
+        name = params.name
         raw = dict(ctx.params or {})
         raw.pop("_meta", None)        # the client's envelope is not the upstream's
-        route = view.routes.get(params.name)
+        defer = served.defer
+        if defer is not None and defer.active:
+            if name == defer.search_name:
+                result, changed = defer.search(view, params.arguments)
+                if changed:
+                    await served.tell()
+                return {**result, **MODERN_DEFAULTS}
+            if name == defer.call_name:   # a call by name: as if the tool were called
+                target = defer.target(view, params.arguments)
+                if isinstance(target, dict):
+                    return {**target, **MODERN_DEFAULTS}
+                name, args = target
+                raw = {"name": name, "arguments": args}
+            defer.used(name)
+        if name == view.handbook_name:
+            return {**view.handbook_result(raw.get("arguments")), **MODERN_DEFAULTS}
+        route = view.routes.get(name)
         if route is None:
             if len(upstreams) == 1:   # the upstream's own answer to a name it does not have
-                route = (0, params.name)
+                route = (0, name)
             else:
-                raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {printable(params.name, 130)}")
-        if validate and params.name in view.routes:
+                raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {printable(name, 130)}")
+        if validate and name in view.routes:
             args = raw.get("arguments")
-            problem = view.argument_problem(params.name, {} if args is None else args)
+            problem = view.argument_problem(name, {} if args is None else args)
             if problem is not None:     # as the MCP SDKs' servers answer invalid arguments
                 return {"content": [{"type": "text", "text": problem}], "isError": True,
                         **MODERN_DEFAULTS}
@@ -561,13 +599,14 @@ async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any]
                      announce: Callable[[Any, str | None], None],
                      http: int | None = None,
                      warn: Callable[[str], None] = lambda line: None,
-                     validate: bool = True) -> Any:
+                     validate: bool = True, defer: Any = None) -> Any:
     """Start the upstreams (at the same time), make the view, serve it until the client goes
     away (stdio: stdin closed; ``--http``: SIGTERM or Ctrl-C); the upstreams are ended on the
     way out. ``http`` is the port of the Streamable HTTP endpoint on 127.0.0.1 (0: any free
     port; the URL is announced). Returns the view (None when an upstream failed at start-up:
     its :attr:`Upstream.error` says why). When an upstream says its tools changed, it is
-    listed again and the view made again (:class:`Served`)."""
+    listed again and the view made again (:class:`Served`). ``defer``: a
+    :class:`toolcat.serve.defer.Deferral` (``serve --defer``) that says what is listed."""
     view = None
     for up in upstreams:
         up.in_loop()
@@ -585,6 +624,9 @@ async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any]
                 up.on_change = served.changed
                 up.warn = warn
             server = build_server(served, upstreams, validate)
+            if defer is not None:
+                served.defer = defer
+                defer.rebuild(view)
             if http is None:
                 from mcp.server.stdio import stdio_server
 
