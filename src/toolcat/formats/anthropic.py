@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
+from toolcat.formats.registry import Format
 from toolcat.formats.targets import Target, put
 from toolcat.model import ANTHROPIC, Catalog, Tool
 
@@ -70,3 +71,10 @@ class AnthropicStrictTarget(AnthropicTarget):
 
 ANTHROPIC_TARGET = AnthropicTarget()
 ANTHROPIC_STRICT_TARGET = AnthropicStrictTarget()
+
+
+FORMATS = (Format(
+    ANTHROPIC, "Anthropic", "Anthropic tools",
+    lambda doc, src, path, opts: load_anthropic(doc, path),
+    item=lambda t: "name" in t and "input_schema" in t,
+    schema_key="input_schema"),)

@@ -263,6 +263,11 @@ class _OpenApiRules:
         return _with_description(n, notes)
 
 
+#: keywords whose value maps names to schemas (a key there is a name, not a keyword)
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions",
+                          "dependentSchemas"})
+
+
 class Adapter(_OpenApiRules):
     """One provider's rewrites (see the module doc), driven by its provider-table row
     (:class:`toolcat.formats.providers.Provider`), so a provider is described once:
@@ -325,7 +330,10 @@ class Adapter(_OpenApiRules):
                 self.note(path, WIDENED, "false (never valid) written as {}")
             return {}
         if not isinstance(n, dict):
-            if self.strict and isinstance(n, bool):
+            # (`additionalProperties: false` is the one boolean schema strict modes ask for)
+            if self.strict and isinstance(n, bool) and not (
+                    n is False and path and path[-1] == "additionalProperties"
+                    and (len(path) < 2 or path[-2] not in _SCHEMA_MAPS)):
                 self.halt(path, f"a boolean schema ({n}): strict modes ask every schema for a "
                           "type")
             return n
@@ -510,6 +518,19 @@ class Adapter(_OpenApiRules):
                 s = dict(acc) if isinstance(acc, dict) else rest
             if self.strict:
                 s = self.close_object(s, (), self.dialect)
+        if self.row.root_properties and s.get("type") == "object" and "properties" not in s:
+            # `properties: {}` constrains nothing; the provider refuses an object root without
+            # it (OpenAI: "object schema missing properties")
+            out: dict = {}
+            for k, v in s.items():
+                out[k] = v
+                if k == "type":
+                    out["properties"] = {}
+            s = out
+            self.note(("properties",), EXACT, f"added empty properties ({self.row.title} "
+                      "refuses an object schema without them at the top level)")
+            if self.all_required and "required" not in s:
+                s["required"] = []
         return s
 
 
