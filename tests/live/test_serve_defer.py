@@ -4,7 +4,7 @@ The clients: the MCP Python SDK's own (``mcp.client.Client``, on the 2026-07-28 
 through its ``subscriptions/listen`` stream), a hand-written 2025-11-25 JSON-RPC client
 (told by ``notifications/tools/list_changed``) and the MCP Inspector's CLI. The upstreams:
 GitHub's MCP server catalog (``--catalog``, the shared corpus), PyPI ``mcp-server-time`` and
-npm server-everything (a 2025-11-25 server).
+npm server-everything (a 2025-11-25 server); over --http, two clients share one list.
 
 What is checked: the first ``tools/list`` holds the eager tools and the three meta tools
 only; ``search_tools`` with a task phrase answers the right tool; the client is told the list
@@ -40,8 +40,10 @@ from test_serve import (  # noqa: E402
     _result,
     direct,
     list_all,
+    http_client_run,
     read_line,
     served,
+    served_http,
 )
 
 from support.common import corpus  # noqa: E402
@@ -289,3 +291,27 @@ def test_the_inspector_cli_through_serve_defer(tmp_path):
     for r in (called, plain):
         r.pop("_meta", None)
     assert called == plain
+
+
+def test_over_http_every_client_sees_one_list(tmp_path):
+    """--http: what one client's search loads, another client's tools/list holds (the
+    loaded tools are the server's), and its call of the tool reaches the upstream."""
+
+    async def searcher(client):
+        first = await list_all(client)
+        found = _dump(await client.call_tool("search_tools", {"query": "convert a time"}))
+        return first, found
+
+    async def other(client):
+        return await list_all(client), _result(await client.call_tool("convert_time", CONVERT))
+
+    async def upstream(client):
+        return _result(await client.call_tool("convert_time", CONVERT))
+
+    with served_http(tmp_path, "--defer", TIME) as (_p, url, _marker):
+        first, found = http_client_run(url, searcher)
+        listed, called = http_client_run(url, other)
+    assert names(first) == META
+    assert hits(found)[0] == "convert_time"
+    assert "convert_time" in names(listed) and names(listed)[-3:] == META
+    assert called == direct(tmp_path, TIME).run(upstream)
