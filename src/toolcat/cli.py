@@ -261,6 +261,10 @@ def _run(args: list[str]) -> int:
     errors.reset()
     try:
         command = command_of(args)
+        if command == "serve":          # a bare --defer (Click has no optional values)
+            from toolcat.commands.serve import bare_defer
+
+            args = bare_defer(args)
         if command == "lint":
             code = _lint_without_typer(args)
             if code is not None:

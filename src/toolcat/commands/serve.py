@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from dataclasses import dataclass
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -46,6 +47,12 @@ results and
 errors returned as the upstream gave them; when the upstream is gone or does not answer within
 --call-timeout, the call gets an MCP error. The upstream's process group is ended when the
 client closes stdin, and on SIGTERM. Its stderr goes to a log file (-v: to stderr).
+--defer (all, or auto past --defer-threshold) lists only the --eager tools, search_tools,
+call_tool and the handbook tool: search_tools ranks every tool for a task in words (BM25
+over names, descriptions and parameters) and adds the best to the list (at most
+--max-loaded, least recently used out first), telling the client with
+notifications/tools/list_changed; call_tool calls a tool by name for clients that never
+list again; every tool can still be called by its name.
 Exit codes: 0 the client went away, 2 usage error, an upstream that could not be started or
 listed, or one that ended while serving.
 
@@ -58,6 +65,7 @@ Examples:
   toolcat serve --http 8765 'uvx mcp-server-time'
   toolcat serve --server 'uvx mcp-server-time' --server 'uvx mcp-server-git'
   toolcat serve --catalog openapi.yaml
+  toolcat serve --defer --eager get_me --server 'github-mcp-server stdio'
 """
 
 #: Set in the environment of every upstream a client configuration gave (a toolcat serve
@@ -93,6 +101,21 @@ CatalogFiles = Annotated[Optional[list[str]], typer.Option(
     "--catalog", metavar="FILE", help="Serve the tools of this catalog file (any format "
     "toolcat reads) with no server behind them: calls get a tool error (for testing hosts). "
     "Repeatable; combines with servers.", show_default=False)]
+Defer = Annotated[str, typer.Option(
+    "--defer", metavar="[none|all|auto]", help="Defer tools: list only the --eager ones, "
+    "plus search_tools (finds tools and adds them to the list, with "
+    "notifications/tools/list_changed), call_tool and the handbook tool. A bare --defer is "
+    "all; auto defers when the compact list passes --defer-threshold.")]
+Eager = Annotated[Optional[list[str]], typer.Option(
+    "--eager", metavar="GLOB", help="With --defer: always list the tools whose name matches "
+    "this shell-style pattern. Repeatable.", show_default=False)]
+MaxLoaded = Annotated[int, typer.Option(
+    "--max-loaded", metavar="N", help="With --defer: at most N tools found by search_tools "
+    "are listed at once (the least recently used leave first).")]
+DeferThreshold = Annotated[int, typer.Option(
+    "--defer-threshold", metavar="TOKENS", help="--defer auto defers when the compact list "
+    "of every tool is more tokens than this (o200k_base; the default: 10% of a 200k "
+    "context window, Claude Code's rule).")]
 CallTimeout = Annotated[float, typer.Option(
     "--call-timeout", help="Seconds a forwarded tools/call may take before the client gets an "
     "MCP error (0: no limit).")]
@@ -119,6 +142,10 @@ def serve(
     no_validate: NoValidate = False,
     no_repair_args: NoRepairArgs = False,
     handbook_tool: HandbookTool = "get_tool_handbook",
+    defer: Defer = "none",
+    eager: Eager = None,
+    max_loaded: MaxLoaded = 20,
+    defer_threshold: DeferThreshold = 20_000,
     description_max: DescriptionMax = 120,
     keep_titles: KeepTitles = False,
     no_output_schema: NoOutputSchema = False,
@@ -158,6 +185,10 @@ def serve(
     from toolcat.serve.view import check_tool_name
 
     check_tool_name(handbook_tool)
+    deferring = _defer_options(defer, eager or [], max_loaded, defer_threshold)
+    if deferring is not None and handbook_tool in (deferring.search, deferring.call):
+        raise UsageError(f"--handbook-tool {handbook_tool} is the name of a meta tool of "
+                         "--defer: choose another name")
     settings = options_from_cli(to="mcp", description_max=description_max,
                                 output_schema=not no_output_schema, factor=not no_factor,
                                 keep_titles=keep_titles)
@@ -184,7 +215,7 @@ def serve(
                             timeout=live.timeout, call_timeout=call_timeout or None,
                             verbose=live.verbose, quiet=ui.state.quiet, http=http,
                             validate=validate, repair_args=not no_repair_args,
-                            catalogs=statics))
+                            catalogs=statics, defer=deferring and deferring.options))
     raise typer.Exit(code)
 
 
@@ -206,4 +237,45 @@ def _catalogs(files: list[str], taken: list[str]) -> list:
             name, n = f"{base}-{n}", n + 1
         seen.add(name)
         out.append((name, cat))
+    return out
+
+
+@dataclass
+class _Deferring:
+    options: Any
+    search: str
+    call: str
+
+
+def _defer_options(mode: str | None, eager: list[str], max_loaded: int,
+                   threshold: int) -> _Deferring | None:
+    """The options of ``--defer`` (None: every tool listed, as without it)."""
+    from toolcat.errors import UsageError
+    from toolcat.serve.defer import CALL_TOOL, MODES, SEARCH_TOOL, DeferOptions
+
+    if mode is not None and mode not in MODES:
+        raise UsageError(f"--defer must be one of {', '.join(MODES)} (got {mode!r})")
+    if mode in (None, "none"):
+        if eager:
+            raise UsageError("--eager needs --defer (all or auto)")
+        return None
+    if max_loaded < 1:
+        raise UsageError(f"--max-loaded must be 1 or more (got {max_loaded})")
+    if threshold < 0:
+        raise UsageError(f"--defer-threshold must be 0 or more tokens (got {threshold})")
+    return _Deferring(DeferOptions(mode=mode, eager=list(eager), max_loaded=max_loaded,
+                                   threshold=threshold), SEARCH_TOOL, CALL_TOOL)
+
+
+def bare_defer(args: list[str]) -> list[str]:
+    """``args`` of ``toolcat serve`` with a bare ``--defer`` (not followed by none, all or
+    auto) written ``--defer=all``: Click options cannot have an optional value."""
+    from toolcat.serve.defer import MODES
+
+    out = list(args)
+    for i, a in enumerate(out):
+        if a == "--":
+            break
+        if a == "--defer" and (i + 1 >= len(out) or out[i + 1] not in MODES):
+            out[i] = "--defer=all"
     return out

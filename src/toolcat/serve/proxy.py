@@ -324,6 +324,11 @@ class Served:
         self.sessions: list[Any] = []       # legacy client sessions seen (in order)
         self.generation = 0                 # views served so far, minus one
         self.notified = 0                   # list_changed notifications sent on
+        self.defer: Any = None              # serve --defer: toolcat.serve.defer.Deferral
+
+    def listed(self) -> list[dict]:
+        """The tools ``tools/list`` serves now."""
+        return self.defer.tools(self.view) if self.defer is not None else self.view.tools
 
     def seen(self, ctx: Any) -> None:
         """Keep a legacy client's connection (each request has its own session object; the
@@ -338,12 +343,17 @@ class Served:
         """``upstream`` was listed again: make the view; when its tools/list differs from the
         one served, serve it and tell the clients (an unchanged list stays, byte for byte,
         and nobody is told)."""
-        from mcp.server.subscriptions import ToolsListChanged
-
         from toolcat.document.canonical import dumps
 
         try:
             view = self.make_view(self.upstreams)
+            if self.defer is not None:
+                before = dumps(self.listed())
+                self.defer.rebuild(view)
+                self.view = view
+                if dumps(self.listed()) != before:
+                    await self.tell()
+                return
         except InputError as e:
             self.warn(f"toolcat: warning: {printable(upstream.spec.label, 64)}: its new tools "
                       f"cannot be served ({printable(e.render(), 300)}); the last list stays "
@@ -352,6 +362,12 @@ class Served:
         if dumps(view.tools) == dumps(self.view.tools):
             return
         self.view = view
+        await self.tell()
+
+    async def tell(self) -> None:
+        """The served list changed: a new generation, and every client is told."""
+        from mcp.server.subscriptions import ToolsListChanged
+
         self.generation += 1
         self.notified += 1
         await self.bus.publish(ToolsListChanged())
@@ -406,6 +422,13 @@ def build_server(served: Served, upstreams: list[Upstream], validate: str = "log
         view = served.view
         cursor = getattr(params, "cursor", None) if params is not None else None
         index = 0
+        if served.defer is not None and served.defer.active:   # serve --defer: one page
+            if cursor is not None:
+                raise MCPError(types.INVALID_PARAMS, (
+                    f"unknown cursor {printable(str(cursor), 60)!r} (the tool list is one "
+                    "page: list again from the first page)"))
+            return {"tools": served.listed(), "_meta": dict(VIEW_META["_meta"]),
+                    **MODERN_LIST_DEFAULTS}
         if cursor is not None:
             index = view.page_of(str(cursor), served.generation)
             if index is None:
@@ -426,22 +449,37 @@ def build_server(served: Served, upstreams: list[Upstream], validate: str = "log
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict:
         served.seen(ctx)
         view = served.view
-        if params.name == view.handbook_name:
-            return {**view.handbook_result(params.arguments), **MODERN_DEFAULTS}
+        name = params.name
         raw = dict(ctx.params or {})
         raw.pop("_meta", None)        # the client's envelope is not the upstream's
-        route = view.routes.get(params.name)
+        defer = served.defer
+        if defer is not None and defer.active:
+            if name == defer.search_name:
+                result, changed = defer.search(view, params.arguments)
+                if changed:
+                    await served.tell()
+                return {**result, **MODERN_DEFAULTS}
+            if name == defer.call_name:   # a call by name: as if the tool were called
+                target = defer.target(view, params.arguments)
+                if isinstance(target, dict):
+                    return {**target, **MODERN_DEFAULTS}
+                name, args = target
+                raw = {"name": name, "arguments": args}
+            defer.used(name)
+        if name == view.handbook_name:
+            return {**view.handbook_result(raw.get("arguments")), **MODERN_DEFAULTS}
+        route = view.routes.get(name)
         if route is None:
             if len(upstreams) == 1:   # the upstream's own answer to a name it does not have
-                route = (0, params.name)
+                route = (0, name)
             else:
-                raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {printable(params.name, 130)}")
-        if validate != "off" and params.name in view.routes:
+                raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {printable(name, 130)}")
+        if validate != "off" and name in view.routes:
             args = raw.get("arguments")
             # in a worker thread: a check (bounded) never holds up another request
             verdict = await anyio.to_thread.run_sync(
-                view.check_arguments, params.name, {} if args is None else args, repair)
-            tool = printable(params.name, 130)
+                view.check_arguments, name, {} if args is None else args, repair)
+            tool = printable(name, 130)
             if verdict.repaired is not None:
                 raw["arguments"] = verdict.repaired
                 note(f"toolcat: {tool}: {', '.join(verdict.repairs)} came as JSON text where "
@@ -583,13 +621,15 @@ async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any]
                      http: int | None = None,
                      warn: Callable[[str], None] = lambda line: None,
                      validate: str = "log", repair: bool = True,
-                     note: Callable[[str], None] = lambda line: None) -> Any:
+                     note: Callable[[str], None] = lambda line: None,
+                     defer: Any = None) -> Any:
     """Start the upstreams (at the same time), make the view, serve it until the client goes
     away (stdio: stdin closed; ``--http``: SIGTERM or Ctrl-C); the upstreams are ended on the
     way out. ``http`` is the port of the Streamable HTTP endpoint on 127.0.0.1 (0: any free
     port; the URL is announced). Returns the view (None when an upstream failed at start-up:
     its :attr:`Upstream.error` says why). When an upstream says its tools changed, it is
-    listed again and the view made again (:class:`Served`)."""
+    listed again and the view made again (:class:`Served`). ``defer``: a
+    :class:`toolcat.serve.defer.Deferral` (``serve --defer``) that says what is listed."""
     view = None
     for up in upstreams:
         up.in_loop()
@@ -607,6 +647,9 @@ async def serve_wire(upstreams: list[Upstream], make_view: Callable[[list], Any]
                 up.on_change = served.changed
                 up.warn = warn
             server = build_server(served, upstreams, validate, repair, note)
+            if defer is not None:
+                served.defer = defer
+                defer.rebuild(view)
             if http is None:
                 from mcp.server.stdio import stdio_server
 

@@ -31,6 +31,8 @@ class ServeOptions:
     repair_args: bool = True          # parse JSON text where an object or array is wanted
     #: --catalog FILE: (name, catalog) served with no server behind them (testing hosts)
     catalogs: list = field(default_factory=list)
+    #: --defer all|auto: toolcat.serve.defer.DeferOptions; None: every tool listed
+    defer: Any = None
 
 
 def prefixes(specs: list[ServerSpec]) -> list[str | None]:
@@ -85,20 +87,26 @@ def serve(opts: ServeOptions) -> int:
                               opts.handbook_tool, [u.prefix for u in ups],
                               [u.page_sizes for u in ups])
 
+        deferral = None
+        if opts.defer is not None:
+            from toolcat.serve.defer import Deferral
+
+            deferral = Deferral(opts.defer)
+
         def announce(view: Any, url: str | None) -> None:
             every = [u.spec for u in upstreams]
             if url is not None:         # said even with -q: the client needs the URL
-                say(started_line(every, view, url) if not opts.quiet
+                say(started_line(every, view, url, deferral) if not opts.quiet
                     else f"toolcat: serving on {url}")
             elif not opts.quiet:
-                say(started_line(every, view))
+                say(started_line(every, view, None, deferral))
 
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 view = anyio.run(proxy.serve_wire, upstreams, make_view, announce, opts.http, say,
                                  opts.validate, opts.repair_args,
-                                 (lambda line: None) if opts.quiet else say)
+                                 (lambda line: None) if opts.quiet else say, deferral)
         except BaseExceptionGroup as group:
             mine = [e for e in _leaves(group) if isinstance(e, InputError)]
             if mine:
@@ -124,20 +132,33 @@ def _leaves(exc: BaseException) -> list[BaseException]:
     return [exc]
 
 
-def started_line(specs: list[ServerSpec], view: Any, url: str | None = None) -> str:
+def started_line(specs: list[ServerSpec], view: Any, url: str | None = None,
+                 deferral: Any = None) -> str:
     """What ``toolcat serve`` says on stderr once it serves (hosts keep it in their logs)."""
     from toolcat import tokens
     from toolcat.document.canonical import dumps
 
     before = sum(tokens.count(b) for b in view.standard_bytes())
-    after = tokens.count(dumps(view.tools))
     n = len(view.upstream)
     where = f", on {url}" if url else ""
     of = (printable(specs[0].label, 64) if len(specs) == 1 else
           f"{len(specs)} servers ({', '.join(printable(s.label, 40) for s in specs)})")
+    if deferral is not None and deferral.active:
+        after = tokens.count(dumps(deferral.tools(view)))
+        e = len(deferral.eager)
+        return (f"toolcat: serving {n} tool{'s' if n != 1 else ''} of {of} deferred: "
+                f"{e} eager in the compact view, the others found by {deferral.search_name} "
+                f"(at most {deferral.options.max_loaded} listed at once), called directly or "
+                f"by {deferral.call_name}, and {view.handbook_name}{where}: tools/list "
+                f"{before:,} -> {after:,} tokens ({tokens.DEFAULT_ENCODING}, the meta tools "
+                "included)")
+    after = tokens.count(dumps(view.tools))
+    below = (f" (--defer auto: {after:,} tokens, not past --defer-threshold "
+             f"{deferral.options.threshold:,})" if deferral is not None else "")
     return (f"toolcat: serving {n} tool{'s' if n != 1 else ''} of {of} "
-            f"in the compact view, and {view.handbook_name}{where}: tools/list {before:,} -> "
-            f"{after:,} tokens ({tokens.DEFAULT_ENCODING}, the handbook tool included)")
+            f"in the compact view{below}, and {view.handbook_name}{where}: tools/list "
+            f"{before:,} -> {after:,} tokens ({tokens.DEFAULT_ENCODING}, the handbook tool "
+            "included)")
 
 
 def say(line: str) -> None:
