@@ -11,10 +11,9 @@ import pytest
 
 from live_support import catalog_cmd, cli, raw_cmd, wait_gone  # noqa: F401 - cli: a fixture
 
-clients = pytest.importorskip("toolcat.formats.live.clients",
-                              reason="toolcat.formats is not a package in this install yet")
-from toolcat.errors import InputError  # noqa: E402
-from toolcat.formats.live.spec import HTTP, STDIO  # noqa: E402
+from toolcat.errors import InputError
+from toolcat.formats.live import clients
+from toolcat.formats.live.spec import HTTP, STDIO
 
 SLACK = ("--timeout", "60")   # not about timeouts: a loaded machine is no failure
 FIX = Path(__file__).resolve().parent / "fixtures" / "clients"
