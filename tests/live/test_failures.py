@@ -215,12 +215,53 @@ def test_server_stderr_goes_to_its_log_not_to_toolcat_output(cli, tmp_path):
     run = cli("tools", *SLACK, "--server", catalog_cmd())
     assert run.rc == 0
     assert "catalog_server: mode ok" not in run.err + run.out
-    logs = list(tmp_path.rglob("catalog_server.log"))
+    logs = list(tmp_path.rglob("catalog_server.*.log"))
     assert logs and "catalog_server: mode ok" in logs[0].read_text()
     shown = cli("tools", *SLACK, "-v", "--server", catalog_cmd())
     assert shown.rc == 0
     assert "[catalog_server] catalog_server: mode ok" in shown.err
     assert "catalog_server: mode ok" not in shown.out
+
+
+def test_server_logs_never_follow_a_planted_link(cli, tmp_path):
+    """Another local user who made $TMPDIR/toolcat-UID first (open to all) with a link at
+    NAME.log: the victim's file is neither truncated nor written, and the log goes to a
+    folder of the user's own (mode 0700). Before, the link was followed and the file
+    overwritten with the server's stderr."""
+    base = tmp_path / f"toolcat-{os.getuid()}"
+    (base / "servers").mkdir(parents=True)
+    base.chmod(0o777)
+    (base / "servers").chmod(0o777)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (base / "servers" / "catalog_server.log").symlink_to(victim)
+    run = cli("tools", *SLACK, "--server", catalog_cmd())
+    assert run.rc == 0, run.err
+    assert victim.read_text() == "precious\n"
+    logs = [p for p in tmp_path.rglob("catalog_server.*.log") if not p.is_symlink()]
+    assert len(logs) == 1 and "catalog_server: mode ok" in logs[0].read_text()
+    assert base not in logs[0].parents
+    assert logs[0].parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_runs_never_share_a_log_and_old_logs_do_not_pile_up(tmp_path):
+    from toolcat.formats.live import logs
+
+    folder = str(tmp_path / "servers")
+    a, pa = logs.open_log(folder, "srv")
+    b, pb = logs.open_log(folder, "srv")          # a concurrent run: its own file
+    assert pa != pb
+    a.write(b"run a\n")
+    a.close()
+    os.utime(pa, (0, 0))                          # an earlier run, over
+    c, pc = logs.open_log(folder, "srv")          # the next run removes what no run holds
+    assert not os.path.exists(pa) and os.path.exists(pb) and os.path.exists(pc)
+    b.close()
+    c.close()
+    os.symlink(tmp_path / "elsewhere", os.path.join(folder, "other.abcdefgh.log"))
+    d, pd = logs.open_log(folder, "other")       # a link is never followed nor removed
+    d.close()
+    assert os.path.islink(os.path.join(folder, "other.abcdefgh.log"))
 
 
 def test_env_values_are_never_echoed(cli):

@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import sys
 import time
 from contextlib import asynccontextmanager
@@ -473,11 +472,10 @@ class _StderrSink:
         self.file = None
         self.partial = b""
         if log_dir:
-            try:
-                os.makedirs(log_dir, mode=0o700, exist_ok=True)
-                path = os.path.join(log_dir, f"{spec.label}.log")
-                self.file = open(path, "wb")  # noqa: SIM115 - closed in close()
-                wire.log_path = path
+            from toolcat.formats.live import logs
+
+            try:   # a new file of this run, never through a link (closed in close())
+                self.file, wire.log_path = logs.open_log(log_dir, spec.label)
             except OSError:
                 self.file = None
 
