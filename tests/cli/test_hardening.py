@@ -637,6 +637,17 @@ def test_i13_10_malformed_baseline_entries(tmp_path: Path, entry) -> None:
     one_error_line(run("lint", GIT, "--baseline", b), "baseline")
 
 
+@pytest.mark.parametrize("entry", [1, 2.5, [1, 2], None, "x", True])
+def test_i36_21_measure_baseline_entry_that_is_no_object(tmp_path: Path, entry) -> None:
+    """A catalog entry of a measure baseline that is a number, a list (...) is one error line
+    naming the file and the entry (was: internal error: AttributeError: 'int' object has no
+    attribute 'get')."""
+    b = _write(tmp_path / "b.json", {"toolcat_baseline": 1, "tokenizer": "o200k_base",
+                                     "catalogs": {str(GIT): entry}})
+    line = one_error_line(run("measure", GIT, "--baseline", b), str(b))
+    assert f'catalogs/"{GIT}"' in line and "internal error" not in line
+
+
 # ---- 11. the tokenizer cache
 
 def _tokens(env: dict) -> int:
