@@ -597,6 +597,46 @@ def test_i13_09_early_ctrl_c_prints_no_traceback(tmp_path: Path) -> None:
             assert p.returncode == code and e.decode().strip() == f"toolcat: {word}", e
 
 
+_LAUNCHER = """import importlib.abc, os, re, signal, sys
+class SigintAt(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == os.environ["SIGINT_AT"]:
+            os.kill(os.getpid(), signal.SIGINT)   # Ctrl-C while this module is imported
+sys.meta_path.insert(0, SigintAt())
+"""
+# what pip's console-script launcher of `toolcat` runs
+_PIP = """from toolcat.cli import main
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("how", ["launcher", "-m"])
+@pytest.mark.parametrize("module", ["toolcat.api", "toolcat.errors", "toolcat.version",
+                                    "toolcat.cli"])
+def test_i36_22_ctrl_c_while_toolcat_is_imported(tmp_path: Path, how, module) -> None:
+    """A Ctrl-C from toolcat's first line of code until cli.main takes over (the imports of
+    the package and of toolcat.cli): one line, exit 130, no KeyboardInterrupt traceback
+    (before: Python's traceback through the launcher, exit by SIGINT)."""
+    if how == "launcher":
+        launcher = tmp_path / "bin" / "toolcat"
+        launcher.parent.mkdir()
+        launcher.write_text(_LAUNCHER + _PIP)
+        argv = [sys.executable, str(launcher), "lint", str(GIT)]
+    else:
+        site = tmp_path / "site"
+        site.mkdir()
+        (site / "sitecustomize.py").write_text(_LAUNCHER)
+        argv = [sys.executable, "-m", "toolcat", "lint", str(GIT)]
+    env = dict(os.environ, NO_COLOR="1", SIGINT_AT=module,
+               PYTHONPATH=os.pathsep.join([str(tmp_path / "site")] + sys.path))
+    r = subprocess.run(argv, capture_output=True, env=env, timeout=120)
+    err = r.stderr.decode()
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert (r.returncode, err) == (130, "toolcat: interrupted\n")
+
+
 # ---- 10. malformed config and environment values
 
 @pytest.mark.parametrize("name,text,needle", [
