@@ -637,6 +637,55 @@ def test_i36_22_ctrl_c_while_toolcat_is_imported(tmp_path: Path, how, module) ->
     assert (r.returncode, err) == (130, "toolcat: interrupted\n")
 
 
+_KILLED_WRITE = """import os, signal, sys
+from toolcat import files
+where = sys.argv[2]
+if where == "writing":          # SIGKILL once the data is written, before the rename
+    real = files._write_fd
+    def _write_fd(fd, data):
+        real(fd, data)
+        os.kill(os.getpid(), signal.SIGKILL)
+    files._write_fd = _write_fd
+else:                           # SIGKILL at the rename itself
+    os.replace = lambda a, b: os.kill(os.getpid(), signal.SIGKILL)
+files.write_outputs([(sys.argv[1], b"x" * 200000)])
+"""
+
+
+def test_i36_23_sigkill_during_an_atomic_write_leaves_no_temp_file(tmp_path: Path) -> None:
+    """SIGKILL while the output is written: nothing is left beside it (the temp file has no
+    name until the rename: O_TMPFILE + linkat where the system has them); SIGKILL at the
+    rename (or where a named temp is used): the next write to that folder removes the stale
+    .toolcat-*.tmp, never one a running toolcat holds. Before: a .toolcat-*.tmp stayed."""
+    out = tmp_path / "o" / "out.json"
+    out.parent.mkdir()
+    out.write_text("old\n")
+    r = subprocess.run([sys.executable, "-c", _KILLED_WRITE, str(out), "writing"],
+                       capture_output=True, timeout=120)
+    assert r.returncode == -signal.SIGKILL, r.stderr
+    assert out.read_text() == "old\n"
+    no_temp_files(out.parent)
+    r = subprocess.run([sys.executable, "-c", _KILLED_WRITE, str(out), "rename"],
+                       capture_output=True, timeout=120)
+    assert r.returncode == -signal.SIGKILL, r.stderr
+    assert out.read_text() == "old\n"
+    (stale,) = [p for p in out.parent.iterdir() if p.name.startswith(".toolcat-")]
+    # a temp file another toolcat still writes (it holds the flock): left alone
+    import fcntl
+
+    held = out.parent / ".toolcat-held0000.tmp"
+    held.write_text("in progress")
+    os.utime(held, (0, 0))
+    other = out.parent / ".toolcat-notmine.tmp.bak"      # not toolcat's name: left alone
+    other.write_text("x")
+    with open(held) as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        r = run("project", GIT, "-q", "-o", out.parent / "next.json")
+        assert r.returncode == 0, r.stderr
+    assert not stale.exists() and held.exists() and other.exists()
+    assert json.loads((out.parent / "next.json").read_text())["tools"]
+
+
 # ---- 10. malformed config and environment values
 
 @pytest.mark.parametrize("name,text,needle", [
