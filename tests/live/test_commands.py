@@ -337,3 +337,23 @@ def test_setup_rules_on_real_servers(cli, tmp_path):
     assert "Limits the setup breaks (2 servers together" in m.out
     assert "SU601  the setup sends 141 tools" in m.out
     assert wait_gone(m.marker) == []
+
+
+def test_measure_says_which_servers_failed_and_that_totals_are_partial(cli):
+    """measure with a server that fails: the JSON lists it under "missing" with
+    "partial": true (before: left out, totals that looked complete), the text and Markdown
+    say the totals are partial; exit 2 as before."""
+    good, bad = catalog_cmd(), catalog_cmd("exit")
+    run = cli("measure", *SLACK, "-f", "json", "--server", good, "--server", bad)
+    assert run.rc == 2, run.err
+    data = json.loads(run.out)
+    assert data["partial"] is True
+    (miss,) = data["missing"]
+    assert miss["server"] in run.err and "exited with status 3" in miss["error"]
+    assert data["total"]["tools"] == sum(c["tools"] for c in data["catalogs"]) > 0
+    text = cli("measure", *SLACK, "--server", good, "--server", bad)
+    assert text.rc == 2 and "Partial: the totals are partial: 1 server failed" in text.out
+    md = cli("measure", *SLACK, "-f", "markdown", "--server", good, "--server", bad)
+    assert md.rc == 2 and "**Partial**: the totals are partial" in md.out
+    whole = cli("measure", *SLACK, "-f", "json", "--server", good)
+    assert whole.rc == 0 and "partial" not in json.loads(whole.out)
