@@ -494,3 +494,12 @@ def test_stdio_lines_have_the_same_size_limit(cli, tmp_path):
     one_error(cli("tools", *SLACK, "--server", raw_cmd(str(tools)),
                   env={"TOOLCAT_MAX_FILE_SIZE": "200000"}), "larger than 195 KiB",
               "TOOLCAT_MAX_FILE_SIZE")
+
+
+def test_a_daemonised_grandchild_does_not_outlive_toolcat(cli):
+    """A server that starts a daemon (fork, setsid, fork: it leaves the server's process
+    group): toolcat, subreaper of its orphans on Linux, ends it at the end of the run. Before,
+    it outlived toolcat (reparented to init)."""
+    run = cli("tools", *SLACK, "--server", catalog_cmd("daemon"))
+    assert run.rc == 0, run.err
+    assert wait_gone(run.marker) == [], "the daemonised grandchild outlived toolcat"
