@@ -50,6 +50,11 @@ class ServerProcess:
         self.pid = popen.pid
         self.pgid = popen.pid if os.name != "nt" else None   # leader of its own session
         self.started = started
+        #: The event loop's pipe transports hold the pipes (session._stdio): their file
+        #: descriptors are closed by those transports only. Closed here under them, a number
+        #: the loop still watched was reused by another server's socket (an HTTP server read
+        #: beside it failed at random: epoll_ctl ENOENT, 'All connection attempts failed').
+        self.loop_owned = False
 
     # ------------------------------------------------------------------ signals
     def signal_group(self, sig: int) -> None:
@@ -82,6 +87,8 @@ class ServerProcess:
             _forget(self)
 
     def _close_pipes(self) -> None:
+        if self.loop_owned:
+            return
         for f in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             if f is not None:
                 with contextlib.suppress(OSError, ValueError):
@@ -95,8 +102,8 @@ class ServerProcess:
 
         if graceful:
             with contextlib.suppress(OSError, ValueError):
-                if self.popen.stdin is not None:
-                    self.popen.stdin.close()
+                if self.popen.stdin is not None and not self.loop_owned:
+                    self.popen.stdin.close()     # (else the caller closed it: session._stdio)
             if await _wait(self, STDIN_GRACE):
                 self.kill_now()        # the leader exited: end what it left in the group
                 return

@@ -217,6 +217,7 @@ async def _stdio(proc: ServerProcess, wire: _Wire, on_stderr: Callable[[bytes], 
                                             popen.stderr)
     in_t, in_p = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, popen.stdin)
     writer = asyncio.StreamWriter(in_t, in_p, None, loop)
+    proc.loop_owned = True     # the pipes are closed through these transports only
 
     to_session, session_reads = anyio.create_memory_object_stream[SessionMessage | Exception](16)
     session_writes, from_session = anyio.create_memory_object_stream[SessionMessage](16)
@@ -290,6 +291,10 @@ async def _stdio(proc: ServerProcess, wire: _Wire, on_stderr: Callable[[bytes], 
                 yield session_reads, session_writes
             finally:
                 with anyio.CancelScope(shield=True):
+                    # stdin's EOF (the MCP shutdown) through its transport, which closes it
+                    with contextlib.suppress(Exception):
+                        in_t.close()
+                    await anyio.sleep(0)
                     await proc.stop(graceful=wire.error is None and not wire.scope.cancel_called)
                     # what the server wrote on stderr until it ended: read_stderr reads it
                     # (a second reader here raced it: asyncio refuses two waiting reads)
@@ -300,6 +305,7 @@ async def _stdio(proc: ServerProcess, wire: _Wire, on_stderr: Callable[[bytes], 
         for t in (out_t, err_t, in_t):
             with contextlib.suppress(Exception):
                 t.close()
+        proc.loop_owned = False   # close() stopped the loop watching them: safe to close now
 
 
 async def _exit_code(popen: Any, wait: float) -> int | None:
@@ -411,7 +417,10 @@ async def _tap(read: Any, write: Any, wire: _Wire) -> AsyncIterator[tuple[Any, A
         async with from_session:
             async for sm in from_session:
                 wire.record_out(sm.message)
-                await write.send(sm)
+                try:
+                    await write.send(sm)
+                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    return
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(pump_in)
