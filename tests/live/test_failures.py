@@ -503,3 +503,12 @@ def test_a_daemonised_grandchild_does_not_outlive_toolcat(cli):
     run = cli("tools", *SLACK, "--server", catalog_cmd("daemon"))
     assert run.rc == 0, run.err
     assert wait_gone(run.marker) == [], "the daemonised grandchild outlived toolcat"
+
+
+def test_the_default_timeout_lets_a_cold_start_finish(cli):
+    """The default --timeout is chosen from measured cold starts (a first uvx mcp-server-time
+    took 12.4 s): a server that takes 12.5 s to start is read without --timeout (before, the
+    10 s default ended it)."""
+    run = cli("tools", "--server", catalog_cmd("slow-start"))
+    assert run.rc == 0, run.err
+    assert "catalog_server" in run.out

@@ -197,6 +197,8 @@ def main() -> None:
     mode = a.mode
     sys.stderr.write(f"catalog_server: mode {mode}\n")
     sys.stderr.flush()
+    if mode == "slow-start":   # a cold start: uvx downloading and installing first
+        time.sleep(12.5)
     if mode == "daemon":   # a daemonised grandchild (fork, setsid, fork), as some servers start
         if os.fork() == 0:
             os.setsid()
