@@ -34,7 +34,12 @@ _register_hypothesis_profiles()
 
 def pytest_collection_modifyitems(config, items):
     """Tests marked ``long`` run only in the long profile (``TOOLCAT_LONG=1``): CI's default
-    run stays under 20 minutes on a 2-core machine."""
+    run stays under 20 minutes on a 2-core machine. The Ajv judge's Node packages are
+    installed here, before any test runs, when a collected test needs them (support/ajv.py
+    ``prepare``): a fresh clone's first run judges as every later one."""
+    from support.ajv import prepare
+
+    prepare(items)
     if os.environ.get("TOOLCAT_LONG"):
         return
     skip = pytest.mark.skip(reason="long profile: set TOOLCAT_LONG=1")

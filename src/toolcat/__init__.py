@@ -29,9 +29,32 @@ file and its options and passes it as ``settings=``.
 
 from __future__ import annotations
 
-from toolcat.api import diff, lint, load, load_all, load_data, measure, project
-from toolcat.errors import InputError, ToolcatError, UsageError
-from toolcat.version import __version__
+import sys as _sys
+
+
+def _interrupted_at_start(kind, value, tb, _default=_sys.excepthook):
+    """A Ctrl-C while the command line starts (from here until ``cli.main`` takes over):
+    the one line and exit code of any other interruption, never a traceback."""
+    if issubclass(kind, KeyboardInterrupt):
+        try:
+            _sys.stderr.write("toolcat: interrupted\n")
+            _sys.stderr.flush()
+        finally:
+            import os
+
+            os._exit(130)
+    _default(kind, value, tb)
+
+
+# Only when this import starts the command line: the `toolcat` launcher, or `python -m
+# toolcat` (argv[0] is "-m" while the package is found). Never for the library's users.
+if _sys.argv[:1] == ["-m"] or _sys.argv[:1] and \
+        _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1].lower() in ("toolcat", "toolcat.exe"):
+    _sys.excepthook = _interrupted_at_start
+
+from toolcat.api import diff, lint, load, load_all, load_data, measure, project  # noqa: E402 - after the hook
+from toolcat.errors import InputError, ToolcatError, UsageError  # noqa: E402
+from toolcat.version import __version__  # noqa: E402
 
 # `typing` is not imported at run time: it costs `toolcat --version` (which imports this
 # module) more than the whole of the rest of its start-up.

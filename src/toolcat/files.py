@@ -8,10 +8,13 @@ reading ``/dev/zero`` until memory runs out. ``-`` is stdin.
 Writing (:func:`write_outputs`): all outputs of a command in one call.
 
 * ``-`` is stdout (at most one output may be ``-``: :func:`check_outputs`).
-* A regular file (or a new one) is replaced atomically: a temp file created with
-  ``O_EXCL`` (``mkstemp``) in the target's own folder, written, synced, given the owner and
-  mode of the file it replaces, then renamed over it. A reader never sees half a file; a
-  failure leaves every target as it was.
+* A regular file (or a new one) is replaced atomically: a temp file in the target's own
+  folder, written, synced, given the owner and mode of the file it replaces, then renamed
+  over it. A reader never sees half a file; a failure leaves every target as it was. The
+  temp file has no name while it is written where the system allows (``O_TMPFILE``, then
+  ``linkat`` just before the rename), else it is made with ``O_EXCL`` (``mkstemp``); the
+  first write to a folder removes the ``.toolcat-*.tmp`` files of runs killed outright
+  (SIGKILL), never one a running toolcat holds (:func:`_sweep`).
 * A symbolic link is written through: the file it names is replaced, the link stays a link.
 * A target that exists and is not a regular file (a character or block device such as
   ``/dev/null``, a FIFO, ``/dev/stdout`` and other links to an open descriptor) is written
@@ -341,11 +344,36 @@ def _new_mode() -> int:
     return 0o666 & ~umask
 
 
-def _write_temp(target: str, data: bytes) -> str:
-    """A temp file next to ``target`` holding ``data``, with the owner and mode ``target``
-    has (or, for a new file, the mode the umask gives). Registered in :data:`_TEMPS`."""
+class _Temp:
+    """A temp file being written next to its target: ``fd`` (open, with an ``flock`` held
+    until it is closed) and ``name``, None while the file has no name (``O_TMPFILE``)."""
+
+    __slots__ = ("data", "fd", "folder", "name")
+
+    def __init__(self, fd: int, folder: str, name: str | None) -> None:
+        self.fd, self.folder, self.name = fd, folder, name
+        self.data = b""
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+            self.fd = -1
+        if self.name is not None and self.name in _TEMPS:
+            _discard(self.name)
+
+
+def _write_temp(target: str, data: bytes, named: bool = False) -> _Temp:
+    """A temp file in ``target``'s folder holding ``data``, with the owner and mode ``target``
+    has (or, for a new file, the mode the umask gives). Unnamed where the system allows
+    (``O_TMPFILE``): it gets a name only when it is renamed over ``target``
+    (:func:`_replace`), so a SIGKILL meanwhile leaves nothing behind."""
     folder = os.path.dirname(os.path.abspath(target)) or "."
-    fd, tmp = _registered_temp(folder)
+    temp = _registered_temp(folder, named or folder in _NO_LINK)
+    temp.data = data
+    fd = temp.fd
     try:
         try:
             st = os.stat(target)
@@ -366,30 +394,151 @@ def _write_temp(target: str, data: bytes) -> str:
         _write_fd(fd, data)
         os.fsync(fd)
     except BaseException:
-        os.close(fd)
-        _discard(tmp)
+        temp.close()
         raise
-    os.close(fd)
-    return tmp
+    return temp
 
 
-def _registered_temp(folder: str) -> tuple[int, str]:
-    """``mkstemp`` in ``folder``, registered in :data:`_TEMPS` before a SIGTERM or Ctrl-C can
-    be handled (both are held back between the two steps, where the platform allows): a
-    signal that lands in between would leave a temp file nobody removes."""
+_TEMP_NAME = re.compile(r"\.toolcat-[a-z0-9_]{8}\.tmp")
+_SWEPT: set[str] = set()
+_NO_LINK: set[str] = set()    # folders where an O_TMPFILE file could not be linked (EXDEV...)
+
+
+def _hold_signals():
+    """SIGINT and SIGTERM held back (where the platform allows) until the returned restore is
+    called: a temp file is registered in :data:`_TEMPS` in the same step it gets a name."""
     import signal
+
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:  # pragma: no cover - Windows
+        return lambda: None
+    old = block(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    return lambda: block(signal.SIG_SETMASK, old)
+
+
+def _registered_temp(folder: str, named: bool = False) -> _Temp:
+    """A new temp file in ``folder``, with an ``flock`` held: an unnamed one (``O_TMPFILE``,
+    Linux with /proc), else ``mkstemp`` registered in :data:`_TEMPS` before a SIGTERM or
+    Ctrl-C can be handled. First, once per folder and run, toolcat's own temp files that a
+    run killed outright (SIGKILL) left there are removed (:func:`_sweep`)."""
     import tempfile  # here: tempfile imports shutil, random... (7 ms at startup)
 
-    held = {signal.SIGINT, signal.SIGTERM}
-    block = getattr(signal, "pthread_sigmask", None)
-    old = block(signal.SIG_BLOCK, held) if block is not None else None
+    _sweep(folder)
+    unnamed = getattr(os, "O_TMPFILE", 0)
+    if unnamed and not named and os.path.isdir("/proc/self/fd"):
+        try:
+            fd = os.open(folder, unnamed | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), 0o600)
+        except OSError:        # a file system without O_TMPFILE: a named temp file
+            pass
+        else:
+            _lock(fd)
+            return _Temp(fd, folder, None)
+    restore = _hold_signals()
     try:
         fd, tmp = tempfile.mkstemp(prefix=".toolcat-", suffix=".tmp", dir=folder)
         _TEMPS.add(tmp)
+        _lock(fd)
     finally:
-        if block is not None:
-            block(signal.SIG_SETMASK, old)
-    return fd, tmp
+        restore()
+    return _Temp(fd, folder, tmp)
+
+
+def _lock(fd: int) -> None:
+    """An ``flock`` on a temp file while its run writes it: :func:`_sweep` of another run
+    leaves it alone."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        pass
+
+
+def _sweep(folder: str) -> None:
+    """Remove from ``folder`` toolcat's own stale temp files (``.toolcat-XXXXXXXX.tmp``):
+    regular files of this user, older than this sweep, whose ``flock`` no run holds (a
+    killed run's locks are gone with it). Never follows a link; errors are ignored."""
+    if folder in _SWEPT:
+        return
+    _SWEPT.add(folder)
+    try:
+        import fcntl
+        import time
+
+        names = [n for n in os.listdir(folder) if _TEMP_NAME.fullmatch(n)]
+    except (ImportError, OSError):
+        return
+    now = time.time()
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            if stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and st.st_mtime < now:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                os.unlink(path)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
+def _replace(temp: _Temp, target: str) -> None:
+    """Rename ``temp`` over ``target``; an unnamed temp is first linked at a name of its own
+    (``linkat`` through /proc/self/fd), registered in :data:`_TEMPS` in the same step. Where
+    the file system refuses that link (overlayfs: EXDEV), the data is written again to a
+    named temp file (and that folder gets named ones from then on)."""
+    if temp.name is None and not _link(temp):
+        _NO_LINK.add(temp.folder)
+        again = _write_temp(target, temp.data, named=True)
+        temp.close()
+        temp.fd, temp.name, again.fd = again.fd, again.name, -1
+    os.replace(temp.name, target)
+    _TEMPS.discard(temp.name)
+
+
+def _link(temp: _Temp) -> bool:
+    import secrets
+
+    restore = _hold_signals()
+    try:
+        while True:
+            name = os.path.join(temp.folder, f".toolcat-{secrets.token_hex(4)}.tmp")
+            try:
+                _linkat(temp.fd, name)
+            except FileExistsError:
+                continue
+            except OSError:
+                return False
+            temp.name = name
+            _TEMPS.add(name)
+            return True
+    finally:
+        restore()
+
+
+def _linkat(fd: int, name: str) -> None:
+    """Give the unnamed file open at ``fd`` the name ``name``: ``linkat(fd, "", ...,
+    AT_EMPTY_PATH)`` (Linux >= 6.10, or with CAP_DAC_READ_SEARCH), else ``linkat`` of
+    ``/proc/self/fd/N`` with AT_SYMLINK_FOLLOW. Raises :class:`OSError`."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.linkat(fd, b"", -100, os.fsencode(name), 0x1000) == 0:   # AT_FDCWD, AT_EMPTY_PATH
+            return
+        err = ctypes.get_errno()
+        if err == errno.EEXIST:
+            raise FileExistsError(err, os.strerror(err), name)
+    except (AttributeError, TypeError):
+        pass
+    os.link(f"/proc/self/fd/{fd}", name, follow_symlinks=True)
 
 
 def _discard(tmp: str) -> None:
@@ -444,17 +593,16 @@ def write_outputs(files: list[tuple[str, bytes | str]]) -> None:
     plans = []
     for path, data in files:
         plans.append((path, _plan(path), _as_bytes(data)))
-    temps: list[tuple[str, str, str]] = []
+    temps: list[tuple[_Temp, str, str]] = []
     current = ""
     try:
         for path, (how, where), data in plans:
             if how == "replace":
                 current = path
                 temps.append((_write_temp(str(where), data), str(where), path))
-        for tmp, target, path in temps:
+        for temp, target, path in temps:
             current = path
-            os.replace(tmp, target)
-            _TEMPS.discard(tmp)
+            _replace(temp, target)
         for path, (how, where), data in plans:
             current = path
             if how == "direct":
@@ -466,9 +614,8 @@ def write_outputs(files: list[tuple[str, bytes | str]]) -> None:
     except OSError as e:
         raise _write_error(e, current) from None
     finally:
-        for tmp, _t, _p in temps:
-            if tmp in _TEMPS:
-                _discard(tmp)
+        for temp, _t, _p in temps:
+            temp.close()
     for path, (how, _w), data in plans:
         if how == "stdout":
             write_stdout(data)

@@ -22,7 +22,6 @@ verdict follows from the SDK's code or Ajv's documentation, not from running Ajv
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 from pathlib import Path
@@ -39,13 +38,9 @@ D2020 = "https://json-schema.org/draft/2020-12/schema"
 
 
 def need_judge() -> None:
-    """Skip where the judge cannot run; with TOOLCAT_AJV_INSTALL=1 (install on first use) a judge
-    that still cannot run is a failure."""
-    why = skip_reason()
-    if why is not None:
-        if os.environ.get("TOOLCAT_AJV_INSTALL") == "1" and shutil.which("node"):
-            pytest.fail(why)
-        pytest.skip(why)
+    """Skip only where node is absent; else install on first use, and a judge that still
+    cannot run is a failure (ajv.require)."""
+    ajv_support.require()
 
 
 @pytest.fixture(scope="module")
@@ -295,3 +290,33 @@ def test_skip_reason_says_what_to_run(tmp_path, monkeypatch):
     monkeypatch.setattr(ajv_support, "JUDGE", clone / "judge.mjs")
     why = ajv_support._skip_reason(node)
     assert "not installed" in why and why.endswith("run: npm ci --prefix tests/support/node")
+
+
+def test_a_fresh_clone_installs_before_any_test_runs(tmp_path, monkeypatch):
+    """A clone without node_modules: the collection hook (conftest -> ajv.prepare) installs the
+    locked packages before the first test, and a judge that still cannot run fails the tests
+    that need it (never a skip while node is on PATH)."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node/npm not on PATH")
+    clone = tmp_path / "node"
+    clone.mkdir()
+    for f in ("package.json", "package-lock.json", "judge.mjs"):
+        shutil.copy(ajv_support.NODE_DIR / f, clone / f)
+    monkeypatch.setattr(ajv_support, "NODE_DIR", clone)
+    monkeypatch.setattr(ajv_support, "JUDGE", clone / "judge.mjs")
+    monkeypatch.setattr(ajv_support, "_skip_cache", [])
+    calls = []
+    monkeypatch.setattr(ajv_support, "install", lambda: calls.append(1) or "npm ci failed: offline")
+
+    class Item:
+        def __init__(self, nodeid, fixturenames=()):
+            self.nodeid, self.fixturenames = nodeid, fixturenames
+
+    said = []
+    assert ajv_support.prepare([Item("tests/unit/test_x.py::test_y")], say=said.append) is None
+    assert calls == []                  # nothing collected needs the judge: no install
+    needing = [Item("tests/unit/test_x.py::test_y"), Item("tests/unit/test_z.py::t", ("ajv_judge",))]
+    assert ajv_support.prepare(needing, say=said.append) == "npm ci failed: offline"
+    assert calls == [1] and "npm ci --prefix tests/support/node" in said[0]
+    with pytest.raises(pytest.fail.Exception, match="npm ci failed: offline"):
+        need_judge()

@@ -597,6 +597,95 @@ def test_i13_09_early_ctrl_c_prints_no_traceback(tmp_path: Path) -> None:
             assert p.returncode == code and e.decode().strip() == f"toolcat: {word}", e
 
 
+_LAUNCHER = """import importlib.abc, os, re, signal, sys
+class SigintAt(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == os.environ["SIGINT_AT"]:
+            os.kill(os.getpid(), signal.SIGINT)   # Ctrl-C while this module is imported
+sys.meta_path.insert(0, SigintAt())
+"""
+# what pip's console-script launcher of `toolcat` runs
+_PIP = """from toolcat.cli import main
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("how", ["launcher", "-m"])
+@pytest.mark.parametrize("module", ["toolcat.api", "toolcat.errors", "toolcat.version",
+                                    "toolcat.cli"])
+def test_i36_22_ctrl_c_while_toolcat_is_imported(tmp_path: Path, how, module) -> None:
+    """A Ctrl-C from toolcat's first line of code until cli.main takes over (the imports of
+    the package and of toolcat.cli): one line, exit 130, no KeyboardInterrupt traceback
+    (before: Python's traceback through the launcher, exit by SIGINT)."""
+    if how == "launcher":
+        launcher = tmp_path / "bin" / "toolcat"
+        launcher.parent.mkdir()
+        launcher.write_text(_LAUNCHER + _PIP)
+        argv = [sys.executable, str(launcher), "lint", str(GIT)]
+    else:
+        site = tmp_path / "site"
+        site.mkdir()
+        (site / "sitecustomize.py").write_text(_LAUNCHER)
+        argv = [sys.executable, "-m", "toolcat", "lint", str(GIT)]
+    env = dict(os.environ, NO_COLOR="1", SIGINT_AT=module,
+               PYTHONPATH=os.pathsep.join([str(tmp_path / "site")] + sys.path))
+    r = subprocess.run(argv, capture_output=True, env=env, timeout=120)
+    err = r.stderr.decode()
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert (r.returncode, err) == (130, "toolcat: interrupted\n")
+
+
+_KILLED_WRITE = """import os, signal, sys
+from toolcat import files
+where = sys.argv[2]
+if where == "writing":          # SIGKILL once the data is written, before the rename
+    real = files._write_fd
+    def _write_fd(fd, data):
+        real(fd, data)
+        os.kill(os.getpid(), signal.SIGKILL)
+    files._write_fd = _write_fd
+else:                           # SIGKILL at the rename itself
+    os.replace = lambda a, b: os.kill(os.getpid(), signal.SIGKILL)
+files.write_outputs([(sys.argv[1], b"x" * 200000)])
+"""
+
+
+def test_i36_23_sigkill_during_an_atomic_write_leaves_no_temp_file(tmp_path: Path) -> None:
+    """SIGKILL while the output is written: nothing is left beside it (the temp file has no
+    name until the rename: O_TMPFILE + linkat where the system has them); SIGKILL at the
+    rename (or where a named temp is used): the next write to that folder removes the stale
+    .toolcat-*.tmp, never one a running toolcat holds. Before: a .toolcat-*.tmp stayed."""
+    out = tmp_path / "o" / "out.json"
+    out.parent.mkdir()
+    out.write_text("old\n")
+    r = subprocess.run([sys.executable, "-c", _KILLED_WRITE, str(out), "writing"],
+                       capture_output=True, timeout=120)
+    assert r.returncode == -signal.SIGKILL, r.stderr
+    assert out.read_text() == "old\n"
+    no_temp_files(out.parent)
+    r = subprocess.run([sys.executable, "-c", _KILLED_WRITE, str(out), "rename"],
+                       capture_output=True, timeout=120)
+    assert r.returncode == -signal.SIGKILL, r.stderr
+    assert out.read_text() == "old\n"
+    (stale,) = [p for p in out.parent.iterdir() if p.name.startswith(".toolcat-")]
+    # a temp file another toolcat still writes (it holds the flock): left alone
+    import fcntl
+
+    held = out.parent / ".toolcat-held0000.tmp"
+    held.write_text("in progress")
+    os.utime(held, (0, 0))
+    other = out.parent / ".toolcat-notmine.tmp.bak"      # not toolcat's name: left alone
+    other.write_text("x")
+    with open(held) as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        r = run("project", GIT, "-q", "-o", out.parent / "next.json")
+        assert r.returncode == 0, r.stderr
+    assert not stale.exists() and held.exists() and other.exists()
+    assert json.loads((out.parent / "next.json").read_text())["tools"]
+
+
 # ---- 10. malformed config and environment values
 
 @pytest.mark.parametrize("name,text,needle", [
@@ -635,6 +724,17 @@ def test_i13_10_malformed_limits(env: dict, args: list) -> None:
 def test_i13_10_malformed_baseline_entries(tmp_path: Path, entry) -> None:
     b = _write(tmp_path / "b.json", {"toolcat-baseline": 1, "findings": [entry]})
     one_error_line(run("lint", GIT, "--baseline", b), "baseline")
+
+
+@pytest.mark.parametrize("entry", [1, 2.5, [1, 2], None, "x", True])
+def test_i36_21_measure_baseline_entry_that_is_no_object(tmp_path: Path, entry) -> None:
+    """A catalog entry of a measure baseline that is a number, a list (...) is one error line
+    naming the file and the entry (was: internal error: AttributeError: 'int' object has no
+    attribute 'get')."""
+    b = _write(tmp_path / "b.json", {"toolcat_baseline": 1, "tokenizer": "o200k_base",
+                                     "catalogs": {str(GIT): entry}})
+    line = one_error_line(run("measure", GIT, "--baseline", b), str(b))
+    assert f'catalogs/"{GIT}"' in line and "internal error" not in line
 
 
 # ---- 11. the tokenizer cache

@@ -557,11 +557,6 @@ def test_budgets_from_toolcat_toml_and_config_option(tmp_path, one):
 # --------------------------------------------------------------------------- after == project
 
 
-def _project_built() -> bool:
-    r = tc("project", "--help")
-    return r.returncode == 0 and b"not built yet" not in r.stdout + r.stderr
-
-
 def _tools_array_bytes(out: bytes) -> bytes:
     """The tools array inside `toolcat project` output, as it appears there (byte-exact)."""
     doc = json.loads(out)
@@ -585,8 +580,6 @@ def _tools_array_bytes(out: bytes) -> bytes:
     ["--to", "anthropic", "--no-factor", "--unlowerable", "keep", "--no-subset"],
 ])
 def test_after_is_exactly_what_project_writes(tmp_path, opts):
-    if not _project_built():
-        pytest.skip("toolcat project is not built yet")
     with_tools, _ = captures()
     # outputSchema, annotations, $ref and anyOf in one capture; an OpenAPI spec
     files = [str(p) for p in with_tools if p.name == "xcodebuildmcp.json"]

@@ -10,8 +10,6 @@ import subprocess
 import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed (the live extra)")
-live = pytest.importorskip("toolcat.formats.live.capture",
-                           reason="toolcat.formats is not a package in this install yet")
 
 from live_support import (  # noqa: E402
     PY,
@@ -28,6 +26,7 @@ from live_support import (  # noqa: E402
 )
 
 from toolcat.document import canonical  # noqa: E402
+from toolcat.formats.live import capture as live  # noqa: E402
 from toolcat.formats.live import spec as specs  # noqa: E402
 
 

@@ -11,10 +11,9 @@ import pytest
 
 from live_support import catalog_cmd, cli, raw_cmd, wait_gone  # noqa: F401 - cli: a fixture
 
-clients = pytest.importorskip("toolcat.formats.live.clients",
-                              reason="toolcat.formats is not a package in this install yet")
-from toolcat.errors import InputError  # noqa: E402
-from toolcat.formats.live.spec import HTTP, STDIO  # noqa: E402
+from toolcat.errors import InputError
+from toolcat.formats.live import clients
+from toolcat.formats.live.spec import HTTP, STDIO
 
 SLACK = ("--timeout", "60")   # not about timeouts: a loaded machine is no failure
 FIX = Path(__file__).resolve().parent / "fixtures" / "clients"
@@ -235,3 +234,25 @@ def test_a_whole_client_setup_is_captured(cli, tmp_path):
     assert json.loads((out / "catalog.tools.json").read_text())["capture"]["pages"] == 3
     assert "value-never-shown" not in "".join(p.read_text() for p in out.iterdir())
     assert wait_gone(run.marker) == []
+
+
+@pytest.mark.parametrize("where", [(".vscode", "mcp.json"), (".cursor", "mcp.json")])
+def test_workspace_folder_is_the_config_files_workspace(tmp_path, where):
+    """--client-config DIR/.vscode/mcp.json: ${workspaceFolder} is DIR, whatever the current
+    folder (it was the current folder); a user-level file keeps the current folder."""
+    c = ctx(tmp_path)
+    other = tmp_path / "elsewhere" / "proj2"
+    cfg = other.joinpath(*where)
+    cfg.parent.mkdir(parents=True)
+    key = "servers" if where[0] == ".vscode" else "mcpServers"
+    cfg.write_text(json.dumps({key: {"s": {
+        "command": "node", "args": ["${workspaceFolder}/server.js",
+                                    "${workspaceFolderBasename}"]}}}))
+    (spec,) = clients.read_config_file(str(cfg), ctx=c)
+    assert spec.argv == ["node", f"{other}/server.js", "proj2"]
+    user = Path(c.home) / ".cursor" / "mcp.json"
+    user.parent.mkdir(parents=True)
+    user.write_text(json.dumps({"mcpServers": {"s": {
+        "command": "node", "args": ["${workspaceFolder}/server.js"]}}}))
+    (spec,) = clients.read_config_file(str(user), ctx=c)
+    assert spec.argv == ["node", f"{c.cwd}/server.js"]

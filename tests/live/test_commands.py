@@ -19,6 +19,8 @@ from live_support import (  # noqa: E402
     catalog_cmd,
     catalog_http,  # noqa: F401 - a fixture
     cli,  # noqa: F401 - a fixture
+    everything_http,  # noqa: F401 - a fixture
+    everything_js,  # noqa: F401 - a fixture
     raw_cmd,
     require_exe,
     sdk_list_tools,
@@ -337,3 +339,35 @@ def test_setup_rules_on_real_servers(cli, tmp_path):
     assert "Limits the setup breaks (2 servers together" in m.out
     assert "SU601  the setup sends 141 tools" in m.out
     assert wait_gone(m.marker) == []
+
+
+def test_measure_says_which_servers_failed_and_that_totals_are_partial(cli):
+    """measure with a server that fails: the JSON lists it under "missing" with
+    "partial": true (before: left out, totals that looked complete), the text and Markdown
+    say the totals are partial; exit 2 as before."""
+    good, bad = catalog_cmd(), catalog_cmd("exit")
+    run = cli("measure", *SLACK, "-f", "json", "--server", good, "--server", bad)
+    assert run.rc == 2, run.err
+    data = json.loads(run.out)
+    assert data["partial"] is True
+    (miss,) = data["missing"]
+    assert miss["server"] in run.err and "exited with status 3" in miss["error"]
+    assert data["total"]["tools"] == sum(c["tools"] for c in data["catalogs"]) > 0
+    text = cli("measure", *SLACK, "--server", good, "--server", bad)
+    assert text.rc == 2 and "Partial: the totals are partial: 1 server failed" in text.out
+    md = cli("measure", *SLACK, "-f", "markdown", "--server", good, "--server", bad)
+    assert md.rc == 2 and "**Partial**: the totals are partial" in md.out
+    whole = cli("measure", *SLACK, "-f", "json", "--server", good)
+    assert whole.rc == 0 and "partial" not in json.loads(whole.out)
+
+
+def test_a_stdio_server_and_an_http_server_read_together(cli, everything_http):
+    """measure --server A --url B, as Cursor, VS Code and Claude Code setups mix them: both
+    read, every run. Before, 4 runs in 6 failed ('All connection attempts failed',
+    ClosedResourceError): the stdio server's pipes were closed under the event loop, and a
+    descriptor number the loop still watched was reused by the HTTP client's socket."""
+    for _ in range(4):
+        run = cli("measure", *SLACK, "-f", "json", "--server", catalog_cmd(),
+                  "--url", everything_http)
+        assert run.rc == 0, run.err
+        assert len(json.loads(run.out)["catalogs"]) == 2

@@ -215,12 +215,53 @@ def test_server_stderr_goes_to_its_log_not_to_toolcat_output(cli, tmp_path):
     run = cli("tools", *SLACK, "--server", catalog_cmd())
     assert run.rc == 0
     assert "catalog_server: mode ok" not in run.err + run.out
-    logs = list(tmp_path.rglob("catalog_server.log"))
+    logs = list(tmp_path.rglob("catalog_server.*.log"))
     assert logs and "catalog_server: mode ok" in logs[0].read_text()
     shown = cli("tools", *SLACK, "-v", "--server", catalog_cmd())
     assert shown.rc == 0
     assert "[catalog_server] catalog_server: mode ok" in shown.err
     assert "catalog_server: mode ok" not in shown.out
+
+
+def test_server_logs_never_follow_a_planted_link(cli, tmp_path):
+    """Another local user who made $TMPDIR/toolcat-UID first (open to all) with a link at
+    NAME.log: the victim's file is neither truncated nor written, and the log goes to a
+    folder of the user's own (mode 0700). Before, the link was followed and the file
+    overwritten with the server's stderr."""
+    base = tmp_path / f"toolcat-{os.getuid()}"
+    (base / "servers").mkdir(parents=True)
+    base.chmod(0o777)
+    (base / "servers").chmod(0o777)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (base / "servers" / "catalog_server.log").symlink_to(victim)
+    run = cli("tools", *SLACK, "--server", catalog_cmd())
+    assert run.rc == 0, run.err
+    assert victim.read_text() == "precious\n"
+    logs = [p for p in tmp_path.rglob("catalog_server.*.log") if not p.is_symlink()]
+    assert len(logs) == 1 and "catalog_server: mode ok" in logs[0].read_text()
+    assert base not in logs[0].parents
+    assert logs[0].parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_runs_never_share_a_log_and_old_logs_do_not_pile_up(tmp_path):
+    from toolcat.formats.live import logs
+
+    folder = str(tmp_path / "servers")
+    a, pa = logs.open_log(folder, "srv")
+    b, pb = logs.open_log(folder, "srv")          # a concurrent run: its own file
+    assert pa != pb
+    a.write(b"run a\n")
+    a.close()
+    os.utime(pa, (0, 0))                          # an earlier run, over
+    c, pc = logs.open_log(folder, "srv")          # the next run removes what no run holds
+    assert not os.path.exists(pa) and os.path.exists(pb) and os.path.exists(pc)
+    b.close()
+    c.close()
+    os.symlink(tmp_path / "elsewhere", os.path.join(folder, "other.abcdefgh.log"))
+    d, pd = logs.open_log(folder, "other")       # a link is never followed nor removed
+    d.close()
+    assert os.path.islink(os.path.join(folder, "other.abcdefgh.log"))
 
 
 def test_env_values_are_never_echoed(cli):
@@ -327,3 +368,147 @@ def test_interrupted_toolcat_leaves_no_server(tmp_path, sig):
             p.kill()
         for pid, _ in marked(marker):
             os.kill(pid, signal.SIGKILL)
+
+
+# --------------------------------------------------------------------------- message limits
+
+
+def _nested(depth: int) -> dict:
+    s: dict = {"type": "string"}
+    for _ in range(depth - 4):        # the tool list around it holds 4 more levels
+        s = {"type": "array", "items": s}
+    return s
+
+
+@pytest.mark.parametrize("depth", [205, 300])
+def test_a_deep_schema_reads_live_as_in_a_file(cli, tmp_path, depth):
+    """One nesting limit and one message for a server and a file: ~205 levels are read
+    both ways (live, it was 'wrote something that is not JSON-RPC'); past the file limit
+    (256) both say 'nesting deeper than 256 levels'."""
+    tools = tmp_path / "deep.json"
+    tools.write_text(json.dumps({"tools": [{"name": "deep", "inputSchema": {
+        "type": "object", "properties": {"x": _nested(depth)}}}]}))
+    live = cli("tools", *SLACK, "--server", raw_cmd(str(tools)))
+    file = cli("tools", str(tools))
+    if depth < 256:
+        assert (live.rc, file.rc) == (0, 0), live.err + file.err
+        assert "deep" in live.out and "deep" in file.out
+    else:
+        assert "nesting deeper than 256 levels" in one_error(live)
+        assert file.rc == 2 and "nesting deeper than 256 levels" in file.err
+
+
+class _HugeHTTP:
+    """A hostile Streamable HTTP server (127.0.0.1): a plain 2025-06-18 handshake, then a
+    tools/list answer of ``size`` bytes as a JSON body (with or without Content-Length) or
+    as one SSE event."""
+
+    def __init__(self, size: int, how: str) -> None:
+        import http.server
+        import threading
+
+        owner = self
+
+        class H(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *a):
+                pass
+
+            def do_GET(self):
+                self.send_response(405)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def do_DELETE(self):
+                self.do_GET()
+
+            def do_POST(self):
+                msg = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if "id" not in msg:
+                    self.send_response(202)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                if msg["method"] == "initialize":
+                    body = {"jsonrpc": "2.0", "id": msg["id"], "result": {
+                        "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                        "serverInfo": {"name": "huge", "version": "1"}}}
+                elif msg["method"] == "tools/list":
+                    pad = "x" * size
+                    body = {"jsonrpc": "2.0", "id": msg["id"], "result": {"tools": [
+                        {"name": "big", "description": pad, "inputSchema": {"type": "object"}}]}}
+                else:
+                    body = {"jsonrpc": "2.0", "id": msg["id"],
+                            "error": {"code": -32601, "message": "Method not found"}}
+                data = json.dumps(body).encode()
+                self.send_response(200)
+                if owner.how == "sse" and msg["method"] == "tools/list":
+                    self.send_header("Content-Type", "text/event-stream")
+                    data = b"event: message\ndata: " + data + b"\n\n"
+                else:
+                    self.send_header("Content-Type", "application/json")
+                if owner.how == "chunked" or owner.how == "sse":
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    for i in range(0, len(data), 65536):
+                        part = data[i:i + 65536]
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(part), part))
+                    self.wfile.write(b"0\r\n\r\n")
+                else:
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+
+        self.how = how
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/mcp"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.mark.parametrize("how", ["length", "chunked", "sse"])
+def test_http_bodies_have_the_size_limit_of_stdio_lines(cli, how):
+    """Streamable HTTP bodies (an SSE stream: each event) get the one size limit of a
+    message (TOOLCAT_MAX_FILE_SIZE, as a stdio line and a file): past it one error line,
+    the body not read further. Before, any size was read (300 MB took 1.9 GB)."""
+    srv = _HugeHTTP(300_000, how)
+    try:
+        small = {"TOOLCAT_MAX_FILE_SIZE": "200000"}
+        line = one_error(cli("tools", *SLACK, "--url", srv.url, env=small), "larger than 195 KiB",
+                         "TOOLCAT_MAX_FILE_SIZE")
+        assert ("SSE event" if how == "sse" else "HTTP body") in line
+        ok = cli("tools", *SLACK, "--url", srv.url)     # under the default limit: read
+        assert ok.rc == 0 and "big" in ok.out, ok.err
+    finally:
+        srv.close()
+
+
+def test_stdio_lines_have_the_same_size_limit(cli, tmp_path):
+    tools = tmp_path / "big.json"
+    tools.write_text(json.dumps({"tools": [{"name": "big", "description": "x" * 300_000,
+                                            "inputSchema": {"type": "object"}}]}))
+    one_error(cli("tools", *SLACK, "--server", raw_cmd(str(tools)),
+                  env={"TOOLCAT_MAX_FILE_SIZE": "200000"}), "larger than 195 KiB",
+              "TOOLCAT_MAX_FILE_SIZE")
+
+
+def test_a_daemonised_grandchild_does_not_outlive_toolcat(cli):
+    """A server that starts a daemon (fork, setsid, fork: it leaves the server's process
+    group): toolcat, subreaper of its orphans on Linux, ends it at the end of the run. Before,
+    it outlived toolcat (reparented to init)."""
+    run = cli("tools", *SLACK, "--server", catalog_cmd("daemon"))
+    assert run.rc == 0, run.err
+    assert wait_gone(run.marker) == [], "the daemonised grandchild outlived toolcat"
+
+
+def test_the_default_timeout_lets_a_cold_start_finish(cli):
+    """The default --timeout is chosen from measured cold starts (a first uvx mcp-server-time
+    took 12.4 s): a server that takes 12.5 s to start is read without --timeout (before, the
+    10 s default ended it)."""
+    run = cli("tools", "--server", catalog_cmd("slow-start"))
+    assert run.rc == 0, run.err
+    assert "catalog_server" in run.out

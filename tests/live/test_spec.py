@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-spec = pytest.importorskip("toolcat.formats.live.spec",
-                           reason="toolcat.formats is not a package in this install yet")
-from toolcat.errors import UsageError  # noqa: E402
+from toolcat.errors import UsageError
+from toolcat.formats.live import spec
 
 
 def test_command_is_split_like_a_shell():

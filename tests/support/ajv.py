@@ -170,6 +170,28 @@ def _skip_reason(node: str | None) -> str | None:
     return None
 
 
+def needs_judge(item) -> bool:
+    """Whether a collected test uses the Ajv judge (its id names Ajv, or it takes the
+    ``ajv_judge`` fixture)."""
+    return "ajv" in item.nodeid.lower() or "ajv_judge" in getattr(item, "fixturenames", ())
+
+
+def prepare(items, say=print) -> str | None:
+    """Before any test runs (conftest's ``pytest_collection_modifyitems``): where ``node`` and
+    ``npm`` are on PATH, some collected test needs the judge and the locked packages are not
+    installed, install them now (:func:`install`), so that a fresh clone's first run judges
+    as every later one does. Returns what went wrong, or None; the tests then fail with it
+    (:func:`require`), they are never skipped for it."""
+    if not (shutil.which("node") and shutil.which("npm")):
+        return None
+    if all(_installed_version(p) == v for p, v in _locked_versions().items()):
+        return None
+    if not any(needs_judge(i) for i in items):
+        return None
+    say(f"toolcat tests: installing the Ajv judge's Node packages ({INSTALL_COMMAND})")
+    return install()
+
+
 def require() -> None:
     """For tests that judge with Ajv (the differential tests): skip only where ``node`` is
     absent; otherwise install the locked packages on first use (:func:`install`, ``npm ci``

@@ -25,12 +25,36 @@ SAMPLES = REPO / "samples"
 FIXTURES = TESTS / "fixtures"
 
 
+def _absent(p: Path) -> str:
+    return f"corpus not available: {p} (set TOOLCAT_SHARED to the shared folder)"
+
+
 def corpus(*parts: str) -> Path:
-    """Path into ../shared/corpus; skips the test when that folder is absent."""
+    """Path into ../shared/corpus; skips the test when that folder is absent. Call it inside a
+    test or fixture only: in a ``parametrize`` list (evaluated when the module is imported) a
+    skip stops the whole collection; use :func:`corpus_param` there."""
     p = CORPUS.joinpath(*parts)
     if not p.exists():
-        pytest.skip(f"corpus not available: {p} (set TOOLCAT_SHARED to the shared folder)")
+        pytest.skip(_absent(p))
     return p
+
+
+def corpus_param(*parts: str, id: str | None = None):
+    """For ``parametrize`` lists: the path into ../shared/corpus, or where it is absent a
+    ``pytest.param`` of it marked skip with the reason (the other cases still run)."""
+    p = CORPUS.joinpath(*parts)
+    if p.exists() and id is None:
+        return p
+    return pytest.param(p, id=id, marks=() if p.exists() else pytest.mark.skip(reason=_absent(p)))
+
+
+def or_absent(params: list, what: str = "") -> list:
+    """A ``parametrize`` list drawn from the corpus, never empty: ``params``, or where none was
+    found one case marked skip saying the corpus (``what`` in it) is absent."""
+    if params:
+        return params
+    return [pytest.param(None, id="no-corpus",
+                         marks=pytest.mark.skip(reason=_absent(CORPUS / what)))]
 
 
 def lowered_schemas(path) -> list[tuple[dict, str]]:

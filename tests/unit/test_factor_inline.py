@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.common import SAMPLES, corpus, lowered_schemas
+from support.common import SAMPLES, corpus_param, lowered_schemas
 from toolcat.document.canonical import dumps
 from toolcat.project import factor
 from toolcat.schema.keywords import DRAFT2020
@@ -87,9 +87,9 @@ def test_reference_with_siblings_takes_the_walks():
 
 @pytest.mark.parametrize("path", [SAMPLES / "petstore.openapi.yaml",
                                   SAMPLES / "petstore-v31.openapi.json",
-                                  corpus("openapi", "oai-uspto.openapi.yaml"),
-                                  corpus("openapi", "slack-web-api.swagger2.json"),
-                                  corpus("openapi", "sendgrid-v3.swagger2.yaml")],
+                                  corpus_param("openapi", "oai-uspto.openapi.yaml"),
+                                  corpus_param("openapi", "slack-web-api.swagger2.json"),
+                                  corpus_param("openapi", "sendgrid-v3.swagger2.yaml")],
                          ids=lambda p: p.name)
 def test_corpus_schemas(path, monkeypatch):
     if not path.exists():

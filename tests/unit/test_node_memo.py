@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from support.common import SAMPLES, corpus
+from support.common import SAMPLES, corpus_param
 from toolcat import api
 from toolcat.errors import ToolcatError
 from toolcat.lint.registry import all_rules
@@ -145,9 +145,9 @@ def test_the_memo_saves_checks():
 
 @pytest.mark.parametrize("path", [
     *sorted(p for p in SAMPLES.iterdir() if p.suffix in (".json", ".yaml")),
-    corpus("openapi", "twilio-api-v2010.openapi.yaml"),
-    corpus("openapi", "sendgrid-v3.swagger2.yaml"),
-    corpus("openapi", "slack-web-api.swagger2.json"),
+    corpus_param("openapi", "twilio-api-v2010.openapi.yaml"),
+    corpus_param("openapi", "sendgrid-v3.swagger2.yaml"),
+    corpus_param("openapi", "slack-web-api.swagger2.json"),
 ], ids=lambda p: p.name)
 def test_files_lint_as_without_the_memo(path):
     if not path.exists():

@@ -365,8 +365,9 @@ def measure(
         setup = {"name": next(k for k, v in labels.items() if v.startswith("setup")),
                  "servers": [c.file for c in src.servers],
                  "findings": setup_findings(src, config), "labels": labels}
+    missing = [{"server": e.file or "", "error": e.message} for e in src.errors]
     _render(fmt, figs, tok_label, tops, {(f.file, f.figure) for f in fails}, as_provider,
-            setup)
+            setup, missing)
 
     if write_baseline is not None:
         from toolcat.measure import write_baseline as _write
@@ -398,15 +399,21 @@ def measure(
 
 
 def _render(fmt: str, figs: list, tok: str, tops: list | None, failed: set,
-            as_provider: str | None = None, setup: dict | None = None) -> None:
+            as_provider: str | None = None, setup: dict | None = None,
+            missing: list | None = None) -> None:
     from toolcat.measure import render as r
     from toolcat.ui import write_stdout, write_text
 
     if fmt == "json":
-        write_stdout(r.render_json(figs, tok, tops, as_provider, setup))
+        write_stdout(r.render_json(figs, tok, tops, as_provider, setup, missing))
     elif fmt == "csv":
         write_stdout(r.render_csv(figs, tok))
     elif fmt == "markdown":
-        write_text(r.render_markdown(figs, tok, tops, as_provider, setup))
+        md = r.render_markdown(figs, tok, tops, as_provider, setup)
+        if missing:
+            md = md.rstrip("\n") + f"\n\n**Partial**: {r.partial_note(missing)}.\n"
+        write_text(md)
     else:
         r.render_table(figs, tok, tops, failed, as_provider=as_provider, setup=setup)
+        if missing:
+            write_text(f"Partial: {r.partial_note(missing)}.\n")

@@ -48,7 +48,8 @@ Headers = Annotated[Optional[list[str]], typer.Option(
     "...'; never printed). Repeatable.", show_default=False)]
 Timeout = Annotated[Optional[float], typer.Option(
     "--timeout", help="Seconds each server has from its start to its last tools/list page; "
-    "then its process group is ended [default: 10].", show_default=False)]
+    "then its process group is ended [default: 30, from measured cold starts of uvx and "
+    "npx servers].", show_default=False)]
 Client = Annotated[Optional[str], typer.Option(
     "--client", help="Read every MCP server of this client's configuration: "
     f"{', '.join(CLIENT_NAMES)}.", show_default=False)]

@@ -829,6 +829,13 @@ def read_baseline(path: str, tokenizer: str) -> dict:
     if not (isinstance(doc, dict) and doc.get("toolcat_baseline") == BASELINE_VERSION
             and isinstance(doc.get("catalogs"), dict)):
         raise InputError("not a toolcat baseline (write one with --write-baseline)", path)
+    for key, entry in doc["catalogs"].items():
+        if not isinstance(entry, dict):
+            kind = "a list" if isinstance(entry, list) else "null" if entry is None else \
+                f"a {type(entry).__name__}" if not isinstance(entry, (int, float)) else "a number"
+            raise InputError(f"catalogs/{json.dumps(key)} is {kind} where the catalog's figures "
+                             "(an object) are expected (write the baseline with --write-baseline)",
+                             path)
     if doc.get("tokenizer") != tokenizer:
         raise UsageError(f"{path}: the baseline counts tokens with {doc.get('tokenizer')}; "
                          f"pass --tokenizer {doc.get('tokenizer')} to compare with it")

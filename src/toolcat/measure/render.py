@@ -66,12 +66,18 @@ def setup_json(setup: dict) -> dict:
 
 
 def json_data(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None,
-              as_provider: str | None = None, setup: dict | None = None) -> dict:
+              as_provider: str | None = None, setup: dict | None = None,
+              missing: list[dict] | None = None) -> dict:
+    """``missing``: the servers that failed (``{"server", "error"}``): listed under
+    ``missing``, with ``"partial": true`` (the totals leave them out)."""
     out: dict[str, Any] = {
         "tokenizer": tokenizer,
         "catalogs": [f.to_json() for f in figs],
         "total": total(figs),
     }
+    if missing:
+        out["partial"] = True
+        out["missing"] = missing
     if as_provider is not None:
         out["as"] = {"provider": as_provider, "tokens": as_label(as_provider, tokenizer)}
     if top is not None:
@@ -82,10 +88,19 @@ def json_data(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures]
 
 
 def render_json(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigures] | None,
-                as_provider: str | None = None, setup: dict | None = None) -> bytes:
+                as_provider: str | None = None, setup: dict | None = None,
+                missing: list[dict] | None = None) -> bytes:
     from toolcat.document.canonical import dumps
 
-    return dumps(json_data(figs, tokenizer, top, as_provider, setup), indent=2) + b"\n"
+    return dumps(json_data(figs, tokenizer, top, as_provider, setup, missing), indent=2) + b"\n"
+
+
+def partial_note(missing: list[dict]) -> str:
+    """The line that says the totals leave out the servers that failed."""
+    names = ", ".join(m["server"] for m in missing)
+    n = len(missing)
+    return (f"the totals are partial: {n} server{'s' if n != 1 else ''} failed and "
+            f"{'are' if n != 1 else 'is'} not counted ({names})")
 
 
 # --------------------------------------------------------------------------- CSV

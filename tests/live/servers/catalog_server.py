@@ -197,6 +197,17 @@ def main() -> None:
     mode = a.mode
     sys.stderr.write(f"catalog_server: mode {mode}\n")
     sys.stderr.flush()
+    if mode == "slow-start":   # a cold start: uvx downloading and installing first
+        time.sleep(12.5)
+    if mode == "daemon":   # a daemonised grandchild (fork, setsid, fork), as some servers start
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                for fd in (0, 1, 2):
+                    os.close(fd)
+                time.sleep(600)
+            os._exit(0)
+        os.wait()
     if mode == "exit":
         sys.stderr.write("catalog_server: exiting before answering, on purpose\n")
         sys.exit(3)

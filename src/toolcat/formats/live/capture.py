@@ -27,8 +27,6 @@ field that changes when nothing else did (:func:`compare` ignores it).
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 import warnings
 from dataclasses import dataclass
@@ -54,8 +52,11 @@ last_sdk_import_s: float | None = None
 
 
 def default_log_dir() -> str:
-    uid = os.getuid() if hasattr(os, "getuid") else "user"
-    return os.path.join(tempfile.gettempdir(), f"toolcat-{uid}", "servers")
+    """The folder of the servers' logs: ``$TMPDIR/toolcat-UID/servers`` where it is private to
+    this user, else a new private one (:func:`toolcat.formats.live.logs.default_dir`)."""
+    from toolcat.formats.live import logs
+
+    return logs.default_dir()
 
 
 def import_sdk() -> Any:

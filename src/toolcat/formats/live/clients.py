@@ -282,11 +282,27 @@ class _Missing(Exception):
     pass
 
 
-def _expander(client: str | None, ctx: Context, inputs: Any) -> Any:
-    """A function expanding the client's variables in one string (raises _Missing)."""
+def _workspace(path: str, ctx: Context) -> str:
+    """The workspace folder of a configuration file: DIR for a workspace's own file
+    (DIR/.vscode/mcp.json, DIR/.cursor/mcp.json, DIR/.mcp.json), else the current folder
+    (a user-level file: the editor's open workspace)."""
+    path = os.path.abspath(path)
+    parent = os.path.dirname(path)
+    if os.path.basename(parent) in (".vscode", ".cursor") \
+            and os.path.dirname(parent) != os.path.abspath(ctx.home):
+        return os.path.dirname(parent)
+    if os.path.basename(path) == ".mcp.json":
+        return parent
+    return os.path.abspath(ctx.cwd)
+
+
+def _expander(client: str | None, ctx: Context, inputs: Any, workspace: str | None = None) -> Any:
+    """A function expanding the client's variables in one string (raises _Missing);
+    ``${workspaceFolder}`` is ``workspace`` (default: the current folder)."""
     folder = os.path.abspath(ctx.cwd)
-    builtins = {"userHome": ctx.home, "workspaceFolder": folder,
-                "workspaceFolderBasename": os.path.basename(folder),
+    ws = workspace or folder
+    builtins = {"userHome": ctx.home, "workspaceFolder": ws,
+                "workspaceFolderBasename": os.path.basename(ws),
                 "pathSeparator": os.sep, "/": os.sep, "cwd": folder}
     editor = client in ("cursor", "vscode", "windsurf", None)
     claude = client in ("claude-code", None)
@@ -327,7 +343,7 @@ def _expander(client: str | None, ctx: Context, inputs: Any) -> Any:
 
 def _specs(servers: dict, path: str, client: str | None, ctx: Context, scope: str,
            inputs: Any) -> list[ServerSpec]:
-    expand = _expander(client, ctx, inputs)
+    expand = _expander(client, ctx, inputs, _workspace(path, ctx))
     out = []
     for name, entry in servers.items():
         spec = _entry(str(name), entry, path, client, ctx, expand)

@@ -32,6 +32,8 @@ from toolcat.formats.live.spec import ServerSpec, printable
 
 #: Processes whose group may still be alive.
 LIVE: set["ServerProcess"] = set()
+#: Every server process started (its pid): toolcat's own children, never taken for adopted.
+SPAWNED: set[int] = set()
 _lock = threading.Lock()
 
 # Grace after closing stdin on the normal path, and after SIGTERM on any path (seconds).
@@ -48,6 +50,11 @@ class ServerProcess:
         self.pid = popen.pid
         self.pgid = popen.pid if os.name != "nt" else None   # leader of its own session
         self.started = started
+        #: The event loop's pipe transports hold the pipes (session._stdio): their file
+        #: descriptors are closed by those transports only. Closed here under them, a number
+        #: the loop still watched was reused by another server's socket (an HTTP server read
+        #: beside it failed at random: epoll_ctl ENOENT, 'All connection attempts failed').
+        self.loop_owned = False
 
     # ------------------------------------------------------------------ signals
     def signal_group(self, sig: int) -> None:
@@ -80,6 +87,8 @@ class ServerProcess:
             _forget(self)
 
     def _close_pipes(self) -> None:
+        if self.loop_owned:
+            return
         for f in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             if f is not None:
                 with contextlib.suppress(OSError, ValueError):
@@ -93,8 +102,8 @@ class ServerProcess:
 
         if graceful:
             with contextlib.suppress(OSError, ValueError):
-                if self.popen.stdin is not None:
-                    self.popen.stdin.close()
+                if self.popen.stdin is not None and not self.loop_owned:
+                    self.popen.stdin.close()     # (else the caller closed it: session._stdio)
             if await _wait(self, STDIN_GRACE):
                 self.kill_now()        # the leader exited: end what it left in the group
                 return
@@ -153,6 +162,7 @@ def spawn(spec: ServerSpec) -> ServerProcess:
     proc = ServerProcess(spec, popen, started)
     with _lock:
         LIVE.add(proc)
+        SPAWNED.add(popen.pid)
     return proc
 
 
@@ -175,15 +185,71 @@ def kill_all() -> None:
                 LIVE.discard(p)
 
 
+def _children() -> set[int]:
+    """The processes whose parent is toolcat (Linux: /proc/self/task/*/children)."""
+    out: set[int] = set()
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return out
+    for t in tasks:
+        try:
+            with open(f"/proc/self/task/{t}/children") as f:
+                out.update(int(x) for x in f.read().split())
+        except (OSError, ValueError):
+            pass
+    return out
+
+
+def _subreaper() -> bool:
+    """Make toolcat the reaper of its orphaned descendants (Linux ``prctl
+    PR_SET_CHILD_SUBREAPER``): a server's daemonised grandchild (fork + setsid, the parent
+    gone) becomes toolcat's child instead of init's, so :func:`_end_adopted` can end it."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(36, 1, 0, 0, 0) == 0        # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        return False
+
+
+def _end_adopted(before: set[int]) -> None:
+    """SIGKILL and reap the orphans toolcat adopted as subreaper: its children now that were
+    neither there before the servers started (``before``) nor a server it started."""
+    mine = SPAWNED | {p.pid for p in LIVE}
+    for pid in _children() - before - mine:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        left = _children() - before - mine
+        for pid in list(left):
+            with contextlib.suppress(ChildProcessError, OSError):
+                if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                    left.discard(pid)
+        if not left:
+            return
+        time.sleep(0.01)
+
+
 @contextlib.contextmanager
 def guard() -> Iterator[None]:
-    """Around a capture: on exit (normal, exception, Ctrl-C) every server group is killed;
-    SIGTERM to toolcat kills them too, then ends toolcat as SIGTERM would (exit 143)."""
+    """Around a capture: on exit (normal, exception, Ctrl-C) every server group is killed,
+    and (Linux, toolcat as subreaper) every descendant that left its group and was orphaned
+    (a daemonised grandchild); SIGTERM to toolcat kills them too, then ends toolcat as
+    SIGTERM would (exit 143)."""
+    reaper = _subreaper()
+    before = _children() if reaper else set()
     previous = None
     installed = False
     if threading.current_thread() is threading.main_thread() and os.name != "nt":
         def _on_term(signum, frame):  # noqa: ANN001
             kill_all()
+            if reaper:
+                _end_adopted(before)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             with contextlib.suppress(Exception):
                 sys.stdout.flush()
@@ -195,5 +261,7 @@ def guard() -> Iterator[None]:
         yield
     finally:
         kill_all()
+        if reaper:
+            _end_adopted(before)
         if installed:
             signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)

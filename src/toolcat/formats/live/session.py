@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import sys
 import time
 from contextlib import asynccontextmanager
@@ -50,8 +49,55 @@ from toolcat.version import __version__
 MAX_PAGES = 1000
 #: Seconds a server has at least once the client runs, whatever its --timeout has left.
 MIN_BUDGET = 0.5
-#: Longest line a stdio server may write (one JSON-RPC message).
-MAX_LINE = 256 * 1024 * 1024
+
+
+def message_limits() -> Any:
+    """The limits of one message from a server, stdio line or HTTP body (SSE: one event): the
+    run's file limits (:class:`toolcat.document.parse.Limits`: 64 MiB, 256 levels of nesting;
+    ``TOOLCAT_MAX_FILE_SIZE``, ``TOOLCAT_MAX_DEPTH``), so a server's tools/list is read as
+    the same list in a file is, with the same messages."""
+    from toolcat.document.parse import Limits
+
+    return Limits.from_env()
+
+
+def too_large(what: str, cap: int) -> str:
+    size = f"{cap / 2**20:.0f} MiB" if cap >= 2**20 else f"{cap / 1024:.0f} KiB" \
+        if cap >= 1024 else f"{cap} bytes"
+    return (f"{what} larger than {size} (the size limit of one message, as of a file: "
+            "TOOLCAT_MAX_FILE_SIZE)")
+
+
+def parse_message(line: bytes, limits: Any) -> Any:
+    """One JSON-RPC message from ``line``, or :class:`ValueError` saying what is wrong with it
+    (the file reader's message where the JSON itself is wrong: too deep, invalid). Messages
+    the SDK's own JSON parser refuses only for its nesting limit (about 200 levels) are read
+    as files are, up to the run's depth limit."""
+    try:
+        return types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except ValueError as e:
+        first = e
+    import json
+
+    from toolcat.document.parse import parse_json
+    from toolcat.errors import InputError as _Input
+
+    try:
+        text = line.decode("utf-8")
+        parse_json(text, "", limits)           # the file reader's verdict on the JSON
+        return types.jsonrpc_message_adapter.validate_python(json.loads(text), by_name=False)
+    except UnicodeDecodeError:
+        raise first from None
+    except _Input as e:     # too deep for files too: the file's message; else not JSON-RPC
+        if e.message.startswith("nesting deeper"):
+            raise _BadJSON(e.message) from None
+        raise first from None
+    except (ValueError, RecursionError):
+        raise first from None
+
+
+class _BadJSON(ValueError):
+    """The JSON of a message is wrong as a file's would be (the file reader's message)."""
 
 CLIENT_INFO = types.Implementation(name="toolcat", version=__version__)
 
@@ -171,14 +217,16 @@ async def _stdio(proc: ServerProcess, wire: _Wire, on_stderr: Callable[[bytes], 
     """Streams to and from a started server process (newline-delimited JSON-RPC)."""
     loop = asyncio.get_running_loop()
     popen = proc.popen
-    out_reader = asyncio.StreamReader(limit=MAX_LINE)
-    err_reader = asyncio.StreamReader(limit=MAX_LINE)
+    limits = message_limits()
+    out_reader = asyncio.StreamReader(limit=limits.max_file_size)
+    err_reader = asyncio.StreamReader(limit=limits.max_file_size)
     out_t, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(out_reader),
                                             popen.stdout)
     err_t, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(err_reader),
                                             popen.stderr)
     in_t, in_p = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, popen.stdin)
     writer = asyncio.StreamWriter(in_t, in_p, None, loop)
+    proc.loop_owned = True     # the pipes are closed through these transports only
 
     to_session, session_reads = anyio.create_memory_object_stream[SessionMessage | Exception](16)
     session_writes, from_session = anyio.create_memory_object_stream[SessionMessage](16)
@@ -190,7 +238,7 @@ async def _stdio(proc: ServerProcess, wire: _Wire, on_stderr: Callable[[bytes], 
                 try:
                     line = await out_reader.readline()
                 except (ValueError, asyncio.LimitOverrunError):
-                    wire.fail(f"wrote a line longer than {MAX_LINE // 2**20} MiB to stdout")
+                    wire.fail(too_large("wrote a line to stdout", limits.max_file_size))
                     return
                 if not line:
                     break
@@ -198,7 +246,10 @@ async def _stdio(proc: ServerProcess, wire: _Wire, on_stderr: Callable[[bytes], 
                 if not line.strip():
                     continue
                 try:
-                    msg = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                    msg = parse_message(line, limits)
+                except _BadJSON as e:
+                    wire.fail(f"line {lineno} on stdout: {e}")
+                    return
                 except ValueError:
                     text = line.decode("utf-8", "replace").strip()
                     wire.fail(f"wrote something that is not JSON-RPC to stdout (line {lineno}: "
@@ -249,6 +300,10 @@ async def _stdio(proc: ServerProcess, wire: _Wire, on_stderr: Callable[[bytes], 
                 yield session_reads, session_writes
             finally:
                 with anyio.CancelScope(shield=True):
+                    # stdin's EOF (the MCP shutdown) through its transport, which closes it
+                    with contextlib.suppress(Exception):
+                        in_t.close()
+                    await anyio.sleep(0)
                     await proc.stop(graceful=wire.error is None and not wire.scope.cancel_called)
                     # what the server wrote on stderr until it ended: read_stderr reads it
                     # (a second reader here raced it: asyncio refuses two waiting reads)
@@ -259,6 +314,7 @@ async def _stdio(proc: ServerProcess, wire: _Wire, on_stderr: Callable[[bytes], 
         for t in (out_t, err_t, in_t):
             with contextlib.suppress(Exception):
                 t.close()
+        proc.loop_owned = False   # close() stopped the loop watching them: safe to close now
 
 
 async def _exit_code(popen: Any, wait: float) -> int | None:
@@ -282,14 +338,70 @@ async def _http(spec: ServerSpec, wire: _Wire) -> AsyncIterator[tuple[Any, Any]]
                             response.reason_phrase or "")
 
     timeout = httpx2.Timeout(wire.timeout)
+    cap = message_limits().max_file_size
     # trust_env=False: no proxy or .netrc credentials from the environment (toolcat sends
     # only what the user gave it: the URL and the --header values).
     client = httpx2.AsyncClient(headers=spec.headers, timeout=timeout, trust_env=False,
-                                event_hooks={"response": [on_response]})
+                                event_hooks={"response": [on_response]},
+                                transport=_capped_transport(httpx2, cap, wire))
     async with client:
         async with streamable_http_client(spec.url or "", http_client=client) as (read, write):
             async with _tap(read, write, wire) as streams:
                 yield streams
+
+
+def _capped_transport(httpx2: Any, cap: int, wire: _Wire) -> Any:
+    """httpx's transport with the size limit of one message on every response body (an SSE
+    stream: on each event, between blank lines), as stdio lines have: past it the server
+    fails with one line and the body is not read further (a 300 MB answer took 1.9 GB)."""
+
+    class Capped(httpx2.AsyncByteStream):
+        def __init__(self, inner: Any, sse: bool) -> None:
+            self.inner, self.sse = inner, sse
+
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            n, tail = 0, b""
+            async for chunk in self.inner:
+                if self.sse:
+                    seen = tail + chunk
+                    ends = [seen.rfind(b) for b in (b"\n\n", b"\r\n\r\n", b"\r\r")]
+                    at = max(ends)
+                    if at >= 0:
+                        n = len(seen) - at
+                    else:
+                        n += len(chunk)
+                    tail = seen[-3:]
+                else:
+                    n += len(chunk)
+                if n > cap:
+                    wire.fail(too_large("sent an HTTP body" if not self.sse
+                                        else "sent an SSE event", cap))
+                    raise httpx2.StreamError("the body is larger than toolcat's limit")
+                yield chunk
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    class Transport(httpx2.AsyncBaseTransport):
+        def __init__(self) -> None:
+            self.inner = httpx2.AsyncHTTPTransport(trust_env=False)
+
+        async def handle_async_request(self, request: Any) -> Any:
+            resp = await self.inner.handle_async_request(request)
+            sse = resp.headers.get("content-type", "").lower().startswith("text/event-stream")
+            length = resp.headers.get("content-length", "")
+            if not sse and length.isdigit() and int(length) > cap:
+                await resp.aclose()
+                wire.fail(too_large("sent an HTTP body", cap))
+                raise httpx2.StreamError("the body is larger than toolcat's limit")
+            return httpx2.Response(resp.status_code, headers=resp.headers,
+                                   stream=Capped(resp.stream, sse),
+                                   extensions=resp.extensions, request=request)
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    return Transport()
 
 
 @asynccontextmanager
@@ -314,7 +426,10 @@ async def _tap(read: Any, write: Any, wire: _Wire) -> AsyncIterator[tuple[Any, A
         async with from_session:
             async for sm in from_session:
                 wire.record_out(sm.message)
-                await write.send(sm)
+                try:
+                    await write.send(sm)
+                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    return
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(pump_in)
@@ -482,11 +597,10 @@ class _StderrSink:
         self.file = None
         self.partial = b""
         if log_dir:
-            try:
-                os.makedirs(log_dir, mode=0o700, exist_ok=True)
-                path = os.path.join(log_dir, f"{spec.label}.log")
-                self.file = open(path, "wb")  # noqa: SIM115 - closed in close()
-                wire.log_path = path
+            from toolcat.formats.live import logs
+
+            try:   # a new file of this run, never through a link (closed in close())
+                self.file, wire.log_path = logs.open_log(log_dir, spec.label)
             except OSError:
                 self.file = None
 
