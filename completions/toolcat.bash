@@ -35,22 +35,22 @@ _toolcat() {
         --from)
             COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
+        --broken-refs|--server|--url|--header|--client-config)
+            return 0 ;;  # file names (complete -o default)
         --max-file-size|--timeout)
             compopt +o default 2>/dev/null
             return 0 ;;
-        --server|--url|--header|--client-config)
-            return 0 ;;  # file names (complete -o default)
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--format -f --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--format -f --from --webhooks --cookies --broken-refs --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     project)
         case $prev in
-        --output|-o|--handbook|--report|--duplicate-ids|--server|--url|--header|--client-config)
+        --output|-o|--handbook|--report|--duplicate-ids|--broken-refs|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --view)
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
@@ -78,7 +78,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --broken-refs --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     lint)
@@ -122,7 +122,7 @@ _toolcat() {
         --fail-on)
             COMPREPLY=($(compgen -W 'breaking unknown behavioural any' -- "$cur"))
             return 0 ;;
-        --ignore|--ignore-file|--server|--url|--header|--client-config)
+        --ignore|--ignore-file|--broken-refs|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --max-checks|--max-checks-total|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
@@ -135,7 +135,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--format -f --fail-on --ignore --ignore-file --ids-only --max-checks --max-checks-total --from --webhooks --cookies --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--format -f --fail-on --ignore --ignore-file --ids-only --max-checks --max-checks-total --from --webhooks --cookies --broken-refs --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     diff-toolids)
@@ -155,17 +155,17 @@ _toolcat() {
         --from)
             COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
             return 0 ;;
+        --broken-refs|--server|--url|--header|--client-config)
+            return 0 ;;  # file names (complete -o default)
         --max-file-size|--timeout)
             compopt +o default 2>/dev/null
             return 0 ;;
-        --server|--url|--header|--client-config)
-            return 0 ;;  # file names (complete -o default)
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--format -f --to --source --safety-tier --from --webhooks --cookies --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--format -f --to --source --safety-tier --from --webhooks --cookies --broken-refs --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     measure)
@@ -182,7 +182,7 @@ _toolcat() {
         --gate)
             COMPREPLY=($(compgen -W 'after before' -- "$cur"))
             return 0 ;;
-        --config|--baseline|--write-baseline|--as|--server|--url|--header|--client-config)
+        --config|--baseline|--write-baseline|--as|--broken-refs|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --to)
             COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -- "$cur"))
@@ -204,7 +204,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --broken-refs --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     capture)

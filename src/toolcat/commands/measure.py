@@ -9,6 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from toolcat.commands.common import (
+    BrokenRefs,
     Cookies,
     FromFormat,
     MaxFileSize,
@@ -19,6 +20,7 @@ from toolcat.commands.common import (
     Webhooks,
     apply_ui,
     load_options,
+    warn_broken_refs,
 )
 from toolcat.commands.project import (
     DescriptionMax,
@@ -229,6 +231,7 @@ def measure(
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
     cookies: Cookies = False,
+    broken_refs: BrokenRefs = "widen",
     merge: Merge = False,
     max_file_size: MaxFileSize = None,
     server: Servers = None,
@@ -307,7 +310,8 @@ def measure(
 
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     paths = require_inputs(paths, live)
-    lopts = load_options(from_format, webhooks, cookies, merge, max_file_size=max_file_size)
+    lopts = load_options(from_format, webhooks, cookies, merge, max_file_size=max_file_size,
+                         broken_refs=broken_refs)
     lopts.stream = True       # a large MCP tools list is measured a batch of tools at a time
 
     import toolcat
@@ -338,6 +342,7 @@ def measure(
                             f"{'s' if len(live.specs) != 1 else ''}")
         src = load_sources(paths, lopts, live, load_files=load_files)
         cats = src.catalogs
+        warn_broken_refs(cats)
         if not cats:        # every server failed, and no file was given
             report_errors(src.errors)
             raise typer.Exit(2)

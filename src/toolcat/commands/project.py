@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from toolcat.commands.common import (
+    BrokenRefs,
     Cookies,
     FromFormat,
     MaxFileSize,
@@ -123,6 +124,7 @@ def project(
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
     cookies: Cookies = False,
+    broken_refs: BrokenRefs = "widen",
     merge: Merge = False,
     max_file_size: MaxFileSize = None,
     server: Servers = None,
@@ -169,7 +171,8 @@ def project(
         counter = tokens.counter()
     try:
         src = load_sources(paths, load_options(from_format, webhooks, cookies, merge,
-                                               strict=True, max_file_size=max_file_size), live)
+                                               strict=True, max_file_size=max_file_size,
+                                               broken_refs=broken_refs), live)
         exit_on_errors(src.errors)     # a server that failed: nothing is written
         cats = src.catalogs
         proj = toolcat.project(cats, settings=opts)

@@ -41,6 +41,7 @@ from toolcat.project.lower import (
     OMITTED,
     WIDENED,
     Change,
+    Kind,
     LowerCache,
     SchemaResult,
     content_key,
@@ -175,6 +176,10 @@ class Projection:
     duplicates: list["Duplicate"] = field(default_factory=list)
     #: what the output breaks that no rewrite can mend (a provider's tool count per request)
     warnings: list[str] = field(default_factory=list)
+    #: ``--broken-refs``: each tool widened or left out at a $ref that does not resolve
+    #: ({"id", "where", "what", "refs": [{"file", "pointer", "ref"}]}; the report's
+    #: ``broken_refs``)
+    broken_refs: list[dict] = field(default_factory=list)
     # serialized views, made once (output, digest, summary and report all want them)
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -382,10 +387,12 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     source, tier = _source_and_tier(tool, fmt, target, opts)
     tid = target.tool_id(tool, fmt, source)
     standard, fitted = _standard(target, tool, fmt, opts.source, opts.safety_tier, cache)
+    # what loading changed (a broken $ref widened): the same in every view
+    noted = [Change(p, Kind(k), w) for p, k, w in tool.notes] if tool.notes else []
     if opts.view == "standard":
-        return ProjectedTool(tid, standard, standard, fitted, file=tool.file,
+        return ProjectedTool(tid, standard, standard, noted + fitted, file=tool.file,
                              no_input_schema=tool.input_schema is None)
-    changes: list[Change] = []
+    changes: list[Change] = noted
     title = target.title_of(tool)
     # description
     description = None
@@ -690,6 +697,11 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
     if opts.sort:
         tools.sort(key=lambda t: t.id)
     warnings: list[str] = []
+    from toolcat.formats.load import broken_refs_note
+
+    note = broken_refs_note(cats)
+    if note:
+        warnings.append(note)
     if target.provider is not None:
         from toolcat.formats.providers import PROVIDERS
 
@@ -697,7 +709,8 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
         if row.max_tools is not None and len(tools) > row.max_tools:
             warnings.append(f"{len(tools):,} tools: {row.title} accepts at most "
                             f"{row.max_tools:,} in one request (send a subset of them)")
-    return Projection(target.name, opts.view, tools, opts, subset, dups, warnings)
+    broken = [t for cat in cats for t in cat.meta.get("broken_refs", {}).get("tools", ())]
+    return Projection(target.name, opts.view, tools, opts, subset, dups, warnings, broken)
 
 
 def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,

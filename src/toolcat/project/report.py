@@ -24,6 +24,8 @@ def build_report(proj: "Projection") -> dict:
             entry["conformant"] = t.conformant
         tools.append(entry)
     out = {"digest": proj.digest(), "target": proj.target, "view": proj.view, "tools": tools}
+    if proj.broken_refs:
+        out["broken_refs"] = proj.broken_refs
     missing = proj.without_input_schema()
     if missing:
         out["without_input_schema"] = missing

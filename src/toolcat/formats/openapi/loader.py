@@ -22,7 +22,16 @@ from typing import Any
 from toolcat.document import pointer as jp
 from toolcat.document.source import SourceText
 from toolcat.errors import InputError
-from toolcat.formats.openapi.refs import METHODS, Bundler, Def, Doc, Resolver, Target, file_pointer
+from toolcat.formats.openapi.refs import (
+    METHODS,
+    BrokenRef,
+    Bundler,
+    Def,
+    Doc,
+    Resolver,
+    Target,
+    file_pointer,
+)
 from toolcat.model import OPENAPI3, SWAGGER2, Catalog, Tool
 from toolcat.schema.keywords import ANNOTATION, DRAFT2020, KEYWORDS, is_prose_key
 
@@ -86,7 +95,9 @@ class _Loader:
         self.swagger = "openapi" not in doc
         version = cat.version or ""
         index_ids = not self.swagger and not version.startswith("3.0")
-        self.r = Resolver(doc, src, path, cat, index_ids, getattr(opts, "limits", None))
+        self.broken_refs = getattr(opts, "broken_refs", None) or "fail"
+        self.r = Resolver(doc, src, path, cat, index_ids, getattr(opts, "limits", None),
+                          self.broken_refs)
         self.b = Bundler(self.r, self.swagger,
                          legacy_items=self.swagger or version.startswith("3.0"))
         self.root = self.r.root
@@ -102,6 +113,7 @@ class _Loader:
         self._defs_maps: dict[int, tuple[list, dict]] = {}
         self._origins: dict[tuple[int, str, str], tuple[list, list]] = {}
         self._params: dict[tuple[int, str], tuple[Any, frozenset[str], Doc, str]] = {}
+        self._param_broken: dict[tuple[int, str], tuple[BrokenRef, ...]] = {}
 
     def _mentions(self, word: str) -> bool:
         """Whether any document read so far has ``word`` in its text (a cheap gate: each
@@ -136,7 +148,12 @@ class _Loader:
 
     def path_item(self, item: Any, doc: Doc, ptr: str, http_path: str | None,
                   webhook: str | None) -> None:
+        sink: list[BrokenRef] = []
+        self.r.sink = sink
         t = self.r.follow(item, doc, ptr, None)
+        self.r.sink = None
+        if sink:     # no operation of it is known: they are all left out
+            self._record_broken(None, ptr, sink, "omitted")
         if t is None or not isinstance(t.node, dict):
             return
         item, doc, ptr = t.node, t.doc, t.pointer
@@ -155,6 +172,17 @@ class _Loader:
     def operation(self, op: Any, item_doc: Doc, op_ptr: str, method: str,
                   http_path: str | None, webhook: str | None, shared: list | None,
                   item_ptr: str) -> None:
+        sink: list[BrokenRef] = []
+        self.r.sink = sink
+        try:
+            self._operation(op, item_doc, op_ptr, method, http_path, webhook, shared, item_ptr,
+                            sink)
+        finally:
+            self.r.sink = None
+
+    def _operation(self, op: Any, item_doc: Doc, op_ptr: str, method: str,
+                   http_path: str | None, webhook: str | None, shared: list | None,
+                   item_ptr: str, sink: list[BrokenRef]) -> None:
         doc = item_doc
         if isinstance(op, dict) and "$ref" in op:
             # not in the OpenAPI specification, but real specs (DigitalOcean's) keep each
@@ -163,6 +191,11 @@ class _Loader:
             if t is not None:
                 op, doc, op_ptr = t.node, t.doc, t.pointer
             else:
+                if sink:    # what the operation is is not known: it is left out
+                    self._record_broken(fallback_id(
+                        method, http_path if http_path is not None else webhook or ""),
+                        op_ptr, sink, "omitted")
+                    return
                 op = {}
         if not isinstance(op, dict):
             op = {}
@@ -200,8 +233,58 @@ class _Loader:
         params = self._parameters(shared, item_doc, item_ptr, op, doc, op_ptr, tid)
         tool.input_schema = self._input(tool, op, doc, op_ptr, params)
         tool.output_schema = self._output(tool, op, doc, op_ptr)
-        self.cat.tools.append(tool)
+        self.r.sink = None
+        if sink and self._broken(tool, sink):
+            self.cat.tools.append(tool)
+        elif not sink:
+            self.cat.tools.append(tool)
         self.check.operation(op, doc, op_ptr, tid)
+
+    # ---------------------------------------------------------------- broken refs
+    def _broken(self, tool: Tool, sink: list[BrokenRef]) -> bool:
+        """``--broken-refs widen|omit``: record what became of ``tool``, built with the broken
+        refs in ``sink``; whether the tool is kept (widen) or left out (omit)."""
+        seen: set[int] = set()
+        uniq = [b for b in sink if not (id(b) in seen or seen.add(id(b)))]
+        if self.broken_refs == "omit":
+            self._record_broken(tool.id, tool.pointer, uniq, "omitted")
+            return False
+        where = self._widened_pointers(tool, uniq)
+        notes = tool.notes
+        for b in uniq:
+            # a broken reference met through an OpenAPI object (a parameter, a body, a
+            # response): the input or output as a whole is where it is wider
+            for ptr in where.get(id(b.node)) or [
+                    "/outputSchema" if "/responses/" in b.pointer else "/inputSchema"]:
+                notes.append((ptr, "widened",
+                              f"$ref {b.ref!r} does not resolve ({b.file}: {b.pointer}): "
+                              "widened to {} (--broken-refs widen)"))
+        self._record_broken(tool.id, tool.pointer, uniq, "widened")
+        return True
+
+    @staticmethod
+    def _widened_pointers(tool: Tool, sink: list[BrokenRef]) -> dict[int, list[str]]:
+        """Tool pointers of the nodes that stand in for broken refs (found by identity; a
+        definition both schemas bundle is in each)."""
+        from toolcat.schema.walker import iter_schemas
+
+        want = {id(b.node) for b in sink if b.node is not None}
+        found: dict[int, list[str]] = {}
+        for role, schema in (("/inputSchema", tool.input_schema),
+                             ("/outputSchema", tool.output_schema)):
+            if not want or not isinstance(schema, (dict, bool)):
+                continue
+            for path, node, _d in iter_schemas(schema):
+                if id(node) in want:
+                    found.setdefault(id(node), []).append(role + jp.encode(path))
+        return found
+
+    def _record_broken(self, tool: str | None, where: str, sink: list[BrokenRef],
+                       what: str) -> None:
+        rec = self.cat.meta.setdefault("broken_refs", {"mode": self.broken_refs, "tools": []})
+        rec["tools"].append({"id": tool, "where": where, "what": what,
+                             "refs": [{"file": b.file, "pointer": b.pointer, "ref": b.ref}
+                                      for b in sink]})
 
     def _parameters(self, shared: list | None, item_doc: Doc, item_ptr: str, op: dict,
                     doc: Doc, op_ptr: str, tid: str) -> list[Target]:
@@ -226,8 +309,14 @@ class _Loader:
         operations; like the converted schemas, the result is never changed once built)."""
         key = (id(t.doc), t.pointer)
         got = self._params.get(key)
+        sink = self.r.sink
         if got is None:
+            start = len(sink) if sink is not None else 0
             got = self._params[key] = self._build_param_schema(t)
+            if sink is not None and len(sink) > start:
+                self._param_broken[key] = tuple(sink[start:])
+        elif sink is not None and key in self._param_broken:
+            sink.extend(self._param_broken[key])
         return got
 
     def _build_param_schema(self, t: Target) -> tuple[Any, frozenset[str], Doc, str]:

@@ -55,6 +55,28 @@ class Doc:
         self.ids: dict[str, str] = {}   # pointer of a node with `$id` -> its absolute URI
 
 
+class BrokenRef:
+    """A ``$ref`` that does not resolve, met while building a tool (``--broken-refs widen``
+    or ``omit``): where it is written, what it says, and (in a schema, widened) the node
+    that stands in for it in the converted schema (``{}`` plus the node's other keywords),
+    by which the loader finds its tool pointer."""
+
+    __slots__ = ("file", "pointer", "ref", "message", "node")
+
+    def __init__(self, file: str, pointer: str, ref: str, message: str, node: Any = None) -> None:
+        self.file = file
+        self.pointer = pointer      # source pointer of the `$ref` member
+        self.ref = ref
+        self.message = message
+        self.node = node
+
+
+#: what the commands that need clean input do with a ``$ref`` that does not resolve
+#: (``--broken-refs``): ``widen`` the schema there to ``{}`` (reported), ``omit`` the tools
+#: that use it (reported), or ``fail`` (the whole catalog is an input error)
+BROKEN_REFS = ("widen", "omit", "fail")
+
+
 class Target:
     __slots__ = ("doc", "pointer", "node")
 
@@ -163,8 +185,13 @@ class Resolver:
     """Resolve ``$ref`` strings; load referenced files (inside the spec's folder only)."""
 
     def __init__(self, data: Any, src: SourceText, path: str, catalog: Catalog,
-                 index_ids: bool, limits: Limits | None = None) -> None:
+                 index_ids: bool, limits: Limits | None = None,
+                 broken_refs: str = "fail") -> None:
         self.catalog = catalog
+        # --broken-refs widen|omit: a reference that does not resolve blocks no command; the
+        # tool being built collects it in `sink` (the loader decides what becomes of it)
+        self.lenient = broken_refs != "fail"
+        self.sink: list[BrokenRef] | None = None
         self.limits = limits
         self.index_ids = index_ids
         if path == "-":
@@ -351,7 +378,9 @@ class Resolver:
             seen.add(key)
             t = self.resolve(obj["$ref"], doc, ptr)
             if isinstance(t, str):
-                self.problem(t, doc, ptr + "/$ref", tool, blocking)
+                self.problem(t, doc, ptr + "/$ref", tool, blocking and not self.lenient)
+                if self.sink is not None and self.lenient:
+                    self.sink.append(BrokenRef(doc.path, ptr + "/$ref", obj["$ref"], t))
                 return None
             obj, doc, ptr = t.node, t.doc, t.pointer
         return Target(doc, ptr, obj)
@@ -360,7 +389,8 @@ class Resolver:
 # --------------------------------------------------------------------------- bundling
 
 class Def:
-    __slots__ = ("name", "key", "doc", "pointer", "node", "schema", "refs", "converting")
+    __slots__ = ("name", "key", "doc", "pointer", "node", "schema", "refs", "converting",
+                 "broken")
 
     def __init__(self, name: str, doc: Doc, pointer: str, node: Any) -> None:
         self.name = name
@@ -371,6 +401,7 @@ class Def:
         self.schema: Any = None
         self.refs: frozenset[str] | set[str] = frozenset()
         self.converting = False
+        self.broken: tuple[BrokenRef, ...] = ()   # its own broken refs (widened)
 
 
 def _pure_ref(node: Any) -> bool:
@@ -431,6 +462,8 @@ class Bundler:
                     self.reserved_by_ptr[ptr] = n
         self.tool: str | None = None
         self._closures: dict[frozenset[str], list[Def]] = {}
+        # per converted schema (the inline key): the broken refs widened in it
+        self.broken: dict[tuple[int, str], tuple[BrokenRef, ...]] = {}
 
     # ---- naming
     def _name(self, doc: Doc, ptr: str) -> str:
@@ -474,7 +507,8 @@ class Bundler:
         else:
             err = self._chain_error(t)
         if err is not None:
-            self.r.problem(err, doc, base + jp.encode(path) + "/$ref", self.tool)
+            self.r.problem(err, doc, base + jp.encode(path) + "/$ref", self.tool,
+                           not self.r.lenient)
             return None
         return t
 
@@ -509,14 +543,20 @@ class Bundler:
         """Convert the schema at ``ptr`` of ``doc`` (cached); returns (schema, def names used)."""
         key = (id(doc), ptr)
         hit = self.inline.get(key)
-        if hit is not None:
-            return hit
-        res = self._convert(node, doc, ptr)
-        self.inline[key] = res
-        return res
+        if hit is None:
+            broken: list[BrokenRef] = []
+            hit = self.inline[key] = self._convert(node, doc, ptr, broken)
+            if broken:
+                self.broken[key] = tuple(broken)
+        sink = self.r.sink
+        if sink is not None and key in self.broken:
+            sink.extend(self.broken[key])
+        return hit
 
-    def _convert(self, node: Any, doc: Doc, ptr: str) -> tuple[Any, frozenset[str]]:
+    def _convert(self, node: Any, doc: Doc, ptr: str,
+                 broken: list[BrokenRef]) -> tuple[Any, frozenset[str]]:
         refs: set[str] = set()
+        lenient = self.r.lenient
         swagger = self.swagger
         tuples = self.legacy_items
         encode = jp.encode
@@ -528,17 +568,29 @@ class Bundler:
             if tuples and isinstance(n.get("items"), list):
                 n = _tuple_items(n, path, hook)
             ref = n.get("$ref")
+            gone = None
             if isinstance(ref, str):
                 t = self._ref_target(ref, doc, ptr, path)
                 if t is not None:
                     d = self._def_for(t)
                     n["$ref"] = "#/$defs/" + jp.escape(d.name)
                     refs.add(d.name)
+                elif lenient:
+                    # widened: the reference is one conjunct of the node; without it the
+                    # node accepts a superset ({} where it stood alone)
+                    at = ptr + encode(path) + "/$ref"
+                    why = self.r.resolve_at(ref, doc, ptr, path)
+                    gone = BrokenRef(doc.path, at, ref,
+                                     why if isinstance(why, str) else "does not name a schema")
+                    del n["$ref"]
+                    broken.append(gone)
             disc = n.get("discriminator")
             if isinstance(disc, dict) and isinstance(disc.get("mapping"), dict):
                 n["discriminator"] = self._mapping(disc, doc, ptr + encode(path), refs)
             if needs_conversion(n, swagger):
                 n = convert_node(n, swagger)
+            if gone is not None:
+                gone.node = n
             return n
 
         return transform(node, hook), frozenset(refs)
@@ -566,6 +618,7 @@ class Bundler:
             schema = {k: v for k, v in schema.items() if k not in ("$schema", "$vocabulary")}
         d.schema = schema
         d.refs = refs
+        d.broken = self.broken.get((id(d.doc), d.pointer), ())
         d.converting = False
 
     def closure(self, names: frozenset[str] | set[str]) -> list[Def]:
@@ -575,6 +628,10 @@ class Bundler:
         got = self._closures.get(key)
         if got is None:
             got = self._closures[key] = self._closure(key)
+        sink = self.r.sink
+        if sink is not None and self.broken:
+            for d in got:
+                sink.extend(d.broken)
         return got
 
     def _closure(self, names: frozenset[str]) -> list[Def]:
