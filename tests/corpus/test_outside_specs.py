@@ -119,3 +119,43 @@ def test_broken_refs_other_commands(eid, cmd):
     r = toolcat(*cmd, spec)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "do not resolve" in r.stderr.decode() or "does not resolve" in r.stderr.decode()
+
+
+# ---------------------------------------------------------------- item 3: OpenAPI 3.2
+def test_openapi_32_query_and_additional_operations(tmp_path):
+    """The OAI repository's 3.2 path item example: get, query and additionalOperations COPY
+    are three tools (2 of them vanished when 3.2 was read as 3.1); QUERY is a read."""
+    e = BY_ID["oai-3.2-path-item-example"]
+    spec = catalog(e["id"])
+    r = toolcat("tools", "--format", "json", spec)
+    assert r.returncode == 0, r.stderr
+    (cat,) = json.loads(r.stdout)["catalogs"]
+    assert sorted(t["id"] for t in cat["tools"]) == e["facts"]["operation_id_list"]
+    r = toolcat("project", "--to", "openwop", "--view", "standard", spec)
+    assert r.returncode == 0, r.stderr
+    tiers = {t["toolId"].split(":")[-1]: t["safetyTier"] for t in json.loads(r.stdout)["tools"]}
+    assert tiers == {"getPetsById": "read", "queryPetsById": "read", "copyPetsById": "write"}
+    # a later version than toolcat knows is read as 3.2 and said, never silent
+    later = tmp_path / "later.yaml"
+    later.write_bytes(spec.read_bytes().replace(b"openapi: 3.2.0", b"openapi: 3.3.0"))
+    r = toolcat("lint", "--format", "json", later)
+    assert r.returncode in (0, 1)
+    assert [f["code"] for f in json.loads(r.stdout)["findings"] if f["code"] == "TC112"] == ["TC112"]
+    r = toolcat("tools", later)
+    assert r.returncode == 0 and b"3.3.0" in r.stderr and b"TC112" not in r.stdout
+
+
+# ---------------------------------------------------------------- item 8: path variables
+@pytest.mark.parametrize("eid", ["intercom-2.15", "square-connect"])
+def test_path_variable_not_in_path_is_an_error(eid):
+    """Intercom declares {job_identifier} `in: query`; Square's PUT /v2/vendors/{vendor_id}
+    has no parameter for it: no call can fill the URL. TC113 errors name exactly those paths
+    (the manifest's, found by a plain walk)."""
+    e = BY_ID[eid]
+    r = toolcat("lint", "--format", "json", "--select", "TC113", catalog(eid))
+    assert r.returncode == 1, r.stderr
+    found = json.loads(r.stdout)["findings"]
+    assert {f["severity"] for f in found} == {"error"}
+    paths = {f["message"].split(" of ", 1)[1].split(" ", 1)[0] for f in found}
+    assert paths == set(e["path_variables_not_in_path"])
+    assert all(f["line"] for f in found)

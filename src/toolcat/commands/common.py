@@ -43,14 +43,12 @@ def load_options(from_format: str | None, webhooks: bool = False, cookies: bool 
 
 
 def warn_broken_refs(cats: list) -> None:
-    """The line saying what --broken-refs did (measure, tools, diff; project's summary has
-    it), on stderr, unless --quiet."""
-    from toolcat.formats.load import broken_refs_note
+    """The lines saying what --broken-refs did and which document versions toolcat does not
+    know (measure, tools, diff; project's summary has them), on stderr, unless --quiet."""
+    from toolcat import ui
+    from toolcat.formats.load import load_notes
 
-    note = broken_refs_note(cats)
-    if note:
-        from toolcat import ui
-
+    for note in load_notes(cats):
         if not ui.state.quiet:
             ui.err().print(f"toolcat: warning: {note}", markup=False, highlight=False)
 

@@ -164,6 +164,16 @@ def broken_refs_note(cats: list[Catalog]) -> str | None:
             "(see lint; --broken-refs widen|fail)")
 
 
+def load_notes(cats: list[Catalog]) -> list[str]:
+    """The warnings loading leaves for the commands that do not lint: what --broken-refs did,
+    and a document version toolcat does not know (TC112), one line each."""
+    out = [f"{p.file}: {p.message}" for cat in cats for p in cat.problems if p.code == "TC112"]
+    note = broken_refs_note(cats)
+    if note:
+        out.append(note)
+    return out
+
+
 def load_data(data: Any, name: str, opts: LoadOptions) -> Catalog:
     """A catalog from data in memory (parsed JSON), named ``name``; the data is copied and
     normalized as a parsed file is (integral floats -> ints, the depth limit), never changed.

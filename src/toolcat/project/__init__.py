@@ -697,11 +697,9 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
     if opts.sort:
         tools.sort(key=lambda t: t.id)
     warnings: list[str] = []
-    from toolcat.formats.load import broken_refs_note
+    from toolcat.formats.load import load_notes
 
-    note = broken_refs_note(cats)
-    if note:
-        warnings.append(note)
+    warnings.extend(load_notes(cats))
     if target.provider is not None:
         from toolcat.formats.providers import PROVIDERS
 

@@ -23,7 +23,6 @@ from toolcat.document import pointer as jp
 from toolcat.document.source import SourceText
 from toolcat.errors import InputError
 from toolcat.formats.openapi.refs import (
-    METHODS,
     BrokenRef,
     Bundler,
     Def,
@@ -31,13 +30,15 @@ from toolcat.formats.openapi.refs import (
     Resolver,
     Target,
     file_pointer,
+    path_item_operations,
 )
-from toolcat.model import OPENAPI3, SWAGGER2, Catalog, Tool
+from toolcat.model import OPENAPI3, SWAGGER2, Catalog, Problem, Tool
 from toolcat.schema.keywords import ANNOTATION, DRAFT2020, KEYWORDS, is_prose_key
 
-_METHODS = frozenset(METHODS)
-_LOC_RANK = {"path": 0, "query": 1, "header": 2, "cookie": 3}
+# `querystring` (OpenAPI 3.2): the whole query string as one parameter (its `content` schema)
+_LOC_RANK = {"path": 0, "query": 1, "querystring": 1, "header": 2, "cookie": 3}
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+_TEMPLATE = re.compile(r"\{([^{}]+)\}")
 _ID_BAD = re.compile(r"[^A-Za-z0-9_-]+")
 _UNDERSCORES = re.compile(r"_+")
 _2XX = re.compile(r"2(?:\d\d|XX|xx)")
@@ -95,6 +96,8 @@ class _Loader:
         self.swagger = "openapi" not in doc
         version = cat.version or ""
         index_ids = not self.swagger and not version.startswith("3.0")
+        # OpenAPI 3.2 (and a later version, read as 3.2): QUERY, additionalOperations
+        self.modern = not self.swagger and not version.startswith(("3.0", "3.1"))
         self.broken_refs = getattr(opts, "broken_refs", None) or "fail"
         self.r = Resolver(doc, src, path, cat, index_ids, getattr(opts, "limits", None),
                           self.broken_refs)
@@ -163,10 +166,9 @@ class _Loader:
 
             for i, p in enumerate(shared):
                 self.check.walk(p, doc, f"{ptr}/parameters/{i}", PARAMETER)
-        for m, op in item.items():
-            if m in _METHODS:
-                self.operation(op, doc, f"{ptr}/{m}", m, http_path, webhook,
-                               shared if isinstance(shared, list) else None, ptr)
+        for m, suffix, op in list(path_item_operations(item, self.modern)):
+            self.operation(op, doc, ptr + suffix, m, http_path, webhook,
+                           shared if isinstance(shared, list) else None, ptr)
 
     # ---------------------------------------------------------------- one operation
     def operation(self, op: Any, item_doc: Doc, op_ptr: str, method: str,
@@ -230,7 +232,7 @@ class _Loader:
             extra["webhook"] = webhook
         tool.extra = extra
 
-        params = self._parameters(shared, item_doc, item_ptr, op, doc, op_ptr, tid)
+        params = self._parameters(shared, item_doc, item_ptr, op, doc, op_ptr, tid, http_path)
         tool.input_schema = self._input(tool, op, doc, op_ptr, params)
         tool.output_schema = self._output(tool, op, doc, op_ptr)
         self.r.sink = None
@@ -287,20 +289,48 @@ class _Loader:
                                       for b in sink]})
 
     def _parameters(self, shared: list | None, item_doc: Doc, item_ptr: str, op: dict,
-                    doc: Doc, op_ptr: str, tid: str) -> list[Target]:
+                    doc: Doc, op_ptr: str, tid: str,
+                    http_path: str | None = None) -> list[Target]:
         found: dict[tuple[str, str], Target] = {}
+        unread = False
         for lst, ldoc, base in ((shared, item_doc, item_ptr), (op.get("parameters"), doc, op_ptr)):
             if not isinstance(lst, list):
                 continue
             for i, p in enumerate(lst):
                 t = self.r.follow(p, ldoc, f"{base}/parameters/{i}", tid)
-                if t is None or not isinstance(t.node, dict):
+                if t is None:
+                    unread = True     # (SC302) it may be the path variable's parameter
+                    continue
+                if not isinstance(t.node, dict):
                     continue
                 name, loc = t.node.get("name"), t.node.get("in")
                 if not isinstance(name, str) or not isinstance(loc, str):
                     continue
                 found[(name, loc)] = t   # operation level replaces path level, in place
+        if http_path is not None and "{" in http_path and not unread:
+            self._path_variables(http_path, found, doc, op_ptr, tid)
         return list(found.values())
+
+    def _path_variables(self, http_path: str, found: dict[tuple[str, str], Target], doc: Doc,
+                        op_ptr: str, tid: str) -> None:
+        """TC113: each ``{name}`` of the path needs an ``in: path`` parameter; one declared
+        in another location (reported at its ``in``) or not at all (at the operation) can
+        never be filled."""
+        in_path = {n for n, loc in found if loc == "path"}
+        for var in dict.fromkeys(_TEMPLATE.findall(http_path)):
+            if var in in_path:
+                continue
+            other = next(((loc, t) for (n, loc), t in found.items() if n == var), None)
+            if other is not None:
+                loc, t = other
+                where, ptr = f"is declared `in: {loc}`, not `in: path`", t.pointer + "/in"
+                file = t.doc.path
+            else:
+                where, ptr, file = "has no `in: path` parameter", op_ptr, doc.path
+            self.cat.problems.append(Problem(
+                code="TC113", file=file, pointer=ptr, tool=tid, blocking=False,
+                message=f"path variable {{{var}}} of {http_path} {where}: the tool can never "
+                        "fill its URL"))
 
     # ---------------------------------------------------------------- schemas
     def _param_schema(self, t: Target) -> tuple[Any, frozenset[str], Doc, str]:
@@ -680,14 +710,28 @@ class _Loader:
                 content = t.node.get("content")
                 if isinstance(content, dict):
                     for mt, media in content.items():
-                        if is_json_media(mt) and isinstance(media, dict) and "schema" in media:
+                        if not isinstance(media, dict):
+                            continue
+                        if is_json_media(mt) and "schema" in media:
                             found = (media["schema"],
                                      f"{t.pointer}/content/{jp.escape(mt)}/schema")
+                            break
+                        if self.modern and "itemSchema" in media and "schema" not in media:
+                            # OpenAPI 3.2: a sequence (JSON Lines, json-seq, SSE...) of
+                            # items; the tool's result is the list of them
+                            found = (media["itemSchema"],
+                                     f"{t.pointer}/content/{jp.escape(mt)}/itemSchema")
                             break
             if found is None:
                 continue
             schema, refs = self.b.convert(found[0], t.doc, found[1])
-            tool.origin.append(("/outputSchema", self._tool_src(tool, t.doc, found[1])))
+            if found[1].endswith("/itemSchema"):
+                schema = {"type": "array", "items": schema}
+                tool.origin.append(("/outputSchema", "\0" + found[1]))
+                tool.origin.append(("/outputSchema/items",
+                                    self._tool_src(tool, t.doc, found[1])))
+            else:
+                tool.origin.append(("/outputSchema", self._tool_src(tool, t.doc, found[1])))
             defs = self.b.closure(refs) if refs else []
             if defs:
                 schema = _attach_defs(schema, self._defs_map(defs))
@@ -698,6 +742,8 @@ class _Loader:
             return schema
         return None
 
+
+_KNOWN_VERSION = re.compile(r"3\.[012](?:\.\d+)?(?:-[0-9A-Za-z.-]+)?")
 
 # keywords that give a schema a place of its own (a copy elsewhere would mean another thing)
 _SCOPED = frozenset(("$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"))
@@ -912,6 +958,11 @@ def load_openapi(doc: dict, src: SourceText, path: str, opts: Any) -> Catalog:
     cat = Catalog(file=path, format=SWAGGER2 if swagger else OPENAPI3,
                   version=str(version) if version is not None else None, document=doc)
     cat.sources[path] = src
+    if not swagger and not (isinstance(version, str) and _KNOWN_VERSION.fullmatch(version)):
+        cat.problems.append(Problem(
+            code="TC112", file=path, pointer="/openapi", blocking=False,
+            message=f"openapi {version!r} is not a version toolcat knows (3.0.x, 3.1.x, 3.2.x): "
+                    "read as 3.2; what a later version adds may be left out"))
     try:
         _Loader(doc, src, path, opts, cat).run()
     except RecursionError:

@@ -99,8 +99,10 @@ def _media_schemas(obj: Any, ptr: str) -> Iterator[tuple[str, Any]]:
     content = obj.get("content")
     if isinstance(content, dict):
         for mt, media in content.items():
-            if isinstance(media, dict) and "schema" in media:
-                yield f"{ptr}/content/{jp.escape(mt)}/schema", media["schema"]
+            if isinstance(media, dict):
+                for key in ("schema", "itemSchema"):    # itemSchema: OpenAPI 3.2 sequences
+                    if key in media:
+                        yield f"{ptr}/content/{jp.escape(mt)}/{key}", media[key]
     headers = obj.get("headers")
     if isinstance(headers, dict):
         for name, h in headers.items():
@@ -129,6 +131,23 @@ def _operation_schemas(op: Any, ptr: str) -> Iterator[tuple[str, Any]]:
 
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+#: OpenAPI 3.2: the QUERY method is a fixed field of a path item, and any other method is an
+#: entry of its ``additionalOperations`` map
+METHODS_32 = METHODS + ("query",)
+ADDITIONAL = "additionalOperations"
+
+
+def path_item_operations(item: dict, modern: bool = True) -> Iterator[tuple[str, str, Any]]:
+    """(method, pointer suffix, operation) of a path item: the fixed methods, and with
+    ``modern`` (OpenAPI 3.2 and later) ``query`` and the ``additionalOperations``."""
+    methods = METHODS_32 if modern else METHODS
+    for m, op in item.items():        # in the document's order
+        if m in methods:
+            yield m, "/" + m, op
+        elif m == ADDITIONAL and modern and isinstance(op, dict):
+            for name, aop in op.items():
+                if isinstance(name, str) and name:
+                    yield name.lower(), f"/{ADDITIONAL}/{jp.escape(name)}", aop
 
 
 def _path_item_schemas(item: Any, ptr: str) -> Iterator[tuple[str, Any]]:
@@ -138,9 +157,8 @@ def _path_item_schemas(item: Any, ptr: str) -> Iterator[tuple[str, Any]]:
     if isinstance(params, list):
         for i, p in enumerate(params):
             yield from _media_schemas(p, f"{ptr}/parameters/{i}")
-    for m in METHODS:
-        if m in item:
-            yield from _operation_schemas(item[m], f"{ptr}/{m}")
+    for _m, suffix, op in path_item_operations(item):
+        yield from _operation_schemas(op, ptr + suffix)
 
 
 def openapi_schema_roots(data: Any) -> Iterator[tuple[str, Any]]:
@@ -204,9 +222,18 @@ class Resolver:
             self.folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
             real = os.path.join(self.folder, os.path.basename(path))
             uri = _file_uri(real)
+        # OpenAPI 3.2 `$self`: the document's own URI, the base of its references; a
+        # reference under the folder it names is the file under the spec's folder
+        self.self_base: tuple[str, str] | None = None
+        file_uri = uri
+        own = data.get("$self") if isinstance(data, dict) and "openapi" in data else None
+        if isinstance(own, str) and own and "#" not in own:
+            uri = urljoin(file_uri, own)
+            if uri != file_uri:
+                self.self_base = (uri.rsplit("/", 1)[0] + "/", file_uri.rsplit("/", 1)[0] + "/")
         self.root = Doc(path, real, uri, data, src)
         self.given_dir = os.path.dirname(path) if path != "-" else ""
-        self.docs_by_uri: dict[str, Doc] = {uri: self.root}
+        self.docs_by_uri: dict[str, Doc] = {uri: self.root, file_uri: self.root}
         self.failed: dict[str, str] = {}
         self.reported: dict[tuple[str, str, str], Problem] = {}
         self.id_index: dict[str, tuple[Doc, str]] = {}
@@ -325,8 +352,14 @@ class Resolver:
             hit = self.resource_root(uri)
             if hit is None and ref.startswith("#"):
                 hit = (doc, "")
+            mapped = False
+            if hit is None and self.self_base is not None and uri.startswith(self.self_base[0]):
+                # under the folder `$self` names: the file at that place under the spec's
+                uri = self.self_base[1] + uri[len(self.self_base[0]):]
+                hit = self.resource_root(uri)
+                mapped = True
             if hit is None:
-                if _SCHEME.match(ref) or urlparse(uri).scheme != "file":
+                if (_SCHEME.match(ref) and not mapped) or urlparse(uri).scheme != "file":
                     return f"$ref {ref!r} is a URL; toolcat never fetches URLs"
                 loaded = self._load(uri, ref)
                 if isinstance(loaded, str):

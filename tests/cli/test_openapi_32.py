@@ -1,0 +1,115 @@
+"""OpenAPI 3.2 (issue 36 item 3): the QUERY method, `additionalOperations`, the `querystring`
+parameter, `itemSchema` for sequential media types, `$self` as the base of references; a
+version toolcat does not know is a TC112 warning (read as 3.2), never silence. The OAI
+repository's own 3.2 example is in tests/corpus/test_outside_specs.py."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from support.common import run_toolcat
+
+
+def _doc(paths: dict, version: str = "3.2.0", **more) -> dict:
+    return {"openapi": version, "info": {"title": "t", "version": "1"}, "paths": paths, **more}
+
+
+def _tools(tmp_path, doc, *files) -> list[dict]:
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(doc))
+    for name, data in files:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(json.dumps(data))
+    r = run_toolcat("project", "--view", "standard", spec)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)["tools"]
+
+
+OK = {"200": {"description": "ok"}}
+
+
+def test_query_and_additional_operations(tmp_path):
+    doc = _doc({"/pets": {
+        "query": {"operationId": "findPets", "requestBody": {"content": {"application/json": {
+            "schema": {"type": "object", "properties": {"q": {"type": "string"}}}}}},
+            "responses": OK},
+        "additionalOperations": {"PURGE": {"responses": OK}}}})
+    tools = {t["name"]: t for t in _tools(tmp_path, doc)}
+    assert set(tools) == {"findPets", "purge_pets"}
+    assert tools["findPets"]["inputSchema"]["properties"] == {"q": {"type": "string"}}
+    # in 3.1 `query` is no method: it stays no tool
+    assert _tools(tmp_path, _doc({"/pets": {"query": {"operationId": "x", "responses": OK}}},
+                                 "3.1.0")) == []
+
+
+def test_querystring_parameter_is_an_input(tmp_path):
+    doc = _doc({"/s": {"get": {"operationId": "search", "parameters": [{
+        "name": "filter", "in": "querystring", "content": {
+            "application/x-www-form-urlencoded": {"schema": {
+                "type": "object", "properties": {"n": {"type": "integer"}}}}}}],
+        "responses": OK}}})
+    (t,) = _tools(tmp_path, doc)
+    assert t["inputSchema"]["properties"]["filter"]["properties"] == {"n": {"type": "integer"}}
+
+
+def test_item_schema_is_a_list_of_items(tmp_path):
+    doc = _doc({"/events": {"get": {"operationId": "events", "responses": {"200": {
+        "description": "a stream", "content": {"application/jsonl": {"itemSchema": {
+            "$ref": "#/components/schemas/Event"}}}}}}}},
+        components={"schemas": {"Event": {"type": "object", "properties": {
+            "id": {"type": "integer"}}}}})
+    (t,) = _tools(tmp_path, doc)
+    out = t["outputSchema"]
+    assert out["type"] == "object"        # MCP wraps a non-object output (README)
+    jsonschema.validate({"result": [{"id": 1}, {"id": 2}]}, out)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"result": [{"id": "x"}]}, out)
+
+
+def test_self_is_the_base_of_references(tmp_path):
+    doc = _doc({"/p": {"post": {"operationId": "make", "requestBody": {"content": {
+        "application/json": {"schema": {"$ref": "https://example.com/api/schemas/pet.json"}}}},
+        "responses": OK}}}, **{"$self": "https://example.com/api/openapi.json"})
+    pet = {"type": "object", "properties": {"name": {"type": "string"}}}
+    (t,) = _tools(tmp_path, doc, ("schemas/pet.json", pet))
+    assert t["inputSchema"]["properties"]["name"] == {"type": "string"}
+    # relative to $self, the same file
+    doc["paths"]["/p"]["post"]["requestBody"]["content"]["application/json"]["schema"] = {
+        "$ref": "schemas/pet.json"}
+    (t,) = _tools(tmp_path, doc)
+    assert t["inputSchema"]["properties"]["name"] == {"type": "string"}
+
+
+@pytest.mark.parametrize("version, warned", [("3.2.0", False), ("3.1.1", False), ("3.0", False),
+                                             ("3.3.0", True), ("4.0.0", True)])
+def test_unknown_version_is_a_warning(tmp_path, version, warned):
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(_doc({"/a": {"get": {"operationId": "a", "responses": OK}}},
+                                    version)))
+    r = run_toolcat("lint", "--format", "json", spec)
+    codes = [f["code"] for f in json.loads(r.stdout)["findings"]]
+    assert ("TC112" in codes) is warned
+    r = run_toolcat("tools", spec)
+    assert r.returncode == 0 and (b"not a version toolcat knows" in r.stderr) is warned
+
+
+def test_path_variable_not_in_path_is_tc113(tmp_path):
+    """Issue 36 item 8: `{id}` declared `in: query`, `{other}` not declared at all, `{ok}`
+    declared at the path item: two errors, at the parameter's `in` and at the operation."""
+    doc = _doc({"/a/{id}/{other}/{ok}": {
+        "parameters": [{"name": "ok", "in": "path", "required": True,
+                        "schema": {"type": "string"}}],
+        "get": {"operationId": "a", "parameters": [{"name": "id", "in": "query",
+                                                   "schema": {"type": "string"}}],
+                "responses": OK}}}, "3.0.3")
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(doc))
+    r = run_toolcat("lint", "--format", "json", spec)
+    assert r.returncode == 1
+    got = sorted((f["pointer"], f["severity"]) for f in json.loads(r.stdout)["findings"]
+                 if f["code"] == "TC113")
+    assert got == [("/paths/~1a~1{id}~1{other}~1{ok}/get", "error"),
+                   ("/paths/~1a~1{id}~1{other}~1{ok}/get/parameters/0/in", "error")]
