@@ -9,7 +9,7 @@ from typing import Any
 from toolcat.model import FORMATS
 
 _TYPER_ALIASES = frozenset(("Paths", "FromFormat", "Webhooks", "Cookies", "Merge", "NoColor",
-                            "Quiet", "MaxFileSize", "BrokenRefs"))
+                            "Quiet", "MaxFileSize", "BrokenRefs", "Root"))
 
 
 def __getattr__(name: str) -> Any:
@@ -22,7 +22,7 @@ def __getattr__(name: str) -> Any:
 
 def load_options(from_format: str | None, webhooks: bool = False, cookies: bool = False,
                  merge: bool = False, strict: bool = True, max_file_size: int | None = None,
-                 view: str | None = None, broken_refs: str = "fail"):
+                 view: str | None = None, broken_refs: str = "fail", root: str | None = None):
     from toolcat.document.parse import MAX_LIMIT, Limits
     from toolcat.errors import UsageError
     from toolcat.formats import LoadOptions
@@ -37,9 +37,14 @@ def load_options(from_format: str | None, webhooks: bool = False, cookies: bool 
     if broken_refs not in BROKEN_REFS:
         raise UsageError(f"--broken-refs must be one of {', '.join(BROKEN_REFS)} "
                          f"(got {broken_refs!r})")
+    if root is not None:
+        import os
+
+        if not root or not os.path.isdir(root):
+            raise UsageError(f"--root must be a folder (got {root!r})")
     return LoadOptions(from_format=from_format, webhooks=webhooks, cookies=cookies, merge=merge,
                        strict=strict, view=view, limits=Limits.from_env(max_file_size),
-                       broken_refs=broken_refs)
+                       broken_refs=broken_refs, root=root)
 
 
 def warn_broken_refs(cats: list) -> None:

@@ -14,6 +14,7 @@ from toolcat.commands.common import (
     MaxFileSize,
     NoColor,
     Quiet,
+    Root,
     Webhooks,
     apply_ui,
     load_options,
@@ -185,6 +186,7 @@ def diff(
     webhooks: Webhooks = False,
     cookies: Cookies = False,
     broken_refs: BrokenRefs = "widen",
+    root: Root = None,
     max_file_size: MaxFileSize = None,
     server: Servers = None,
     url: Urls = None,
@@ -228,7 +230,7 @@ def diff(
                          "(--server, --url, --client, --client-config; together one side), "
                          "or two servers (--server/--url twice)")
     lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size,
-                         broken_refs=broken_refs)
+                         broken_refs=broken_refs, root=root)
     if ignore_file is not None:
         more = _ignore_file(ignore_file, lopts.limits.max_file_size)
         for e in more:
@@ -279,6 +281,7 @@ def diff_toolids(
     webhooks: Webhooks = False,
     cookies: Cookies = False,
     broken_refs: BrokenRefs = "widen",
+    root: Root = None,
     max_file_size: MaxFileSize = None,
     server: Servers = None,
     url: Urls = None,
@@ -321,7 +324,7 @@ def diff_toolids(
     from toolcat.diff.toolids import diff_sides, render_text, side_from_catalogs, side_from_items
 
     lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size,
-                         broken_refs=broken_refs)
+                         broken_refs=broken_refs, root=root)
     sides = _sides(given, live, lopts, whole_setup=not pair)
     warn_broken_refs([c for _label, cs in sides for c in cs])
     a, cats_a = sides[0]

@@ -15,6 +15,7 @@ from toolcat.commands.common import (
     NoColor,
     Paths,
     Quiet,
+    Root,
     Webhooks,
     apply_ui,
     load_options,
@@ -125,6 +126,7 @@ def project(
     webhooks: Webhooks = False,
     cookies: Cookies = False,
     broken_refs: BrokenRefs = "widen",
+    root: Root = None,
     merge: Merge = False,
     max_file_size: MaxFileSize = None,
     server: Servers = None,
@@ -172,7 +174,7 @@ def project(
     try:
         src = load_sources(paths, load_options(from_format, webhooks, cookies, merge,
                                                strict=True, max_file_size=max_file_size,
-                                               broken_refs=broken_refs), live)
+                                               broken_refs=broken_refs, root=root), live)
         exit_on_errors(src.errors)     # a server that failed: nothing is written
         cats = src.catalogs
         proj = toolcat.project(cats, settings=opts)

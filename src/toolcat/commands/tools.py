@@ -15,6 +15,7 @@ from toolcat.commands.common import (
     NoColor,
     Paths,
     Quiet,
+    Root,
     Webhooks,
     apply_ui,
     load_options,
@@ -58,6 +59,7 @@ def tools(
     webhooks: Webhooks = False,
     cookies: Cookies = False,
     broken_refs: BrokenRefs = "widen",
+    root: Root = None,
     merge: Merge = False,
     max_file_size: MaxFileSize = None,
     server: Servers = None,
@@ -81,7 +83,7 @@ def tools(
     paths = require_inputs(paths, live)
     src = load_sources(paths, load_options(from_format, webhooks, cookies, merge,
                                            max_file_size=max_file_size,
-                                           broken_refs=broken_refs), live)
+                                           broken_refs=broken_refs, root=root), live)
     cats = src.catalogs
     warn_broken_refs(cats)
     if fmt == "json":

@@ -57,6 +57,8 @@ class LoadOptions:
     # schema there to {} (reported), "omit" the tools that use it (reported), "fail" (the
     # catalog is an input error). lint reports every one as SC302 whatever this says.
     broken_refs: str = "fail"
+    # OpenAPI: the folder `$ref`s to other files may reach (--root; None: the spec's own)
+    root: str | None = None
 
 
 def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalog:

@@ -100,7 +100,7 @@ class _Loader:
         self.modern = not self.swagger and not version.startswith(("3.0", "3.1"))
         self.broken_refs = getattr(opts, "broken_refs", None) or "fail"
         self.r = Resolver(doc, src, path, cat, index_ids, getattr(opts, "limits", None),
-                          self.broken_refs)
+                          self.broken_refs, getattr(opts, "root", None))
         self.b = Bundler(self.r, self.swagger,
                          legacy_items=self.swagger or version.startswith("3.0"))
         self.root = self.r.root

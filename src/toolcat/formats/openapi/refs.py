@@ -204,7 +204,7 @@ class Resolver:
 
     def __init__(self, data: Any, src: SourceText, path: str, catalog: Catalog,
                  index_ids: bool, limits: Limits | None = None,
-                 broken_refs: str = "fail") -> None:
+                 broken_refs: str = "fail", root: str | None = None) -> None:
         self.catalog = catalog
         # --broken-refs widen|omit: a reference that does not resolve blocks no command; the
         # tool being built collects it in `sink` (the loader decides what becomes of it)
@@ -212,15 +212,18 @@ class Resolver:
         self.sink: list[BrokenRef] | None = None
         self.limits = limits
         self.index_ids = index_ids
+        self.rooted = root is not None
         if path == "-":
             self.folder = None
             real = None
             uri = "file:///%3Cstdin%3E"
         else:
             # refs stay inside the folder the user named (resolved once): a spec that is a
-            # symbolic link does not move that folder to wherever the link points
-            self.folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
-            real = os.path.join(self.folder, os.path.basename(path))
+            # symbolic link does not move that folder to wherever the link points; --root
+            # names a wider one (Azure's specs share ../../../../../common-types)
+            self.spec_dir = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+            self.folder = os.path.realpath(root) if root is not None else self.spec_dir
+            real = os.path.join(self.spec_dir, os.path.basename(path))
             uri = _file_uri(real)
         # OpenAPI 3.2 `$self`: the document's own URI, the base of its references; a
         # reference under the folder it names is the file under the spec's folder
@@ -301,9 +304,10 @@ class Resolver:
             return "$ref {ref} names a file whose name holds a NUL byte; not read"
         real = os.path.realpath(local)
         if os.path.commonpath([self.folder, real]) != self.folder:
-            return ("$ref {ref} points outside the spec's folder ("
-                    + self.folder.replace("{", "{{").replace("}", "}}") + "); not read")
-        rel = os.path.relpath(real, self.folder)
+            return ("$ref {ref} points outside the " + ("--root" if self.rooted else "spec's")
+                    + " folder (" + self.folder.replace("{", "{{").replace("}", "}}")
+                    + "); not read (--root DIR names a folder references may reach)")
+        rel = os.path.relpath(real, self.spec_dir)
         shown = os.path.normpath(os.path.join(self.given_dir, rel))
         try:
             data, src = load_file(real, limits=self.limits)
