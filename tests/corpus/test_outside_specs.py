@@ -159,3 +159,64 @@ def test_path_variable_not_in_path_is_an_error(eid):
     paths = {f["message"].split(" of ", 1)[1].split(" ", 1)[0] for f in found}
     assert paths == set(e["path_variables_not_in_path"])
     assert all(f["line"] for f in found)
+
+
+# ---------------------------------------------------------------- item 4: output schemas
+def _nullable_responses(spec: Path) -> set[str]:
+    """operationIds whose first 2xx JSON response schema is nullable at its top level
+    (following $refs), derived with PyYAML alone."""
+    import yaml
+
+    doc = yaml.load(spec.read_bytes(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+    def follow(x):
+        while isinstance(x, dict) and "$ref" in x:
+            node = doc
+            for part in x["$ref"][2:].split("/"):
+                node = node[part.replace("~1", "/").replace("~0", "~")]
+            x = node
+        return x
+
+    out = set()
+    for item in doc["paths"].values():
+        for m, op in item.items():
+            if m not in ("get", "put", "post", "delete", "patch") or not isinstance(op, dict):
+                continue
+            for code, resp in (op.get("responses") or {}).items():
+                if not str(code).startswith("2"):
+                    continue
+                resp = follow(resp)
+                media = next((v for k, v in (resp.get("content") or {}).items()
+                              if "json" in k and isinstance(v, dict) and "schema" in v), None)
+                if media is None:
+                    continue
+                s = follow(media["schema"])
+                t = s.get("type")
+                if s.get("nullable") is True or t == "null" or (isinstance(t, list) and "null" in t):
+                    out.add(op["operationId"])
+                break
+    return out
+
+
+def test_nullable_responses_are_wrapped_not_narrowed(tmp_path):
+    """Intercom: 20 operations whose response may be null. Their MCP outputSchema accepts
+    that null (wrapped under `result`, reported `wrapped`), where it was narrowed to an
+    object without a report."""
+    import jsonschema
+
+    spec = catalog("intercom-2.15")
+    want = _nullable_responses(spec)
+    assert want
+    out, rep = tmp_path / "out.json", tmp_path / "rep.json"
+    r = toolcat("project", "--view", "standard", spec, "-o", out, "--report", rep)
+    assert r.returncode == 0, r.stderr[-2000:]
+    wrapped = {t["id"] for t in json.loads(rep.read_bytes())["tools"] for c in t["changes"]
+               if c["kind"] == "wrapped" and c["pointer"] == "/outputSchema"
+               and "may also be null" in c["what"]}
+    assert wrapped == want
+    tools = {t["name"]: t for t in json.loads(out.read_bytes())["tools"]}
+    for tid in want:
+        s = tools[tid]["outputSchema"]
+        jsonschema.validate({"result": None}, s)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({"result": 1}, s)

@@ -496,14 +496,16 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
         digest = content_key(tool.output_schema, cache.digests)
         if digest is not None:
             key = ("outputSchema", digest, tool.dialect, opts.factor, target.typed_object_roots,
-                   target.boolean_property_schemas)
+                   target.boolean_property_schemas, tool.http_method is not None)
             got = cache.outputs.get(key)
             if got is not None:
                 return got
     res = lower_schema(tool.output_schema, tool.dialect, subset=False, pointer="/outputSchema",
                        cache=cache, factor=opts.factor)
+    # an OpenAPI tool's output is a response body, any JSON value (roots.fit_output)
     out_schema, fit = roots.fit_output(res.schema, tool.dialect, typed=target.typed_object_roots,
-                                       boolean_properties=target.boolean_property_schemas)
+                                       boolean_properties=target.boolean_property_schemas,
+                                       any_value=tool.http_method is not None)
     if key is None:
         return res.changes, out_schema, fit
     # kept for the run: its parts equal to other kept results' become theirs
@@ -736,7 +738,8 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
             digest = content_key(new, cache.digests)
             if digest is not None:
                 mkey = (digest, tool.dialect, target.ajv_clients,
-                        target.typed_object_roots, target.boolean_property_schemas)
+                        target.typed_object_roots, target.boolean_property_schemas,
+                        tool.http_method is not None)
                 got = cache.standards.get(mkey)
                 if got is not None:
                     if got[0] is not _SAME:
@@ -748,9 +751,15 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
         if target.ajv_clients:
             new, fixed = roots.fix_patterns(new, tool.dialect, role)
             changes.extend(fixed)
-        fit = roots.fit_output if role == "/outputSchema" else roots.fit_input
-        new, fitted = fit(new, tool.dialect, typed=target.typed_object_roots,
-                          boolean_properties=target.boolean_property_schemas, pointer=role)
+        if role == "/outputSchema":
+            new, fitted = roots.fit_output(
+                new, tool.dialect, typed=target.typed_object_roots,
+                boolean_properties=target.boolean_property_schemas, pointer=role,
+                any_value=tool.http_method is not None)
+        else:
+            new, fitted = roots.fit_input(new, tool.dialect, typed=target.typed_object_roots,
+                                          boolean_properties=target.boolean_property_schemas,
+                                          pointer=role)
         changes.extend(fitted)
         body[key] = new
         if mkey is not None:
