@@ -113,3 +113,22 @@ def test_path_variable_not_in_path_is_tc113(tmp_path):
                  if f["code"] == "TC113")
     assert got == [("/paths/~1a~1{id}~1{other}~1{ok}/get", "error"),
                    ("/paths/~1a~1{id}~1{other}~1{ok}/get/parameters/0/in", "error")]
+
+
+def test_strict_suggests_the_strict_targets(tmp_path):
+    """Issue 36 item 10: `project --strict` suggested --sort, --source."""
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(_doc({"/a": {"get": {"operationId": "a", "responses": OK}}})))
+    for cmd in ("project", "measure"):
+        r = run_toolcat(cmd, "--strict", spec)
+        lines = r.stderr.decode().splitlines()
+        assert r.returncode == 2 and "--to openai-strict" in lines[0], lines
+
+
+def test_an_operation_without_id_is_named_from_method_and_path(tmp_path):
+    """README: `GET /pets/{id}` is `get_pets_id`; an additional method in lower case."""
+    doc = _doc({"/pets/{id}": {
+        "get": {"parameters": [{"name": "id", "in": "path", "required": True,
+                                "schema": {"type": "string"}}], "responses": OK},
+        "additionalOperations": {"COPY": {"responses": OK}}}})
+    assert [t["name"] for t in _tools(tmp_path, doc)] == ["get_pets_id", "copy_pets_id"]
