@@ -132,3 +132,25 @@ def test_an_operation_without_id_is_named_from_method_and_path(tmp_path):
                                 "schema": {"type": "string"}}], "responses": OK},
         "additionalOperations": {"COPY": {"responses": OK}}}})
     assert [t["name"] for t in _tools(tmp_path, doc)] == ["get_pets_id", "copy_pets_id"]
+
+
+@pytest.mark.parametrize("to, limit", [("mcp", 128), ("openai", 64)])
+def test_a_renamed_name_gets_the_targets_limit(tmp_path, to, limit):
+    """Issue 36 item 7: a renamed MCP name was cut at 64 characters with a hash while the
+    report cited MCP's 128-character rule; the limit is the target's."""
+    spec = tmp_path / "api.json"
+    tid = "a#" + "b" * 100
+    spec.write_text(json.dumps(_doc({"/x": {"get": {"operationId": tid, "responses": OK}}},
+                                    "3.0.3")))
+    rep = tmp_path / "rep.json"
+    r = run_toolcat("project", "--to", to, spec, "--report", rep)
+    assert r.returncode == 0, r.stderr
+    (c,) = [c for t in json.loads(rep.read_bytes())["tools"] for c in t["changes"]
+            if c["pointer"] == "/name"]
+    assert "{1,%d}" % limit in c["what"], c
+    new = c["mapping"]["name"]
+    assert len(new) <= limit
+    if limit == 128:
+        assert new == "a_" + "b" * 100       # fits: no hash
+    else:
+        assert len(new) == 64
