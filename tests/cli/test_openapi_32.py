@@ -154,3 +154,24 @@ def test_a_renamed_name_gets_the_targets_limit(tmp_path, to, limit):
         assert new == "a_" + "b" * 100       # fits: no hash
     else:
         assert len(new) == 64
+
+
+def test_measure_lossless_with_renamed_names(tmp_path):
+    """Issue 36 item 6: measure's lossless saving was 0 whenever names were rewritten
+    (HubSpot, GitHub), although the rename is the same in both views. The same spec with
+    names that need no rename saves the same."""
+    def saved(op_id: str) -> dict:
+        ops = {f"/x{i}": {"get": {
+            "operationId": f"{op_id}{i}", "description": "Does things. " * 40,
+            "parameters": [{"name": "q", "in": "query", "description": "a query",
+                            "schema": {"type": "string", "description": "prose " * 30}}],
+            "responses": OK}} for i in range(3)}
+        spec = tmp_path / f"{len(op_id)}-{op_id.isidentifier()}.json"
+        spec.write_text(json.dumps(_doc(ops, "3.0.3")))
+        r = run_toolcat("measure", "-f", "json", spec)
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)["catalogs"][0]["saved"]
+
+    renamed, plain = saved("get#thing"), saved("get_thing")
+    assert renamed["bytes"]["lossless"] > 0
+    assert renamed == plain
