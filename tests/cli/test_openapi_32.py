@@ -175,3 +175,18 @@ def test_measure_lossless_with_renamed_names(tmp_path):
     renamed, plain = saved("get#thing"), saved("get_thing")
     assert renamed["bytes"]["lossless"] > 0
     assert renamed == plain
+
+
+def test_summary_says_when_the_compact_view_drops_output_schemas(tmp_path):
+    """Issue 36 item 10: the OpenWOP summary compared a standard view with output schemas
+    against a compact one without, silently (HubSpot "1.9%")."""
+    out = {"200": {"description": "ok", "content": {"application/json": {"schema": {
+        "type": "object", "properties": {"id": {"type": "string"}}}}}}}
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(_doc({"/a": {"get": {"operationId": "a", "responses": out}}},
+                                    "3.0.3")))
+    r = run_toolcat("project", "--to", "openwop", spec)
+    assert r.returncode == 0
+    assert b"leaves out the outputSchema of 1 tool" in r.stderr, r.stderr
+    r = run_toolcat("project", "--to", "mcp", spec)
+    assert b"leaves out the outputSchema" not in r.stderr
