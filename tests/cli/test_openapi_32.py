@@ -190,3 +190,16 @@ def test_summary_says_when_the_compact_view_drops_output_schemas(tmp_path):
     assert b"leaves out the outputSchema of 1 tool" in r.stderr, r.stderr
     r = run_toolcat("project", "--to", "mcp", spec)
     assert b"leaves out the outputSchema" not in r.stderr
+
+
+def test_a_compact_view_larger_than_the_standard_is_a_warning(tmp_path):
+    """Issue 36 item 5 (its warning): a compact view larger than its standard view (Xero on
+    OpenWOP: 111.6% of the tokens) was only a ratio over 100% in the table."""
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parents[2] / "samples" / "petstore.openapi.yaml"
+    r = run_toolcat("project", sample, "--to", "openai-strict", "-o", tmp_path / "o.json")
+    assert r.returncode == 0
+    assert b"warning: the compact view is larger than the standard view" in r.stderr
+    r = run_toolcat("project", sample, "-o", tmp_path / "m.json")
+    assert r.returncode == 0 and b"is larger than" not in r.stderr

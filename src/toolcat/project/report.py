@@ -150,5 +150,12 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None,
     if f["failed"]:
         con.print(Text(f"unlowerable (--unlowerable fail): {shown(', '.join(f['failed'][:10]))}"
                        + (" ..." if len(f["failed"]) > 10 else ""), style="red"))
+    if proj.view == "compact" and (f["tokens_after"] > f["tokens_before"]
+                                   or f["bytes_after"] > f["bytes_before"]):
+        # a compact view larger than its standard view saves nothing (Xero on OpenWOP:
+        # 111.6% of the tokens): never only a ratio over 100% in a table
+        con.print(Text(f"toolcat: warning: the compact view is larger than the standard view "
+                       f"({pct(f['tokens_after'], f['tokens_before'])} of its tokens, "
+                       f"{pct(f['bytes_after'], f['bytes_before'])} of its bytes)"))
     if written:
         con.print(f"digest {f['digest']}")
