@@ -250,7 +250,8 @@ def _trivial(s: dict) -> bool:
 
 
 def openapi_facts(reader: Callable[[str], bytes], root: str) -> dict:
-    """Operations under `paths` (methods get/put/post/delete/options/head/patch/trace), their
+    """Operations under `paths` (methods get/put/post/delete/options/head/patch/trace; in 3.2
+    also query and additionalOperations), their
     operationIds, and how many take inputs (a path/query/header/formData/body parameter other
     than Accept/Content-Type/Authorization headers and cookies, or a request body whose first
     media type has no schema (any body) or one that is not an empty object)."""
@@ -262,16 +263,19 @@ def openapi_facts(reader: Callable[[str], bytes], root: str) -> dict:
         if isinstance(node, dict) and isinstance(node.get("$ref"), str) and not node["$ref"].startswith("#"):
             levels[level] = levels.get(level, 0) + 1
 
+    v32 = str(doc.get("openapi", "")).startswith("3.2")
     for p, item in (doc.get("paths") or {}).items():
         note("path-item", item)
         item, ipath = r.follow(item, root)
         if not isinstance(item, dict):
             continue
-        for m in METHODS:
-            if m not in item:
-                continue
-            note("operation", item[m])
-            op, opath = r.follow(item[m], ipath)
+        # OpenAPI 3.2: `query` and the methods of `additionalOperations` are operations too
+        found = [(m, item[m]) for m in METHODS + (("query",) if v32 else ()) if m in item]
+        if v32 and isinstance(item.get("additionalOperations"), dict):
+            found += [(m.lower(), o) for m, o in item["additionalOperations"].items()]
+        for m, raw in found:
+            note("operation", raw)
+            op, opath = r.follow(raw, ipath)
             inputs = 0
             for plist, base in ((item.get("parameters") or [], ipath), (op.get("parameters") or [], opath)):
                 for prm in plist:

@@ -216,6 +216,10 @@ def _abort_class() -> type:
     return Abort
 
 
+#: options users reach for that are spelled otherwise here (with --to): what they mean
+_MEANT = {"--strict": "strict mode is a target: --to openai-strict or --to anthropic-strict"}
+
+
 def _usage_error(e: BaseException) -> int:
     """Click's usage errors (unknown option or command, missing argument, bad value, extra
     arguments) as one ``toolcat: error:`` line, and a second line with the help hint."""
@@ -231,6 +235,11 @@ def _usage_error(e: BaseException) -> int:
     ctx = getattr(e, "ctx", None)
     cmd = ctx.command_path if ctx is not None else "toolcat"
     where = cmd[len("toolcat "):] + ": " if cmd.startswith("toolcat ") else ""
+    if isinstance(e, ce.NoSuchOption) and ctx is not None:
+        meant = _MEANT.get(e.option_name)
+        if meant is not None and any("--to" in getattr(p, "opts", ())
+                                     for p in ctx.command.params):
+            msg = f"no such option: {e.option_name} ({meant})"
     _say(f"toolcat: error: {where}{msg}")
     hint = f"Try '{cmd} -h' for help." if ctx is not None else "Try 'toolcat -h' for help."
     _say(hint)

@@ -59,7 +59,7 @@ BUDGET_KEYS: dict[str, tuple[type, ...]] = {
 }
 
 _KEYS = {"profile", "mcp-version", "select", "extend-select", "ignore", "fail-on", "description-max",
-         "prose-max", "max-depth", "format", "severity", "per-file-ignores", "budgets"}
+         "prose-max", "max-depth", "format", "severity", "per-file-ignores", "budgets", "root"}
 
 
 class Config:
@@ -87,6 +87,9 @@ class Config:
         self.per_file_ignores = per_file_ignores or {}
         self.budgets = budgets or {}        # see BUDGET_KEYS
         self.mcp_version: str | None = None  # lint: the MCP revision (None: the newest)
+        # OpenAPI: the folder `$ref`s may reach (`root`, relative to the config file's
+        # folder; --root overrides it); None: each spec's own folder
+        self.ref_root: str | None = None
 
     def merged(self, *, profile: str | None = None, select: Iterable[str] | None = None,
                extend_select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
@@ -300,6 +303,14 @@ def parse_config(table: dict, path: str, profiles: Collection[str] | None = None
         cfg.prose_max = _int(table["prose-max"], "prose-max", path)
     if "max-depth" in table:
         cfg.max_depth = _int(table["max-depth"], "max-depth", path)
+    if "root" in table:
+        v = table["root"]
+        if not isinstance(v, str) or not v:
+            raise UsageError("root must be a folder name", path)
+        full = os.path.normpath(os.path.join(cfg.root, v))
+        if not os.path.isdir(full):
+            raise UsageError(f"root {v!r} is not a folder ({full})", path)
+        cfg.ref_root = full
     if "format" in table:
         if not isinstance(table["format"], str):
             raise UsageError("format must be a string", path)

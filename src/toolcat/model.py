@@ -70,6 +70,9 @@ class Tool:
     http_method: str | None = None     # OpenAPI: the operation's method (lower case)
     http_path: str | None = None       # OpenAPI: the operation's path
     dialect: str = "2020-12"           # JSON Schema dialect of input/output schemas
+    # what loading changed in the tool as written, each (tool pointer, kind, what): e.g. a
+    # `$ref` that does not resolve, widened to {} (--broken-refs widen); every view reports it
+    notes: list[tuple[str, str, str]] = field(default_factory=list)
     # source_pointer()'s lookup table: (origin list, its length, {prefix: source pointer})
     _origin_index: Any = field(default=None, repr=False, compare=False)
 

@@ -191,7 +191,7 @@ def test_a_broken_reference_a_tool_needs_stops_project(tmp_path):
                          "responses": {"200": {"description": "ok"}}},
                      "params.yaml": {"here": {"name": "h", "in": "query"}}})
     spec = tmp_path / "spec.yaml"
-    r = run_toolcat("-q", "project", spec)
+    r = run_toolcat("-q", "project", "--broken-refs", "fail", spec)
     err = r.stderr.decode()
     assert r.returncode == 2 and err.count("\n") == 1, err
     line = 1 + spec.read_text().splitlines().index("      $ref: ops/missing.yaml")
@@ -199,6 +199,12 @@ def test_a_broken_reference_a_tool_needs_stops_project(tmp_path):
                           "load"), err
     found = [(Path(f["file"]).name, f["pointer"]) for f in lint(spec) if f["code"] == "SC302"]
     assert sorted(found) == [("b.yaml", "/parameters/0/$ref"), ("spec.yaml", "/paths/~1a/get/$ref")]
+    # by default (--broken-refs widen) the operation that is a broken reference is left out
+    # (nothing is known of it) and getB is built without the parameter it cannot read
+    r = run_toolcat("project", spec)
+    assert r.returncode == 0, r.stderr
+    assert [t["name"] for t in json.loads(r.stdout)["tools"]] == ["getB"]
+    assert b"2 $refs that do not resolve: 1 tool widened to {} there, 1 left out" in r.stderr
 
 
 def test_an_id_changes_what_a_fragment_reference_means():

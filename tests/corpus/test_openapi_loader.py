@@ -661,12 +661,15 @@ def test_unresolvable_refs_are_problems(tmp_path, ref, words):
     # the broken $ref is left as it was; the rest of the tool is fine
     assert t.input_schema["properties"]["x"] == {"$ref": ref}
     assert t.input_schema["properties"]["y"] == {"$ref": "#/$defs/Ok"}
-    # strict loading: one error line, exit 2, no traceback
-    r = run_toolcat("tools", spec, timeout=20)
+    # strict loading with --broken-refs fail: one error line, exit 2, no traceback
+    r = run_toolcat("tools", "--broken-refs", "fail", spec, timeout=20)
     assert r.returncode == 2
     err = r.stderr.decode()
     assert err.count("\n") == 1 and err.startswith("toolcat: error: ") and "Traceback" not in err
-    assert str(spec) in err and words in err
+    assert str(spec) in err and words in err and "--broken-refs" in err
+    # by default (widen) the tool is built, wider at the broken ref, and a warning says so
+    r = run_toolcat("tools", spec, timeout=20)
+    assert r.returncode == 0 and b"1 tool widened" in r.stderr, r.stderr
 
 
 def test_ref_chain_and_self_cycle(tmp_path):
@@ -759,7 +762,7 @@ def test_openapi_level_refs(tmp_path):
 
 def test_bad_ref_cli_line_names_position(tmp_path):
     spec = _problem_spec(tmp_path, "#/components/schemas/Missing")
-    r = run_toolcat("tools", spec)
+    r = run_toolcat("tools", "--broken-refs", "fail", spec)
     assert r.returncode == 2
     assert re.match(r"toolcat: error: .*spec\.json(:\d+:\d+)?: ", r.stderr.decode())
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 _TYPER_ALIASES = frozenset(("Paths", "FromFormat", "Webhooks", "Cookies", "Merge", "NoColor",
-                            "Quiet", "MaxFileSize"))
+                            "Quiet", "MaxFileSize", "BrokenRefs", "Root"))
 
 
 def __getattr__(name: str) -> Any:
@@ -20,7 +20,7 @@ def __getattr__(name: str) -> Any:
 
 def load_options(from_format: str | None, webhooks: bool = False, cookies: bool = False,
                  merge: bool = False, strict: bool = True, max_file_size: int | None = None,
-                 view: str | None = None):
+                 view: str | None = None, broken_refs: str = "fail", root: str | None = None):
     from toolcat.document.parse import MAX_LIMIT, Limits
     from toolcat.errors import UsageError
     from toolcat.formats import LoadOptions
@@ -31,8 +31,30 @@ def load_options(from_format: str | None, webhooks: bool = False, cookies: bool 
     if max_file_size is not None and not 0 < max_file_size <= MAX_LIMIT:
         raise UsageError(f"--max-file-size must be a positive number of bytes up to {MAX_LIMIT:,}"
                          f" (got {max_file_size:,})")
+    from toolcat.formats.openapi.refs import BROKEN_REFS
+
+    if broken_refs not in BROKEN_REFS:
+        raise UsageError(f"--broken-refs must be one of {', '.join(BROKEN_REFS)} "
+                         f"(got {broken_refs!r})")
+    if root is not None:
+        import os
+
+        if not root or not os.path.isdir(root):
+            raise UsageError(f"--root must be a folder (got {root!r})")
     return LoadOptions(from_format=from_format, webhooks=webhooks, cookies=cookies, merge=merge,
-                       strict=strict, view=view, limits=Limits.from_env(max_file_size))
+                       strict=strict, view=view, limits=Limits.from_env(max_file_size),
+                       broken_refs=broken_refs, root=root)
+
+
+def warn_broken_refs(cats: list) -> None:
+    """The lines saying what --broken-refs did and which document versions toolcat does not
+    know (measure, tools, diff; project's summary has them), on stderr, unless --quiet."""
+    from toolcat import ui
+    from toolcat.formats.load import load_notes
+
+    for note in load_notes(cats):
+        if not ui.state.quiet:
+            ui.err().print(f"toolcat: warning: {note}", markup=False, highlight=False)
 
 
 def apply_ui(no_color: bool, quiet: bool) -> None:

@@ -8,14 +8,17 @@ from typing import Annotated, Optional
 import typer
 
 from toolcat.commands.common import (
+    BrokenRefs,
     Cookies,
     FromFormat,
     MaxFileSize,
     NoColor,
     Quiet,
+    Root,
     Webhooks,
     apply_ui,
     load_options,
+    warn_broken_refs,
 )
 from toolcat.commands.sources import (
     Client,
@@ -182,6 +185,8 @@ def diff(
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
     cookies: Cookies = False,
+    broken_refs: BrokenRefs = "widen",
+    root: Root = None,
     max_file_size: MaxFileSize = None,
     server: Servers = None,
     url: Urls = None,
@@ -224,13 +229,15 @@ def diff(
         raise UsageError("diff compares two catalogs: OLD and NEW, OLD and the servers "
                          "(--server, --url, --client, --client-config; together one side), "
                          "or two servers (--server/--url twice)")
-    lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size)
+    lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size,
+                         broken_refs=broken_refs, root=root)
     if ignore_file is not None:
         more = _ignore_file(ignore_file, lopts.limits.max_file_size)
         for e in more:
             _check_ignore(e, "--ignore-file", ignore_file)
         entries += more
     (old, cats_old), (new, cats_new) = _sides(given, live, lopts, whole_setup=not pair)
+    warn_broken_refs(cats_old + cats_new)
     from toolcat.ui import write_stdout
 
     if ids_only:
@@ -273,6 +280,8 @@ def diff_toolids(
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
     cookies: Cookies = False,
+    broken_refs: BrokenRefs = "widen",
+    root: Root = None,
     max_file_size: MaxFileSize = None,
     server: Servers = None,
     url: Urls = None,
@@ -314,8 +323,10 @@ def diff_toolids(
 
     from toolcat.diff.toolids import diff_sides, render_text, side_from_catalogs, side_from_items
 
-    lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size)
+    lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size,
+                         broken_refs=broken_refs, root=root)
     sides = _sides(given, live, lopts, whole_setup=not pair)
+    warn_broken_refs([c for _label, cs in sides for c in cs])
     a, cats_a = sides[0]
     if len(sides) == 2:
         b, cats_b = sides[1]

@@ -16,6 +16,7 @@ from toolcat.commands.common import (
     NoColor,
     Paths,
     Quiet,
+    Root,
     Webhooks,
 )
 from toolcat.commands.sources import (
@@ -124,6 +125,7 @@ def lint(
     cookies: Cookies = False,
     merge: Merge = False,
     max_file_size: MaxFileSize = None,
+    root: Root = None,
     server: Servers = None,
     url: Urls = None,
     header: Headers = None,
@@ -143,6 +145,6 @@ def lint(
         write_baseline=write_baseline, output_file=output_file,
         description_max=description_max, prose_max=prose_max, view=view,
         from_format=from_format, webhooks=webhooks, cookies=cookies, merge=merge,
-        max_file_size=max_file_size, server=server, url=url, header=header, timeout=timeout,
+        max_file_size=max_file_size, root=root, server=server, url=url, header=header, timeout=timeout,
         client=client, client_config=client_config, verbose=verbose, no_color=no_color,
         quiet=quiet))

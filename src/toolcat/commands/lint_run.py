@@ -38,6 +38,7 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "--cookies": ("cookies", "flag"),
     "--merge": ("merge", "flag"),
     "--max-file-size": ("max_file_size", "int"),
+    "--root": ("root", "str"),
     "--server": ("server", "list"),
     "--url": ("url", "list"),
     "--header": ("header", "list"),
@@ -128,6 +129,7 @@ def run(
     cookies: bool = False,
     merge: bool = False,
     max_file_size: int | None = None,
+    root: str | None = None,
     server: list[str] | None = None,
     url: list[str] | None = None,
     header: list[str] | None = None,
@@ -182,7 +184,8 @@ def run(
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     paths = require_inputs(paths, live)
     opts = load_options(from_format, webhooks, cookies, merge, strict=False,
-                        max_file_size=max_file_size, view=view)
+                        max_file_size=max_file_size, view=view,
+                        root=root if root is not None else cfg.ref_root)
     # an input that cannot be read (a broken file among many, in a folder or given; a server
     # that fails) does not stop the others: each is one error line at the end, exit code 2
     opts.errors = input_errors = []

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from toolcat.commands.common import (
+    BrokenRefs,
     Cookies,
     FromFormat,
     MaxFileSize,
@@ -16,9 +17,11 @@ from toolcat.commands.common import (
     NoColor,
     Paths,
     Quiet,
+    Root,
     Webhooks,
     apply_ui,
     load_options,
+    warn_broken_refs,
 )
 from toolcat.commands.project import (
     DescriptionMax,
@@ -151,8 +154,12 @@ def config_budget(path: str | None = None) -> dict:
     from toolcat.config import load_config
     from toolcat.lint.profiles import PROFILES
 
-    budgets = getattr(load_config(path, profiles=PROFILES), "budgets", None)
-    return dict(budgets) if isinstance(budgets, dict) else {}
+    cfg = load_config(path, profiles=PROFILES)
+    budgets = getattr(cfg, "budgets", None)
+    out = dict(budgets) if isinstance(budgets, dict) else {}
+    if cfg.ref_root is not None:
+        out["root"] = cfg.ref_root    # the configuration's `root` (not a budget)
+    return out
 
 
 def _int_budget(cfg: dict, key: str) -> int | None:
@@ -229,6 +236,8 @@ def measure(
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
     cookies: Cookies = False,
+    broken_refs: BrokenRefs = "widen",
+    root: Root = None,
     merge: Merge = False,
     max_file_size: MaxFileSize = None,
     server: Servers = None,
@@ -307,7 +316,9 @@ def measure(
 
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     paths = require_inputs(paths, live)
-    lopts = load_options(from_format, webhooks, cookies, merge, max_file_size=max_file_size)
+    lopts = load_options(from_format, webhooks, cookies, merge, max_file_size=max_file_size,
+                         broken_refs=broken_refs,
+                         root=root if root is not None else cfg.get("root"))
     lopts.stream = True       # a large MCP tools list is measured a batch of tools at a time
 
     import toolcat
@@ -338,6 +349,7 @@ def measure(
                             f"{'s' if len(live.specs) != 1 else ''}")
         src = load_sources(paths, lopts, live, load_files=load_files)
         cats = src.catalogs
+        warn_broken_refs(cats)
         if not cats:        # every server failed, and no file was given
             report_errors(src.errors)
             raise typer.Exit(2)

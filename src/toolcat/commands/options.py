@@ -26,6 +26,14 @@ FromFormat = Annotated[
 ]
 Webhooks = Annotated[bool, typer.Option("--webhooks", help="OpenAPI 3.1: also make tools of `webhooks`.")]
 Cookies = Annotated[bool, typer.Option("--cookies", help="OpenAPI: also map cookie parameters.")]
+BrokenRefs = Annotated[str, typer.Option(
+    "--broken-refs", help="OpenAPI: a $ref that does not resolve: widen (the schema there "
+    "becomes {}, reported), omit (the tools that use it are left out, reported) or fail "
+    "(exit 2). Other tools are built as usual.")]
+Root = Annotated[Optional[str], typer.Option(
+    "--root", help="OpenAPI: the folder $refs to other files may reach [default: the spec's "
+    "own folder] (e.g. the specification/ folder of Azure specs that share common-types).",
+    show_default=False)]
 Merge = Annotated[bool, typer.Option("--merge", help="Treat all inputs as pages of one catalog.")]
 NoColor = Annotated[bool, typer.Option("--no-color", help="No colours (also: NO_COLOR=1).")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No summaries on stderr.")]

@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from toolcat.commands.common import (
+    BrokenRefs,
     Cookies,
     FromFormat,
     MaxFileSize,
@@ -14,6 +15,7 @@ from toolcat.commands.common import (
     NoColor,
     Paths,
     Quiet,
+    Root,
     Webhooks,
     apply_ui,
     load_options,
@@ -123,6 +125,8 @@ def project(
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
     cookies: Cookies = False,
+    broken_refs: BrokenRefs = "widen",
+    root: Root = None,
     merge: Merge = False,
     max_file_size: MaxFileSize = None,
     server: Servers = None,
@@ -169,7 +173,8 @@ def project(
         counter = tokens.counter()
     try:
         src = load_sources(paths, load_options(from_format, webhooks, cookies, merge,
-                                               strict=True, max_file_size=max_file_size), live)
+                                               strict=True, max_file_size=max_file_size,
+                                               broken_refs=broken_refs, root=root), live)
         exit_on_errors(src.errors)     # a server that failed: nothing is written
         cats = src.catalogs
         proj = toolcat.project(cats, settings=opts)

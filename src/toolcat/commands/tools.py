@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from toolcat.commands.common import (
+    BrokenRefs,
     Cookies,
     FromFormat,
     MaxFileSize,
@@ -14,9 +15,11 @@ from toolcat.commands.common import (
     NoColor,
     Paths,
     Quiet,
+    Root,
     Webhooks,
     apply_ui,
     load_options,
+    warn_broken_refs,
 )
 from toolcat.commands.sources import (
     Client,
@@ -55,6 +58,8 @@ def tools(
     from_format: FromFormat = None,
     webhooks: Webhooks = False,
     cookies: Cookies = False,
+    broken_refs: BrokenRefs = "widen",
+    root: Root = None,
     merge: Merge = False,
     max_file_size: MaxFileSize = None,
     server: Servers = None,
@@ -77,8 +82,10 @@ def tools(
     live = live_options(server, url, header, timeout, client, client_config, verbose)
     paths = require_inputs(paths, live)
     src = load_sources(paths, load_options(from_format, webhooks, cookies, merge,
-                                           max_file_size=max_file_size), live)
+                                           max_file_size=max_file_size,
+                                           broken_refs=broken_refs, root=root), live)
     cats = src.catalogs
+    warn_broken_refs(cats)
     if fmt == "json":
         tools_json(cats)
     else:

@@ -42,6 +42,12 @@ class LoadOptions:
     # the command reads tools one at a time (lint, measure): an MCP tools list in a JSON
     # file over the stream threshold is then streamed (formats.mcp.stream_catalog)
     stream: bool = False
+    # OpenAPI: a `$ref` that does not resolve (formats.openapi.refs.BROKEN_REFS): "widen" the
+    # schema there to {} (reported), "omit" the tools that use it (reported), "fail" (the
+    # catalog is an input error). lint reports every one as SC302 whatever this says.
+    broken_refs: str = "fail"
+    # OpenAPI: the folder `$ref`s to other files may reach (--root; None: the spec's own)
+    root: str | None = None
 
 
 def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalog:
@@ -86,7 +92,47 @@ def raise_problems(cat: Catalog) -> None:
     line, col = cat.locate(p.file, p.pointer)
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
     where = f"{p.pointer}: " if p.pointer and line is None else ""
-    raise InputError(f"{where}{p.message}{more}", p.file, line, col)
+    hint = ("; --broken-refs widen or omit builds the tools anyway"
+            if p.code == "SC302" else "")
+    raise InputError(f"{where}{p.message}{more}{hint}", p.file, line, col)
+
+
+def broken_refs_note(cats: list[Catalog]) -> str | None:
+    """One line saying what ``--broken-refs`` did to the tools of ``cats`` (None: nothing)."""
+    widened = omitted = 0
+    refs: set[tuple[str, str]] = set()
+    mode = None
+    for cat in cats:
+        rec = cat.meta.get("broken_refs")
+        if not rec:
+            continue
+        mode = rec["mode"]
+        for t in rec["tools"]:
+            if t["what"] == "widened":
+                widened += 1
+            else:
+                omitted += 1
+            refs.update((r["file"], r["pointer"]) for r in t["refs"])
+    if mode is None:
+        return None
+    n = len(refs)
+    head = f"{n} $ref{'s' if n != 1 else ''} that do{'es' if n == 1 else ''} not resolve"
+    if mode == "widen":
+        return (f"{head}: {widened} tool{'s' if widened != 1 else ''} widened to {{}} there"
+                + (f", {omitted} left out" if omitted else "")
+                + " (see --report or lint; --broken-refs omit|fail)")
+    return (f"{head}: {omitted} tool{'s' if omitted != 1 else ''} left out "
+            "(see lint; --broken-refs widen|fail)")
+
+
+def load_notes(cats: list[Catalog]) -> list[str]:
+    """The warnings loading leaves for the commands that do not lint: what --broken-refs did,
+    and a document version toolcat does not know (TC112), one line each."""
+    out = [f"{p.file}: {p.message}" for cat in cats for p in cat.problems if p.code == "TC112"]
+    note = broken_refs_note(cats)
+    if note:
+        out.append(note)
+    return out
 
 
 def load_data(data: Any, name: str, opts: LoadOptions) -> Catalog:
@@ -243,6 +289,10 @@ def merge_catalogs(cats: list[Catalog]) -> Catalog:
         merged.tools.extend(c.tools)
         merged.problems.extend(c.problems)
         merged.sources.update(c.sources)
+    broken = [c.meta["broken_refs"] for c in cats if c.meta.get("broken_refs")]
+    if broken:
+        merged.meta["broken_refs"] = {"mode": broken[0]["mode"],
+                                      "tools": [t for b in broken for t in b["tools"]]}
     return merged
 
 

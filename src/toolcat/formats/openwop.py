@@ -62,7 +62,7 @@ def load_openwop(doc: Any, path: str, view: str | None = None) -> Catalog:
 
 # ----------------------------------------------------------------------------- the target
 
-_READ_METHODS = ("get", "head", "options", "trace")
+_READ_METHODS = ("get", "head", "options", "trace", "query")   # QUERY: OpenAPI 3.2, safe
 _SCOPE = {"mcp": "mcp:", "connector": "connector:"}
 
 

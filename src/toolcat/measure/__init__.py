@@ -341,6 +341,13 @@ def _with_body(envelope: Any, item: dict, body: dict) -> dict:
 _UNDONE = ("/description", "/title", "/annotations/title")
 
 
+def _same_name(envelope: Any, a: Any, b: Any) -> bool:
+    """Whether descriptors ``a`` and ``b`` carry the same tool name."""
+    ba, bb = envelope.body(a), envelope.body(b)
+    key = envelope.id_key
+    return isinstance(ba, dict) and isinstance(bb, dict) and key in ba and ba.get(key) == bb.get(key)
+
+
 def _lossless_only(envelope: Any, pt: Any, before_item: Any) -> Any:
     """The descriptor of one tool with the exact rewrites of its compact view only: the
     compact descriptor with the cut description and the relocated titles put back. A tool
@@ -349,7 +356,10 @@ def _lossless_only(envelope: Any, pt: Any, before_item: Any) -> Any:
     from toolcat.project import EXACT, describe
 
     after_item = pt.descriptor
-    lossy = [c for c in pt.changes if c.kind != EXACT and c.pointer != "/outputSchema"]
+    # a rename written in both views (MCP, OpenWOP: the standard one too) is no saving
+    renamed_both = _same_name(envelope, after_item, before_item)
+    lossy = [c for c in pt.changes if c.kind != EXACT and c.pointer != "/outputSchema"
+             and not (renamed_both and c.pointer == "/name")]
     if not lossy:
         return after_item
     if any(c.pointer not in _UNDONE for c in lossy):

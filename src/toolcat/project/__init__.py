@@ -41,6 +41,7 @@ from toolcat.project.lower import (
     OMITTED,
     WIDENED,
     Change,
+    Kind,
     LowerCache,
     SchemaResult,
     content_key,
@@ -175,6 +176,10 @@ class Projection:
     duplicates: list["Duplicate"] = field(default_factory=list)
     #: what the output breaks that no rewrite can mend (a provider's tool count per request)
     warnings: list[str] = field(default_factory=list)
+    #: ``--broken-refs``: each tool widened or left out at a $ref that does not resolve
+    #: ({"id", "where", "what", "refs": [{"file", "pointer", "ref"}]}; the report's
+    #: ``broken_refs``)
+    broken_refs: list[dict] = field(default_factory=list)
     # serialized views, made once (output, digest, summary and report all want them)
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -382,10 +387,12 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     source, tier = _source_and_tier(tool, fmt, target, opts)
     tid = target.tool_id(tool, fmt, source)
     standard, fitted = _standard(target, tool, fmt, opts.source, opts.safety_tier, cache)
+    # what loading changed (a broken $ref widened): the same in every view
+    noted = [Change(p, Kind(k), w) for p, k, w in tool.notes] if tool.notes else []
     if opts.view == "standard":
-        return ProjectedTool(tid, standard, standard, fitted, file=tool.file,
+        return ProjectedTool(tid, standard, standard, noted + fitted, file=tool.file,
                              no_input_schema=tool.input_schema is None)
-    changes: list[Change] = []
+    changes: list[Change] = noted
     title = target.title_of(tool)
     # description
     description = None
@@ -489,14 +496,16 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
         digest = content_key(tool.output_schema, cache.digests)
         if digest is not None:
             key = ("outputSchema", digest, tool.dialect, opts.factor, target.typed_object_roots,
-                   target.boolean_property_schemas)
+                   target.boolean_property_schemas, tool.http_method is not None)
             got = cache.outputs.get(key)
             if got is not None:
                 return got
     res = lower_schema(tool.output_schema, tool.dialect, subset=False, pointer="/outputSchema",
                        cache=cache, factor=opts.factor)
+    # an OpenAPI tool's output is a response body, any JSON value (roots.fit_output)
     out_schema, fit = roots.fit_output(res.schema, tool.dialect, typed=target.typed_object_roots,
-                                       boolean_properties=target.boolean_property_schemas)
+                                       boolean_properties=target.boolean_property_schemas,
+                                       any_value=tool.http_method is not None)
     if key is None:
         return res.changes, out_schema, fit
     # kept for the run: its parts equal to other kept results' become theirs
@@ -690,6 +699,9 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
     if opts.sort:
         tools.sort(key=lambda t: t.id)
     warnings: list[str] = []
+    from toolcat.formats.load import load_notes
+
+    warnings.extend(load_notes(cats))
     if target.provider is not None:
         from toolcat.formats.providers import PROVIDERS
 
@@ -697,7 +709,8 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
         if row.max_tools is not None and len(tools) > row.max_tools:
             warnings.append(f"{len(tools):,} tools: {row.title} accepts at most "
                             f"{row.max_tools:,} in one request (send a subset of them)")
-    return Projection(target.name, opts.view, tools, opts, subset, dups, warnings)
+    broken = [t for cat in cats for t in cat.meta.get("broken_refs", {}).get("tools", ())]
+    return Projection(target.name, opts.view, tools, opts, subset, dups, warnings, broken)
 
 
 def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
@@ -725,7 +738,8 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
             digest = content_key(new, cache.digests)
             if digest is not None:
                 mkey = (digest, tool.dialect, target.ajv_clients,
-                        target.typed_object_roots, target.boolean_property_schemas)
+                        target.typed_object_roots, target.boolean_property_schemas,
+                        tool.http_method is not None)
                 got = cache.standards.get(mkey)
                 if got is not None:
                     if got[0] is not _SAME:
@@ -737,9 +751,15 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
         if target.ajv_clients:
             new, fixed = roots.fix_patterns(new, tool.dialect, role)
             changes.extend(fixed)
-        fit = roots.fit_output if role == "/outputSchema" else roots.fit_input
-        new, fitted = fit(new, tool.dialect, typed=target.typed_object_roots,
-                          boolean_properties=target.boolean_property_schemas, pointer=role)
+        if role == "/outputSchema":
+            new, fitted = roots.fit_output(
+                new, tool.dialect, typed=target.typed_object_roots,
+                boolean_properties=target.boolean_property_schemas, pointer=role,
+                any_value=tool.http_method is not None)
+        else:
+            new, fitted = roots.fit_input(new, tool.dialect, typed=target.typed_object_roots,
+                                          boolean_properties=target.boolean_property_schemas,
+                                          pointer=role)
         changes.extend(fitted)
         body[key] = new
         if mkey is not None:

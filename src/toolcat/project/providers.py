@@ -550,23 +550,34 @@ def size_problem(schema: Any, dialect: str, r: Any) -> tuple[str, str] | None:
     return None
 
 
+def name_limit(pattern: str) -> int:
+    """The longest name ``pattern`` (a ``^[...]{1,N}$`` rule) accepts: N (64 if it says none).
+    MCP's rule is 128 characters, the providers' 64: a renamed tool gets the target's."""
+    import re
+
+    m = re.search(r"\{1,(\d+)\}\$?$", pattern)
+    return int(m.group(1)) if m else 64
+
+
 def _name_for(tid: str, pattern: str, taken: set[str]) -> str:
     import hashlib
     import re
 
     rx = re.compile(pattern)
+    limit = name_limit(pattern)
     name = re.sub(r"[^A-Za-z0-9_-]", "_", tid)
     if not rx.match(name) and name and not re.match(r"[A-Za-z_]", name[0]):
         name = "_" + name
-    if (len(name) > 64 or not rx.match(name)) and not rx.match(name[:55] + "_0000000a"):
+    keep = limit - 9       # room for "_" + 8 hex digits
+    if (len(name) > limit or not rx.match(name)) and not rx.match(name[:keep] + "_0000000a"):
         name = "tool_" + hashlib.sha256(tid.encode("utf-8")).hexdigest()[:12]
-    elif len(name) > 64 or not rx.match(name):
+    elif len(name) > limit or not rx.match(name):
         h = hashlib.sha256(tid.encode("utf-8")).hexdigest()[:8]
-        name = name[:55] + "_" + h
+        name = name[:keep] + "_" + h
     base, n = name, 2
     while name in taken:
         suffix = f"_{n}"
-        name = base[:64 - len(suffix)] + suffix
+        name = base[:limit - len(suffix)] + suffix
         n += 1
     return name
 

@@ -24,6 +24,8 @@ def build_report(proj: "Projection") -> dict:
             entry["conformant"] = t.conformant
         tools.append(entry)
     out = {"digest": proj.digest(), "target": proj.target, "view": proj.view, "tools": tools}
+    if proj.broken_refs:
+        out["broken_refs"] = proj.broken_refs
     missing = proj.without_input_schema()
     if missing:
         out["without_input_schema"] = missing
@@ -125,6 +127,18 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None,
         con.print(f"schema changes that are not exact: {parts} (see --report)")
     else:
         con.print("schema changes that are not exact: none")
+    env = proj.envelope
+    dropped = sum(1 for t in proj.tools
+                  if isinstance(env.body(t.standard), dict)
+                  and "outputSchema" in env.body(t.standard)
+                  and any(c.pointer == "/outputSchema" and c.kind == "omitted"
+                          for c in t.changes))
+    if dropped:
+        # the standard view carries them: the ratio counts their removal (HubSpot on
+        # OpenWOP: 1.9%, most of it output schemas)
+        con.print(Text(f"the {proj.view} view leaves out the outputSchema of {dropped} "
+                       f"tool{'s' if dropped != 1 else ''} (in the handbook); the standard "
+                       "column includes them"))
     note = proj.input_schema_note()
     if note:
         con.print(Text(note))
@@ -136,5 +150,12 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None,
     if f["failed"]:
         con.print(Text(f"unlowerable (--unlowerable fail): {shown(', '.join(f['failed'][:10]))}"
                        + (" ..." if len(f["failed"]) > 10 else ""), style="red"))
+    if proj.view == "compact" and (f["tokens_after"] > f["tokens_before"]
+                                   or f["bytes_after"] > f["bytes_before"]):
+        # a compact view larger than its standard view saves nothing (Xero on OpenWOP:
+        # 111.6% of the tokens): never only a ratio over 100% in a table
+        con.print(Text(f"toolcat: warning: the compact view is larger than the standard view "
+                       f"({pct(f['tokens_after'], f['tokens_before'])} of its tokens, "
+                       f"{pct(f['bytes_after'], f['bytes_before'])} of its bytes)"))
     if written:
         con.print(f"digest {f['digest']}")

@@ -80,8 +80,14 @@ def fit_input(schema: Any, dialect: str, *, typed: bool, boolean_properties: boo
 
 
 def fit_output(schema: Any, dialect: str, *, typed: bool, boolean_properties: bool,
-               pointer: str = "/outputSchema") -> tuple[Any, list[Change]]:
-    """``schema`` as a tool's outputSchema root in a target (see the module doc)."""
+               pointer: str = "/outputSchema", any_value: bool = False) -> tuple[Any, list[Change]]:
+    """``schema`` as a tool's outputSchema root in a target (see the module doc).
+
+    ``any_value``: the schema describes a value that may be any JSON (an OpenAPI response
+    body), not MCP ``structuredContent`` (always an object): one that names a type other than
+    object (an array, ``null``: GitHub's get-content, Intercom's nullable responses) is
+    wrapped, exactly, rather than narrowed to its objects (one that names no type at all is
+    read as an object, as before)."""
     changes: list[Change] = []
     if typed and isinstance(schema, bool):
         # structuredContent is always an object
@@ -95,7 +101,7 @@ def fit_output(schema: Any, dialect: str, *, typed: bool, boolean_properties: bo
     if not isinstance(out, dict):
         return out, changes
     if typed:
-        out = _typed_output(out, dialect, pointer, changes)
+        out = _typed_output(out, dialect, pointer, changes, any_value)
     if not boolean_properties:
         out = _object_properties(out, pointer, changes)
     return out, changes
@@ -151,7 +157,8 @@ def _typed_input(schema: dict, dialect: str, pointer: str, changes: list[Change]
     return _set_object_type(schema, pointer, changes, "tool arguments are always an object")
 
 
-def _typed_output(schema: dict, dialect: str, pointer: str, changes: list[Change]) -> dict:
+def _typed_output(schema: dict, dialect: str, pointer: str, changes: list[Change],
+                  any_value: bool = False) -> dict:
     if schema.get("type") == "object":
         return schema
     d = node_dialect(schema, dialect)
@@ -159,7 +166,9 @@ def _typed_output(schema: dict, dialect: str, pointer: str, changes: list[Change
     atoms = root_atoms(schema, d, made)
     if atoms is None:
         return schema
-    if "object" in atoms and not _root_referenced(schema, d, made[0] if made else None):
+    untyped = atoms == _EVERY_TYPE
+    if "object" in atoms and not _root_referenced(schema, d, made[0] if made else None) \
+            and (not any_value or untyped or atoms == {"object"}):
         return _set_object_type(schema, pointer, changes,
                                 "structuredContent is always an object")
     wrapped = wrap(schema, d)
@@ -168,8 +177,11 @@ def _typed_output(schema: dict, dialect: str, pointer: str, changes: list[Change
                               'not an object schema and not wrapped ($recursiveRef inside); '
                               "the MCP SDK's ToolSchema refuses this tool"))
         return schema
+    names = {"int": "integer", "frac": "number"}
     why = ("accepts no object" if "object" not in atoms else
-           "its top level is referenced from inside")
+           "the response may also be " + ", ".join(sorted(names.get(a, a) for a in atoms
+                                                          if a != "object"))
+           if any_value and not untyped else "its top level is referenced from inside")
     changes.append(Change(pointer, WRAPPED,
                           f"{why}: wrapped as {{type: object, properties: {{{WRAP_PROPERTY}: "
                           f"...}}, required: [{WRAP_PROPERTY}]}}, the value under "
@@ -189,6 +201,8 @@ def _set_object_type(schema: dict, pointer: str, changes: list[Change], why: str
 
 
 # ----------------------------------------------------------------------------- atoms
+
+_EVERY_TYPE = frozenset({"null", "object", "int", "frac", "boolean", "string", "array"})
 
 def root_atoms(schema: Any, dialect: str, made: list | None = None) -> frozenset | None:
     """The instance types ``schema`` may accept (an over-approximation: its own ``type``,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcat.document import pointer as jp
-from toolcat.formats.openapi.refs import METHODS, Doc, Resolver
+from toolcat.formats.openapi.refs import Doc, Resolver, path_item_operations
 from toolcat.schema.keywords import DRAFT7, DRAFT2020
 from toolcat.schema.walker import iter_schemas
 
@@ -105,9 +105,8 @@ class RefChecker:
 
         if kind == PATH_ITEM:
             items("parameters", PARAMETER)
-            for m in METHODS:
-                if m in node:
-                    push((node[m], doc, f"{ptr}/{m}", OPERATION))
+            for _m, suffix, op in path_item_operations(node, not self.swagger):
+                push((op, doc, ptr + suffix, OPERATION))
         elif kind == OPERATION:
             items("parameters", PARAMETER)
             if "requestBody" in node:
@@ -123,8 +122,9 @@ class RefChecker:
                 if not str(expr).startswith("x-"):
                     push((v, doc, f"{ptr}/{jp.escape(str(expr))}", PATH_ITEM))
         else:
-            if "schema" in node:
-                push((node["schema"], doc, ptr + "/schema", SCHEMA))
+            for key in ("schema", "itemSchema"):     # itemSchema: OpenAPI 3.2 media types
+                if key in node:
+                    push((node[key], doc, f"{ptr}/{key}", SCHEMA))
             if self.swagger:
                 if kind in (PARAMETER, HEADER) and isinstance(node.get("items"), dict):
                     push((node["items"], doc, ptr + "/items", SCHEMA))

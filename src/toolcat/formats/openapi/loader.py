@@ -22,13 +22,23 @@ from typing import Any
 from toolcat.document import pointer as jp
 from toolcat.document.source import SourceText
 from toolcat.errors import InputError
-from toolcat.formats.openapi.refs import METHODS, Bundler, Def, Doc, Resolver, Target, file_pointer
-from toolcat.model import OPENAPI3, SWAGGER2, Catalog, Tool
+from toolcat.formats.openapi.refs import (
+    BrokenRef,
+    Bundler,
+    Def,
+    Doc,
+    Resolver,
+    Target,
+    file_pointer,
+    path_item_operations,
+)
+from toolcat.model import OPENAPI3, SWAGGER2, Catalog, Problem, Tool
 from toolcat.schema.keywords import ANNOTATION, DRAFT2020, KEYWORDS, is_prose_key
 
-_METHODS = frozenset(METHODS)
-_LOC_RANK = {"path": 0, "query": 1, "header": 2, "cookie": 3}
+# `querystring` (OpenAPI 3.2): the whole query string as one parameter (its `content` schema)
+_LOC_RANK = {"path": 0, "query": 1, "querystring": 1, "header": 2, "cookie": 3}
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+_TEMPLATE = re.compile(r"\{([^{}]+)\}")
 _ID_BAD = re.compile(r"[^A-Za-z0-9_-]+")
 _UNDERSCORES = re.compile(r"_+")
 _2XX = re.compile(r"2(?:\d\d|XX|xx)")
@@ -86,7 +96,11 @@ class _Loader:
         self.swagger = "openapi" not in doc
         version = cat.version or ""
         index_ids = not self.swagger and not version.startswith("3.0")
-        self.r = Resolver(doc, src, path, cat, index_ids, getattr(opts, "limits", None))
+        # OpenAPI 3.2 (and a later version, read as 3.2): QUERY, additionalOperations
+        self.modern = not self.swagger and not version.startswith(("3.0", "3.1"))
+        self.broken_refs = getattr(opts, "broken_refs", None) or "fail"
+        self.r = Resolver(doc, src, path, cat, index_ids, getattr(opts, "limits", None),
+                          self.broken_refs, getattr(opts, "root", None))
         self.b = Bundler(self.r, self.swagger,
                          legacy_items=self.swagger or version.startswith("3.0"))
         self.root = self.r.root
@@ -102,6 +116,7 @@ class _Loader:
         self._defs_maps: dict[int, tuple[list, dict]] = {}
         self._origins: dict[tuple[int, str, str], tuple[list, list]] = {}
         self._params: dict[tuple[int, str], tuple[Any, frozenset[str], Doc, str]] = {}
+        self._param_broken: dict[tuple[int, str], tuple[BrokenRef, ...]] = {}
 
     def _mentions(self, word: str) -> bool:
         """Whether any document read so far has ``word`` in its text (a cheap gate: each
@@ -136,7 +151,12 @@ class _Loader:
 
     def path_item(self, item: Any, doc: Doc, ptr: str, http_path: str | None,
                   webhook: str | None) -> None:
+        sink: list[BrokenRef] = []
+        self.r.sink = sink
         t = self.r.follow(item, doc, ptr, None)
+        self.r.sink = None
+        if sink:     # no operation of it is known: they are all left out
+            self._record_broken(None, ptr, sink, "omitted")
         if t is None or not isinstance(t.node, dict):
             return
         item, doc, ptr = t.node, t.doc, t.pointer
@@ -146,15 +166,25 @@ class _Loader:
 
             for i, p in enumerate(shared):
                 self.check.walk(p, doc, f"{ptr}/parameters/{i}", PARAMETER)
-        for m, op in item.items():
-            if m in _METHODS:
-                self.operation(op, doc, f"{ptr}/{m}", m, http_path, webhook,
-                               shared if isinstance(shared, list) else None, ptr)
+        for m, suffix, op in list(path_item_operations(item, self.modern)):
+            self.operation(op, doc, ptr + suffix, m, http_path, webhook,
+                           shared if isinstance(shared, list) else None, ptr)
 
     # ---------------------------------------------------------------- one operation
     def operation(self, op: Any, item_doc: Doc, op_ptr: str, method: str,
                   http_path: str | None, webhook: str | None, shared: list | None,
                   item_ptr: str) -> None:
+        sink: list[BrokenRef] = []
+        self.r.sink = sink
+        try:
+            self._operation(op, item_doc, op_ptr, method, http_path, webhook, shared, item_ptr,
+                            sink)
+        finally:
+            self.r.sink = None
+
+    def _operation(self, op: Any, item_doc: Doc, op_ptr: str, method: str,
+                   http_path: str | None, webhook: str | None, shared: list | None,
+                   item_ptr: str, sink: list[BrokenRef]) -> None:
         doc = item_doc
         if isinstance(op, dict) and "$ref" in op:
             # not in the OpenAPI specification, but real specs (DigitalOcean's) keep each
@@ -163,6 +193,11 @@ class _Loader:
             if t is not None:
                 op, doc, op_ptr = t.node, t.doc, t.pointer
             else:
+                if sink:    # what the operation is is not known: it is left out
+                    self._record_broken(fallback_id(
+                        method, http_path if http_path is not None else webhook or ""),
+                        op_ptr, sink, "omitted")
+                    return
                 op = {}
         if not isinstance(op, dict):
             op = {}
@@ -197,27 +232,105 @@ class _Loader:
             extra["webhook"] = webhook
         tool.extra = extra
 
-        params = self._parameters(shared, item_doc, item_ptr, op, doc, op_ptr, tid)
+        params = self._parameters(shared, item_doc, item_ptr, op, doc, op_ptr, tid, http_path)
         tool.input_schema = self._input(tool, op, doc, op_ptr, params)
         tool.output_schema = self._output(tool, op, doc, op_ptr)
-        self.cat.tools.append(tool)
+        self.r.sink = None
+        if sink and self._broken(tool, sink):
+            self.cat.tools.append(tool)
+        elif not sink:
+            self.cat.tools.append(tool)
         self.check.operation(op, doc, op_ptr, tid)
 
+    # ---------------------------------------------------------------- broken refs
+    def _broken(self, tool: Tool, sink: list[BrokenRef]) -> bool:
+        """``--broken-refs widen|omit``: record what became of ``tool``, built with the broken
+        refs in ``sink``; whether the tool is kept (widen) or left out (omit)."""
+        seen: set[int] = set()
+        uniq = [b for b in sink if not (id(b) in seen or seen.add(id(b)))]
+        if self.broken_refs == "omit":
+            self._record_broken(tool.id, tool.pointer, uniq, "omitted")
+            return False
+        where = self._widened_pointers(tool, uniq)
+        notes = tool.notes
+        for b in uniq:
+            # a broken reference met through an OpenAPI object (a parameter, a body, a
+            # response): the input or output as a whole is where it is wider
+            for ptr in where.get(id(b.node)) or [
+                    "/outputSchema" if "/responses/" in b.pointer else "/inputSchema"]:
+                notes.append((ptr, "widened",
+                              f"$ref {b.ref!r} does not resolve ({b.file}: {b.pointer}): "
+                              "widened to {} (--broken-refs widen)"))
+        self._record_broken(tool.id, tool.pointer, uniq, "widened")
+        return True
+
+    @staticmethod
+    def _widened_pointers(tool: Tool, sink: list[BrokenRef]) -> dict[int, list[str]]:
+        """Tool pointers of the nodes that stand in for broken refs (found by identity; a
+        definition both schemas bundle is in each)."""
+        from toolcat.schema.walker import iter_schemas
+
+        want = {id(b.node) for b in sink if b.node is not None}
+        found: dict[int, list[str]] = {}
+        for role, schema in (("/inputSchema", tool.input_schema),
+                             ("/outputSchema", tool.output_schema)):
+            if not want or not isinstance(schema, (dict, bool)):
+                continue
+            for path, node, _d in iter_schemas(schema):
+                if id(node) in want:
+                    found.setdefault(id(node), []).append(role + jp.encode(path))
+        return found
+
+    def _record_broken(self, tool: str | None, where: str, sink: list[BrokenRef],
+                       what: str) -> None:
+        rec = self.cat.meta.setdefault("broken_refs", {"mode": self.broken_refs, "tools": []})
+        rec["tools"].append({"id": tool, "where": where, "what": what,
+                             "refs": [{"file": b.file, "pointer": b.pointer, "ref": b.ref}
+                                      for b in sink]})
+
     def _parameters(self, shared: list | None, item_doc: Doc, item_ptr: str, op: dict,
-                    doc: Doc, op_ptr: str, tid: str) -> list[Target]:
+                    doc: Doc, op_ptr: str, tid: str,
+                    http_path: str | None = None) -> list[Target]:
         found: dict[tuple[str, str], Target] = {}
+        unread = False
         for lst, ldoc, base in ((shared, item_doc, item_ptr), (op.get("parameters"), doc, op_ptr)):
             if not isinstance(lst, list):
                 continue
             for i, p in enumerate(lst):
                 t = self.r.follow(p, ldoc, f"{base}/parameters/{i}", tid)
-                if t is None or not isinstance(t.node, dict):
+                if t is None:
+                    unread = True     # (SC302) it may be the path variable's parameter
+                    continue
+                if not isinstance(t.node, dict):
                     continue
                 name, loc = t.node.get("name"), t.node.get("in")
                 if not isinstance(name, str) or not isinstance(loc, str):
                     continue
                 found[(name, loc)] = t   # operation level replaces path level, in place
+        if http_path is not None and "{" in http_path and not unread:
+            self._path_variables(http_path, found, doc, op_ptr, tid)
         return list(found.values())
+
+    def _path_variables(self, http_path: str, found: dict[tuple[str, str], Target], doc: Doc,
+                        op_ptr: str, tid: str) -> None:
+        """TC113: each ``{name}`` of the path needs an ``in: path`` parameter; one declared
+        in another location (reported at its ``in``) or not at all (at the operation) can
+        never be filled."""
+        in_path = {n for n, loc in found if loc == "path"}
+        for var in dict.fromkeys(_TEMPLATE.findall(http_path)):
+            if var in in_path:
+                continue
+            other = next(((loc, t) for (n, loc), t in found.items() if n == var), None)
+            if other is not None:
+                loc, t = other
+                where, ptr = f"is declared `in: {loc}`, not `in: path`", t.pointer + "/in"
+                file = t.doc.path
+            else:
+                where, ptr, file = "has no `in: path` parameter", op_ptr, doc.path
+            self.cat.problems.append(Problem(
+                code="TC113", file=file, pointer=ptr, tool=tid, blocking=False,
+                message=f"path variable {{{var}}} of {http_path} {where}: the tool can never "
+                        "fill its URL"))
 
     # ---------------------------------------------------------------- schemas
     def _param_schema(self, t: Target) -> tuple[Any, frozenset[str], Doc, str]:
@@ -226,8 +339,14 @@ class _Loader:
         operations; like the converted schemas, the result is never changed once built)."""
         key = (id(t.doc), t.pointer)
         got = self._params.get(key)
+        sink = self.r.sink
         if got is None:
+            start = len(sink) if sink is not None else 0
             got = self._params[key] = self._build_param_schema(t)
+            if sink is not None and len(sink) > start:
+                self._param_broken[key] = tuple(sink[start:])
+        elif sink is not None and key in self._param_broken:
+            sink.extend(self._param_broken[key])
         return got
 
     def _build_param_schema(self, t: Target) -> tuple[Any, frozenset[str], Doc, str]:
@@ -591,14 +710,28 @@ class _Loader:
                 content = t.node.get("content")
                 if isinstance(content, dict):
                     for mt, media in content.items():
-                        if is_json_media(mt) and isinstance(media, dict) and "schema" in media:
+                        if not isinstance(media, dict):
+                            continue
+                        if is_json_media(mt) and "schema" in media:
                             found = (media["schema"],
                                      f"{t.pointer}/content/{jp.escape(mt)}/schema")
+                            break
+                        if self.modern and "itemSchema" in media and "schema" not in media:
+                            # OpenAPI 3.2: a sequence (JSON Lines, json-seq, SSE...) of
+                            # items; the tool's result is the list of them
+                            found = (media["itemSchema"],
+                                     f"{t.pointer}/content/{jp.escape(mt)}/itemSchema")
                             break
             if found is None:
                 continue
             schema, refs = self.b.convert(found[0], t.doc, found[1])
-            tool.origin.append(("/outputSchema", self._tool_src(tool, t.doc, found[1])))
+            if found[1].endswith("/itemSchema"):
+                schema = {"type": "array", "items": schema}
+                tool.origin.append(("/outputSchema", "\0" + found[1]))
+                tool.origin.append(("/outputSchema/items",
+                                    self._tool_src(tool, t.doc, found[1])))
+            else:
+                tool.origin.append(("/outputSchema", self._tool_src(tool, t.doc, found[1])))
             defs = self.b.closure(refs) if refs else []
             if defs:
                 schema = _attach_defs(schema, self._defs_map(defs))
@@ -609,6 +742,8 @@ class _Loader:
             return schema
         return None
 
+
+_KNOWN_VERSION = re.compile(r"3\.[012](?:\.\d+)?(?:-[0-9A-Za-z.-]+)?")
 
 # keywords that give a schema a place of its own (a copy elsewhere would mean another thing)
 _SCOPED = frozenset(("$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"))
@@ -823,6 +958,11 @@ def load_openapi(doc: dict, src: SourceText, path: str, opts: Any) -> Catalog:
     cat = Catalog(file=path, format=SWAGGER2 if swagger else OPENAPI3,
                   version=str(version) if version is not None else None, document=doc)
     cat.sources[path] = src
+    if not swagger and not (isinstance(version, str) and _KNOWN_VERSION.fullmatch(version)):
+        cat.problems.append(Problem(
+            code="TC112", file=path, pointer="/openapi", blocking=False,
+            message=f"openapi {version!r} is not a version toolcat knows (3.0.x, 3.1.x, 3.2.x): "
+                    "read as 3.2; what a later version adds may be left out"))
     try:
         _Loader(doc, src, path, opts, cat).run()
     except RecursionError:

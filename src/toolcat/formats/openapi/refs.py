@@ -55,6 +55,28 @@ class Doc:
         self.ids: dict[str, str] = {}   # pointer of a node with `$id` -> its absolute URI
 
 
+class BrokenRef:
+    """A ``$ref`` that does not resolve, met while building a tool (``--broken-refs widen``
+    or ``omit``): where it is written, what it says, and (in a schema, widened) the node
+    that stands in for it in the converted schema (``{}`` plus the node's other keywords),
+    by which the loader finds its tool pointer."""
+
+    __slots__ = ("file", "pointer", "ref", "message", "node")
+
+    def __init__(self, file: str, pointer: str, ref: str, message: str, node: Any = None) -> None:
+        self.file = file
+        self.pointer = pointer      # source pointer of the `$ref` member
+        self.ref = ref
+        self.message = message
+        self.node = node
+
+
+#: what the commands that need clean input do with a ``$ref`` that does not resolve
+#: (``--broken-refs``): ``widen`` the schema there to ``{}`` (reported), ``omit`` the tools
+#: that use it (reported), or ``fail`` (the whole catalog is an input error)
+BROKEN_REFS = ("widen", "omit", "fail")
+
+
 class Target:
     __slots__ = ("doc", "pointer", "node")
 
@@ -77,8 +99,10 @@ def _media_schemas(obj: Any, ptr: str) -> Iterator[tuple[str, Any]]:
     content = obj.get("content")
     if isinstance(content, dict):
         for mt, media in content.items():
-            if isinstance(media, dict) and "schema" in media:
-                yield f"{ptr}/content/{jp.escape(mt)}/schema", media["schema"]
+            if isinstance(media, dict):
+                for key in ("schema", "itemSchema"):    # itemSchema: OpenAPI 3.2 sequences
+                    if key in media:
+                        yield f"{ptr}/content/{jp.escape(mt)}/{key}", media[key]
     headers = obj.get("headers")
     if isinstance(headers, dict):
         for name, h in headers.items():
@@ -107,6 +131,23 @@ def _operation_schemas(op: Any, ptr: str) -> Iterator[tuple[str, Any]]:
 
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+#: OpenAPI 3.2: the QUERY method is a fixed field of a path item, and any other method is an
+#: entry of its ``additionalOperations`` map
+METHODS_32 = METHODS + ("query",)
+ADDITIONAL = "additionalOperations"
+
+
+def path_item_operations(item: dict, modern: bool = True) -> Iterator[tuple[str, str, Any]]:
+    """(method, pointer suffix, operation) of a path item: the fixed methods, and with
+    ``modern`` (OpenAPI 3.2 and later) ``query`` and the ``additionalOperations``."""
+    methods = METHODS_32 if modern else METHODS
+    for m, op in item.items():        # in the document's order
+        if m in methods:
+            yield m, "/" + m, op
+        elif m == ADDITIONAL and modern and isinstance(op, dict):
+            for name, aop in op.items():
+                if isinstance(name, str) and name:
+                    yield name.lower(), f"/{ADDITIONAL}/{jp.escape(name)}", aop
 
 
 def _path_item_schemas(item: Any, ptr: str) -> Iterator[tuple[str, Any]]:
@@ -116,9 +157,8 @@ def _path_item_schemas(item: Any, ptr: str) -> Iterator[tuple[str, Any]]:
     if isinstance(params, list):
         for i, p in enumerate(params):
             yield from _media_schemas(p, f"{ptr}/parameters/{i}")
-    for m in METHODS:
-        if m in item:
-            yield from _operation_schemas(item[m], f"{ptr}/{m}")
+    for _m, suffix, op in path_item_operations(item):
+        yield from _operation_schemas(op, ptr + suffix)
 
 
 def openapi_schema_roots(data: Any) -> Iterator[tuple[str, Any]]:
@@ -163,23 +203,40 @@ class Resolver:
     """Resolve ``$ref`` strings; load referenced files (inside the spec's folder only)."""
 
     def __init__(self, data: Any, src: SourceText, path: str, catalog: Catalog,
-                 index_ids: bool, limits: Limits | None = None) -> None:
+                 index_ids: bool, limits: Limits | None = None,
+                 broken_refs: str = "fail", root: str | None = None) -> None:
         self.catalog = catalog
+        # --broken-refs widen|omit: a reference that does not resolve blocks no command; the
+        # tool being built collects it in `sink` (the loader decides what becomes of it)
+        self.lenient = broken_refs != "fail"
+        self.sink: list[BrokenRef] | None = None
         self.limits = limits
         self.index_ids = index_ids
+        self.rooted = root is not None
         if path == "-":
             self.folder = None
             real = None
             uri = "file:///%3Cstdin%3E"
         else:
             # refs stay inside the folder the user named (resolved once): a spec that is a
-            # symbolic link does not move that folder to wherever the link points
-            self.folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
-            real = os.path.join(self.folder, os.path.basename(path))
+            # symbolic link does not move that folder to wherever the link points; --root
+            # names a wider one (Azure's specs share ../../../../../common-types)
+            self.spec_dir = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+            self.folder = os.path.realpath(root) if root is not None else self.spec_dir
+            real = os.path.join(self.spec_dir, os.path.basename(path))
             uri = _file_uri(real)
+        # OpenAPI 3.2 `$self`: the document's own URI, the base of its references; a
+        # reference under the folder it names is the file under the spec's folder
+        self.self_base: tuple[str, str] | None = None
+        file_uri = uri
+        own = data.get("$self") if isinstance(data, dict) and "openapi" in data else None
+        if isinstance(own, str) and own and "#" not in own:
+            uri = urljoin(file_uri, own)
+            if uri != file_uri:
+                self.self_base = (uri.rsplit("/", 1)[0] + "/", file_uri.rsplit("/", 1)[0] + "/")
         self.root = Doc(path, real, uri, data, src)
         self.given_dir = os.path.dirname(path) if path != "-" else ""
-        self.docs_by_uri: dict[str, Doc] = {uri: self.root}
+        self.docs_by_uri: dict[str, Doc] = {uri: self.root, file_uri: self.root}
         self.failed: dict[str, str] = {}
         self.reported: dict[tuple[str, str, str], Problem] = {}
         self.id_index: dict[str, tuple[Doc, str]] = {}
@@ -247,9 +304,10 @@ class Resolver:
             return "$ref {ref} names a file whose name holds a NUL byte; not read"
         real = os.path.realpath(local)
         if os.path.commonpath([self.folder, real]) != self.folder:
-            return ("$ref {ref} points outside the spec's folder ("
-                    + self.folder.replace("{", "{{").replace("}", "}}") + "); not read")
-        rel = os.path.relpath(real, self.folder)
+            return ("$ref {ref} points outside the " + ("--root" if self.rooted else "spec's")
+                    + " folder (" + self.folder.replace("{", "{{").replace("}", "}}")
+                    + "); not read (--root DIR names a folder references may reach)")
+        rel = os.path.relpath(real, self.spec_dir)
         shown = os.path.normpath(os.path.join(self.given_dir, rel))
         try:
             data, src = load_file(real, limits=self.limits)
@@ -298,8 +356,14 @@ class Resolver:
             hit = self.resource_root(uri)
             if hit is None and ref.startswith("#"):
                 hit = (doc, "")
+            mapped = False
+            if hit is None and self.self_base is not None and uri.startswith(self.self_base[0]):
+                # under the folder `$self` names: the file at that place under the spec's
+                uri = self.self_base[1] + uri[len(self.self_base[0]):]
+                hit = self.resource_root(uri)
+                mapped = True
             if hit is None:
-                if _SCHEME.match(ref) or urlparse(uri).scheme != "file":
+                if (_SCHEME.match(ref) and not mapped) or urlparse(uri).scheme != "file":
                     return f"$ref {ref!r} is a URL; toolcat never fetches URLs"
                 loaded = self._load(uri, ref)
                 if isinstance(loaded, str):
@@ -351,7 +415,9 @@ class Resolver:
             seen.add(key)
             t = self.resolve(obj["$ref"], doc, ptr)
             if isinstance(t, str):
-                self.problem(t, doc, ptr + "/$ref", tool, blocking)
+                self.problem(t, doc, ptr + "/$ref", tool, blocking and not self.lenient)
+                if self.sink is not None and self.lenient:
+                    self.sink.append(BrokenRef(doc.path, ptr + "/$ref", obj["$ref"], t))
                 return None
             obj, doc, ptr = t.node, t.doc, t.pointer
         return Target(doc, ptr, obj)
@@ -360,7 +426,8 @@ class Resolver:
 # --------------------------------------------------------------------------- bundling
 
 class Def:
-    __slots__ = ("name", "key", "doc", "pointer", "node", "schema", "refs", "converting")
+    __slots__ = ("name", "key", "doc", "pointer", "node", "schema", "refs", "converting",
+                 "broken")
 
     def __init__(self, name: str, doc: Doc, pointer: str, node: Any) -> None:
         self.name = name
@@ -371,6 +438,7 @@ class Def:
         self.schema: Any = None
         self.refs: frozenset[str] | set[str] = frozenset()
         self.converting = False
+        self.broken: tuple[BrokenRef, ...] = ()   # its own broken refs (widened)
 
 
 def _pure_ref(node: Any) -> bool:
@@ -431,6 +499,8 @@ class Bundler:
                     self.reserved_by_ptr[ptr] = n
         self.tool: str | None = None
         self._closures: dict[frozenset[str], list[Def]] = {}
+        # per converted schema (the inline key): the broken refs widened in it
+        self.broken: dict[tuple[int, str], tuple[BrokenRef, ...]] = {}
 
     # ---- naming
     def _name(self, doc: Doc, ptr: str) -> str:
@@ -474,7 +544,8 @@ class Bundler:
         else:
             err = self._chain_error(t)
         if err is not None:
-            self.r.problem(err, doc, base + jp.encode(path) + "/$ref", self.tool)
+            self.r.problem(err, doc, base + jp.encode(path) + "/$ref", self.tool,
+                           not self.r.lenient)
             return None
         return t
 
@@ -509,14 +580,20 @@ class Bundler:
         """Convert the schema at ``ptr`` of ``doc`` (cached); returns (schema, def names used)."""
         key = (id(doc), ptr)
         hit = self.inline.get(key)
-        if hit is not None:
-            return hit
-        res = self._convert(node, doc, ptr)
-        self.inline[key] = res
-        return res
+        if hit is None:
+            broken: list[BrokenRef] = []
+            hit = self.inline[key] = self._convert(node, doc, ptr, broken)
+            if broken:
+                self.broken[key] = tuple(broken)
+        sink = self.r.sink
+        if sink is not None and key in self.broken:
+            sink.extend(self.broken[key])
+        return hit
 
-    def _convert(self, node: Any, doc: Doc, ptr: str) -> tuple[Any, frozenset[str]]:
+    def _convert(self, node: Any, doc: Doc, ptr: str,
+                 broken: list[BrokenRef]) -> tuple[Any, frozenset[str]]:
         refs: set[str] = set()
+        lenient = self.r.lenient
         swagger = self.swagger
         tuples = self.legacy_items
         encode = jp.encode
@@ -528,17 +605,29 @@ class Bundler:
             if tuples and isinstance(n.get("items"), list):
                 n = _tuple_items(n, path, hook)
             ref = n.get("$ref")
+            gone = None
             if isinstance(ref, str):
                 t = self._ref_target(ref, doc, ptr, path)
                 if t is not None:
                     d = self._def_for(t)
                     n["$ref"] = "#/$defs/" + jp.escape(d.name)
                     refs.add(d.name)
+                elif lenient:
+                    # widened: the reference is one conjunct of the node; without it the
+                    # node accepts a superset ({} where it stood alone)
+                    at = ptr + encode(path) + "/$ref"
+                    why = self.r.resolve_at(ref, doc, ptr, path)
+                    gone = BrokenRef(doc.path, at, ref,
+                                     why if isinstance(why, str) else "does not name a schema")
+                    del n["$ref"]
+                    broken.append(gone)
             disc = n.get("discriminator")
             if isinstance(disc, dict) and isinstance(disc.get("mapping"), dict):
                 n["discriminator"] = self._mapping(disc, doc, ptr + encode(path), refs)
             if needs_conversion(n, swagger):
                 n = convert_node(n, swagger)
+            if gone is not None:
+                gone.node = n
             return n
 
         return transform(node, hook), frozenset(refs)
@@ -566,6 +655,7 @@ class Bundler:
             schema = {k: v for k, v in schema.items() if k not in ("$schema", "$vocabulary")}
         d.schema = schema
         d.refs = refs
+        d.broken = self.broken.get((id(d.doc), d.pointer), ())
         d.converting = False
 
     def closure(self, names: frozenset[str] | set[str]) -> list[Def]:
@@ -575,6 +665,10 @@ class Bundler:
         got = self._closures.get(key)
         if got is None:
             got = self._closures[key] = self._closure(key)
+        sink = self.r.sink
+        if sink is not None and self.broken:
+            for d in got:
+                sink.extend(d.broken)
         return got
 
     def _closure(self, names: frozenset[str]) -> list[Def]:

@@ -5,6 +5,7 @@ from toolcat.lint.rules import (  # noqa: F401
     compact,
     mcp,
     metaschema,
+    openapi,
     openwop,
     provider,
     readiness,

@@ -183,6 +183,18 @@ def shape(value: str) -> str | None:
     return _SHAPES[int(m.lastgroup[1:])][0]
 
 
+# published documentation placeholders: AWS's example keys (AKIAIOSFODNN7EXAMPLE,
+# wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY) and other vendors' spelled the same way, and
+# keys made of a counting run (Supabase's 0123456789abcdef...): a token's shape, no secret
+_PLACEHOLDER_TOKEN = re.compile(r"EXAMPLE|0123456789abcdef")
+
+
+def documented_placeholder(token: str) -> bool:
+    """Whether a token-shaped string is a documentation placeholder (never a real key: AWS
+    says so of AKIAIOSFODNN7EXAMPLE)."""
+    return _PLACEHOLDER_TOKEN.search(token) is not None
+
+
 # escapes that could spell a token's characters in the source (a YAML double-quoted scalar
 # continued with a backslash at the end of a line is not considered: adversarial, not real)
 _HIDING_ESCAPES = re.compile(r"\\u00(?:2[bdef]|3[0-9dD]|[4-7][0-9a-fA-F])"
@@ -227,6 +239,8 @@ def _pointer(path: Any) -> str:
 
 def _string_hit(v: str, key: str, holder: bool, shape_of: Any) -> str | None:
     what = shape_of(v) if shape_of is not None else None
+    if what and all(documented_placeholder(v[a:b]) for a, b in token_spans(v)):
+        return None     # only vendors' published example keys (AKIAIOSFODNN7EXAMPLE)
     if what:
         return f"value looks like {what}"
     if holder and not placeholder(v, key):
@@ -486,7 +500,8 @@ def secret_material(ctx, tool) -> Iterator[Hit]:
     so, and strings shaped like real credentials anywhere, descriptions, `default` and
     `examples` included: AWS and Google keys, GitHub, GitLab, Slack, npm, Hugging Face,
     OpenAI, Anthropic, Stripe and SendGrid tokens, private keys, JSON Web Tokens, Slack
-    webhook URLs. Revoke a leaked credential; do not only delete it."""
+    webhook URLs (vendors' published example keys, such as AWS's `AKIAIOSFODNN7EXAMPLE`, are
+    not). Revoke a leaked credential; do not only delete it."""
     sets = _seen(ctx)
     cat = ctx.catalog
     hints = _hints(ctx, [tool.file])

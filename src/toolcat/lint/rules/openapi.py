@@ -1,0 +1,37 @@
+"""Rules about OpenAPI documents as a whole, which the OpenAPI loader reports as load problems
+(:class:`toolcat.model.Problem`, with their position in the source) while it builds the tools:
+the rule functions here only register the codes (their docs, severities and profiles)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from toolcat.lint.registry import Hit, rule
+from toolcat.model import OPENAPI3, SWAGGER2
+
+
+@rule("TC112", "openapi-version", "warning",
+      "an `openapi` version toolcat does not know (read as the newest it knows, 3.2)",
+      scope="catalog", formats=(OPENAPI3,))
+def openapi_version(ctx) -> Iterator[Hit]:
+    """toolcat reads OpenAPI 3.0, 3.1 and 3.2 (and Swagger 2.0). A document that says another
+    version may mean things toolcat does not read (new methods, new parameter locations, new
+    media type fields): it is read as 3.2, and this warning says so rather than staying
+    silent about what may be left out. The loader reports it at the `openapi` field."""
+    return
+    yield  # pragma: no cover
+
+
+@rule("TC113", "path-variable-not-in-path", "error",
+      "a path template variable `{name}` with no `in: path` parameter (declared `in: query`"
+      "... or not at all): the tool can never fill its URL",
+      scope="catalog", formats=(OPENAPI3, SWAGGER2))
+def path_variable_not_in_path(ctx) -> Iterator[Hit]:
+    """Each `{name}` in an operation's path is filled from a parameter with that name and
+    `in: path`. When the operation (or its path item) declares that name only in another
+    location (`in: query`, `header`, `cookie`), the tool sends the value there and the URL
+    keeps the literal `{name}`: no call can ever reach the operation; the same when no
+    parameter has that name. The loader reports it at the parameter's `in` (or at the
+    operation)."""
+    return
+    yield  # pragma: no cover
