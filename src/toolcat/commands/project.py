@@ -73,7 +73,11 @@ NoOutputSchema = Annotated[bool, typer.Option(
     "--no-output-schema", help="MCP target: leave outputSchema out of the compact view.")]
 NoFactor = Annotated[bool, typer.Option(
     "--no-factor", help="Do not move repeated identical subschemas into $defs + $ref "
-    "(done for mcp, openai and anthropic where it makes a schema smaller).")]
+    "(done for mcp, openai and anthropic where it makes a schema smaller, in a schema that "
+    "already uses $ref).")]
+FactorAll = Annotated[bool, typer.Option(
+    "--factor-all", help="Also factor schemas without $ref (several MCP clients strip or "
+    "refuse $ref/$defs: by default a schema without one never gets one).")]
 KeepTitles = Annotated[bool, typer.Option(
     "--keep-titles", help="MCP target: keep title and annotations.title (UI labels) in the "
     "compact view [default: they go to the handbook when a description remains].")]
@@ -117,6 +121,7 @@ def project(
     duplicate_ids: DuplicateIds = "error",
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
+    factor_all: FactorAll = False,
     keep_titles: KeepTitles = False,
     source: Source = None,
     safety_tier: SafetyTier = None,
@@ -157,7 +162,7 @@ def project(
     opts = options_from_cli(
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
         subset=subset, output_schema=not no_output_schema, factor=not no_factor,
-        keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
+        factor_all=factor_all, keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
         indent=indent, duplicate_ids=duplicate_ids)
     from toolcat import ui
 

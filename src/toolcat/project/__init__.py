@@ -81,8 +81,11 @@ class ProjectOptions:
     # exact rewrites only.
     subset: bool | None = None
     # Move repeated identical subschemas into $defs + $ref where smaller (not with the
-    # subset, which forbids $ref; never for the openwop target).
+    # subset, which forbids $ref; never for the openwop target), in a schema that already
+    # uses references (`$ref`, `$defs`, `definitions`): several clients strip or refuse
+    # `$ref` (issue 33), so a tool without one never gets one unless `factor_all` says so.
     factor: bool = True
+    factor_all: bool = False
     # MCP target: keep `title` and `annotations.title` (UI labels) in the compact view even
     # when the tool has a description; by default they go to the handbook only.
     keep_titles: bool = False
@@ -116,7 +119,8 @@ class ProjectOptions:
 def options_from_cli(*, view: str = "compact", to: str | None = None,
                      description_max: int = 120, unlowerable: str | None = None,
                      subset: bool | None = None, output_schema: bool = True,
-                     factor: bool = True, keep_titles: bool = False, sort: bool = False,
+                     factor: bool = True, factor_all: bool = False,
+                     keep_titles: bool = False, sort: bool = False,
                      source: str | None = None, safety_tier: str | None = None,
                      indent: int | None = None,
                      duplicate_ids: str = "error") -> ProjectOptions:
@@ -133,7 +137,8 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
         unlowerable=unlowerable or "widen", output_schema=output_schema, sort=sort,
         source=source, safety_tier=safety_tier, indent=indent,
         subset=subset if subset is not None else (True if unlowerable is not None else None),
-        factor=factor, keep_titles=keep_titles, duplicate_ids=duplicate_ids,
+        factor=factor, factor_all=factor_all, keep_titles=keep_titles,
+        duplicate_ids=duplicate_ids,
     )
     opts.check()
     return opts
@@ -421,7 +426,7 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     if in_schema is not None:
         res = lower_schema(in_schema, tool.dialect, subset=subset,
                            unlowerable=opts.unlowerable, pointer="/inputSchema", cache=cache,
-                           factor=opts.factor and target.factors)
+                           factor=target.factors and factors(opts, in_schema))
         changes.extend(res.changes)
         in_schema = res.schema
         conformant = res.conformant
@@ -476,6 +481,22 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     return out
 
 
+def factors(opts: ProjectOptions, schema: Any) -> bool:
+    """Are repeated subschemas of ``schema`` factored into ``$defs`` + ``$ref``? With
+    ``opts.factor``, where ``schema`` already has a ``$ref``, ``$defs`` or ``definitions`` key
+    (a text search: a property of that name counts too, which only allows an exact rewrite),
+    or everywhere with ``opts.factor_all``."""
+    if not opts.factor:
+        return False
+    if opts.factor_all:
+        return True
+    from toolcat.project.lower import schema_text
+
+    text = schema_text(schema)
+    return text is not None and (b'"$ref":' in text or b'"$defs":' in text
+                                 or b'"definitions":' in text)
+
+
 def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
                    cache: LowerCache | None) -> tuple[list[Change], Any, list[Change]]:
     """A tool's compact ``outputSchema``: the lowering's changes, the schema, the root fit's
@@ -488,13 +509,15 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
     if cache is not None:
         digest = content_key(tool.output_schema, cache.digests)
         if digest is not None:
-            key = ("outputSchema", digest, tool.dialect, opts.factor, target.typed_object_roots,
+            # (whether it is factored is a function of the content and the options)
+            key = ("outputSchema", digest, tool.dialect, opts.factor, opts.factor_all,
+                   target.typed_object_roots,
                    target.boolean_property_schemas)
             got = cache.outputs.get(key)
             if got is not None:
                 return got
     res = lower_schema(tool.output_schema, tool.dialect, subset=False, pointer="/outputSchema",
-                       cache=cache, factor=opts.factor)
+                       cache=cache, factor=factors(opts, tool.output_schema))
     out_schema, fit = roots.fit_output(res.schema, tool.dialect, typed=target.typed_object_roots,
                                        boolean_properties=target.boolean_property_schemas)
     if key is None:
