@@ -65,3 +65,41 @@ def test_no_ref_is_added_to_an_output_schema_without_one(tmp_path):
     tool = {**MOVE, "outputSchema": MOVE["inputSchema"]}
     proj = _project(tmp_path, [tool], to="mcp")
     assert "$ref" not in _text(proj.tools[0].descriptor["outputSchema"])
+
+
+# client profiles (the rows of formats.providers.CLIENTS)
+DRAFT7 = {"name": "a", "description": "A tool.", "inputSchema": {
+    "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+    "properties": {"p": {"$ref": "#/definitions/P"}}, "definitions": {"P": {"type": "string"}}}}
+BARE = {"name": "b", "description": "B tool.", "inputSchema": {"type": "object"}}
+PLAIN = {"name": "c", "description": "C tool.", "inputSchema": {
+    "type": "object", "properties": {"q": {"type": "string", "description": "Q."}}}}
+
+
+def _lint(tmp_path, profile):
+    from toolcat.config import Config
+    from toolcat.lint.engine import lint
+
+    p = write(tmp_path, {"tools": [DRAFT7, BARE, PLAIN]})
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    return {(f.code, f.tool, f.pointer) for f in lint(cats, Config(), profile).findings
+            if f.code in ("PV512", "PV513", "PV514")}
+
+
+def test_client_profiles_check_the_client_facts(tmp_path):
+    from toolcat.lint.profiles import CLIENTS, PROFILES
+
+    assert all(k in PROFILES and PROFILES[k].client == k for k in CLIENTS)
+    got = _lint(tmp_path, "claude-desktop")
+    assert ("PV513", "a", "/inputSchema/$schema") in got
+    assert ("PV512", "a", "/inputSchema/definitions") in got
+    assert ("PV512", "a", "/inputSchema/properties/p/$ref") in got
+    assert not [x for x in got if x[1] != "a"]
+    got = _lint(tmp_path, "copilot-cli")
+    assert ("PV514", "b", "/inputSchema") in got and "PV513" not in {x[0] for x in got}
+    assert _lint(tmp_path, "cursor") == set()      # no schema fact known for Cursor
+    # every fact a client states has its own sources
+    for c in CLIENTS.values():
+        for fact in ("refs", "dialects", "root_properties", "stringifies"):
+            if getattr(c, fact):
+                assert c.cites.get(fact), (c.key, fact)
