@@ -103,3 +103,55 @@ def test_client_profiles_check_the_client_facts(tmp_path):
         for fact in ("refs", "dialects", "root_properties", "stringifies"):
             if getattr(c, fact):
                 assert c.cites.get(fact), (c.key, fact)
+
+
+# --for CLIENT (issue 33: exact rewrites for the clients' rules)
+TUPLE7 = {"name": "t", "description": "T.", "inputSchema": {
+    "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+    "properties": {
+        "pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}],
+                 "additionalItems": False},
+        "p": {"$ref": "#/definitions/P"},
+        "q": {"$ref": "#/definitions/P", "minLength": 3},
+        "tree": {"$ref": "#/definitions/T"},
+        "d": {"type": "object", "dependencies": {"a": ["b"], "c": {"required": ["e"]}}}},
+    "definitions": {"P": {"type": "string", "maxLength": 9},
+                    "T": {"type": "object",
+                          "properties": {"kids": {"type": "array",
+                                                  "items": {"$ref": "#/definitions/T"}}}}}}}
+INSTANCES = [
+    {"pair": ["a", 1]}, {"pair": ["a", 1, 2]}, {"pair": [1, "a"]}, {"pair": ["a"]},
+    {"p": "abc"}, {"p": "abcdefghijk"}, {"p": 1}, {"q": "ab"}, {"q": "abcdefghijk"},
+    {"tree": {"kids": [{"kids": []}]}}, {"tree": {"kids": [1]}},
+    {"d": {"a": 1}}, {"d": {"a": 1, "b": 2}}, {"d": {"c": 1}}, {"d": {"c": 1, "e": 2}}, {},
+]
+
+
+def test_for_claude_desktop_upgrades_draft7_exactly(tmp_path, ajv_judge):
+    proj = _project(tmp_path, [TUPLE7, {**MOVE, "inputSchema": {"type": "object"}}],
+                    to="mcp", for_clients=("claude-desktop", "copilot-cli"))
+    s = proj.tools[0].descriptor["inputSchema"]
+    assert "$schema" not in s and "definitions" not in _text(s)
+    assert s["properties"]["pair"]["prefixItems"] and s["properties"]["pair"]["items"] is False
+    before = jsonschema.Draft7Validator(TUPLE7["inputSchema"])
+    after = jsonschema.Draft202012Validator(s)
+    for x in INSTANCES:
+        assert before.is_valid(x) == after.is_valid(x), x
+    # Claude Desktop's judge: Ajv2020 without the draft-07 metaschema compiles it (and the
+    # instances agree), where it refuses the input
+    assert ajv_judge.compile(TUPLE7["inputSchema"], engine="2020-12") is not None
+    v = ajv_judge.validate(s, INSTANCES, engine="2020-12")
+    assert v.error is None and v.valid == [after.is_valid(x) for x in INSTANCES]
+    # the only $ref left is the recursive one, reported
+    kept = [c.pointer for c in proj.tools[0].changes if c.kind == "kept"]
+    assert "/inputSchema/properties/tree/$ref" in kept
+    assert _text(s).count('"$ref"') == 2
+    # copilot-cli: properties at the top
+    assert proj.tools[1].descriptor["inputSchema"] == {"type": "object", "properties": {}}
+
+
+def test_for_an_unknown_client_is_a_usage_error(tmp_path):
+    from toolcat.errors import UsageError
+
+    with pytest.raises(UsageError, match="--for"):
+        _project(tmp_path, [MOVE], to="mcp", for_clients=("claude-web",))

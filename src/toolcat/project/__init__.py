@@ -86,6 +86,9 @@ class ProjectOptions:
     # `$ref` (issue 33), so a tool without one never gets one unless `factor_all` says so.
     factor: bool = True
     factor_all: bool = False
+    # MCP clients (keys of formats.providers.CLIENTS) whose schema rules the compact view
+    # meets with exact rewrites (project.portable), e.g. ("claude-desktop",)
+    for_clients: tuple = ()
     # MCP target: keep `title` and `annotations.title` (UI labels) in the compact view even
     # when the tool has a description; by default they go to the handbook only.
     keep_titles: bool = False
@@ -111,6 +114,10 @@ class ProjectOptions:
                              f"(got {self.safety_tier!r})")
         if self.indent is not None and (self.indent < 0 or self.indent > 16):
             raise UsageError("--indent must be between 0 and 16")
+        if self.for_clients:
+            from toolcat.project import portable
+
+            portable.check(tuple(self.for_clients))
         if self.duplicate_ids not in DUPLICATE_IDS + ("keep",):
             raise UsageError(f"--duplicate-ids must be one of {', '.join(DUPLICATE_IDS)} "
                              f"(got {self.duplicate_ids!r})")
@@ -120,7 +127,7 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
                      description_max: int = 120, unlowerable: str | None = None,
                      subset: bool | None = None, output_schema: bool = True,
                      factor: bool = True, factor_all: bool = False,
-                     keep_titles: bool = False, sort: bool = False,
+                     for_clients: tuple = (), keep_titles: bool = False, sort: bool = False,
                      source: str | None = None, safety_tier: str | None = None,
                      indent: int | None = None,
                      duplicate_ids: str = "error") -> ProjectOptions:
@@ -137,7 +144,8 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
         unlowerable=unlowerable or "widen", output_schema=output_schema, sort=sort,
         source=source, safety_tier=safety_tier, indent=indent,
         subset=subset if subset is not None else (True if unlowerable is not None else None),
-        factor=factor, factor_all=factor_all, keep_titles=keep_titles,
+        factor=factor, factor_all=factor_all, for_clients=tuple(for_clients or ()),
+        keep_titles=keep_titles,
         duplicate_ids=duplicate_ids,
     )
     opts.check()
@@ -438,6 +446,11 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
         in_schema, fit = roots.fit_input(in_schema, tool.dialect, typed=target.typed_object_roots,
                                          boolean_properties=target.boolean_property_schemas)
         changes.extend(fit)
+        if opts.for_clients:
+            from toolcat.project import portable
+
+            in_schema = portable.fit(in_schema, tool.dialect, opts.for_clients, "/inputSchema",
+                                     changes)
     loose = None
     if target.provider is not None:
         in_schema, strict, loose = _adapt(target, tool, in_schema, changes)
@@ -488,6 +501,11 @@ def factors(opts: ProjectOptions, schema: Any) -> bool:
     or everywhere with ``opts.factor_all``."""
     if not opts.factor:
         return False
+    if opts.for_clients:
+        from toolcat.project import portable
+
+        if any(c.refs for c in portable.clients(tuple(opts.for_clients))):
+            return False
     if opts.factor_all:
         return True
     from toolcat.project.lower import schema_text
@@ -511,6 +529,7 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
         if digest is not None:
             # (whether it is factored is a function of the content and the options)
             key = ("outputSchema", digest, tool.dialect, opts.factor, opts.factor_all,
+                   opts.for_clients,
                    target.typed_object_roots,
                    target.boolean_property_schemas)
             got = cache.outputs.get(key)
@@ -520,6 +539,12 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
                        cache=cache, factor=factors(opts, tool.output_schema))
     out_schema, fit = roots.fit_output(res.schema, tool.dialect, typed=target.typed_object_roots,
                                        boolean_properties=target.boolean_property_schemas)
+    if opts.for_clients:
+        from toolcat.project import portable
+
+        fit = list(fit)
+        out_schema = portable.fit(out_schema, tool.dialect, opts.for_clients, "/outputSchema",
+                                  fit, root=False)
     if key is None:
         return res.changes, out_schema, fit
     # kept for the run: its parts equal to other kept results' become theirs
