@@ -155,3 +155,14 @@ def test_for_an_unknown_client_is_a_usage_error(tmp_path):
 
     with pytest.raises(UsageError, match="--for"):
         _project(tmp_path, [MOVE], to="mcp", for_clients=("claude-web",))
+
+
+def test_for_claude_desktop_keeps_and_reports_what_it_cannot_upgrade(tmp_path):
+    d4 = {"name": "old", "description": "Old.", "inputSchema": {
+        "$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+        "properties": {"n": {"type": "number", "maximum": 5, "exclusiveMaximum": True}}}}
+    proj = _project(tmp_path, [d4], to="mcp", for_clients=("claude-desktop",))
+    s = proj.tools[0].descriptor["inputSchema"]
+    assert s["$schema"] == d4["inputSchema"]["$schema"]
+    assert [c.pointer for c in proj.tools[0].changes if c.kind == "kept"] == \
+        ["/inputSchema/$schema"]

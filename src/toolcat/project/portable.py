@@ -62,14 +62,14 @@ def fit(schema: Any, dialect: str, names: tuple[str, ...], pointer: str,
         for path, node, _d in iter_schemas(schema, d):
             if isinstance(node, dict) and "$ref" in node:
                 changes.append(Change(pointer + jp.encode(path + ("$ref",)), KEPT,
-                                      f"$ref kept (recursive: no finite inlining); "
-                                      f"{who(lambda c: c.refs)} strip or refuse it"))
+                                      f"$ref kept (recursive: no finite inlining); $ref "
+                                      f"stripped or refused by: {who(lambda c: c.refs)}"))
     if root and isinstance(schema, dict) and any(c.root_properties for c in cs) \
             and schema.get("type") == "object" and "properties" not in schema:
         schema = {**schema, "properties": {}}
-        changes.append(Change(pointer + "/properties", EXACT, "added empty properties ("
-                              f"{who(lambda c: c.root_properties)} refuse an object schema "
-                              "without them at the top level)"))
+        changes.append(Change(pointer + "/properties", EXACT, "added empty properties (an object schema "
+                              "without them at the top level is refused by: "
+                              f"{who(lambda c: c.root_properties)})"))
     return schema
 
 
@@ -83,8 +83,8 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
     if d not in _UPGRADABLE:
         if "$schema" in schema:
             changes.append(Change(pointer + "/$schema", KEPT,
-                                  f"declares {d}: not upgraded to 2020-12 ({who} take 2020-12 "
-                                  "only)"))
+                                  f"declares {d}: not upgraded to 2020-12 (2020-12 only: "
+                                  f"{who})"))
         return schema, d
     defs = schema.get("definitions")
     # a reference into `definitions` anywhere but the root's stops the move
@@ -101,8 +101,7 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
     if not movable:
         changes.append(Change(pointer + "/$schema", KEPT,
                               f"declares {d}: not upgraded to 2020-12 (a reference that is not "
-                              f"a local one into the root's definitions); {who} take 2020-12 "
-                              "only"))
+                              f"a local one into the root's definitions; 2020-12 only: {who})"))
         return schema, d
 
     def hook(n: Any, path: tuple, nd: str) -> Any:
@@ -154,5 +153,5 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
     if "$schema" in out:
         out = {k: v for k, v in out.items() if k != "$schema"}
         changes.append(Change(pointer + "/$schema", EXACT, f"$schema {d} dropped after the "
-                              f"upgrade to 2020-12 (MCP's default; {who} take 2020-12 only)"))
+                              f"upgrade to 2020-12 (MCP's default; 2020-12 only: {who})"))
     return out, DRAFT2020
