@@ -112,7 +112,7 @@ def load_data(data: Any, format: str | None = None, *, name: str = "<data>",
 def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
             description_max: int = 120, unlowerable: str | None = None,
             subset: bool | None = None, output_schema: bool = True, factor: bool = True,
-            keep_titles: bool = False, sort: bool = False, source: str | None = None,
+            factor_all: bool = False, keep_titles: bool = False, sort: bool = False, source: str | None = None,
             safety_tier: str | None = None, indent: int | None = None,
             duplicate_ids: str = "error",
             settings: ProjectOptions | None = None) -> Projection:
@@ -127,8 +127,8 @@ def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
 
     opts = settings or options_from_cli(
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
-        subset=subset, output_schema=output_schema, factor=factor, keep_titles=keep_titles,
-        sort=sort, source=source, safety_tier=safety_tier, indent=indent,
+        subset=subset, output_schema=output_schema, factor=factor, factor_all=factor_all,
+        keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier, indent=indent,
         duplicate_ids=duplicate_ids)
     return project_catalogs(_catalogs(catalogs), opts)
 
@@ -173,7 +173,8 @@ def lint(catalogs: Catalogs, profile: str | Iterable[str] | None = None, *,
 def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool = False,
             to: str | None = None, description_max: int = 120,
             unlowerable: str | None = None, subset: bool | None = None,
-            output_schema: bool = True, factor: bool = True, keep_titles: bool = False,
+            output_schema: bool = True, factor: bool = True,
+            factor_all: bool = False, keep_titles: bool = False,
             source: str | None = None, safety_tier: str | None = None,
             settings: ProjectOptions | None = None, counter: Any = None,
             on_catalog: Any = None) -> Measurement:
@@ -190,8 +191,8 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
 
     opts = settings or options_from_cli(
         to=to, description_max=description_max, unlowerable=unlowerable, subset=subset,
-        output_schema=output_schema, factor=factor, keep_titles=keep_titles, source=source,
-        safety_tier=safety_tier)
+        output_schema=output_schema, factor=factor, factor_all=factor_all,
+        keep_titles=keep_titles, source=source, safety_tier=safety_tier)
     tok = tokenizer_name(tokenizer)
     figs = measure_catalogs(_catalogs(catalogs), opts, tok, per_tool=per_tool, counter=counter,
                             on_catalog=on_catalog)

@@ -314,3 +314,34 @@ def test_lint_openai_reports_a_root_object_without_properties(tmp_path, profile)
     assert hits == [("ping", "/inputSchema")]
     # Anthropic takes {"type": "object"} (its InputSchema's properties are optional)
     assert not [f for f in lint(cats, Config(), "anthropic").findings if f.code == "PV505"]
+
+
+# issue 33 item 3: `additionalProperties: false` is what strict modes ask for, not a boolean
+# schema that stops strict
+CLOSED = {"name": "closed", "description": "Closed.", "inputSchema": {
+    "type": "object", "additionalProperties": False,
+    "properties": {"a": {"type": "string"},
+                   "o": {"type": "object", "properties": {"b": {"type": "integer"}},
+                         "required": ["b"], "additionalProperties": False}},
+    "required": ["a", "o"]}}
+
+
+@pytest.mark.parametrize("to", ["openai-strict", "anthropic-strict"])
+def test_a_closed_schema_is_written_strict(tmp_path, to):
+    proj = project(tmp_path, [CLOSED], to)
+    assert body(proj)["strict"] is True
+    assert schema_of(proj) == CLOSED["inputSchema"]
+    assert not [c for c in changes(proj) if c["kind"] != "exact"]
+    assert not [f for f in lint_output(tmp_path, proj, to) if f.severity == "error"]
+
+
+@pytest.mark.parametrize("to", ["openai-strict", "anthropic-strict"])
+def test_a_true_or_false_property_still_stops_strict(tmp_path, to):
+    for value in (True, False):
+        t = {"name": "b", "description": "B.", "inputSchema": {
+            "type": "object", "properties": {"x": value, "y": {"type": "string"}},
+            "additionalProperties": False}}
+        proj = project(tmp_path, [t], to)
+        assert body(proj)["strict"] is False
+        ptrs = [c["pointer"] for c in changes(proj) if c["kind"] == "omitted"]
+        assert len(ptrs) == 1 and ptrs[0].startswith("/inputSchema/properties/x")

@@ -131,8 +131,9 @@ def test_duplicate_names_across_servers(tmp_path):
         ("c", "fetch", "/tools/1/name")]
     assert found[0].severity == "error"
     assert found[0].message == (
-        "Claude Desktop, Cursor, VS Code and Windsurf send this tool as 'search', the name of "
-        "a's tool #0 too: Anthropic rejects a request with two tools of one name")
+        "Claude Desktop, Cursor, VS Code Copilot, Windsurf, GitHub Copilot CLI, Kiro, opencode "
+        "and Amazon Bedrock AgentCore send this tool as 'search', the name of a's tool #0 too: "
+        "Anthropic rejects a request with two tools of one name")
     # every tool whose name an earlier server's tool already has; c's own two: TC101 too
     assert [f.tool for f in run(cats, select=("TC101",)) if f.code == "TC101"] == ["fetch"]
     one = [f.message for f in run(cats, client="cursor") if f.code == "SU605"]

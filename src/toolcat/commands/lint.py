@@ -74,8 +74,10 @@ def lint(
         "(text, or json with --format json).")] = False,
     profile: Annotated[Optional[str], typer.Option(
         "--profile", "-p", help="Rule set and severities: mcp, openwop-compact, openai-strict, "
-        "openai, anthropic, anthropic-strict, gemini; several comma-separated (each finding "
-        "names its profiles, and a tools x profiles matrix follows) [default: mcp].",
+        "openai, anthropic, anthropic-strict, gemini, or an MCP client: claude-code, "
+        "claude-desktop, cursor, vscode, windsurf, copilot-cli, gemini-cli, kiro, opencode, "
+        "bedrock-agentcore, codex; several comma-separated (each finding names its profiles, "
+        "and a tools x profiles matrix follows) [default: mcp].",
         show_default=False)] = None,
     mcp_version: Annotated[Optional[str], typer.Option(
         "--mcp-version", help="MCP specification revision the mcp profile checks: "

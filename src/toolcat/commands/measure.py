@@ -25,6 +25,7 @@ from toolcat.commands.common import (
 )
 from toolcat.commands.project import (
     DescriptionMax,
+    FactorAll,
     KeepTitles,
     NoFactor,
     NoOutputSchema,
@@ -230,6 +231,7 @@ def measure(
     subset: Subset = None,
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
+    factor_all: FactorAll = False,
     keep_titles: KeepTitles = False,
     source: Source = None,
     safety_tier: SafetyTier = None,
@@ -295,8 +297,8 @@ def measure(
     # the options `toolcat project` builds from the same values (checked here, early)
     popts = options_from_cli(
         to=to, description_max=description_max, unlowerable=unlowerable, subset=subset,
-        output_schema=not no_output_schema, factor=not no_factor, keep_titles=keep_titles,
-        source=source, safety_tier=safety_tier)
+        output_schema=not no_output_schema, factor=not no_factor, factor_all=factor_all,
+        keep_titles=keep_titles, source=source, safety_tier=safety_tier)
     tok = tokenizer_name(tokenizer)
     # the figures' tokenizer as reports and baselines name it
     tok_label = HARMONY_TOKENS if as_provider == "harmony" else tok

@@ -75,7 +75,17 @@ NoOutputSchema = Annotated[bool, typer.Option(
     "--no-output-schema", help="MCP target: leave outputSchema out of the compact view.")]
 NoFactor = Annotated[bool, typer.Option(
     "--no-factor", help="Do not move repeated identical subschemas into $defs + $ref "
-    "(done for mcp, openai and anthropic where it makes a schema smaller).")]
+    "(done for mcp, openai and anthropic where it makes a schema smaller, in a schema that "
+    "already uses $ref).")]
+FactorAll = Annotated[bool, typer.Option(
+    "--factor-all", help="Also factor schemas without $ref (several MCP clients strip or "
+    "refuse $ref/$defs: by default a schema without one never gets one).")]
+ForClients = Annotated[Optional[list[str]], typer.Option(
+    "--for", help="Make the compact view acceptable to these MCP clients (repeatable or "
+    "comma-separated: claude-code, claude-desktop, cursor, vscode, windsurf, copilot-cli, "
+    "gemini-cli, kiro, opencode, bedrock-agentcore, codex) with exact rewrites: $ref inlined, "
+    "draft-07 upgraded to 2020-12, properties: {} at the top; what cannot be done exactly is "
+    "reported [default: none].", show_default=False)]
 KeepTitles = Annotated[bool, typer.Option(
     "--keep-titles", help="MCP target: keep title and annotations.title (UI labels) in the "
     "compact view [default: they go to the handbook when a description remains].")]
@@ -119,6 +129,8 @@ def project(
     duplicate_ids: DuplicateIds = "error",
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
+    factor_all: FactorAll = False,
+    for_clients: ForClients = None,
     keep_titles: KeepTitles = False,
     source: Source = None,
     safety_tier: SafetyTier = None,
@@ -161,6 +173,9 @@ def project(
     opts = options_from_cli(
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
         subset=subset, output_schema=not no_output_schema, factor=not no_factor,
+        factor_all=factor_all,
+        for_clients=tuple(x.strip() for v in for_clients or () for x in v.split(",")
+                          if x.strip()),
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
         indent=indent, duplicate_ids=duplicate_ids)
     from toolcat import ui

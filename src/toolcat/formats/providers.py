@@ -279,11 +279,22 @@ class Client:
     tool's own name; ``name_max``: the longest name the provider takes;
     ``description_max``: the characters of a tool description it passes on (longer ones are
     cut).
+
+    What it does to the schemas (``lint --profile CLIENT``, PV512-PV514; issue 33), each
+    fact with its sources in ``cites`` (fact name -> URLs): ``refs``: ``"stripped"`` (it
+    drops ``$defs`` and sends dangling ``$ref`` s on) or ``"refused"`` (the tool, or the
+    server, fails on ``$ref``); ``dialects``: the only ``$schema`` dialects it takes (None:
+    any); ``root_properties``: it refuses a top-level object schema without ``properties``;
+    ``stringifies``: it is known to send object and array arguments as JSON strings (what a
+    proxy may repair).
     """
 
     def __init__(self, key: str, title: str, sources: tuple[str, ...],
                  providers: tuple[str, ...] | None = None, tool_name: str | None = None,
-                 name_max: int | None = None, description_max: int | None = None) -> None:
+                 name_max: int | None = None, description_max: int | None = None,
+                 refs: str | None = None, dialects: tuple[str, ...] | None = None,
+                 root_properties: bool = False, stringifies: bool = False,
+                 cites: dict[str, tuple[str, ...]] | None = None) -> None:
         self.key = key
         self.title = title
         self.sources = sources
@@ -291,6 +302,11 @@ class Client:
         self.tool_name = tool_name
         self.name_max = name_max
         self.description_max = description_max
+        self.refs = refs
+        self.dialects = dialects
+        self.root_properties = root_properties
+        self.stringifies = stringifies
+        self.cites = cites or {}
 
     def sent_name(self, server: str, tool: str) -> str:
         """The name this client sends ``server``'s tool ``tool`` under."""
@@ -315,16 +331,63 @@ CLIENTS: dict[str, Client] = {
         tool_name="mcp__{server}__{tool}",
         name_max=64,
         description_max=2048,
+        dialects=("2020-12",), stringifies=True,
+        cites={"dialects": ("https://github.com/anthropics/claude-code/issues/90549",),
+               "stringifies": ("https://github.com/anthropics/claude-code/issues/22394",
+                               "https://github.com/anthropics/claude-code/issues/82652")},
     ),
     "claude-desktop": Client(
         key="claude-desktop", title="Claude Desktop",
-        sources=("https://modelcontextprotocol.io/quickstart/user",), providers=("anthropic",)),
+        sources=("https://modelcontextprotocol.io/quickstart/user",), providers=("anthropic",),
+        refs="stripped", dialects=("2020-12",), stringifies=True,
+        cites={
+            "refs": ("https://github.com/PrefectHQ/fastmcp/pull/2861",
+                     "https://github.com/PrefectHQ/fastmcp/pull/2808"),
+            # "JSON Schema declares an unsupported dialect (...draft-07...). The default
+            # validator supports JSON Schema 2020-12 only" (Claude desktop / Cowork)
+            "dialects": ("https://github.com/perplexityai/modelcontextprotocol/issues/132",
+                         "https://github.com/marianfoo/sap-mcp-servers/issues/52"),
+            "stringifies": ("https://github.com/anthropics/claude-code/issues/59227",),
+        }),
     "cursor": Client(key="cursor", title="Cursor", sources=("https://cursor.com/docs/mcp",)),
     "vscode": Client(
-        key="vscode", title="VS Code",
-        sources=("https://code.visualstudio.com/docs/copilot/reference/mcp-configuration",)),
+        key="vscode", title="VS Code Copilot",
+        sources=("https://code.visualstudio.com/docs/copilot/reference/mcp-configuration",),
+        refs="stripped",
+        cites={"refs": ("https://github.com/PrefectHQ/fastmcp/pull/2808",
+                        "https://github.com/microsoft/vscode/issues/286415")}),
     "windsurf": Client(key="windsurf", title="Windsurf",
                        sources=("https://docs.windsurf.com/windsurf/cascade/mcp",)),
+    "copilot-cli": Client(
+        key="copilot-cli", title="GitHub Copilot CLI",
+        sources=("https://github.com/github/copilot-cli",),
+        refs="refused", root_properties=True,
+        cites={"refs": ("https://github.com/github/copilot-cli/issues/1876",
+                        "https://github.com/perforce/p4mcp-server/issues/3"),
+               # "object schema missing properties" for {"type": "object", ...}
+               "root_properties": ("https://github.com/github/copilot-cli/issues/1825",)}),
+    "gemini-cli": Client(
+        key="gemini-cli", title="Gemini CLI",
+        sources=("https://github.com/google-gemini/gemini-cli",), providers=("gemini",),
+        refs="refused",
+        cites={"refs": ("https://github.com/google-gemini/gemini-cli/issues/13326",
+                        "https://github.com/google-gemini/gemini-cli/issues/13142")}),
+    "kiro": Client(
+        key="kiro", title="Kiro", sources=("https://kiro.dev/docs/mcp/",), refs="refused",
+        cites={"refs": ("https://github.com/davideast/stitch-mcp/issues/184",)}),
+    "opencode": Client(
+        key="opencode", title="opencode", sources=("https://opencode.ai/docs/mcp-servers/",),
+        refs="refused",
+        cites={"refs": ("https://github.com/davideast/stitch-mcp/issues/184",
+                        "https://github.com/anomalyco/opencode/issues/12295")}),
+    "bedrock-agentcore": Client(
+        key="bedrock-agentcore", title="Amazon Bedrock AgentCore",
+        sources=("https://docs.aws.amazon.com/bedrock-agentcore/",), refs="refused",
+        # "rejects schemas containing $ref, $defs, $anchor, $dynamicRef, or $dynamicAnchor"
+        cites={"refs": ("https://github.com/PrefectHQ/fastmcp/issues/3655",)}),
+    "codex": Client(
+        key="codex", title="Codex", sources=("https://github.com/openai/codex",),
+        providers=("openai-nonstrict",)),
 }
 
 

@@ -19,7 +19,7 @@ from toolcat.config import MCP_VERSIONS, Config
 from toolcat.document import pointer as jp
 from toolcat.errors import InputError
 from toolcat.formats import registry
-from toolcat.lint.profiles import PROFILES, PROVIDERS, Profile, Provider
+from toolcat.lint.profiles import CLIENTS, PROFILES, PROVIDERS, Profile, Provider
 from toolcat.lint.registry import SEVERITY_ORDER, Hit, Rule, all_rules, matches
 from toolcat.model import COMPACT, Catalog, Finding, Tool
 from toolcat.schema.keywords import DRAFT2020
@@ -61,6 +61,7 @@ class Context:
         self.profile = profile
         self.severities = severities       # enabled rule code -> severity
         self.provider = provider
+        self.client: Any = None            # an MCP client profile's CLIENTS row
         self.cache: dict = {}              # per-catalog scratch space for rules
 
     @property
@@ -318,6 +319,7 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
             severities[code] = "error"
     ctx = Context(cat, config, profile, severities,
                   PROVIDERS.get(profile.provider) if profile.provider else None, view)
+    ctx.client = CLIENTS.get(profile.client) if profile.client else None
     ctx.cache["id_pointer"] = _id_pointer(cat)
     compact = ctx.view == COMPACT      # a compact view drops schema prose on purpose
     # a setup catalog (every server's tools, already linted one server at a time) gets the
@@ -356,6 +358,7 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
             part = Catalog(file=cat.file, format=cat.format, tools=tools, view=cat.view,
                            version=cat.version, meta=cat.meta, sources={cat.file: source})
             pctx = Context(part, config, profile, severities, ctx.provider, ctx.view)
+            pctx.client = ctx.client
             pctx.cache["id_pointer"] = ctx.cache["id_pointer"]
             found: dict[tuple, Finding] = {}
             _lint_tools(pctx, tools, rules, tool_rules, in_rules, out_rules,

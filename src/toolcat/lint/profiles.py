@@ -21,6 +21,10 @@ Profiles (``--profile NAME``, several as ``--profile A,B``, or ``profile = ...``
     Anthropic Messages API tools, plain and with ``strict: true`` (strict tool use).
 ``gemini``
     Gemini function declarations (``parameters``, an OpenAPI 3.0 Schema subset).
+``claude-desktop``, ``claude-code``, ``vscode``, ``copilot-cli``, ``gemini-cli``... (every
+    row of :data:`CLIENTS`)
+    An MCP client: what it strips or refuses in a tool schema (PV512-PV514), and its
+    provider's rules when it talks to one provider.
 
 Whatever the profile, an OpenWOP *compact* catalog gets CS201-CS204 as errors.
 """
@@ -45,7 +49,8 @@ MCP_NAME_PATTERN = r"^[A-Za-z0-9_.-]{1,128}$"
 class Profile:
     def __init__(self, name: str, summary: str, categories: tuple[str, ...],
                  severities: dict[str, str] | None = None, provider: str | None = None,
-                 name_pattern: str | None = MCP_NAME_PATTERN, view: str | None = None) -> None:
+                 name_pattern: str | None = MCP_NAME_PATTERN, view: str | None = None,
+                 client: str | None = None) -> None:
         self.name = name
         self.summary = summary
         self.categories = categories
@@ -53,6 +58,7 @@ class Profile:
         self.provider = provider           # key into PROVIDERS (PV rules), or None
         self.name_pattern = name_pattern   # TC102 (None: only non-empty)
         self.view = view                   # read every input as this view (None: its own)
+        self.client = client               # key into CLIENTS (its schema rules), or None
 
 
 _CS_ERR = {"CS201": "error", "CS202": "error", "CS203": "error", "CS204": "error"}
@@ -75,6 +81,14 @@ PROFILES: dict[str, Profile] = {
     "gemini": Profile("gemini", "Gemini function declarations", _PV, provider="gemini",
                       name_pattern=None),
 }
+
+# one profile per MCP client (issue 33): its schema rules (PV512-PV514) and, when it talks to
+# one provider, that provider's rules
+for _c in CLIENTS.values():
+    PROFILES.setdefault(_c.key, Profile(
+        _c.key, f"{_c.title} (MCP client): what it strips or refuses", _PV,
+        provider=_c.providers[0] if _c.providers and len(_c.providers) == 1 else None,
+        client=_c.key))
 
 DEFAULT_PROFILE = "mcp"
 
@@ -129,8 +143,8 @@ def providers_markdown() -> str:
             limits.append("tool names unique per request")
         out.append(f"| {p.title} | `{p.name_pattern}` | {', '.join(limits) or '-'} | "
                    + " ".join(f"<{s}>" for s in p.sources) + " |")
-    out += ["", "| client | providers | tool name sent | limits | sources |",
-            "|---|---|---|---|---|"]
+    out += ["", "| client | providers | tool name sent | limits | schemas it strips or "
+            "refuses, arguments it sends | sources |", "|---|---|---|---|---|---|"]
     for c in CLIENTS.values():
         limits = []
         if c.name_max is not None:
@@ -139,7 +153,18 @@ def providers_markdown() -> str:
             limits.append(f"description cut at {c.description_max:,} characters")
         provs = ", ".join(PROVIDERS[k].title.split(" (")[0] for k in c.providers) \
             if c.providers else "any"
+        quirks = []
+        for fact, text in (("refs", {"stripped": "strips `$defs` (dangling `$ref`)",
+                                     "refused": "refuses `$ref`/`$defs`"}.get(c.refs or "")),
+                           ("dialects", c.dialects and "`$schema` other than "
+                            + "/".join(c.dialects) + " refused"),
+                           ("root_properties", c.root_properties
+                            and "refuses a top-level object without `properties`"),
+                           ("stringifies", c.stringifies
+                            and "sends object/array arguments as JSON strings")):
+            if text:
+                quirks.append(text + " " + " ".join(f"<{u}>" for u in c.cites.get(fact, ())))
         out.append(f"| {c.title} | {provs} | `{c.tool_name or '{tool}'}` | "
-                   f"{', '.join(limits) or '-'} | " + " ".join(f"<{s}>" for s in c.sources)
-                   + " |")
+                   f"{', '.join(limits) or '-'} | {'; '.join(quirks) or '-'} | "
+                   + " ".join(f"<{s}>" for s in c.sources) + " |")
     return "\n".join(out) + "\n"

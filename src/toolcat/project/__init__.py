@@ -82,8 +82,14 @@ class ProjectOptions:
     # exact rewrites only.
     subset: bool | None = None
     # Move repeated identical subschemas into $defs + $ref where smaller (not with the
-    # subset, which forbids $ref; never for the openwop target).
+    # subset, which forbids $ref; never for the openwop target), in a schema that already
+    # uses references (`$ref`, `$defs`, `definitions`): several clients strip or refuse
+    # `$ref` (issue 33), so a tool without one never gets one unless `factor_all` says so.
     factor: bool = True
+    factor_all: bool = False
+    # MCP clients (keys of formats.providers.CLIENTS) whose schema rules the compact view
+    # meets with exact rewrites (project.portable), e.g. ("claude-desktop",)
+    for_clients: tuple = ()
     # MCP target: keep `title` and `annotations.title` (UI labels) in the compact view even
     # when the tool has a description; by default they go to the handbook only.
     keep_titles: bool = False
@@ -109,6 +115,10 @@ class ProjectOptions:
                              f"(got {self.safety_tier!r})")
         if self.indent is not None and (self.indent < 0 or self.indent > 16):
             raise UsageError("--indent must be between 0 and 16")
+        if self.for_clients:
+            from toolcat.project import portable
+
+            portable.check(tuple(self.for_clients))
         if self.duplicate_ids not in DUPLICATE_IDS + ("keep",):
             raise UsageError(f"--duplicate-ids must be one of {', '.join(DUPLICATE_IDS)} "
                              f"(got {self.duplicate_ids!r})")
@@ -117,7 +127,8 @@ class ProjectOptions:
 def options_from_cli(*, view: str = "compact", to: str | None = None,
                      description_max: int = 120, unlowerable: str | None = None,
                      subset: bool | None = None, output_schema: bool = True,
-                     factor: bool = True, keep_titles: bool = False, sort: bool = False,
+                     factor: bool = True, factor_all: bool = False,
+                     for_clients: tuple = (), keep_titles: bool = False, sort: bool = False,
                      source: str | None = None, safety_tier: str | None = None,
                      indent: int | None = None,
                      duplicate_ids: str = "error") -> ProjectOptions:
@@ -134,7 +145,9 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
         unlowerable=unlowerable or "widen", output_schema=output_schema, sort=sort,
         source=source, safety_tier=safety_tier, indent=indent,
         subset=subset if subset is not None else (True if unlowerable is not None else None),
-        factor=factor, keep_titles=keep_titles, duplicate_ids=duplicate_ids,
+        factor=factor, factor_all=factor_all, for_clients=tuple(for_clients or ()),
+        keep_titles=keep_titles,
+        duplicate_ids=duplicate_ids,
     )
     opts.check()
     return opts
@@ -428,7 +441,7 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     if in_schema is not None:
         res = lower_schema(in_schema, tool.dialect, subset=subset,
                            unlowerable=opts.unlowerable, pointer="/inputSchema", cache=cache,
-                           factor=opts.factor and target.factors)
+                           factor=target.factors and factors(opts, in_schema))
         changes.extend(res.changes)
         in_schema = res.schema
         conformant = res.conformant
@@ -440,6 +453,11 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
         in_schema, fit = roots.fit_input(in_schema, tool.dialect, typed=target.typed_object_roots,
                                          boolean_properties=target.boolean_property_schemas)
         changes.extend(fit)
+        if opts.for_clients:
+            from toolcat.project import portable
+
+            in_schema = portable.fit(in_schema, tool.dialect, opts.for_clients, "/inputSchema",
+                                     changes)
     loose = None
     if target.provider is not None:
         in_schema, strict, loose = _adapt(target, tool, in_schema, changes)
@@ -483,6 +501,27 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     return out
 
 
+def factors(opts: ProjectOptions, schema: Any) -> bool:
+    """Are repeated subschemas of ``schema`` factored into ``$defs`` + ``$ref``? With
+    ``opts.factor``, where ``schema`` already has a ``$ref``, ``$defs`` or ``definitions`` key
+    (a text search: a property of that name counts too, which only allows an exact rewrite),
+    or everywhere with ``opts.factor_all``."""
+    if not opts.factor:
+        return False
+    if opts.for_clients:
+        from toolcat.project import portable
+
+        if any(c.refs for c in portable.clients(tuple(opts.for_clients))):
+            return False
+    if opts.factor_all:
+        return True
+    from toolcat.project.lower import schema_text
+
+    text = schema_text(schema)
+    return text is not None and (b'"$ref":' in text or b'"$defs":' in text
+                                 or b'"definitions":' in text)
+
+
 def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
                    cache: LowerCache | None) -> tuple[list[Change], Any, list[Change]]:
     """A tool's compact ``outputSchema``: the lowering's changes, the schema, the root fit's
@@ -495,17 +534,25 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
     if cache is not None:
         digest = content_key(tool.output_schema, cache.digests)
         if digest is not None:
-            key = ("outputSchema", digest, tool.dialect, opts.factor, target.typed_object_roots,
+            # (whether it is factored is a function of the content and the options)
+            key = ("outputSchema", digest, tool.dialect, opts.factor, opts.factor_all,
+                   opts.for_clients, target.typed_object_roots,
                    target.boolean_property_schemas, tool.http_method is not None)
             got = cache.outputs.get(key)
             if got is not None:
                 return got
     res = lower_schema(tool.output_schema, tool.dialect, subset=False, pointer="/outputSchema",
-                       cache=cache, factor=opts.factor)
+                       cache=cache, factor=factors(opts, tool.output_schema))
     # an OpenAPI tool's output is a response body, any JSON value (roots.fit_output)
     out_schema, fit = roots.fit_output(res.schema, tool.dialect, typed=target.typed_object_roots,
                                        boolean_properties=target.boolean_property_schemas,
                                        any_value=tool.http_method is not None)
+    if opts.for_clients:
+        from toolcat.project import portable
+
+        fit = list(fit)
+        out_schema = portable.fit(out_schema, tool.dialect, opts.for_clients, "/outputSchema",
+                                  fit, root=False)
     if key is None:
         return res.changes, out_schema, fit
     # kept for the run: its parts equal to other kept results' become theirs

@@ -38,7 +38,7 @@ from toolcat.document.pointer import encode
 from toolcat.formats.providers import STRICT_TYPED_KEYS
 from toolcat.project.lower import CHANGED, EXACT, NARROWED, OMITTED, WIDENED, Change
 from toolcat.schema import merge as M
-from toolcat.schema.walker import transform
+from toolcat.schema.walker import iter_schemas, transform
 
 #: the keywords whose value is written into the description when a provider refuses them
 CONSTRAINTS = ("pattern", "format", "minLength", "maxLength", "minimum", "maximum",
@@ -263,11 +263,6 @@ class _OpenApiRules:
         return _with_description(n, notes)
 
 
-#: keywords whose value maps names to schemas (a key there is a name, not a keyword)
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions",
-                          "dependentSchemas"})
-
-
 class Adapter(_OpenApiRules):
     """One provider's rewrites (see the module doc), driven by its provider-table row
     (:class:`toolcat.formats.providers.Provider`), so a provider is described once:
@@ -307,6 +302,8 @@ class Adapter(_OpenApiRules):
         out = transform(schema, self._hook, dialect)
         if isinstance(out, dict):
             out = self.root_rules(out)
+            if self.strict:
+                self.untyped(out, dialect)
             if self.strict and not self.row.recursion:
                 from toolcat.formats.providers import recursive_refs
 
@@ -330,12 +327,9 @@ class Adapter(_OpenApiRules):
                 self.note(path, WIDENED, "false (never valid) written as {}")
             return {}
         if not isinstance(n, dict):
-            # (`additionalProperties: false` is the one boolean schema strict modes ask for)
-            if self.strict and isinstance(n, bool) and not (
-                    n is False and path and path[-1] == "additionalProperties"
-                    and (len(path) < 2 or path[-2] not in _SCHEMA_MAPS)):
-                self.halt(path, f"a boolean schema ({n}): strict modes ask every schema for a "
-                          "type")
+            # a boolean schema is judged once the schema is written (untyped, below): it may be
+            # `additionalProperties: false` (what strict modes ask for) or go with a keyword
+            # the provider refuses
             return n
         n = dict(n)
         if self.openapi:
@@ -406,10 +400,23 @@ class Adapter(_OpenApiRules):
             if d == "2020-12":
                 n = _ref_siblings(n, path, self.note)
             n = self.close_object(n, path, d)
-            if not any(k in n for k in STRICT_TYPED_KEYS):
+        return n
+
+    def untyped(self, schema: Any, dialect: str) -> None:
+        """Strict modes: stop at the first schema of the written ``schema`` that says no type
+        (``{}``, ``true``, only annotations) or that is ``false`` anywhere but
+        ``additionalProperties`` (where strict modes ask for it)."""
+        for path, node, _d in iter_schemas(schema, dialect):
+            if isinstance(node, bool):
+                if node is False and path and path[-1] == "additionalProperties":
+                    continue
+                self.halt(path, f"a boolean schema ({str(node).lower()}): strict modes ask "
+                          "every schema for a type")
+                return
+            if isinstance(node, dict) and not any(k in node for k in STRICT_TYPED_KEYS):
                 self.halt(path, "a schema of any value (no type): strict modes ask every "
                           "schema for a type, an enum, a const or anyOf")
-        return n
+                return
 
     def close_object(self, n: dict, path: tuple, d: str) -> dict:
         """Strict modes: every object closed; a map or a free-form object stops strict."""

@@ -297,3 +297,75 @@ def strict_request_budget(ctx) -> Iterator[Hit]:
     if p.max_unions is not None and unions > p.max_unions:
         yield Hit(f"{unions} union-typed parameters in strict tools (max {p.max_unions} per "
                   f"request for {p.title})", "", None, file=ctx.catalog.file)
+
+
+# --------------------------------------------------------------------------- MCP clients
+# (issue 33: the rows of toolcat.formats.providers.CLIENTS, with `lint --profile CLIENT`)
+
+_REF_KEYS = ("$ref", "$defs", "definitions")
+
+
+def _cite(c, fact: str) -> str:
+    urls = c.cites.get(fact) or c.sources
+    return f" ({urls[0]})" if urls else ""
+
+
+@rule("PV512", "client-ref", "error",
+      "a `$ref`/`$defs` in a tool schema for an MCP client that strips or refuses them",
+      scope="node")
+def client_ref(ctx, tool, n) -> Iterator[Hit]:
+    """Several MCP clients do not take JSON Schema references in a tool schema: VS Code
+    Copilot and Claude Desktop strip `$defs` and send the dangling `$ref` on (the model's
+    provider then refuses the request, or the parameter loses its type); Copilot CLI, Gemini
+    CLI, Kiro, opencode and Bedrock AgentCore fail on the tool (or the whole server). Inline
+    them: `toolcat project --to mcp` never adds one to a schema that had none. Facts and
+    sources: the client table (`toolcat/formats/providers.py`)."""
+    c = getattr(ctx, "client", None)
+    node = n.node
+    if c is None or not c.refs or not isinstance(node, dict):
+        return
+    for key in _REF_KEYS:
+        if key in node:
+            verb = "strips `$defs` (and sends `$ref` dangling)" if c.refs == "stripped" \
+                else "refuses `$ref`/`$defs`"
+            yield Hit(f"`{key}`: {c.title} {verb}{_cite(c, 'refs')}",
+                      n.ptr(key))
+
+
+@rule("PV513", "client-dialect", "error",
+      "a tool schema declares a `$schema` dialect the MCP client does not take")
+def client_dialect(ctx, tool) -> Iterator[Hit]:
+    """Claude Desktop (and Cowork) and Claude Code validate tool schemas with the MCP
+    TypeScript SDK's 2020-12-only validator and refuse every tool whose `inputSchema` or
+    `outputSchema` declares another dialect ("JSON Schema declares an unsupported dialect
+    (...draft-07...). The default validator supports JSON Schema 2020-12 only"). Declare
+    2020-12 (after rewriting draft-07-only forms: tuple `items`, `additionalItems`,
+    `definitions`) or leave `$schema` out."""
+    from toolcat.schema.keywords import dialect_from_uri
+
+    c = getattr(ctx, "client", None)
+    if c is None or not c.dialects:
+        return
+    for key, s in (("/inputSchema", tool.input_schema), ("/outputSchema", tool.output_schema)):
+        if not isinstance(s, dict) or not isinstance(s.get("$schema"), str):
+            continue
+        d = dialect_from_uri(s["$schema"], "")
+        if d not in c.dialects:
+            yield Hit(f"$schema {s['$schema']!r} declares {d or 'an unknown dialect'}: "
+                      f"{c.title} takes JSON Schema {', '.join(c.dialects)} only"
+                      f"{_cite(c, 'dialects')}", key + "/$schema")
+
+
+@rule("PV514", "client-root-properties", "error",
+      "a top-level object schema without `properties` for an MCP client that refuses it")
+def client_root_properties(ctx, tool) -> Iterator[Hit]:
+    """GitHub Copilot CLI sends a tool without parameters, `{"type": "object"}`, on to
+    models that refuse it ("object schema missing properties") and every prompt fails while
+    the server is connected. Write `"properties": {}`."""
+    c = getattr(ctx, "client", None)
+    s = tool.input_schema
+    if c is None or not c.root_properties or not isinstance(s, dict):
+        return
+    if "properties" not in s:
+        yield Hit(f"top-level object schema without properties: {c.title} refuses it"
+                  f"{_cite(c, 'root_properties')}", "/inputSchema")

@@ -1,0 +1,168 @@
+"""Issue 33: what toolcat writes is no less portable than its input (clients that strip or
+refuse `$ref`/`$defs`, draft-07, missing root properties...)."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from support.lint import write
+from toolcat.formats import LoadOptions, load_catalogs
+from toolcat.project import ProjectOptions, project_catalogs
+
+POINT = {"type": "object", "properties": {"x": {"type": "number"}, "y": {"type": "number"},
+                                          "z": {"type": "number"}},
+         "required": ["x", "y", "z"]}
+# the issue's reproducer: three identical {x, y, z} objects, no $ref
+MOVE = {"name": "move", "description": "Move.", "inputSchema": {
+    "type": "object", "properties": {"from": POINT, "to": POINT, "via": POINT},
+    "required": ["from", "to"]}}
+
+
+def _project(tmp_path, tools, **opts):
+    p = write(tmp_path, {"tools": tools})
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    return project_catalogs(cats, ProjectOptions(**opts))
+
+
+def _text(x) -> str:
+    return json.dumps(x)
+
+
+@pytest.mark.parametrize("to", ["mcp", "openai", "anthropic", "openai-strict"])
+def test_no_ref_is_added_to_a_schema_without_one(tmp_path, to):
+    proj = _project(tmp_path, [MOVE], to=to)
+    out = _text(proj.catalog())
+    assert "$ref" not in out and "$defs" not in out
+    # the same arguments as the input
+    if to == "mcp":
+        s = proj.tools[0].descriptor["inputSchema"]
+        for args in ({"from": {"x": 1, "y": 2, "z": 3}, "to": {"x": 1, "y": 2, "z": 3}},
+                     {"from": {"x": 1, "y": 2}, "to": {"x": 1, "y": 2, "z": 3}}):
+            assert jsonschema.Draft202012Validator(s).is_valid(args) == \
+                jsonschema.Draft202012Validator(MOVE["inputSchema"]).is_valid(args)
+
+
+def test_factor_all_factors_a_schema_without_ref(tmp_path):
+    proj = _project(tmp_path, [MOVE], to="mcp", factor_all=True)
+    assert "$ref" in _text(proj.tools[0].descriptor["inputSchema"])
+
+
+def test_a_schema_with_refs_is_still_factored(tmp_path):
+    s = json.loads(json.dumps(MOVE["inputSchema"]))
+    s["properties"]["other"] = {"$ref": "#/$defs/name"}
+    s["$defs"] = {"name": {"type": "string", "minLength": 1, "maxLength": 80,
+                           "pattern": "^[a-z]+$"}}
+    s["properties"]["again"] = {"$ref": "#/$defs/name"}
+    proj = _project(tmp_path, [{**MOVE, "inputSchema": s}], to="mcp")
+    out = proj.tools[0].descriptor["inputSchema"]
+    assert _text(out).count('"$ref"') > 2      # the repeated point objects too
+
+
+def test_no_ref_is_added_to_an_output_schema_without_one(tmp_path):
+    tool = {**MOVE, "outputSchema": MOVE["inputSchema"]}
+    proj = _project(tmp_path, [tool], to="mcp")
+    assert "$ref" not in _text(proj.tools[0].descriptor["outputSchema"])
+
+
+# client profiles (the rows of formats.providers.CLIENTS)
+DRAFT7 = {"name": "a", "description": "A tool.", "inputSchema": {
+    "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+    "properties": {"p": {"$ref": "#/definitions/P"}}, "definitions": {"P": {"type": "string"}}}}
+BARE = {"name": "b", "description": "B tool.", "inputSchema": {"type": "object"}}
+PLAIN = {"name": "c", "description": "C tool.", "inputSchema": {
+    "type": "object", "properties": {"q": {"type": "string", "description": "Q."}}}}
+
+
+def _lint(tmp_path, profile):
+    from toolcat.config import Config
+    from toolcat.lint.engine import lint
+
+    p = write(tmp_path, {"tools": [DRAFT7, BARE, PLAIN]})
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    return {(f.code, f.tool, f.pointer) for f in lint(cats, Config(), profile).findings
+            if f.code in ("PV512", "PV513", "PV514")}
+
+
+def test_client_profiles_check_the_client_facts(tmp_path):
+    from toolcat.lint.profiles import CLIENTS, PROFILES
+
+    assert all(k in PROFILES and PROFILES[k].client == k for k in CLIENTS)
+    got = _lint(tmp_path, "claude-desktop")
+    assert ("PV513", "a", "/inputSchema/$schema") in got
+    assert ("PV512", "a", "/inputSchema/definitions") in got
+    assert ("PV512", "a", "/inputSchema/properties/p/$ref") in got
+    assert not [x for x in got if x[1] != "a"]
+    got = _lint(tmp_path, "copilot-cli")
+    assert ("PV514", "b", "/inputSchema") in got and "PV513" not in {x[0] for x in got}
+    assert _lint(tmp_path, "cursor") == set()      # no schema fact known for Cursor
+    # every fact a client states has its own sources
+    for c in CLIENTS.values():
+        for fact in ("refs", "dialects", "root_properties", "stringifies"):
+            if getattr(c, fact):
+                assert c.cites.get(fact), (c.key, fact)
+
+
+# --for CLIENT (issue 33: exact rewrites for the clients' rules)
+TUPLE7 = {"name": "t", "description": "T.", "inputSchema": {
+    "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+    "properties": {
+        "pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}],
+                 "additionalItems": False},
+        "p": {"$ref": "#/definitions/P"},
+        "q": {"$ref": "#/definitions/P", "minLength": 3},
+        "tree": {"$ref": "#/definitions/T"},
+        "d": {"type": "object", "dependencies": {"a": ["b"], "c": {"required": ["e"]}}}},
+    "definitions": {"P": {"type": "string", "maxLength": 9},
+                    "T": {"type": "object",
+                          "properties": {"kids": {"type": "array",
+                                                  "items": {"$ref": "#/definitions/T"}}}}}}}
+INSTANCES = [
+    {"pair": ["a", 1]}, {"pair": ["a", 1, 2]}, {"pair": [1, "a"]}, {"pair": ["a"]},
+    {"p": "abc"}, {"p": "abcdefghijk"}, {"p": 1}, {"q": "ab"}, {"q": "abcdefghijk"},
+    {"tree": {"kids": [{"kids": []}]}}, {"tree": {"kids": [1]}},
+    {"d": {"a": 1}}, {"d": {"a": 1, "b": 2}}, {"d": {"c": 1}}, {"d": {"c": 1, "e": 2}}, {},
+]
+
+
+def test_for_claude_desktop_upgrades_draft7_exactly(tmp_path, ajv_judge):
+    proj = _project(tmp_path, [TUPLE7, {**MOVE, "inputSchema": {"type": "object"}}],
+                    to="mcp", for_clients=("claude-desktop", "copilot-cli"))
+    s = proj.tools[0].descriptor["inputSchema"]
+    assert "$schema" not in s and "definitions" not in _text(s)
+    assert s["properties"]["pair"]["prefixItems"] and s["properties"]["pair"]["items"] is False
+    before = jsonschema.Draft7Validator(TUPLE7["inputSchema"])
+    after = jsonschema.Draft202012Validator(s)
+    for x in INSTANCES:
+        assert before.is_valid(x) == after.is_valid(x), x
+    # Claude Desktop's judge: Ajv2020 without the draft-07 metaschema compiles it (and the
+    # instances agree), where it refuses the input
+    assert ajv_judge.compile(TUPLE7["inputSchema"], engine="2020-12") is not None
+    v = ajv_judge.validate(s, INSTANCES, engine="2020-12")
+    assert v.error is None and v.valid == [after.is_valid(x) for x in INSTANCES]
+    # the only $ref left is the recursive one, reported
+    kept = [c.pointer for c in proj.tools[0].changes if c.kind == "kept"]
+    assert "/inputSchema/properties/tree/$ref" in kept
+    assert _text(s).count('"$ref"') == 2
+    # copilot-cli: properties at the top
+    assert proj.tools[1].descriptor["inputSchema"] == {"type": "object", "properties": {}}
+
+
+def test_for_an_unknown_client_is_a_usage_error(tmp_path):
+    from toolcat.errors import UsageError
+
+    with pytest.raises(UsageError, match="--for"):
+        _project(tmp_path, [MOVE], to="mcp", for_clients=("claude-web",))
+
+
+def test_for_claude_desktop_keeps_and_reports_what_it_cannot_upgrade(tmp_path):
+    d4 = {"name": "old", "description": "Old.", "inputSchema": {
+        "$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+        "properties": {"n": {"type": "number", "maximum": 5, "exclusiveMaximum": True}}}}
+    proj = _project(tmp_path, [d4], to="mcp", for_clients=("claude-desktop",))
+    s = proj.tools[0].descriptor["inputSchema"]
+    assert s["$schema"] == d4["inputSchema"]["$schema"]
+    assert [c.pointer for c in proj.tools[0].changes if c.kind == "kept"] == \
+        ["/inputSchema/$schema"]
