@@ -263,6 +263,11 @@ class _OpenApiRules:
         return _with_description(n, notes)
 
 
+#: keywords whose value maps names to schemas (a key there is a name, not a keyword)
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions",
+                          "dependentSchemas"})
+
+
 class Adapter(_OpenApiRules):
     """One provider's rewrites (see the module doc), driven by its provider-table row
     (:class:`toolcat.formats.providers.Provider`), so a provider is described once:
@@ -408,8 +413,9 @@ class Adapter(_OpenApiRules):
         ``additionalProperties`` (where strict modes ask for it)."""
         for path, node, _d in iter_schemas(schema, dialect):
             if isinstance(node, bool):
-                if node is False and path and path[-1] == "additionalProperties":
-                    continue
+                if node is False and path and path[-1] == "additionalProperties" and (
+                        len(path) < 2 or path[-2] not in _SCHEMA_MAPS):
+                    continue   # the keyword (not a property of that name)
                 self.halt(path, f"a boolean schema ({str(node).lower()}): strict modes ask "
                           "every schema for a type")
                 return
