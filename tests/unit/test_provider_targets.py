@@ -263,3 +263,20 @@ def test_mcp_target_names_follow_the_mcp_rule_for_converted_tools_only(tmp_path)
     mcp.write_text(json.dumps({"tools": [{"name": "a#b", "inputSchema": {"type": "object"}}]}))
     r = run_toolcat("-q", "project", str(mcp))
     assert [t["name"] for t in json.loads(r.stdout)["tools"]] == ["a#b"]
+
+
+@pytest.mark.parametrize("to", ["openai-strict", "anthropic-strict"])
+def test_a_schema_already_closed_stays_strict(tmp_path, to):
+    """`additionalProperties: false` is what strict modes ask of every object: a schema that
+    has it already is no boolean schema the strict subset refuses (it was: strict false)."""
+    closed = {"type": "object", "properties": {"a": {"type": "object", "properties": {
+        "b": {"type": "string"}}, "required": ["b"], "additionalProperties": False}},
+        "required": ["a"], "additionalProperties": False}
+    proj = project(tmp_path, [{"name": "f", "inputSchema": closed}], to)
+    assert body(proj).get("strict") is True
+    assert schema_of(proj) == closed
+    # a property that is named additionalProperties and never valid is still refused
+    odd = {"type": "object", "properties": {"additionalProperties": False},
+           "required": ["additionalProperties"], "additionalProperties": False}
+    proj = project(tmp_path, [{"name": "f", "inputSchema": odd}], to)
+    assert body(proj).get("strict") is False

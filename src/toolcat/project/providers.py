@@ -263,6 +263,11 @@ class _OpenApiRules:
         return _with_description(n, notes)
 
 
+#: keywords whose value maps names to schemas (a key there is a name, not a keyword)
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions",
+                          "dependentSchemas"})
+
+
 class Adapter(_OpenApiRules):
     """One provider's rewrites (see the module doc), driven by its provider-table row
     (:class:`toolcat.formats.providers.Provider`), so a provider is described once:
@@ -325,7 +330,10 @@ class Adapter(_OpenApiRules):
                 self.note(path, WIDENED, "false (never valid) written as {}")
             return {}
         if not isinstance(n, dict):
-            if self.strict and isinstance(n, bool):
+            # (`additionalProperties: false` is the one boolean schema strict modes ask for)
+            if self.strict and isinstance(n, bool) and not (
+                    n is False and path and path[-1] == "additionalProperties"
+                    and (len(path) < 2 or path[-2] not in _SCHEMA_MAPS)):
                 self.halt(path, f"a boolean schema ({n}): strict modes ask every schema for a "
                           "type")
             return n
