@@ -50,15 +50,15 @@ _toolcat() {
         ;;
     project)
         case $prev in
-        --output|-o|--handbook|--report|--duplicate-ids|--server|--url|--header|--client-config)
+        --output|-o|--handbook|--report|--duplicate-ids|--defer|--eager|--search|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --view)
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
             return 0 ;;
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini' -- "$cur"))
             return 0 ;;
-        --description-max|--indent|--max-file-size|--timeout)
+        --description-max|--indent|--defer-threshold|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
             return 0 ;;
         --unlowerable)
@@ -78,7 +78,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --defer --eager --defer-threshold --search --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     lint)
@@ -144,7 +144,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return 0 ;;
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini' -- "$cur"))
             return 0 ;;
         --source)
             COMPREPLY=($(compgen -W 'node-pack workflow mcp connector host-extension' -- "$cur"))
@@ -185,7 +185,7 @@ _toolcat() {
         --config|--baseline|--write-baseline|--as|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini' -- "$cur"))
             return 0 ;;
         --unlowerable)
             COMPREPLY=($(compgen -W 'widen omit keep fail' -- "$cur"))

@@ -40,7 +40,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from tools' -l help -s h -d 'Show
 complete -c toolcat -n '__fish_seen_subcommand_from project' -F
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l output -s o -r -F -d 'Write here (atomically)'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l view -x -a 'compact standard' -d 'compact or standard'
-complete -c toolcat -n '__fish_seen_subcommand_from project' -l to -x -a 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -d 'Target: mcp, openwop, openai, openai-strict, anthropic, anthropic-strict, gemini (a provider target writes what that provider accepts; toolcat lint --profile TARGET checks it)'
+complete -c toolcat -n '__fish_seen_subcommand_from project' -l to -x -a 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini' -d 'Target: mcp, openwop, openai, openai-strict, anthropic, anthropic-strict, openai-responses, gemini (a provider target writes what that provider accepts; toolcat lint --profile TARGET checks it)'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l handbook -r -F -d 'Also write {"tools": {id: standard descriptor}} here'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l report -r -F -d 'Also write the change report (JSON) here'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l description-max -x -d 'Longest tool description, in characters'
@@ -51,6 +51,10 @@ complete -c toolcat -n '__fish_seen_subcommand_from project' -l check -d 'Write 
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l indent -x -d 'Pretty-print with N spaces'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l sort -d 'Sort tools by id'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l duplicate-ids -r -F -d 'Two tools with the same id: error (stop, naming both), or rename (the later ones become ID_2, ID_3'
+complete -c toolcat -n '__fish_seen_subcommand_from project' -l defer -r -F -d 'Tools loaded on demand through the provider\'s tool search: none, all (every tool but the --eager ones) or auto (all, once the eager catalog passes --defer-threshold tokens)'
+complete -c toolcat -n '__fish_seen_subcommand_from project' -l eager -r -F -d 'With --defer: a tool name or shell-style pattern (fnmatch) read up front, never deferred'
+complete -c toolcat -n '__fish_seen_subcommand_from project' -l defer-threshold -x -d '--defer auto: defer once the eager compact catalog passes this many tokens (Claude Code\'s 10% of a 200k-token window)'
+complete -c toolcat -n '__fish_seen_subcommand_from project' -l search -r -F -d 'With --defer, Anthropic: the tool search tool, bm25 or regex'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l no-output-schema -d 'MCP target: leave outputSchema out of the compact view'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l no-factor -d 'Do not move repeated identical subschemas into $defs + $ref (done for mcp, openai and anthropic where it makes a schema smaller)'
 complete -c toolcat -n '__fish_seen_subcommand_from project' -l keep-titles -d 'MCP target: keep title and annotations.title (UI labels) in the compact view'
@@ -129,7 +133,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from diff' -l help -s h -d 'Show 
 
 complete -c toolcat -n '__fish_seen_subcommand_from diff-toolids' -F
 complete -c toolcat -n '__fish_seen_subcommand_from diff-toolids' -l format -s f -x -a 'text json' -d 'Output: text or json'
-complete -c toolcat -n '__fish_seen_subcommand_from diff-toolids' -l to -x -a 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -d 'With A alone: the target envelope of both views: mcp, openwop, openai or anthropic'
+complete -c toolcat -n '__fish_seen_subcommand_from diff-toolids' -l to -x -a 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini' -d 'With A alone: the target envelope of both views: mcp, openwop, openai or anthropic'
 complete -c toolcat -n '__fish_seen_subcommand_from diff-toolids' -l source -x -a 'node-pack workflow mcp connector host-extension' -d 'With A alone: OpenWOP source for tools that have none'
 complete -c toolcat -n '__fish_seen_subcommand_from diff-toolids' -l safety-tier -x -a 'pure read write exec' -d 'With A alone: OpenWOP safetyTier for tools that have none'
 complete -c toolcat -n '__fish_seen_subcommand_from diff-toolids' -l from -x -a 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -d 'Force the input format: openapi, swagger, mcp, mcp-capture, openwop, openai, anthropic, docker, gemini'
@@ -158,7 +162,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from measure' -l config -r -F -d 
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l baseline -r -F -d 'Compare with the figures of a file written by --write-baseline'
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l max-increase -x -d 'With --baseline: allowed growth of bytes and tokens per catalog, in percent'
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l write-baseline -r -F -d 'Record each catalog\'s figures to FILE (atomic)'
-complete -c toolcat -n '__fish_seen_subcommand_from measure' -l to -x -a 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -d 'Target: mcp, openwop, openai, openai-strict, anthropic, anthropic-strict, gemini (a provider target writes what that provider accepts; toolcat lint --profile TARGET checks it)'
+complete -c toolcat -n '__fish_seen_subcommand_from measure' -l to -x -a 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini' -d 'Target: mcp, openwop, openai, openai-strict, anthropic, anthropic-strict, openai-responses, gemini (a provider target writes what that provider accepts; toolcat lint --profile TARGET checks it)'
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l as -r -F -d 'Count what this provider\'s request carries for the tools: openai (the function objects), anthropic (name, description, input_schema: no outputSchema, annotations, title or _meta), gemini (the function declarations), harmony (the openai function tools rendered as OpenAI\'s open-weight gpt-oss models read them; needs openai-harmony); implies --to'
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l description-max -x -d 'Longest tool description, in characters'
 complete -c toolcat -n '__fish_seen_subcommand_from measure' -l unlowerable -x -a 'widen omit keep fail' -d 'What cannot be lowered exactly to the compact subset: widen, omit, keep or fail'

@@ -31,7 +31,7 @@ COMMANDS = ["tools", "project", "lint", "diff", "diff-toolids", "measure", "capt
 # options whose absence means "not done": there is no default to show
 NO_DEFAULT = {"--handbook", "--report", "--extend-select", "--ignore", "--baseline",
               "--write-baseline", "--output-file", "--ignore-file", "--server", "--url",
-              "--header", "--client", "--client-config", "--http", "--catalog"}
+              "--header", "--client", "--client-config", "--http", "--catalog", "--eager"}
 # capture reads a live server (the test server of tests/live; the MCP SDK is in the test extra)
 CAPTURE_OUT = os.path.join(tempfile.gettempdir(), f"toolcat-test-help-{os.getpid()}.json")
 # one ordinary run of each command on the samples

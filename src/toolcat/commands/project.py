@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -57,7 +57,7 @@ Examples:
 # The projection options `toolcat measure` shares (its "after" is what project writes).
 To = Annotated[Optional[str], typer.Option(
     "--to", help="Target: mcp, openwop, openai, openai-strict, anthropic, anthropic-strict, "
-    "gemini (a provider target writes what that provider accepts; `toolcat lint --profile "
+    "openai-responses, gemini (a provider target writes what that provider accepts; `toolcat lint --profile "
     "TARGET` checks it) [default: openwop for OpenWOP input, else mcp].",
     show_default=False)]
 DescriptionMax = Annotated[int, typer.Option(
@@ -87,6 +87,33 @@ SafetyTier = Annotated[Optional[str], typer.Option(
     "--safety-tier", help="OpenWOP safetyTier for every tool (pure, read, write, exec) "
     "[default: derived].", show_default=False)]
 
+# deferral (toolcat.project.defer), shared with `toolcat measure`
+Defer = Annotated[str, typer.Option(
+    "--defer", help="Tools loaded on demand through the provider's tool search: none, all "
+    "(every tool but the --eager ones) or auto (all, once the eager catalog passes "
+    "--defer-threshold tokens). Needs --to anthropic, anthropic-strict or openai-responses.")]
+Eager = Annotated[Optional[list[str]], typer.Option(
+    "--eager", help="With --defer: a tool name or shell-style pattern (fnmatch) read up front, "
+    "never deferred. Repeatable.", show_default=False)]
+DeferThreshold = Annotated[int, typer.Option(
+    "--defer-threshold", help="--defer auto: defer once the eager compact catalog passes this "
+    "many tokens (Claude Code's 10% of a 200k-token window).")]
+Search = Annotated[str, typer.Option(
+    "--search", help="With --defer, Anthropic: the tool search tool, bm25 or regex.")]
+
+
+def defer_options(defer: str, eager: list[str] | None, threshold: int, search: str) -> Any:
+    """The checked deferral options of the command-line values."""
+    from toolcat.project.defer import DeferOptions
+
+    opts = DeferOptions(defer, tuple(eager or ()), threshold, search)
+    opts.check()
+    if not opts.active and (eager or search != "bm25"):
+        from toolcat.errors import UsageError
+
+        raise UsageError("--eager and --search need --defer all or --defer auto")
+    return opts
+
 
 def register(app: typer.Typer) -> None:
     app.command("project", epilog=EPILOG, help=HELP, short_help=SHORT)(project)
@@ -115,6 +142,10 @@ def project(
         show_default=False)] = None,
     sort: Annotated[bool, typer.Option("--sort", help="Sort tools by id.")] = False,
     duplicate_ids: DuplicateIds = "error",
+    defer: Defer = "none",
+    eager: Eager = None,
+    defer_threshold: DeferThreshold = 20_000,
+    search: Search = "bm25",
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
     keep_titles: KeepTitles = False,
@@ -158,7 +189,8 @@ def project(
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
         subset=subset, output_schema=not no_output_schema, factor=not no_factor,
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
-        indent=indent, duplicate_ids=duplicate_ids)
+        indent=indent, duplicate_ids=duplicate_ids,
+        defer=defer_options(defer, eager, defer_threshold, search))
     from toolcat import ui
 
     counter = None

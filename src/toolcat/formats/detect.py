@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from toolcat.model import (
@@ -42,6 +43,19 @@ def _tool_list(doc: Any) -> list | None:
     return None
 
 
+#: the ``type`` of an Anthropic server tool: a versioned name (``web_search_20250305``,
+#: ``tool_search_tool_bm25_20251119``)
+_SERVER_TOOL_TYPE = re.compile(r"[a-z][a-z0-9_]*_20[0-9]{6}")
+
+
+def is_anthropic_server_tool(item: Any) -> bool:
+    """An Anthropic server tool: a named entry whose ``type`` is a versioned tool type and
+    that has no ``input_schema`` (the provider runs it; the request only names it)."""
+    t = item.get("type") if isinstance(item, dict) else None
+    return (isinstance(t, str) and "input_schema" not in item
+            and isinstance(item.get("name"), str) and _SERVER_TOOL_TYPE.fullmatch(t) is not None)
+
+
 def item_format(item: Any) -> str | None:
     """The format of one tool descriptor object, or None."""
     if not isinstance(item, dict):
@@ -51,7 +65,10 @@ def item_format(item: Any) -> str | None:
     if item.get("type") == "function" and (isinstance(item.get("function"), dict)
                                            or "name" in item):
         return OPENAI  # Chat Completions {type, function: {...}} or Responses {type, name, ...}
-    if "name" in item and "input_schema" in item:
+    if (item.get("type") == "namespace" and isinstance(item.get("tools"), list)) \
+            or item.get("type") == "tool_search":
+        return OPENAI  # the Responses API's namespaces and its tool search tool
+    if "name" in item and ("input_schema" in item or is_anthropic_server_tool(item)):
         return ANTHROPIC
     if "name" in item and ("inputSchema" in item or "description" in item or "annotations" in item):
         return MCP

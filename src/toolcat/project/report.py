@@ -125,6 +125,8 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None,
         con.print(f"schema changes that are not exact: {parts} (see --report)")
     else:
         con.print("schema changes that are not exact: none")
+    if proj.plan is not None:
+        con.print(Text("deferred: " + proj.plan.describe()))
     note = proj.input_schema_note()
     if note:
         con.print(Text(note))
