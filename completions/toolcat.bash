@@ -50,7 +50,7 @@ _toolcat() {
         ;;
     project)
         case $prev in
-        --output|-o|--handbook|--report|--duplicate-ids|--defer|--eager|--search|--server|--url|--header|--client-config)
+        --output|-o|--handbook|--report|--duplicate-ids|--eager|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --view)
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
@@ -63,6 +63,12 @@ _toolcat() {
             return 0 ;;
         --unlowerable)
             COMPREPLY=($(compgen -W 'widen omit keep fail' -- "$cur"))
+            return 0 ;;
+        --defer)
+            COMPREPLY=($(compgen -W 'none all auto' -- "$cur"))
+            return 0 ;;
+        --search)
+            COMPREPLY=($(compgen -W 'bm25 regex' -- "$cur"))
             return 0 ;;
         --source)
             COMPREPLY=($(compgen -W 'node-pack workflow mcp connector host-extension' -- "$cur"))
@@ -176,16 +182,22 @@ _toolcat() {
         --format|-f)
             COMPREPLY=($(compgen -W 'table json markdown csv' -- "$cur"))
             return 0 ;;
-        --top|--max-bytes|--max-tokens|--max-increase|--description-max|--max-file-size|--timeout)
+        --top|--max-bytes|--max-tokens|--max-increase|--defer-threshold|--loaded|--description-max|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
             return 0 ;;
         --gate)
-            COMPREPLY=($(compgen -W 'after before' -- "$cur"))
+            COMPREPLY=($(compgen -W 'after before upfront' -- "$cur"))
             return 0 ;;
-        --config|--baseline|--write-baseline|--as|--server|--url|--header|--client-config)
+        --config|--baseline|--write-baseline|--as|--eager|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --to)
             COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini' -- "$cur"))
+            return 0 ;;
+        --defer)
+            COMPREPLY=($(compgen -W 'none all auto' -- "$cur"))
+            return 0 ;;
+        --search)
+            COMPREPLY=($(compgen -W 'bm25 regex' -- "$cur"))
             return 0 ;;
         --unlowerable)
             COMPREPLY=($(compgen -W 'widen omit keep fail' -- "$cur"))
@@ -204,7 +216,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --defer --eager --defer-threshold --search --loaded --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     capture)

@@ -176,7 +176,7 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
             output_schema: bool = True, factor: bool = True, keep_titles: bool = False,
             source: str | None = None, safety_tier: str | None = None,
             settings: ProjectOptions | None = None, counter: Any = None,
-            on_catalog: Any = None) -> Measurement:
+            on_catalog: Any = None, loaded: int = 5) -> Measurement:
     """Bytes and exact BPE tokens (``o200k_base`` or ``cl100k_base``) of each catalog's
     standard view against the compact view ``toolcat project`` writes with the same options,
     as ``toolcat measure`` counts them. ``per_tool``: also each tool's figures (for
@@ -184,7 +184,8 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
     :func:`toolcat.tokens.counter` started earlier (the CLI starts one before loading, so
     that the tokenizer loads meanwhile); ``on_catalog(catalog)`` is called as each catalog is
     done (progress). :meth:`~toolcat.measure.Measurement.json` is ``measure --format json``'s
-    data."""
+    data. ``loaded``: with deferral (``settings.defer``), the tools a session loads (the
+    session estimate)."""
     from toolcat.measure import Measurement, measure_catalogs, tokenizer_name
     from toolcat.project import options_from_cli
 
@@ -194,7 +195,7 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
         safety_tier=safety_tier)
     tok = tokenizer_name(tokenizer)
     figs = measure_catalogs(_catalogs(catalogs), opts, tok, per_tool=per_tool, counter=counter,
-                            on_catalog=on_catalog)
+                            on_catalog=on_catalog, loaded=loaded)
     return Measurement(figs, tok)
 
 
