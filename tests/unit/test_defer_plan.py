@@ -154,3 +154,12 @@ def test_what_is_written_reads_back_and_projects_the_same(github, tmp_path):
                          LoadOptions(strict=True))
     assert back[0].format == "anthropic" and back[0].tools[0].server_tool
     assert project_catalogs(back, opts).catalog() == first
+
+
+def test_the_api_takes_the_same_options(github):
+    import toolcat
+
+    by_api = toolcat.project(github, to="anthropic", defer="all", eager=["get_me"])
+    assert by_api.output_bytes() == _out(github, mode="all", eager=("get_me",)).output_bytes()
+    with pytest.raises(UsageError):
+        toolcat.project(github, to="anthropic", defer="sometimes")
