@@ -76,6 +76,8 @@ Examples:
   toolcat measure --server 'uvx mcp-server-time' --server 'python my_server.py'
 
   toolcat measure --client claude-desktop
+
+  toolcat measure tools.json --as anthropic --defer all --gate upfront --max-tokens 2000
 """
 
 FORMATS = ("table", "json", "markdown", "csv")

@@ -51,6 +51,7 @@ Examples:
   toolcat project tools.json --to openwop -o compact.json --check
   toolcat project tools.json --to openai-strict -o openai.json --report changes.json
   toolcat project --url http://127.0.0.1:8000/mcp -o tools.compact.json
+  toolcat project tools.json --to anthropic --defer all --eager get_me -o anthropic.json
 """
 
 
