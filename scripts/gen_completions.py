@@ -36,12 +36,13 @@ def values() -> dict[tuple[str, str], tuple[str, ...]]:
     from toolcat.commands import sources
     from toolcat.diff import catalog as diff_catalog
     from toolcat.diff import render as diff_render
+    from toolcat.formats import registry as fmt_registry
     from toolcat.lint import profiles, registry, render
     from toolcat.project import TARGETS, VIEWS, defer
 
     codes = tuple(registry.codes())
     return {
-        ("*", "--from"): tuple(model.FORMATS),
+        ("*", "--from"): fmt_registry.keys(),
         ("*", "--to"): tuple(TARGETS),
         ("*", "--view"): tuple(VIEWS),
         ("*", "--unlowerable"): tuple(measure_cmd.UNLOWERABLE),

@@ -43,10 +43,10 @@ def _load_options(format: str | None, webhooks: bool, cookies: bool, merge: bool
                   errors: list | None = None) -> LoadOptions:
     from toolcat.document.parse import Limits
     from toolcat.formats import LoadOptions
-    from toolcat.model import FORMATS
+    from toolcat.formats.registry import keys
 
-    if format is not None and format not in FORMATS:
-        raise UsageError(f"--from must be one of {', '.join(FORMATS)} (got {format!r})")
+    if format is not None and format not in keys():
+        raise UsageError(f"--from must be one of {', '.join(keys())} (got {format!r})")
     if view is not None and view not in ("compact", "standard"):
         raise UsageError(f"--view must be compact or standard (got {view!r})")
     if max_file_size is not None and max_file_size <= 0:

@@ -27,9 +27,8 @@ ANTHROPIC = "anthropic"       # Anthropic tool array
 DOCKER = "docker"             # docker/mcp-registry tools.json (`arguments`, no inputSchema)
 GEMINI = "gemini"             # Gemini function declarations {"functionDeclarations": [...]}
 
-FORMATS = (OPENAPI3, SWAGGER2, MCP, MCP_CAPTURE, OPENWOP, OPENAI, ANTHROPIC, DOCKER, GEMINI)
-#: formats whose tools are an MCP server's tools (their OpenWOP source is `mcp`)
-MCP_FORMATS = (MCP, MCP_CAPTURE, DOCKER)
+# Each format's facts (detection, reading, the input-schema key...) are its record in
+# toolcat.formats.registry; the list of formats is the registry's.
 
 STANDARD = "standard"
 COMPACT = "compact"

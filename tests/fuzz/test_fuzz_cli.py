@@ -455,9 +455,9 @@ def make_input(c: Chooser, folder: Path, notes: list) -> tuple[Path, Seed]:
 
 
 def _formats() -> list[str]:
-    from toolcat.model import FORMATS
+    from toolcat.formats.registry import keys as format_keys
 
-    return list(FORMATS)
+    return list(format_keys())
 
 
 def make_args(c: Chooser, command: str, inp: Path, seed_path: Path,

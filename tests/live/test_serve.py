@@ -901,11 +901,12 @@ def test_a_legacy_client_is_told_and_an_unchanged_list_stays_the_same_bytes(tmp_
 # --------------------------------------------------------------------------- pages
 
 
-def test_the_served_list_is_paged_like_the_upstream(cli, tmp_path):
-    """catalog_server lists 7 tools on 3 pages (3 + 3 + 1): toolcat serve pages its view the
-    same (the handbook tool on the last page); the pages' union is the compact view (what
-    `toolcat project` writes for a capture); an unknown cursor is an invalid-params error.
-    With every tool on one page (--mode single), one page."""
+def test_the_served_list_is_one_page(cli, tmp_path):
+    """catalog_server lists 7 tools on 3 pages (3 + 3 + 1): toolcat serve serves them on one
+    page with the handbook tool (a client that reads one page, as the SDK's list_tools()
+    does, sees every tool; issue 33 item 5), in the upstream's order; that page is the
+    compact view (what `toolcat project` writes for a capture); a cursor is an
+    invalid-params error. With every tool on one page upstream (--mode single): the same."""
     from mcp.shared.exceptions import MCPError
 
     _upstream, projected = capture_and_project(cli, tmp_path, catalog_cmd())
@@ -925,16 +926,37 @@ def test_the_served_list_is_paged_like_the_upstream(cli, tmp_path):
         return out
 
     *got, bad = served(tmp_path, catalog_cmd()).run(pages)
-    assert [len(p) for p in got] == [3, 3, 2]
-    union = [t for p in got for t in p]
+    assert [len(p) for p in got] == [8]
+    union = got[0]
     assert [t["name"] for t in union][-1] == HANDBOOK
     assert len(union[:-1]) == len(projected) == 7
     for a, b in zip(union, projected):
         assert json_equal(a, b), a["name"]
     assert bad[0] == -32602 and "unknown cursor 'no-such-cursor'" in bad[1]
     *single, _bad = served(tmp_path, catalog_cmd("single")).run(pages)
-    assert [len(p) for p in single] == [8]
-    assert [t for p in single for t in p] == union
+    assert single == got
+
+
+def test_several_upstreams_are_listed_on_one_page(tmp_path):
+    """Two upstreams, one of them paged (catalog_server: 3 pages): one tools/list request (the
+    SDK's list_tools() reads one page) gets every served tool and the handbook tool, with no
+    nextCursor (issue 33 item 5: the first page had only the first upstream's tools)."""
+    cat = catalog_cmd()
+
+    async def once(client):
+        res = await client.list_tools()
+        return [t.name for t in res.tools], res.next_cursor
+
+    async def names(client):
+        return [t["name"] for t in await list_all(client)]
+
+    s = served(tmp_path, "--server", TIME, "--server", cat)
+    listed, cursor = s.run(once)
+    assert wait_gone(s.marker) == []
+    want = ([f"mcp_server_time__{n}" for n in direct(tmp_path, TIME).run(names)]
+            + [f"catalog_server__{n}" for n in direct(tmp_path, cat).run(names)] + [HANDBOOK])
+    assert len(want) == 2 + 7 + 1
+    assert (listed, cursor) == (want, None)
 
 
 # --------------------------------------------------------------------------- resources, prompts

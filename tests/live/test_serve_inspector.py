@@ -14,12 +14,13 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed (the live extra)")
 
-from live_support import NODE_DIR, PY, live_env, wait_gone  # noqa: E402
+from live_support import NODE_DIR, PY, catalog_cmd, live_env, wait_gone  # noqa: E402
 from test_serve import (  # noqa: E402
     CONVERT,
     HANDBOOK,
     SLACK,
     TIME,
+    direct,
     list_all,
     served,
     served_http,
@@ -82,3 +83,25 @@ def test_the_inspector_over_http(npx, tmp_path):
     assert [t["name"] for t in listed] == ["get_current_time", "convert_time", HANDBOOK]
     assert called["structuredContent"]["time_difference"] == "+8.0h"
 
+
+
+def test_the_inspector_lists_every_tool_of_several_upstreams(npx, tmp_path):
+    """The Inspector's --method tools/list reads one page (issue 33 item 5: it showed the
+    first upstream's tools only): every served tool of two upstreams, one of them paged
+    (catalog_server: 3 pages), and the handbook tool, as the SDK client lists them. The
+    Inspector reads toolcat serve from a client configuration (its own --server option
+    would take toolcat's)."""
+    cat = catalog_cmd()
+    args = [*SLACK, "--server", TIME, "--server", cat]
+    config = tmp_path / "inspector.json"
+    config.write_text(json.dumps({"mcpServers": {"toolcat": {
+        "command": PY, "args": ["-m", "toolcat", "serve", *args]}}}))
+    listed = inspector(npx, tmp_path, "--config", str(config), "--server", "toolcat",
+                       "--method", "tools/list")
+    mine = served(tmp_path, *args).run(list_all)
+    upstream = direct(tmp_path, cat).run(list_all)
+    assert "nextCursor" not in listed
+    assert [t["name"] for t in listed["tools"]] == [t["name"] for t in mine]
+    assert len(mine) == 2 + len(upstream) + 1 and mine[-1]["name"] == HANDBOOK
+    for a, b in zip(listed["tools"], mine):
+        assert json_equal(a, b), a["name"]

@@ -280,3 +280,37 @@ def test_a_schema_already_closed_stays_strict(tmp_path, to):
            "required": ["additionalProperties"], "additionalProperties": False}
     proj = project(tmp_path, [{"name": "f", "inputSchema": odd}], to)
     assert body(proj).get("strict") is False
+
+
+# issue 33 item 2: OpenAI answers 400 "object schema missing properties" to a parameters
+# object without `properties` (strict or not; fast-agent#143, kubernetes-mcp-server#340)
+NOPARAMS = {"name": "ping", "description": "Ping.", "inputSchema": {"type": "object"}}
+
+
+@pytest.mark.parametrize("to", ["openai", "openai-strict"])
+def test_openai_writes_root_properties_for_a_tool_without_parameters(tmp_path, to):
+    proj = project(tmp_path, [NOPARAMS, SEARCH], to)
+    s = schema_of(proj)
+    assert s["type"] == "object" and s["properties"] == {}
+    if to == "openai-strict":
+        assert body(proj)["strict"] is True
+        assert s["additionalProperties"] is False and s["required"] == []
+    # exact: the same arguments are accepted
+    for args in ({}, {"x": 1}):
+        assert jsonschema.Draft202012Validator(s).is_valid(args) == \
+            jsonschema.Draft202012Validator(NOPARAMS["inputSchema"]).is_valid(args) or \
+            to == "openai-strict"
+    assert any(c["pointer"] == "/inputSchema/properties" and c["kind"] == "exact"
+               for c in changes(proj))
+    assert not [f for f in lint_output(tmp_path, proj, to) if f.code == "PV505"]
+
+
+@pytest.mark.parametrize("profile", ["openai", "openai-strict"])
+def test_lint_openai_reports_a_root_object_without_properties(tmp_path, profile):
+    p = write(tmp_path, {"tools": [NOPARAMS, SEARCH]})
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    hits = [(f.tool, f.pointer) for f in lint(cats, Config(), profile).findings
+            if f.code == "PV505"]
+    assert hits == [("ping", "/inputSchema")]
+    # Anthropic takes {"type": "object"} (its InputSchema's properties are optional)
+    assert not [f for f in lint(cats, Config(), "anthropic").findings if f.code == "PV505"]

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcat.model import FORMATS
-
 _TYPER_ALIASES = frozenset(("Paths", "FromFormat", "Webhooks", "Cookies", "Merge", "NoColor",
                             "Quiet", "MaxFileSize"))
 
@@ -26,9 +24,10 @@ def load_options(from_format: str | None, webhooks: bool = False, cookies: bool 
     from toolcat.document.parse import MAX_LIMIT, Limits
     from toolcat.errors import UsageError
     from toolcat.formats import LoadOptions
+    from toolcat.formats.registry import keys
 
-    if from_format is not None and from_format not in FORMATS:
-        raise UsageError(f"--from must be one of {', '.join(FORMATS)} (got {from_format!r})")
+    if from_format is not None and from_format not in keys():
+        raise UsageError(f"--from must be one of {', '.join(keys())} (got {from_format!r})")
     if max_file_size is not None and not 0 < max_file_size <= MAX_LIMIT:
         raise UsageError(f"--max-file-size must be a positive number of bytes up to {MAX_LIMIT:,}"
                          f" (got {max_file_size:,})")

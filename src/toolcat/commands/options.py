@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from toolcat.commands.sources import CLIENT_NAMES
-from toolcat.model import FORMATS
+from toolcat.formats.registry import keys
 
 Paths = Annotated[
     Optional[list[str]],
@@ -20,7 +20,7 @@ Paths = Annotated[
 ]
 FromFormat = Annotated[
     Optional[str],
-    typer.Option("--from", help=f"Force the input format: {', '.join(FORMATS)} "
+    typer.Option("--from", help=f"Force the input format: {', '.join(keys())} "
                  "[default: detected from the content].",
                  show_default=False),
 ]

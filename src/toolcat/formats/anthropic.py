@@ -8,12 +8,25 @@ provider's to run and pass through every view unchanged."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
-from toolcat.formats.detect import is_anthropic_server_tool
+from toolcat.formats.registry import Format
 from toolcat.formats.targets import Target, put
 from toolcat.model import ANTHROPIC, Catalog, Tool
+
+#: the ``type`` of an Anthropic server tool: a versioned name (``web_search_20250305``,
+#: ``tool_search_tool_bm25_20251119``)
+_SERVER_TOOL_TYPE = re.compile(r"[a-z][a-z0-9_]*_20[0-9]{6}")
+
+
+def is_anthropic_server_tool(item: Any) -> bool:
+    """An Anthropic server tool: a named entry whose ``type`` is a versioned tool type and
+    that has no ``input_schema`` (the provider runs it; the request only names it)."""
+    t = item.get("type") if isinstance(item, dict) else None
+    return (isinstance(t, str) and "input_schema" not in item
+            and isinstance(item.get("name"), str) and _SERVER_TOOL_TYPE.fullmatch(t) is not None)
 
 
 def anthropic_tool(item: Any, file: str, pointer: str) -> Tool:
@@ -133,3 +146,10 @@ class AnthropicStrictTarget(AnthropicTarget):
 
 ANTHROPIC_TARGET = AnthropicTarget()
 ANTHROPIC_STRICT_TARGET = AnthropicStrictTarget()
+
+
+FORMATS = (Format(
+    ANTHROPIC, "Anthropic", "Anthropic tools",
+    lambda doc, src, path, opts: load_anthropic(doc, path),
+    item=lambda t: "name" in t and ("input_schema" in t or is_anthropic_server_tool(t)),
+    schema_key="input_schema"),)

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from toolcat.errors import InputError
 from toolcat.formats.mcp import mcp_tool
+from toolcat.formats.registry import Format
 from toolcat.model import MCP_CAPTURE, Catalog
 
 
@@ -23,3 +26,22 @@ def load_capture(doc: dict, path: str) -> Catalog:
     for i, item in enumerate(raw):
         cat.tools.append(mcp_tool(item, path, f"/rawToolsCapture/{i}"))
     return cat
+
+
+def _read(doc: Any, src: Any, path: str, opts: Any) -> Catalog:
+    if not isinstance(doc, dict):
+        raise InputError("--from mcp-capture: expected a JSON object", path)
+    return load_capture(doc, path)
+
+
+def _misfit(doc: Any) -> str | None:
+    if not isinstance(doc, dict) or not ("rawToolsCapture" in doc or "canonicalSha256" in doc):
+        return "the document is not an mcp-context-cost capture (no 'rawToolsCapture')"
+    return None
+
+
+FORMATS = (Format(
+    MCP_CAPTURE, "mcp-context-cost capture", "mcp-context-cost capture", _read,
+    claims=lambda d: isinstance(d, dict) and (
+        "rawToolsCapture" in d or ("methodologyVersion" in d and "canonicalSha256" in d)),
+    misfit=_misfit, mcp_server=True, canonical_descriptors=True),)

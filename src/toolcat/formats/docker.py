@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcat.formats.arrays import not_an_object, str_or_none
+from toolcat.formats.registry import Format
 from toolcat.model import DOCKER, Catalog, Problem, Tool
 
 #: the fields of the registry's Tool type
@@ -119,3 +120,16 @@ def load_docker(doc: Any, path: str) -> Catalog:
         for i, item in enumerate(doc):
             cat.tools.append(docker_tool(item, path, f"/{i}", cat))
     return cat
+
+
+def _misfit(doc: Any) -> str | None:
+    from toolcat.formats.detect import misfit_items
+
+    return misfit_items(doc, DOCKER, array_only=True, accepts=lambda t: isinstance(
+        t.get("name"), str) and TOOL_FIELDS.issuperset(t))
+
+
+FORMATS = (Format(
+    DOCKER, "docker/mcp-registry", "docker/mcp-registry tools.json",
+    lambda doc, src, path, opts: load_docker(doc, path),
+    claims=is_docker_tools, misfit=_misfit, mcp_server=True),)

@@ -11,6 +11,7 @@ from typing import Any
 
 from toolcat.errors import InputError
 from toolcat.formats.arrays import not_an_object, str_or_none, view_from_name
+from toolcat.formats.registry import Format
 from toolcat.formats.targets import Target, put
 from toolcat.model import GEMINI, Catalog, Tool
 
@@ -47,7 +48,7 @@ def gemini_tool(item: Any, file: str, pointer: str) -> Tool:
 def load_gemini(doc: Any, path: str) -> Catalog:
     got = declarations(doc)
     if got is None:
-        raise InputError("--from gemini: expected {\"functionDeclarations\": [...]}", path)
+        raise InputError(f"--from gemini: {_NOT_GEMINI}", path)
     items, base = got
     cat = Catalog(file=path, format=GEMINI, document=doc, view=view_from_name(path),
                   meta={"envelope": "functionDeclarations"})
@@ -81,3 +82,13 @@ class GeminiTarget(Target):
 
 
 GEMINI_TARGET = GeminiTarget()
+
+
+_NOT_GEMINI = "expected {\"functionDeclarations\": [...]}"
+
+FORMATS = (Format(
+    GEMINI, "Gemini", "Gemini function declarations",
+    lambda doc, src, path, opts: load_gemini(doc, path),
+    claims=lambda d: declarations(d) is not None,
+    misfit=lambda d: None if declarations(d) is not None else _NOT_GEMINI,
+    openapi_schemas=True),)

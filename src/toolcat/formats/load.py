@@ -15,20 +15,9 @@ from typing import Any
 from toolcat.document.parse import Limits, load_file
 from toolcat.document.source import SourceText
 from toolcat.errors import InputError
-from toolcat.formats.detect import TRIED, detect, misfit, server_records
-from toolcat.model import (
-    ANTHROPIC,
-    DOCKER,
-    FORMATS,
-    GEMINI,
-    MCP,
-    MCP_CAPTURE,
-    OPENAI,
-    OPENAPI3,
-    OPENWOP,
-    SWAGGER2,
-    Catalog,
-)
+from toolcat.formats import registry
+from toolcat.formats.detect import detect, misfit, server_records
+from toolcat.model import MCP, MCP_CAPTURE, Catalog
 
 CATALOG_EXTENSIONS = (".json", ".yaml", ".yml", ".snap")
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox",
@@ -67,7 +56,7 @@ def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalo
                 "an MCP registry server record (server.json: a server with its packages and "
                 "remotes)")
         raise InputError(f"{what}, not a tool catalog: a server's tools are what its tools/list "
-                         f"returns (tried: {TRIED})", path)
+                         f"returns (tried: {registry.tried()})", path)
     else:
         fmt = detect(doc)
     if fmt is None:
@@ -75,43 +64,13 @@ def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalo
             err = doc["error"]
             raise InputError(f"a JSON-RPC error response, not a tools/list result "
                              f"(error {err.get('code')}: {err.get('message')})", path)
-        raise InputError(f"not a tool catalog (tried: {TRIED})", path)
-    if fmt in (OPENAPI3, SWAGGER2):
-        from toolcat.formats.openapi import load_openapi
-
-        cat = load_openapi(doc, src, path, opts)
-    elif fmt == DOCKER:
-        from toolcat.formats.docker import load_docker
-
-        cat = load_docker(doc, path)
-    elif fmt == MCP_CAPTURE:
-        if not isinstance(doc, dict):
-            raise InputError("--from mcp-capture: expected a JSON object", path)
-        from toolcat.formats.capture import load_capture
-
-        cat = load_capture(doc, path)
-    elif fmt == MCP:
-        from toolcat.formats.mcp import load_mcp
-
-        cat = load_mcp(doc, path)
-    elif fmt == OPENWOP:
-        from toolcat.formats.openwop import load_openwop
-
-        cat = load_openwop(doc, path, opts.view)
-    elif fmt == OPENAI:
-        from toolcat.formats.openai import load_openai
-
-        cat = load_openai(doc, path)
-    elif fmt == ANTHROPIC:
-        from toolcat.formats.anthropic import load_anthropic
-
-        cat = load_anthropic(doc, path)
-    elif fmt == GEMINI:
-        from toolcat.formats.gemini import load_gemini
-
-        cat = load_gemini(doc, path)
-    else:  # pragma: no cover - guarded by the CLI
-        raise InputError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", path)
+        raise InputError(f"not a tool catalog (tried: {registry.tried()})", path)
+    try:
+        reader = registry.get(fmt).read
+    except KeyError:  # pragma: no cover - guarded by the CLI and the API
+        raise InputError(f"unknown format {fmt!r} (known: {', '.join(registry.keys())})",
+                         path) from None
+    cat = reader(doc, src, path, opts)
     cat.sources.setdefault(path, src)
     if cat.document is None:
         cat.document = doc
@@ -237,7 +196,7 @@ def load_folder(path: str, opts: LoadOptions) -> list[Catalog]:
     if errors and (opts.strict or not catalogs):
         raise errors[0]
     if not catalogs:
-        raise InputError(f"no tool catalog found in the folder (tried: {TRIED})", path)
+        raise InputError(f"no tool catalog found in the folder (tried: {registry.tried()})", path)
     return catalogs
 
 

@@ -12,6 +12,7 @@ from toolcat.formats.arrays import (
     str_or_none,
     tool_list,
 )
+from toolcat.formats.registry import Format
 from toolcat.formats.targets import Target, put
 from toolcat.model import MCP, MCP_CAPTURE, Catalog, Tool
 
@@ -216,3 +217,16 @@ class McpTarget(Target):
 
 
 MCP_TARGET = McpTarget()
+
+
+#: MCP ``tools/list``: a descriptor with a name and an input schema, a description or
+#: annotations is an MCP tool when no other format claims it
+FORMATS = (Format(
+    MCP, "MCP", "MCP tools/list",
+    lambda doc, src, path, opts: load_mcp(doc, path),
+    claims=lambda d: isinstance(d, dict) and "name" in d and "inputSchema" in d,
+    item=lambda t: "name" in t and ("inputSchema" in t or "description" in t
+                                   or "annotations" in t),
+    fallback=True,
+    one_tool=lambda d: "name" in d,
+    mcp_server=True, canonical_descriptors=True),)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
+from toolcat.formats.registry import Format
 from toolcat.formats.targets import Target, put
 from toolcat.model import OPENAI, Catalog, Tool
 
@@ -190,3 +191,22 @@ class OpenAiResponsesTarget(Target):
 OPENAI_TARGET = OpenAiTarget()
 OPENAI_STRICT_TARGET = OpenAiStrictTarget()
 OPENAI_RESPONSES_TARGET = OpenAiResponsesTarget()
+
+
+def _is_openai(t: dict) -> bool:
+    if t.get("type") == "function" and (isinstance(t.get("function"), dict) or "name" in t):
+        return True   # Chat Completions {type, function: {...}} or Responses {type, name, ...}
+    if (t.get("type") == "namespace" and isinstance(t.get("tools"), list)) \
+            or t.get("type") == "tool_search":
+        return True   # the Responses API's namespaces and its tool search tool
+    # the older flat function list ({name, parameters}), with no field of another format's
+    # descriptor (MCP's and Anthropic's schema keys, a description or annotations: MCP)
+    return ("name" in t and "parameters" in t and "type" not in t
+            and not any(k in t for k in ("input_schema", "inputSchema", "description",
+                                         "annotations")))
+
+
+FORMATS = (Format(
+    OPENAI, "OpenAI", "OpenAI tools",
+    lambda doc, src, path, opts: load_openai(doc, path),
+    item=_is_openai),)

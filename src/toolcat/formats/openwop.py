@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcat.formats import registry
 from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
+from toolcat.formats.registry import Format
 from toolcat.formats.targets import Target, put
 from toolcat.model import (
     COMPACT,
-    MCP_FORMATS,
-    OPENAPI3,
     OPENWOP,
     STANDARD,
-    SWAGGER2,
     Catalog,
     Tool,
 )
@@ -74,7 +73,7 @@ def derive_source(tool: Tool, fmt: str, override: str | None = None) -> str:
         return override
     if tool.source:
         return tool.source
-    if fmt in MCP_FORMATS:
+    if registry.get(fmt).mcp_server:
         return "mcp"
     return "connector"
 
@@ -91,7 +90,7 @@ def derive_safety_tier(tool: Tool, fmt: str, override: str | None = None) -> str
     ann = tool.annotations if isinstance(tool.annotations, dict) else None
     if ann is not None and "readOnlyHint" in ann:
         return "read" if ann.get("readOnlyHint") is True else "write"
-    if fmt in (OPENAPI3, SWAGGER2) and tool.http_method:
+    if registry.get(fmt).spec and tool.http_method:
         return "read" if tool.http_method.lower() in _READ_METHODS else "write"
     if ann is not None and ann:
         return "write"
@@ -147,3 +146,13 @@ class OpenWopTarget(Target):
 
 
 OPENWOP_TARGET = OpenWopTarget()
+
+
+FORMATS = (Format(
+    OPENWOP, "OpenWOP", "OpenWOP tool catalog",
+    lambda doc, src, path, opts: load_openwop(doc, path, opts.view),
+    claims=lambda d: isinstance(d, dict) and "toolId" in d and "source" in d,
+    item=lambda t: "toolId" in t,
+    one_tool=lambda d: "toolId" in d,
+    id_pointer="/toolId", canonical_descriptors=True, scoped_ids=True,
+    compact_descriptors=True),)

@@ -49,6 +49,9 @@ class Provider:
     ``type``, no boolean schemas), not JSON Schema.
     ``portable``: the profile's name rule is a portability finding (PV508) for MCP catalogs.
     ``unique_names``: a request with two tools of one name is rejected (SU605).
+    ``root_properties``: a top-level object schema without ``properties`` is rejected
+    (OpenAI: 400 "object schema missing properties"; PV505); the provider targets write
+    ``"properties": {}`` there (exact).
     """
 
     def __init__(self, key: str, title: str, sources: tuple[str, ...],
@@ -66,7 +69,8 @@ class Provider:
                  min_items_values: frozenset[int] | None = None, recursion: bool = True,
                  max_strict_tools: int | None = None, max_optional: int | None = None,
                  max_unions: int | None = None, openapi_schema: bool = False,
-                 unique_names: bool = False, notes: str = "") -> None:
+                 unique_names: bool = False, root_properties: bool = False,
+                 notes: str = "") -> None:
         self.key = key
         self.title = title
         self.name = title.split()[0]           # "OpenAI", "Anthropic", "Gemini" (messages)
@@ -97,8 +101,17 @@ class Provider:
         self.max_unions = max_unions
         self.openapi_schema = openapi_schema
         self.unique_names = unique_names
+        self.root_properties = root_properties
         self.notes = notes
 
+
+#: 400 "Invalid schema for function 'X': In context=(), object schema missing properties"
+#: for parameters {"type": "object"} (a tool without arguments), strict or not
+_MISSING_PROPERTIES = (
+    "https://github.com/evalstate/fast-agent/issues/143",
+    "https://github.com/containers/kubernetes-mcp-server/issues/340",
+    "https://github.com/mark3labs/mcphost/pull/90",
+)
 
 PROVIDERS: dict[str, Provider] = {
     "openai": Provider(
@@ -109,8 +122,10 @@ PROVIDERS: dict[str, Provider] = {
             "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas",
             "https://platform.openai.com/docs/guides/function-calling",
             "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools",
+            *_MISSING_PROPERTIES,
         ),
         max_tools=128,
+        root_properties=True,
         unsupported=frozenset({
             # composition
             "allOf", "not", "oneOf", "dependentRequired", "dependentSchemas",
@@ -216,7 +231,9 @@ PROVIDERS: dict[str, Provider] = {
             "https://github.com/openai/openai-openapi/blob/master/openapi.yaml "
             "(FunctionObject, FunctionParameters, CreateChatCompletionRequest.tools)",
             "https://developers.openai.com/api/docs/guides/function-calling",
+            *_MISSING_PROPERTIES,
         ),
+        root_properties=True,
         # "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length
         # of 64"; "A max of 128 functions are supported"; parameters "described as a JSON
         # Schema object"

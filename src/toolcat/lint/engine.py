@@ -18,9 +18,10 @@ from typing import Any, Iterable
 from toolcat.config import MCP_VERSIONS, Config
 from toolcat.document import pointer as jp
 from toolcat.errors import InputError
+from toolcat.formats import registry
 from toolcat.lint.profiles import PROFILES, PROVIDERS, Profile, Provider
 from toolcat.lint.registry import SEVERITY_ORDER, Hit, Rule, all_rules, matches
-from toolcat.model import COMPACT, OPENAPI3, OPENWOP, SWAGGER2, Catalog, Finding, Tool
+from toolcat.model import COMPACT, Catalog, Finding, Tool
 from toolcat.schema.keywords import DRAFT2020
 from toolcat.schema.walker import node_dialect, subschemas
 
@@ -64,7 +65,7 @@ class Context:
 
     @property
     def is_compact(self) -> bool:
-        return self.catalog.format == OPENWOP and self.view == COMPACT
+        return registry.get(self.catalog.format).compact_descriptors and self.view == COMPACT
 
     @property
     def mcp_version(self) -> str:
@@ -297,11 +298,7 @@ def compatibility_matrix(catalogs: list[Catalog], findings: list[Finding],
 
 
 def _id_pointer(cat: Catalog) -> str:
-    if cat.format == OPENWOP:
-        return "/toolId"
-    if cat.format in (OPENAPI3, SWAGGER2):
-        return "/operationId"
-    return "/name"
+    return registry.get(cat.format).id_pointer
 
 
 def lint_catalog(cat: Catalog, config: Config, profile: Profile,
@@ -309,7 +306,7 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
     severities = {code: sev for code, (_r, sev) in rules.items()}
     asked = view                 # the view the caller asked for (None: the catalog's own)
     view = profile.view or view or cat.view
-    if cat.format == OPENWOP and view == COMPACT:
+    if registry.get(cat.format).compact_descriptors and view == COMPACT:
         # an OpenWOP compact view must be one, whatever the profile
         for code in _CS_COMPACT_ERRORS:
             if code in config.severity or (config.ignore and matches(code, config.ignore)):

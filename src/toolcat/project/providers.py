@@ -518,6 +518,19 @@ class Adapter(_OpenApiRules):
                 s = dict(acc) if isinstance(acc, dict) else rest
             if self.strict:
                 s = self.close_object(s, (), self.dialect)
+        if self.row.root_properties and s.get("type") == "object" and "properties" not in s:
+            # `properties: {}` constrains nothing; the provider refuses an object root without
+            # it (OpenAI: "object schema missing properties")
+            out: dict = {}
+            for k, v in s.items():
+                out[k] = v
+                if k == "type":
+                    out["properties"] = {}
+            s = out
+            self.note(("properties",), EXACT, f"added empty properties ({self.row.title} "
+                      "refuses an object schema without them at the top level)")
+            if self.all_required and "required" not in s:
+                s["required"] = []
         return s
 
 

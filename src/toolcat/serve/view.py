@@ -49,6 +49,12 @@ def handbook_tool(name: str) -> dict:
     }
 
 
+#: The largest ``tools/list`` served on one page (its tools' JSON bytes). Clients read one
+#: page (the MCP SDKs' ``list_tools()``, the Inspector), so the list is one page however the
+#: upstreams paged theirs; only a list beyond any real server's (the largest real lists are
+#: under 1 MB) is split, so that no one message grows without bound.
+PAGE_BYTES = 8 * 1024 * 1024
+
 #: Between a server's prefix and a tool's name when several upstreams are served (Claude
 #: Code's ``mcp__<server>__<tool>`` without its ``mcp__``: the host adds its own).
 SEPARATOR = "__"
@@ -67,7 +73,7 @@ class Part:
     listed: list[dict]                # its tools as served (served names), in its order
     upstream: list[dict]              # its tools as it sent them
     projection: Any = None            # toolcat.project.Projection of its catalog
-    pages: list[int] = field(default_factory=list)   # its tools/list page sizes
+    pages: list[int] = field(default_factory=list)   # its tools/list page sizes (upstream)
 
 
 @dataclass
@@ -102,21 +108,30 @@ class View:
         return [t["name"] for t in self.tools if t["name"] != self.handbook_name]
 
     def pages(self) -> list[list[dict]]:
-        """``tools/list`` page by page, as the upstreams paged it: each upstream's pages in
-        order (its page sizes), the handbook tool on the last page. Their union is
-        :attr:`tools`."""
-        out: list[list[dict]] = []
-        for part in self.parts:
-            at = 0
-            for size in part.pages or [len(part.listed)]:
-                if size:
-                    out.append(part.listed[at:at + size])
-                at += size
-            if at < len(part.listed):
-                out.append(part.listed[at:])
-        if not out:
-            out = [[]]
-        out[-1] = out[-1] + self.tools[-1:]
+        """``tools/list`` page by page: one page, every tool and the handbook tool last
+        (clients that read one page, as the MCP SDKs' ``list_tools()`` and the Inspector do,
+        see every tool whatever the upstreams paged). Only a list larger than
+        :data:`PAGE_BYTES` is paged: at tool boundaries, each page under it where a tool
+        allows, the handbook tool at the end of the first page. Their union is :attr:`tools`
+        (the handbook tool moved)."""
+        if self._pages is not None:
+            return self._pages
+        from toolcat.document.canonical import dumps
+
+        sizes = [len(dumps(t)) + 1 for t in self.tools]
+        if sum(sizes) <= PAGE_BYTES:
+            self._pages = [list(self.tools)]
+            return self._pages
+        book, rest = self.tools[-1], self.tools[:-1]
+        out: list[list[dict]] = [[]]
+        room = PAGE_BYTES - sizes[-1]
+        for tool, size in zip(rest, sizes):
+            if out[-1] and size > room:
+                out.append([])
+                room = PAGE_BYTES
+            out[-1].append(tool)
+            room -= size
+        out[0].append(book)
         self._pages = out
         return out
 

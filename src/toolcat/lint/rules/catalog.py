@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from toolcat.formats import registry
 from toolcat.lint.registry import Hit, rule
-from toolcat.model import ANTHROPIC, COMPACT, MCP, MCP_CAPTURE, OPENAPI3, OPENWOP, SWAGGER2
+from toolcat.model import ANTHROPIC, COMPACT, MCP, MCP_CAPTURE
 
 _PATTERNS: dict[str, re.Pattern] = {}
 
@@ -55,7 +56,8 @@ def tool_id_format(ctx, tool) -> Iterator[Hit]:
     that changes whenever the path does."""
     ptr = ctx.cache["id_pointer"]
     cat = ctx.catalog
-    if cat.format in (OPENAPI3, SWAGGER2):
+    fmt = registry.get(cat.format)
+    if fmt.spec:
         raw = tool.raw if isinstance(tool.raw, dict) else {}
         oid = raw.get("operationId")
         if not isinstance(oid, str) or not oid:
@@ -70,7 +72,7 @@ def tool_id_format(ctx, tool) -> Iterator[Hit]:
         yield Hit("toolId is empty", ptr)
         return
     pattern = ctx.profile.name_pattern
-    if cat.format == OPENWOP or (pattern and getattr(ctx.config, "mcp_version", None)
+    if fmt.scoped_ids or (pattern and getattr(ctx.config, "mcp_version", None)
                                  == "2025-06-18"):
         pattern = None   # OpenWOP `<scope>:<id>`; MCP 2025-06-18 has no name grammar
     if pattern and not _pattern(pattern).match(tid):
@@ -193,6 +195,6 @@ def missing_input_schema(ctx, tool) -> Iterator[Hit]:
     schemas is often another format read as MCP: a docker/mcp-registry `tools.json`, whose
     `arguments` toolcat reads itself, or a registry file that lists servers, not tools."""
     if tool.input_schema is None:
-        key = "input_schema" if ctx.catalog.format == ANTHROPIC else "inputSchema"
+        key = registry.get(ctx.catalog.format).schema_key
         yield Hit(f"tool has no {key} (required; {{\"type\": \"object\"}} for a tool "
                   "without arguments)", "")

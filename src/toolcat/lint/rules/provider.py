@@ -134,7 +134,9 @@ def size_limits(ctx, tool) -> Iterator[Hit]:
       "combinators)")
 def root_schema(ctx, tool) -> Iterator[Hit]:
     """Providers want the parameters schema to be an object schema. OpenAI strict mode
-    rejects a root `anyOf`; Anthropic rejects `oneOf`, `allOf` or `anyOf` at the top level of
+    rejects a root `anyOf`, and (strict or not) an object schema without `properties` at the
+    top ("object schema missing properties": a tool without arguments needs
+    `"properties": {}`); Anthropic rejects `oneOf`, `allOf` or `anyOf` at the top level of
     `input_schema` ("input_schema does not support oneOf, allOf, or anyOf at the top level"),
     failing every request that lists the tool."""
     p = ctx.provider
@@ -150,6 +152,10 @@ def root_schema(ctx, tool) -> Iterator[Hit]:
         return
     if p.root_must_be_object and s.get("type") != "object":
         yield Hit(f"top-level type must be \"object\" for {p.title}", "/inputSchema")
+    elif p.root_properties and "properties" not in s:
+        yield Hit(f"top-level object schema without properties is refused by {p.title} "
+                  "(\"object schema missing properties\"; write \"properties\": {})",
+                  "/inputSchema")
     for key in _COMBINATORS:
         if key in s and key in p.root_forbidden:
             yield Hit(f"`{key}` at the top level is rejected by {p.title}",

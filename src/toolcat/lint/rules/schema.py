@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from toolcat.formats import registry
 from toolcat.lint.registry import Hit, rule
-from toolcat.model import GEMINI
 from toolcat.schema.keywords import (
     DIALECTS,
     KEYWORDS,
@@ -300,7 +300,7 @@ def keyword_no_effect(ctx, tool, n) -> Iterator[Hit]:
         if key in table or key.startswith("x-"):
             continue
         if key == "nullable":
-            if ctx.catalog.format == GEMINI:
+            if registry.get(ctx.catalog.format).openapi_schemas:
                 continue   # Gemini's Schema object is OpenAPI 3.0's: nullable is its keyword
             if node[key] is True and not _allows_null(node.get("type")):
                 yield Hit("`nullable` is an OpenAPI 3.0 keyword that JSON Schema ignores: null "
@@ -429,7 +429,7 @@ def value_type_mismatch(ctx, tool, n) -> Iterator[Hit]:
     types = _types_of(node, root, 16, {})
     if types is None:
         return
-    if node.get("nullable") is True and ctx.catalog.format == GEMINI:
+    if node.get("nullable") is True and registry.get(ctx.catalog.format).openapi_schemas:
         types = [*types, "null"]   # Gemini's Schema object (OpenAPI 3.0): nullable adds null
     own = set()
     for kind, msg, at in _mismatches(node, types):

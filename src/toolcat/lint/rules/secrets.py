@@ -17,8 +17,9 @@ import re
 from typing import Any, Collection, Iterator
 
 from toolcat.document import pointer as jp
+from toolcat.formats import registry
 from toolcat.lint.registry import Hit, rule
-from toolcat.model import FILE_MARK, MCP, MCP_CAPTURE, OPENWOP
+from toolcat.model import FILE_MARK
 
 # (what, literals every match contains, regular expression)
 _SHAPES: list[tuple[str, tuple[str, ...], str]] = [
@@ -490,7 +491,7 @@ def secret_material(ctx, tool) -> Iterator[Hit]:
     cat = ctx.catalog
     hints = _hints(ctx, [tool.file])
     raw = tool.raw
-    if cat.format in (MCP, MCP_CAPTURE, OPENWOP):
+    if registry.get(cat.format).canonical_descriptors:
         # the descriptor's keys are the canonical ones: tool pointers. What the tool returns
         # is not given to the model: token shapes only there (scanned first, so seen)
         if isinstance(raw, dict) and isinstance(raw.get("outputSchema"), (dict, list)):

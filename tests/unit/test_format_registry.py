@@ -1,0 +1,98 @@
+"""The format records (toolcat.formats.registry): every format is detected from a document of
+its own, read under ``--from`` its own name, and refused under every other name that its
+content does not fit; the listings (--from, "tried: ...") are the registry's."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolcat.errors import InputError
+from toolcat.formats import LoadOptions, registry
+from toolcat.formats.detect import detect, item_format, misfit
+from toolcat.formats.load import load_data
+
+SCHEMA = {"type": "object", "properties": {"q": {"type": "string"}}}
+
+#: one small document of each format
+DOCS = {
+    "openapi": {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                "paths": {"/a": {"get": {"operationId": "getA",
+                                         "responses": {"200": {"description": "ok"}}}}}},
+    "swagger": {"swagger": "2.0", "info": {"title": "t", "version": "1"},
+                "paths": {"/a": {"get": {"operationId": "getA",
+                                         "responses": {"200": {"description": "ok"}}}}}},
+    "mcp": {"tools": [{"name": "a", "description": "d", "inputSchema": SCHEMA}]},
+    "mcp-capture": {"rawToolsCapture": [{"name": "a", "inputSchema": SCHEMA}],
+                    "methodologyVersion": "1", "canonicalSha256": "0" * 64},
+    "openwop": {"tools": [{"toolId": "mcp:a", "source": "mcp", "safetyTier": "read",
+                           "inputSchema": SCHEMA}]},
+    "openai": [{"type": "function", "function": {"name": "a", "parameters": SCHEMA}}],
+    "anthropic": [{"name": "a", "description": "d", "input_schema": SCHEMA}],
+    "docker": [{"name": "a", "description": "d",
+                "arguments": [{"name": "q", "type": "string", "desc": "q"}]}],
+    "gemini": {"functionDeclarations": [{"name": "a", "description": "d",
+                                         "parameters": {"type": "OBJECT"}}]},
+}
+
+
+def test_every_format_has_a_sample_here():
+    assert set(DOCS) == set(registry.keys())
+    assert len(set(registry.keys())) == len(registry.keys())
+
+
+@pytest.mark.parametrize("key", sorted(DOCS))
+def test_detected_and_read_as_itself(key):
+    doc = DOCS[key]
+    assert detect(doc) == key
+    assert misfit(doc, key) is None
+    for from_format in (None, key):
+        cat = load_data(doc, "doc.json", LoadOptions(from_format=from_format))
+        assert cat.format == key
+        assert [t.id for t in cat.tools] in (["a"], ["getA"], ["mcp:a"])
+
+
+#: (document's format, --from) pairs that read: a docker tools.json's entries are MCP tools
+#: without an inputSchema (lint TC111 says so)
+SAME_SHAPE = {("docker", "mcp")}
+
+
+@pytest.mark.parametrize("key", sorted(DOCS))
+def test_refused_under_another_name(key):
+    """--from OTHER on a document of KEY is an input error saying why, except where the
+    other format reads the same shape."""
+    doc = DOCS[key]
+    for other in registry.keys():
+        if other == key or (key, other) in SAME_SHAPE:
+            continue
+        why = misfit(doc, other)
+        assert why, (key, other)
+        with pytest.raises(InputError, match=f"--from {other}: "):
+            load_data(doc, "doc.json", LoadOptions(from_format=other))
+
+
+def test_items_take_the_first_format_that_claims_them():
+    # an OpenWOP descriptor with MCP's fields is OpenWOP (toolId); a Responses function
+    # with a description is OpenAI, not MCP; a flat {name, parameters} is OpenAI, and MCP
+    # when it also has a description (as before the registry)
+    assert item_format({"toolId": "a", "name": "a", "description": "d"}) == "openwop"
+    assert item_format({"type": "function", "name": "a", "description": "d"}) == "openai"
+    assert item_format({"name": "a", "parameters": {}}) == "openai"
+    assert item_format({"name": "a", "parameters": {}, "description": "d"}) == "mcp"
+    assert item_format({"name": "a", "input_schema": {}, "description": "d"}) == "anthropic"
+    assert item_format({"name": "a"}) is None
+
+
+def test_messages_list_the_registry():
+    with pytest.raises(InputError) as e:
+        load_data({"x": 1}, "doc.json", LoadOptions())
+    for f in registry.formats():
+        assert f.described in str(e.value)
+
+
+def test_facts_features_read():
+    assert registry.get("anthropic").schema_key == "input_schema"
+    assert registry.get("mcp").schema_key == "inputSchema"
+    assert {f.key for f in registry.formats() if f.spec} == {"openapi", "swagger"}
+    assert {f.key for f in registry.formats() if f.mcp_server} == {"mcp", "mcp-capture",
+                                                                    "docker"}
+    assert registry.get("gemini").openapi_schemas
