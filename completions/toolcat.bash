@@ -50,19 +50,25 @@ _toolcat() {
         ;;
     project)
         case $prev in
-        --output|-o|--handbook|--report|--duplicate-ids|--broken-refs|--root|--server|--url|--header|--client-config)
+        --output|-o|--handbook|--report|--duplicate-ids|--eager|--for|--broken-refs|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --view)
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
             return 0 ;;
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini' -- "$cur"))
             return 0 ;;
-        --description-max|--indent|--max-file-size|--timeout)
+        --description-max|--indent|--defer-threshold|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
             return 0 ;;
         --unlowerable)
             COMPREPLY=($(compgen -W 'widen omit keep fail' -- "$cur"))
+            return 0 ;;
+        --defer)
+            COMPREPLY=($(compgen -W 'none all auto' -- "$cur"))
+            return 0 ;;
+        --search)
+            COMPREPLY=($(compgen -W 'bm25 regex' -- "$cur"))
             return 0 ;;
         --source)
             COMPREPLY=($(compgen -W 'node-pack workflow mcp connector host-extension' -- "$cur"))
@@ -78,7 +84,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --defer --eager --defer-threshold --search --no-output-schema --no-factor --factor-all --for --keep-titles --source --safety-tier --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     lint)
@@ -87,12 +93,12 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text concise json markdown sarif github junit' -- "$cur"))
             return 0 ;;
         --profile|-p)
-            COMPREPLY=($(compgen -W 'mcp openwop-compact openai-strict openai anthropic anthropic-strict gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop-compact openai-strict openai anthropic anthropic-strict gemini claude-code claude-desktop cursor vscode windsurf copilot-cli gemini-cli kiro opencode bedrock-agentcore codex' -- "$cur"))
             return 0 ;;
         --mcp-version|--config|--baseline|--write-baseline|--output-file|-o|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --select|--extend-select|--ignore)
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113' -- "$cur"))
             return 0 ;;
         --fail-on)
             COMPREPLY=($(compgen -W 'error warning info never' -- "$cur"))
@@ -144,7 +150,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return 0 ;;
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini' -- "$cur"))
             return 0 ;;
         --source)
             COMPREPLY=($(compgen -W 'node-pack workflow mcp connector host-extension' -- "$cur"))
@@ -176,16 +182,22 @@ _toolcat() {
         --format|-f)
             COMPREPLY=($(compgen -W 'table json markdown csv' -- "$cur"))
             return 0 ;;
-        --top|--max-bytes|--max-tokens|--max-increase|--description-max|--max-file-size|--timeout)
+        --top|--max-bytes|--max-tokens|--max-increase|--defer-threshold|--loaded|--description-max|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
             return 0 ;;
         --gate)
-            COMPREPLY=($(compgen -W 'after before' -- "$cur"))
+            COMPREPLY=($(compgen -W 'after before upfront' -- "$cur"))
             return 0 ;;
-        --config|--baseline|--write-baseline|--as|--broken-refs|--root|--server|--url|--header|--client-config)
+        --config|--baseline|--write-baseline|--as|--eager|--broken-refs|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini' -- "$cur"))
+            return 0 ;;
+        --defer)
+            COMPREPLY=($(compgen -W 'none all auto' -- "$cur"))
+            return 0 ;;
+        --search)
+            COMPREPLY=($(compgen -W 'bm25 regex' -- "$cur"))
             return 0 ;;
         --unlowerable)
             COMPREPLY=($(compgen -W 'widen omit keep fail' -- "$cur"))
@@ -204,7 +216,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --defer --eager --defer-threshold --search --loaded --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --factor-all --keep-titles --source --safety-tier --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     capture)
@@ -224,17 +236,20 @@ _toolcat() {
         ;;
     serve)
         case $prev in
-        --server|--url|--header|--client-config|--catalog|--validate|--handbook-tool)
+        --server|--url|--header|--client-config|--catalog|--validate|--handbook-tool|--eager)
             return 0 ;;  # file names (complete -o default)
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
             return 0 ;;
-        --timeout|--call-timeout|--http|--description-max)
+        --timeout|--call-timeout|--http|--max-loaded|--defer-threshold|--description-max)
             compopt +o default 2>/dev/null
+            return 0 ;;
+        --defer)
+            COMPREPLY=($(compgen -W 'none all auto' -- "$cur"))
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --validate --no-validate --no-repair-args --handbook-tool --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --validate --no-validate --no-repair-args --handbook-tool --defer --eager --max-loaded --defer-threshold --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)
@@ -246,7 +261,7 @@ _toolcat() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--all -a --format -f --no-color --quiet -q --help -h' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113' -- "$cur"))
         fi
         ;;
     esac

@@ -36,12 +36,13 @@ def values() -> dict[tuple[str, str], tuple[str, ...]]:
     from toolcat.commands import sources
     from toolcat.diff import catalog as diff_catalog
     from toolcat.diff import render as diff_render
+    from toolcat.formats import registry as fmt_registry
     from toolcat.lint import profiles, registry, render
-    from toolcat.project import TARGETS, VIEWS
+    from toolcat.project import TARGETS, VIEWS, defer
 
     codes = tuple(registry.codes())
     return {
-        ("*", "--from"): tuple(model.FORMATS),
+        ("*", "--from"): fmt_registry.keys(),
         ("*", "--to"): tuple(TARGETS),
         ("*", "--view"): tuple(VIEWS),
         ("*", "--unlowerable"): tuple(measure_cmd.UNLOWERABLE),
@@ -50,7 +51,9 @@ def values() -> dict[tuple[str, str], tuple[str, ...]]:
         ("*", "--profile"): tuple(profiles.PROFILES),
         ("*", "--fail-on"): tuple(config.FAIL_ON),
         ("*", "--tokenizer"): tuple(tokens.ENCODINGS),
-        ("*", "--gate"): ("after", "before"),
+        ("*", "--gate"): ("after", "before", "upfront"),
+        ("*", "--defer"): tuple(defer.DEFER_MODES),
+        ("*", "--search"): tuple(defer.SEARCH_KINDS),
         ("*", "--client"): tuple(sources.CLIENT_NAMES),
         ("*", "--select"): codes,
         ("*", "--extend-select"): codes,

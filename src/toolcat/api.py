@@ -114,7 +114,8 @@ def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
             subset: bool | None = None, output_schema: bool = True, factor: bool = True,
             factor_all: bool = False, keep_titles: bool = False, sort: bool = False, source: str | None = None,
             safety_tier: str | None = None, indent: int | None = None,
-            duplicate_ids: str = "error",
+            duplicate_ids: str = "error", defer: str = "none",
+            eager: Iterable[str] = (), defer_threshold: int = 20_000, search: str = "bm25",
             settings: ProjectOptions | None = None) -> Projection:
     """The compact (or ``view="standard"``) view of the catalogs in target ``to``'s envelope
     (``mcp``, ``openwop``, ``openai``, ``anthropic``; default: ``openwop`` for OpenWOP input,
@@ -122,15 +123,27 @@ def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
     ``toolcat project --help``). The result's :meth:`~toolcat.project.Projection.catalog`,
     :meth:`~toolcat.project.Projection.handbook` and
     :meth:`~toolcat.project.Projection.report` are JSON data; its ``tools`` list each tool's
-    descriptor and :class:`~toolcat.project.lower.Change` s."""
+    descriptor and :class:`~toolcat.project.lower.Change` s. ``defer``, ``eager``,
+    ``defer_threshold``, ``search``: the deferral plan (:mod:`toolcat.project.defer`)."""
     from toolcat.project import options_from_cli, project_catalogs
 
     opts = settings or options_from_cli(
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
         subset=subset, output_schema=output_schema, factor=factor, factor_all=factor_all,
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier, indent=indent,
-        duplicate_ids=duplicate_ids)
+        duplicate_ids=duplicate_ids,
+        defer=_defer_options(defer, eager, defer_threshold, search))
     return project_catalogs(_catalogs(catalogs), opts)
+
+
+def _defer_options(defer: str, eager: Iterable[str], threshold: int, search: str) -> Any:
+    from toolcat.project.defer import DeferOptions
+
+    if isinstance(eager, str):
+        eager = (eager,)
+    opts = DeferOptions(defer, tuple(eager), threshold, search)
+    opts.check()
+    return opts
 
 
 # ----------------------------------------------------------------------------- lint
@@ -176,8 +189,10 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
             output_schema: bool = True, factor: bool = True,
             factor_all: bool = False, keep_titles: bool = False,
             source: str | None = None, safety_tier: str | None = None,
+            defer: str = "none", eager: Iterable[str] = (), defer_threshold: int = 20_000,
+            search: str = "bm25",
             settings: ProjectOptions | None = None, counter: Any = None,
-            on_catalog: Any = None) -> Measurement:
+            on_catalog: Any = None, loaded: int = 5) -> Measurement:
     """Bytes and exact BPE tokens (``o200k_base`` or ``cl100k_base``) of each catalog's
     standard view against the compact view ``toolcat project`` writes with the same options,
     as ``toolcat measure`` counts them. ``per_tool``: also each tool's figures (for
@@ -185,17 +200,19 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
     :func:`toolcat.tokens.counter` started earlier (the CLI starts one before loading, so
     that the tokenizer loads meanwhile); ``on_catalog(catalog)`` is called as each catalog is
     done (progress). :meth:`~toolcat.measure.Measurement.json` is ``measure --format json``'s
-    data."""
+    data. ``loaded``: with deferral (``settings.defer``), the tools a session loads (the
+    session estimate)."""
     from toolcat.measure import Measurement, measure_catalogs, tokenizer_name
     from toolcat.project import options_from_cli
 
     opts = settings or options_from_cli(
         to=to, description_max=description_max, unlowerable=unlowerable, subset=subset,
         output_schema=output_schema, factor=factor, factor_all=factor_all,
-        keep_titles=keep_titles, source=source, safety_tier=safety_tier)
+        keep_titles=keep_titles, source=source, safety_tier=safety_tier,
+        defer=_defer_options(defer, eager, defer_threshold, search))
     tok = tokenizer_name(tokenizer)
     figs = measure_catalogs(_catalogs(catalogs), opts, tok, per_tool=per_tool, counter=counter,
-                            on_catalog=on_catalog)
+                            on_catalog=on_catalog, loaded=loaded)
     return Measurement(figs, tok)
 
 

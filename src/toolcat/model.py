@@ -62,6 +62,10 @@ class Tool:
     # Why the entry is no tool descriptor (a tools-array entry that is not an object: lint
     # TC110 reports it, project refuses it); None for a real tool.
     invalid: str | None = None
+    # A provider's server tool, run by the provider, not by the client (Anthropic: an entry
+    # with a ``type`` and no ``input_schema``, e.g. ``web_search_20250305`` or the tool
+    # search tool): written as given to its own format, never linted as a client tool.
+    server_tool: bool = False
     raw: Any = None                    # the descriptor object exactly as in the file
     file: str = ""                     # file the tool is defined in
     pointer: str = ""                  # JSON pointer of the tool in that file

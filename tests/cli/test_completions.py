@@ -107,7 +107,8 @@ def test_bash_completes_commands_options_and_values():
     assert _bash_complete("toolcat", "measure", "--format", "") == ["table", "json",
                                                                     "markdown", "csv"]
     assert _bash_complete("toolcat", "project", "--to", "open") == ["openwop", "openai",
-                                                                    "openai-strict"]
+                                                                    "openai-strict",
+                                                                    "openai-responses"]
     assert "TC101" in _bash_complete("toolcat", "rule", "TC")
     assert "CS203" in _bash_complete("toolcat", "lint", "--ignore", "CS2")
     # live servers: the same options on every command that reads catalogs

@@ -217,3 +217,33 @@ def test_openai_strict_marks_strict_every_tool_the_sdk_makes_strict(tmp_path):
                            for c in t.changes), (path, t.id)
     assert checked > 300
     assert not bad, f"{len(bad)} of {checked}:\n" + "\n".join(bad[:10])
+
+
+@pytest.mark.parametrize("to", ["anthropic", "anthropic-strict", "openai-responses"])
+@pytest.mark.parametrize("defer", ["none", "all"])
+def test_request_types_take_every_written_entry(to, defer):
+    """The request models of the SDKs (``anthropic.types.ToolUnionParam``,
+    ``openai.types.responses.ToolParam`` and a namespace's ``ToolFunction``; TypedDicts read
+    with pydantic, no key they do not declare) take every entry the target writes, deferred
+    or not (tests/support/sdk_types.py)."""
+    pytest.importorskip("anthropic" if to.startswith("anthropic") else "openai")
+    from support.sdk_types import anthropic_refusal, openai_responses_refusal, refusal
+    from toolcat.project.defer import DeferOptions
+
+    judge = anthropic_refusal if to.startswith("anthropic") else openai_responses_refusal
+    checked, bad = 0, []
+    for path in _paths():
+        cats = load_catalogs([path], LoadOptions(strict=True))
+        arr = project_catalogs(cats, ProjectOptions(to=to, defer=DeferOptions(defer))).catalog()
+        for item in arr:
+            checked += 1
+            why = judge(item)
+            if why:
+                bad.append(f"{path} {item.get('name')}: {why}")
+            if item.get("type") == "namespace":
+                from openai.types.responses.namespace_tool_param import ToolFunction
+
+                bad += [f"{path} {f.get('name')}: {refusal(f, ToolFunction)}"
+                        for f in item["tools"] if refusal(f, ToolFunction)]
+    assert checked > 20
+    assert not bad, "\n".join(bad[:10])

@@ -24,12 +24,16 @@ from toolcat.commands.common import (
     warn_broken_refs,
 )
 from toolcat.commands.project import (
+    Defer,
+    DeferThreshold,
     DescriptionMax,
+    Eager,
     FactorAll,
     KeepTitles,
     NoFactor,
     NoOutputSchema,
     SafetyTier,
+    Search,
     Source,
     Subset,
     To,
@@ -76,6 +80,8 @@ Examples:
   toolcat measure --server 'uvx mcp-server-time' --server 'python my_server.py'
 
   toolcat measure --client claude-desktop
+
+  toolcat measure tools.json --as anthropic --defer all --gate upfront --max-tokens 2000
 """
 
 FORMATS = ("table", "json", "markdown", "csv")
@@ -177,7 +183,7 @@ def _int_budget(cfg: dict, key: str) -> int | None:
 
 #: `--as`: the providers whose request `measure` can count (each a target of the same name;
 #: harmony: the openai target's function tools as gpt-oss reads them, toolcat.measure.harmony)
-AS_PROVIDERS = ("openai", "anthropic", "gemini", "harmony")
+AS_PROVIDERS = ("openai", "anthropic", "gemini", "harmony", "openai-responses")
 #: what the --as harmony figures are counted with (the label in reports and baselines)
 HARMONY_TOKENS = "o200k_harmony"
 
@@ -201,7 +207,8 @@ def measure(
     ] = None,
     gate: Annotated[Optional[str], typer.Option(
         "--gate", help="Side the limits and the baseline apply to: before (the standard "
-        "view: the catalog as given) or after (the compact view toolcat project writes) "
+        "view: the catalog as given), after (the compact view toolcat project writes) or "
+        "upfront (with --defer: what every request shows the model) "
         "[default: before, or gate of [tool.toolcat.budgets]].",
         show_default=False)] = None,
     config: Annotated[Optional[str], typer.Option(
@@ -222,10 +229,18 @@ def measure(
         "--as", help="Count what this provider's request carries for the tools: openai (the "
         "function objects), anthropic (name, description, input_schema: no outputSchema, "
         "annotations, title or _meta), gemini (the function declarations), harmony (the openai function tools rendered "
-        "as OpenAI's open-weight gpt-oss models read them; needs openai-harmony); implies "
+        "as OpenAI's open-weight gpt-oss models read them; needs openai-harmony), "
+        "openai-responses (Responses API function tools); implies "
         "--to. Tokens are exact for openai with o200k_base and for harmony, an estimate "
         "otherwise [default: the tools array as written].",
         show_default=False)] = None,
+    defer: Defer = "none",
+    eager: Eager = None,
+    defer_threshold: DeferThreshold = 20_000,
+    search: Search = "bm25",
+    loaded: Annotated[int, typer.Option(
+        "--loaded", help="With --defer: the tools a session loads on demand, for the "
+        "session estimate (up front + K x the median on-demand tokens).", min=0)] = 5,
     description_max: DescriptionMax = 120,
     unlowerable: Unlowerable = None,
     subset: Subset = None,
@@ -253,6 +268,7 @@ def measure(
     quiet: Quiet = False,
 ) -> int:
     """Measure bytes and tokens of each catalog's standard view against its compact view."""
+    from toolcat.commands.project import defer_options
     from toolcat.errors import UsageError
     from toolcat.measure import (
         Budget,
@@ -278,8 +294,10 @@ def measure(
         gate = cfg.get("gate", "before")
     if tokenizer is None:
         tokenizer = cfg.get("tokenizer", "o200k_base")
-    if gate not in ("after", "before"):
-        raise UsageError(f"--gate must be after or before (got {gate!r})")
+    if gate not in ("after", "before", "upfront"):
+        raise UsageError(f"--gate must be after, before or upfront (got {gate!r})")
+    if gate == "upfront" and defer == "none":
+        raise UsageError("--gate upfront needs --defer all or --defer auto")
     if as_provider is not None:
         if as_provider not in AS_PROVIDERS:
             raise UsageError(f"--as must be one of {', '.join(AS_PROVIDERS)} (got "
@@ -298,7 +316,11 @@ def measure(
     popts = options_from_cli(
         to=to, description_max=description_max, unlowerable=unlowerable, subset=subset,
         output_schema=not no_output_schema, factor=not no_factor, factor_all=factor_all,
-        keep_titles=keep_titles, source=source, safety_tier=safety_tier)
+        keep_titles=keep_titles, source=source, safety_tier=safety_tier,
+        defer=defer_options(defer, eager, defer_threshold, search))
+    if as_provider == "harmony" and popts.defer.active:
+        raise UsageError("--defer: --as harmony renders no deferred tools (use --as "
+                         "anthropic or openai-responses)")
     tok = tokenizer_name(tokenizer)
     # the figures' tokenizer as reports and baselines name it
     tok_label = HARMONY_TOKENS if as_provider == "harmony" else tok
@@ -361,7 +383,7 @@ def measure(
             progress.update(f"measured {cat.file}", advance=1)
 
         figs = toolcat.measure(cats, tok, per_tool=top > 0, settings=popts, counter=counter,
-                               on_catalog=on_catalog).catalogs
+                               on_catalog=on_catalog, loaded=loaded).catalogs
     finally:
         counter.close(kill=True)  # a no-op once the counts are in; frees the child on errors
         progress.stop()

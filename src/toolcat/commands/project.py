@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -53,13 +53,14 @@ Examples:
   toolcat project tools.json --to openwop -o compact.json --check
   toolcat project tools.json --to openai-strict -o openai.json --report changes.json
   toolcat project --url http://127.0.0.1:8000/mcp -o tools.compact.json
+  toolcat project tools.json --to anthropic --defer all --eager get_me -o anthropic.json
 """
 
 
 # The projection options `toolcat measure` shares (its "after" is what project writes).
 To = Annotated[Optional[str], typer.Option(
     "--to", help="Target: mcp, openwop, openai, openai-strict, anthropic, anthropic-strict, "
-    "gemini (a provider target writes what that provider accepts; `toolcat lint --profile "
+    "openai-responses, gemini (a provider target writes what that provider accepts; `toolcat lint --profile "
     "TARGET` checks it) [default: openwop for OpenWOP input, else mcp].",
     show_default=False)]
 DescriptionMax = Annotated[int, typer.Option(
@@ -99,6 +100,33 @@ SafetyTier = Annotated[Optional[str], typer.Option(
     "--safety-tier", help="OpenWOP safetyTier for every tool (pure, read, write, exec) "
     "[default: derived].", show_default=False)]
 
+# deferral (toolcat.project.defer), shared with `toolcat measure`
+Defer = Annotated[str, typer.Option(
+    "--defer", help="Tools loaded on demand through the provider's tool search: none, all "
+    "(every tool but the --eager ones) or auto (all, once the eager catalog passes "
+    "--defer-threshold tokens). Needs --to anthropic, anthropic-strict or openai-responses.")]
+Eager = Annotated[Optional[list[str]], typer.Option(
+    "--eager", help="With --defer: a tool name or shell-style pattern (fnmatch) read up front, "
+    "never deferred. Repeatable.", show_default=False)]
+DeferThreshold = Annotated[int, typer.Option(
+    "--defer-threshold", help="--defer auto: defer once the eager compact catalog passes this "
+    "many tokens (Claude Code's 10% of a 200k-token window).")]
+Search = Annotated[str, typer.Option(
+    "--search", help="With --defer, Anthropic: the tool search tool, bm25 or regex.")]
+
+
+def defer_options(defer: str, eager: list[str] | None, threshold: int, search: str) -> Any:
+    """The checked deferral options of the command-line values."""
+    from toolcat.project.defer import DeferOptions
+
+    opts = DeferOptions(defer, tuple(eager or ()), threshold, search)
+    opts.check()
+    if not opts.active and (eager or search != "bm25"):
+        from toolcat.errors import UsageError
+
+        raise UsageError("--eager and --search need --defer all or --defer auto")
+    return opts
+
 
 def register(app: typer.Typer) -> None:
     app.command("project", epilog=EPILOG, help=HELP, short_help=SHORT)(project)
@@ -127,6 +155,10 @@ def project(
         show_default=False)] = None,
     sort: Annotated[bool, typer.Option("--sort", help="Sort tools by id.")] = False,
     duplicate_ids: DuplicateIds = "error",
+    defer: Defer = "none",
+    eager: Eager = None,
+    defer_threshold: DeferThreshold = 20_000,
+    search: Search = "bm25",
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
     factor_all: FactorAll = False,
@@ -177,7 +209,8 @@ def project(
         for_clients=tuple(x.strip() for v in for_clients or () for x in v.split(",")
                           if x.strip()),
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
-        indent=indent, duplicate_ids=duplicate_ids)
+        indent=indent, duplicate_ids=duplicate_ids,
+        defer=defer_options(defer, eager, defer_threshold, search))
     from toolcat import ui
 
     counter = None

@@ -1,5 +1,10 @@
 """OpenAI tool arrays: Chat Completions ``[{"type": "function", "function": {...}}]``,
-Responses-style flat function tools, and the older flat ``{name, description, parameters}``."""
+Responses-style flat function tools, and the older flat ``{name, description, parameters}``.
+
+A Responses API array may also hold ``{"type": "namespace", "name", "description", "tools":
+[...]}`` (its functions are read as tools of their own, each with ``extra["namespace"]``;
+``Catalog.meta["namespaces"]`` lists the namespaces) and hosted tools the platform runs
+(``{"type": "tool_search"}``, ``web_search``...: server tools, written as given)."""
 
 from __future__ import annotations
 
@@ -10,10 +15,26 @@ from toolcat.formats.registry import Format
 from toolcat.formats.targets import Target, put
 from toolcat.model import OPENAI, Catalog, Tool
 
+#: entry types of a Responses API tools array that are no function (the platform's tools)
+_NOT_HOSTED = ("function", "namespace", "custom")
+
+
+def is_openai_server_tool(item: Any) -> bool:
+    """A hosted tool of the Responses API (``tool_search``, ``web_search``...): an entry with
+    another ``type`` than a function's and neither a ``function`` nor ``parameters``."""
+    t = item.get("type") if isinstance(item, dict) else None
+    return isinstance(t, str) and t not in _NOT_HOSTED and "function" not in item \
+        and "parameters" not in item
+
 
 def openai_tool(item: Any, file: str, pointer: str) -> Tool:
     if not isinstance(item, dict):
         return not_an_object(item, file, pointer)
+    if is_openai_server_tool(item):
+        name = item.get("name")
+        return Tool(id=name if isinstance(name, str) else item["type"], server_tool=True,
+                    extra={k: v for k, v in item.items() if k != "name"}, raw=item,
+                    file=file, pointer=pointer, origin=[("", pointer)])
     fn = item.get("function")
     if isinstance(fn, dict):        # Chat Completions: {"type": "function", "function": {...}}
         body, fptr = fn, pointer + "/function"
@@ -41,6 +62,16 @@ def load_openai(doc: Any, path: str) -> Catalog:
     cat = Catalog(file=path, format=OPENAI, document=doc, view=view_from_name(path),
                   meta={"envelope": "tools" if base else "array"})
     for i, item in enumerate(items):
+        if isinstance(item, dict) and item.get("type") == "namespace" \
+                and isinstance(item.get("tools"), list):
+            cat.meta.setdefault("namespaces", []).append(
+                {"name": item.get("name"), "description": item.get("description"),
+                 "pointer": f"{base}/{i}", "tools": len(item["tools"])})
+            for j, f in enumerate(item["tools"]):
+                t = openai_tool(f, path, f"{base}/{i}/tools/{j}")
+                t.extra["namespace"] = item.get("name")
+                cat.tools.append(t)
+            continue
         cat.tools.append(openai_tool(item, path, f"{base}/{i}"))
     return cat
 
@@ -93,13 +124,81 @@ class OpenAiStrictTarget(OpenAiTarget):
     factors = True
 
 
+class OpenAiResponsesTarget(Target):
+    """``[{"type": "function", "name", "description", "parameters", "strict": false}]``
+    (Responses API function tools; ``parameters`` and ``strict`` are required there). With
+    deferral: ``{"type": "tool_search"}``, the eager functions, then the deferred ones with
+    ``"defer_loading": true`` in ``{"type": "namespace", "name", "description", "tools"}``
+    groups of at most :attr:`namespace_max` (the guide's advice: fewer than 10 functions per
+    namespace); the model sees each namespace's name and description up front."""
+
+    name = "openai-responses"
+    server_tool_formats = (OPENAI,)
+    schema_keys = ("parameters",)
+    compact_fields = ("type", "name", "description", "parameters", "strict")
+    requires_input_schema = True
+
+    profile = "openai"
+    provider = "openai-nonstrict"
+    typed_object_roots = True
+
+    def _fields(self, **f: Any) -> dict:
+        d: dict = {"type": "function"}
+        put(d, "name", f["id"])
+        put(d, "description", f["description"])
+        put(d, "parameters", f["input_schema"])
+        d["strict"] = bool(f.get("strict"))
+        return d
+
+    defers = True
+    namespace_max = 10
+
+    def defer(self, descriptor: dict) -> dict:
+        return {**descriptor, "defer_loading": True}
+
+    def undefer(self, descriptor: Any) -> Any:
+        if isinstance(descriptor, dict) and "defer_loading" in descriptor:
+            return {k: v for k, v in descriptor.items() if k != "defer_loading"}
+        return descriptor
+
+    def descriptor_order(self, descriptor: dict) -> dict:
+        first = self.compact_fields
+        return {**{k: descriptor[k] for k in first if k in descriptor},
+                **{k: v for k, v in descriptor.items() if k not in first}}
+
+    def upfront(self, array: list) -> list:
+        """A namespace shows its name and description, a deferred function outside one its
+        name and description; their schemas load on demand."""
+        out = []
+        for d in array:
+            if isinstance(d, dict) and (d.get("type") == "namespace"
+                                        or d.get("defer_loading") is True):
+                d = {k: v for k, v in d.items() if k in ("type", "name", "description")}
+            out.append(d)
+        return out
+
+    def deferred_array(self, tools: list, plan: Any) -> list:
+        eager = [t.descriptor for t in tools if not t.deferred]
+        searches = [i for i, d in enumerate(eager)
+                    if isinstance(d, dict) and d.get("type") == "tool_search"]
+        for i in searches:      # the catalog's own (never deferred)
+            eager[i] = self.undefer(eager[i])
+        return [*([] if searches else [{"type": "tool_search"}]), *eager, *(
+            {"type": "namespace", "name": g.name, "description": g.description,
+             "tools": [t.descriptor for t in g.members]} for g in plan.groups)]
+
+
 OPENAI_TARGET = OpenAiTarget()
 OPENAI_STRICT_TARGET = OpenAiStrictTarget()
+OPENAI_RESPONSES_TARGET = OpenAiResponsesTarget()
 
 
 def _is_openai(t: dict) -> bool:
     if t.get("type") == "function" and (isinstance(t.get("function"), dict) or "name" in t):
         return True   # Chat Completions {type, function: {...}} or Responses {type, name, ...}
+    if (t.get("type") == "namespace" and isinstance(t.get("tools"), list)) \
+            or t.get("type") == "tool_search":
+        return True   # the Responses API's namespaces and its tool search tool
     # the older flat function list ({name, parameters}), with no field of another format's
     # descriptor (MCP's and Anthropic's schema keys, a description or annotations: MCP)
     return ("name" in t and "parameters" in t and "type" not in t

@@ -26,7 +26,7 @@ from toolcat.model import OPENWOP, Tool
 #: the target names, in the order the CLI lists them (a provider target is named like the
 #: lint profile that checks its output: `toolcat lint --profile P` of `project --to P`)
 TARGETS = ("mcp", "openwop", "openai", "openai-strict", "anthropic", "anthropic-strict",
-           "gemini")
+           "openai-responses", "gemini")
 
 #: an input schema for a tool that has none, where the target requires one
 EMPTY_OBJECT_SCHEMA = {"type": "object", "properties": {}}
@@ -51,10 +51,19 @@ class Target:
     view_meta: ClassVar[dict | None] = None
     #: input formats whose descriptors are this target's shape (their standard view is raw)
     native_formats: ClassVar[tuple[str, ...]] = ()
+    #: input formats whose server tools (the provider runs them: ``Tool.server_tool``) this
+    #: target writes as given
+    server_tool_formats: ClassVar[tuple[str, ...]] = ()
     #: the descriptor fields (of :meth:`body`) holding schemas, as measure splits bytes
     schema_keys: ClassVar[tuple[str, ...]] = ("inputSchema",)
     #: top-level descriptor fields the compact view carries (others are listed as omitted)
     compact_fields: ClassVar[tuple[str, ...]] = ()
+    #: request fields of a native descriptor (not read by the model: caching, deferral,
+    #: examples) the compact view writes as given, after the target's own fields
+    request_fields: ClassVar[tuple[str, ...]] = ()
+    #: the provider row a native tool that asks for strict mode itself (``"strict": true``
+    #: in a target that does not write strict) keeps its compact schema within
+    strict_provider: ClassVar[str | None] = None
     #: fields of the function object (OpenAI) the compact view carries
     compact_body_fields: ClassVar[tuple[str, ...]] = ()
     #: the standard view carries the output schema, the compact view too
@@ -98,6 +107,11 @@ class Target:
     writes_strict: ClassVar[bool] = False
     #: the lint profile that checks what this target writes
     profile: ClassVar[str] = "mcp"
+    #: the target can write a deferral plan (:mod:`toolcat.project.defer`): tools loaded on
+    #: demand through the provider's tool search
+    defers: ClassVar[bool] = False
+    #: deferred tools load by group, each of at most this many tools (0: one by one)
+    namespace_max: ClassVar[int] = 0
 
     def __repr__(self) -> str:
         return f"<target {self.name}>"
@@ -163,7 +177,37 @@ class Target:
         """Pointer tokens of the fields of a native descriptor its compact view leaves out."""
         if not isinstance(raw, dict):
             return []
-        return [(k,) for k in raw if k not in self.compact_fields]
+        return [(k,) for k in raw if k not in self.compact_fields
+                and k not in self.request_fields]
+
+    def request_extras(self, raw: Any) -> dict:
+        """The :attr:`request_fields` of a native descriptor, in its order."""
+        if not isinstance(raw, dict) or not self.request_fields:
+            return {}
+        return {k: v for k, v in raw.items() if k in self.request_fields}
+
+    # ------------------------------------------------------------------ deferral
+    def defer(self, descriptor: dict) -> dict:
+        """``descriptor`` marked as loaded on demand (a target that :attr:`defers`)."""
+        raise NotImplementedError(self.name)
+
+    def undefer(self, descriptor: Any) -> Any:
+        """``descriptor`` without a deferral mark (it is read up front)."""
+        return descriptor
+
+    def descriptor_order(self, descriptor: dict) -> dict:
+        """``descriptor`` with its fields in the target's order."""
+        return descriptor
+
+    def upfront(self, array: list) -> list:
+        """What the model is shown up front of a tools array with deferred tools, as this
+        target's provider renders it (measure's up-front figure)."""
+        return array
+
+    def deferred_array(self, tools: list, plan: Any) -> list:
+        """The tools array of a projection with deferred tools (``tools``: projected tools,
+        ``.deferred`` set by ``plan``)."""
+        raise NotImplementedError(self.name)
 
     # ------------------------------------------------------------------ reading
     def body(self, item: Any) -> Any:
@@ -190,11 +234,16 @@ def get(name: str) -> Target:
         from toolcat.formats.anthropic import ANTHROPIC_STRICT_TARGET, ANTHROPIC_TARGET
         from toolcat.formats.gemini import GEMINI_TARGET
         from toolcat.formats.mcp import MCP_TARGET
-        from toolcat.formats.openai import OPENAI_STRICT_TARGET, OPENAI_TARGET
+        from toolcat.formats.openai import (
+            OPENAI_RESPONSES_TARGET,
+            OPENAI_STRICT_TARGET,
+            OPENAI_TARGET,
+        )
         from toolcat.formats.openwop import OPENWOP_TARGET
 
         for t in (MCP_TARGET, OPENWOP_TARGET, OPENAI_TARGET, OPENAI_STRICT_TARGET,
-                  ANTHROPIC_TARGET, ANTHROPIC_STRICT_TARGET, GEMINI_TARGET):
+                  ANTHROPIC_TARGET, ANTHROPIC_STRICT_TARGET, OPENAI_RESPONSES_TARGET,
+                  GEMINI_TARGET):
             _BY_NAME[t.name] = t
     return _BY_NAME[name]
 

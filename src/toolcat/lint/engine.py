@@ -424,6 +424,8 @@ def _lint_tools(ctx: Context, tools: Iterable[Tool], rules: dict, tool_rules: li
                 add("TC110", Hit(f"tool entry is not a tool descriptor: {tool.invalid}", ""),
                     tool)
             continue
+        if tool.server_tool:     # the provider's own tool: no client tool to check
+            continue
         for r in tool_rules:
             for hit in r.check(ctx, tool):
                 add(r.code, hit, hit.tool or tool)

@@ -62,13 +62,13 @@ class Profile:
 
 
 _CS_ERR = {"CS201": "error", "CS202": "error", "CS203": "error", "CS204": "error"}
-_PV = ("TC", "SC", "MR", "PV", "SU")
+_PV = ("TC", "SC", "MR", "PV", "SU", "DF")
 
 PROFILES: dict[str, Profile] = {
     "mcp": Profile("mcp", "MCP tools/list (default): the MCP specification, catalog, schema "
-                   "and model-readiness rules", ("TC", "MC", "SC", "MR", "SU")),
+                   "and model-readiness rules", ("TC", "MC", "SC", "MR", "SU", "DF")),
     "openwop-compact": Profile("openwop-compact", "RFC 0112 compact view: CS rules are errors",
-                               ("TC", "CS", "SC", "MR", "SU"), _CS_ERR, name_pattern=None,
+                               ("TC", "CS", "SC", "MR", "SU", "DF"), _CS_ERR, name_pattern=None,
                                view="compact"),
     "openai-strict": Profile("openai-strict", "OpenAI strict function calling", _PV,
                              provider="openai", name_pattern=None),

@@ -45,7 +45,8 @@ BREAKDOWN_KEYS = ("descriptions", "schema_prose", "schema_shape", "other")
 #: about the catalog you give measure (the file a server serves, or the one you commit);
 #: to gate what `toolcat project` would write from it, --gate after.
 GATES = {"before": "the standard view: the catalog as given",
-         "after": "the compact view toolcat project writes"}
+         "after": "the compact view toolcat project writes",
+         "upfront": "what every request shows the model up front (--defer)"}
 FIGURES = ("bytes", "tokens")
 SIDES = ("before", "after")
 TOKENIZER_ALIASES = {"o200k": "o200k_base", "cl100k": "cl100k_base"}
@@ -106,9 +107,20 @@ class CatalogFigures:
     tokens_middle: int = 0            # tokens of the lossless-only view (internal)
     output_schemas: bool = True       # both sides carry output schemas (not --no-output-schema)
     duplicate_note: str | None = None    # ids several tools have (Projection.duplicate_note)
+    #: --defer: what the model reads up front and loads on demand (:mod:`.defer`)
+    defer: Any = None
 
     def get(self, figure: str, side: str) -> int:
         return getattr(self, f"{figure}_{side}")
+
+    @property
+    def bytes_upfront(self) -> int:
+        """What every request shows the model (without deferral: the whole compact view)."""
+        return self.defer.upfront_bytes if self.defer is not None else self.bytes_after
+
+    @property
+    def tokens_upfront(self) -> int:
+        return self.defer.upfront_tokens if self.defer is not None else self.tokens_after
 
     def saved(self) -> dict[str, dict[str, int]]:
         """``{"bytes": {"total", "lossless", "lossy"}, "tokens": {...}}``: lossless + lossy
@@ -135,6 +147,8 @@ class CatalogFigures:
             "output_schemas": self.output_schemas,
             "breakdown": dict(self.breakdown),
             "tools_without_input_schema": self.without_input_schema,
+            **({"upfront_bytes": self.bytes_upfront, "upfront_tokens": self.tokens_upfront,
+                "deferral": self.defer.to_json()} if self.defer is not None else {}),
         }
 
 
@@ -157,6 +171,9 @@ def total(figs: list[CatalogFigures]) -> dict:
                 schemas[side][k] += n
     out["saved"] = saved
     out["schemas"] = schemas
+    if any(f.defer is not None for f in figs):
+        out["upfront_bytes"] = sum(f.bytes_upfront for f in figs)
+        out["upfront_tokens"] = sum(f.tokens_upfront for f in figs)
     return out
 
 
@@ -278,12 +295,13 @@ def project_one(cat: Catalog, popts: Any) -> Any:
 
 def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_base",
                      per_tool: bool = False, counter: Any = None,
-                     on_catalog: Any = None) -> list[CatalogFigures]:
+                     on_catalog: Any = None, loaded: int = 5) -> list[CatalogFigures]:
     """All figures of each catalog; ``popts`` are the projection options (ProjectOptions).
 
     Token counts go through ``counter`` (:func:`toolcat.tokens.counter`; made here when not
     given), so they may be computed on another core while the next catalog is projected;
-    they are filled in once every text is submitted.
+    they are filled in once every text is submitted. ``loaded``: with deferral
+    (``popts.defer``), the tools a session loads (the session estimate).
     """
     from toolcat import tokens
 
@@ -295,7 +313,7 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
 
         for cat in cats:
             with about(cat.file):   # an error deep inside (a RecursionError) names the file
-                figs.append(_measure_one(cat, popts, counter, per_tool, slots))
+                figs.append(_measure_one(cat, popts, counter, per_tool, slots, loaded))
             if on_catalog is not None:
                 on_catalog(cat)
         counts = counter.results()
@@ -598,8 +616,9 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
 
 
 def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
-                 slots: list) -> CatalogFigures:
-    if getattr(cat.tools, "batches", None) is not None:
+                 slots: list, loaded: int = 5) -> CatalogFigures:
+    defer = getattr(popts, "defer", None)
+    if getattr(cat.tools, "batches", None) is not None and not (defer and defer.active):
         mark = len(slots)
         fig = _measure_streamed(cat, popts, counter, per_tool, slots)
         if fig is not None:
@@ -612,9 +631,14 @@ def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
     # --source/--safety-tier applied where the target is not the input's own format
     sums.add(proj.tools, [t.dialect for t in cat.tools]
              if len(cat.tools) == len(proj.tools) else None)
-    return sums.figures(cat, without_input_schema=len(proj.without_input_schema()),
-                        input_schema_note=proj.input_schema_note(),
-                        duplicate_note=proj.duplicate_note())
+    fig = sums.figures(cat, without_input_schema=len(proj.without_input_schema()),
+                       input_schema_note=proj.input_schema_note(),
+                       duplicate_note=proj.duplicate_note())
+    if proj.plan is not None:
+        from toolcat.measure.defer import defer_figures
+
+        fig.defer = defer_figures(proj, counter, slots, loaded)
+    return fig
 
 
 class Measurement:

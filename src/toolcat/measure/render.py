@@ -195,6 +195,15 @@ def render_markdown(figs: list[CatalogFigures], tokenizer: str,
     for f in figs:
         lines.append(_md_row(brow(md_cell(f.file), f.breakdown, f.bytes_before)))
     lines.append(_md_row([f"**{c}**" for c in brow("total", t["breakdown"], t["bytes_before"])]))
+    if any(f.defer is not None for f in figs):
+        lines += ["", "Deferral: up front (what every request shows the model) and on demand "
+                  "(what a deferred tool adds when a search loads it), tokens:", ""]
+        head4 = list(DEFER_HEAD)
+        lines.append(_md_row(head4))
+        lines.append(_md_row([":--"] + ["--:"] * (len(head4) - 1)))
+        for f in figs:
+            if f.defer is not None:
+                lines.append(_md_row([md_cell(f.file), *defer_cells(f)]))
     if top:
         lines += ["", f"Heaviest {len(top)} tool{'s' if len(top) != 1 else ''}:", ""]
         head3 = ["tool", "catalog", "bytes before", "bytes after", "tokens before",
@@ -215,6 +224,21 @@ def render_markdown(figs: list[CatalogFigures], tokenizer: str,
         if not found:
             lines.pop()
     return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- deferral
+
+DEFER_HEAD = ("catalog", "tools deferred", "eager compact", "up front",
+              "on demand min", "on demand median", "on demand max", "session (K loaded)")
+
+
+def defer_cells(f: CatalogFigures) -> list:
+    d = f.defer
+    sp = d.spread()
+    return [f"{d.deferred:,}/{d.tools:,}", f"{d.eager_catalog_tokens:,}",
+            f"{d.upfront_tokens:,}",
+            f"{sp['min']:,}", f"{sp['median']:,}", f"{sp['max']:,}",
+            f"{d.session_tokens():,} ({d.loaded})"]
 
 
 # --------------------------------------------------------------------------- Rich table
@@ -337,6 +361,22 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
     bt.add_row(Text("total", style="bold"), *bcells(t["breakdown"], t["bytes_before"]),
                style="bold")
     _print(con, bt)
+    if any(f.defer is not None for f in figs):
+        con.print()
+        con.print(Text.assemble(("Deferral", "bold"), " (tokens): up front = what every "
+                                "request shows the model; on demand = what a deferred tool "
+                                "adds when a search loads it"))
+        dt = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
+        dt.add_column("catalog", overflow="fold", min_width=12)
+        for name in DEFER_HEAD[1:]:
+            dt.add_column(name.replace(" ", "\n", 1), justify="right", no_wrap=True)
+        for f in figs:
+            if f.defer is not None:
+                cells = defer_cells(f)
+                if (f.file, "tokens_upfront") in failed:
+                    cells[2] = Text(cells[2], style="bold red")
+                dt.add_row(shown(names[f.file]), *cells)
+        _print(con, dt)
     if top:
         con.print()
         con.print(Text(f"Heaviest {len(top)} tool{'s' if len(top) != 1 else ''}", style="bold"))

@@ -34,6 +34,7 @@ from toolcat.formats.openwop import derive_safety_tier, derive_source
 from toolcat.formats.targets import TARGETS, Target
 from toolcat.model import COMPACT, OPENWOP_SOURCES, SAFETY_TIERS, Catalog, Tool
 from toolcat.project import describe, roots
+from toolcat.project.defer import DeferOptions, DeferPlan
 from toolcat.project.lower import (
     EXACT,
     KEPT,
@@ -96,6 +97,8 @@ class ProjectOptions:
     # two tools with the same id in the target: "error" (default), "rename", or "keep"
     # (internal: measure reports them as a note)
     duplicate_ids: str = "error"
+    # what the model reads up front and what it loads on demand (:mod:`.defer`)
+    defer: DeferOptions = field(default_factory=DeferOptions)
 
     def check(self) -> None:
         if self.view not in VIEWS:
@@ -122,6 +125,10 @@ class ProjectOptions:
         if self.duplicate_ids not in DUPLICATE_IDS + ("keep",):
             raise UsageError(f"--duplicate-ids must be one of {', '.join(DUPLICATE_IDS)} "
                              f"(got {self.duplicate_ids!r})")
+        self.defer.check()
+        if self.defer.active and self.to is not None and not tg.get(self.to).defers:
+            raise UsageError(f"--defer {self.defer.mode} needs a target that defers tools: "
+                             f"--to {' or '.join(t for t in TARGETS if tg.get(t).defers)}")
 
 
 def options_from_cli(*, view: str = "compact", to: str | None = None,
@@ -131,7 +138,8 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
                      for_clients: tuple = (), keep_titles: bool = False, sort: bool = False,
                      source: str | None = None, safety_tier: str | None = None,
                      indent: int | None = None,
-                     duplicate_ids: str = "error") -> ProjectOptions:
+                     duplicate_ids: str = "error",
+                     defer: DeferOptions | None = None) -> ProjectOptions:
     """The checked :class:`ProjectOptions` for the command-line values of ``toolcat
     project`` and ``toolcat measure`` (both build them here, so measure's "after" is what
     project writes with the same options).
@@ -148,6 +156,7 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
         factor=factor, factor_all=factor_all, for_clients=tuple(for_clients or ()),
         keep_titles=keep_titles,
         duplicate_ids=duplicate_ids,
+        defer=defer or DeferOptions(),
     )
     opts.check()
     return opts
@@ -170,6 +179,10 @@ class ProjectedTool:
     #: a strict provider target: (the tool written without strict, the changes that
     #: variant makes, the changes the strict variant made), for providers.budget
     loose: tuple | None = field(default=None, repr=False)
+    #: a provider's server tool, written as given (never deferred)
+    server_tool: bool = False
+    #: loaded on demand (the deferral plan's decision; the descriptor says so)
+    deferred: bool = False
 
     def lossy(self) -> list[Change]:
         """Changes that alter what a schema accepts (or leave it outside the subset)."""
@@ -193,6 +206,8 @@ class Projection:
     #: ({"id", "where", "what", "refs": [{"file", "pointer", "ref"}]}; the report's
     #: ``broken_refs``)
     broken_refs: list[dict] = field(default_factory=list)
+    #: the deferral plan (None: no --defer)
+    plan: DeferPlan | None = None
     # serialized views, made once (output, digest, summary and report all want them)
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -202,6 +217,8 @@ class Projection:
         return tg.get(self.target)
 
     def array(self) -> list:
+        if self.plan is not None and self.plan.any:
+            return self.envelope.deferred_array(self.tools, self.plan)
         return [t.descriptor for t in self.tools]
 
     def catalog(self) -> Any:
@@ -400,6 +417,10 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     source, tier = _source_and_tier(tool, fmt, target, opts)
     tid = target.tool_id(tool, fmt, source)
     standard, fitted = _standard(target, tool, fmt, opts.source, opts.safety_tier, cache)
+    native = fmt in target.native_formats and tool.raw is not None
+    if tool.server_tool and fmt in target.server_tool_formats and tool.raw is not None:
+        # a provider's server tool: the request names it, as given (both views)
+        return ProjectedTool(tid, tool.raw, tool.raw, file=tool.file, server_tool=True)
     # what loading changed (a broken $ref widened): the same in every view
     noted = [Change(p, Kind(k), w) for p, k, w in tool.notes] if tool.notes else []
     if opts.view == "standard":
@@ -459,8 +480,10 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
             in_schema = portable.fit(in_schema, tool.dialect, opts.for_clients, "/inputSchema",
                                      changes)
     loose = None
+    extras = target.request_extras(tool.raw) if native else {}
     if target.provider is not None:
-        in_schema, strict, loose = _adapt(target, tool, in_schema, changes)
+        in_schema, strict, loose = _adapt(target, tool, in_schema, changes,
+                                          extras.get("strict") is True)
     # output schema
     out_schema = None
     if target.compact_output_schema and tool.output_schema is not None:
@@ -490,6 +513,8 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
         safety_tier=tier if target.openwop_fields else None,
         strict=strict if target.writes_strict else None,
     )
+    if extras:      # the request's own fields (deferral, caching, examples), as given
+        descriptor = _in_order_of(tool.raw, {**extras, **descriptor})
     out = ProjectedTool(tid, descriptor, standard, changes, conformant, failed, tool.file,
                         no_input_schema=tool.input_schema is None)
     if target.writes_strict and strict and loose is not None:
@@ -498,6 +523,8 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
             id=tid, title=None if relocate_titles else title, description=description,
             input_schema=loose[0], output_schema=out_schema, annotations=ann,
             strict=False), loose[1], loose[2])
+        if extras:
+            out.loose = (_in_order_of(tool.raw, {**extras, **out.loose[0]}), *out.loose[1:])
     return out
 
 
@@ -520,6 +547,11 @@ def factors(opts: ProjectOptions, schema: Any) -> bool:
     text = schema_text(schema)
     return text is not None and (b'"$ref":' in text or b'"$defs":' in text
                                  or b'"definitions":' in text)
+
+
+def _in_order_of(raw: dict, d: dict) -> dict:
+    """``d`` with its keys in the order ``raw`` has them (others after, as they are)."""
+    return {**{k: d[k] for k in raw if k in d}, **{k: v for k, v in d.items() if k not in raw}}
 
 
 def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
@@ -560,17 +592,26 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
     return got
 
 
-def _adapt(target: Target, tool: Tool, schema: Any,
-           changes: list[Change]) -> tuple[Any, Any, tuple | None]:
+def _adapt(target: Target, tool: Tool, schema: Any, changes: list[Change],
+           asks_strict: bool = False) -> tuple[Any, Any, tuple | None]:
     """Adapt a lowered input schema to ``target``'s provider (see
     :mod:`toolcat.project.providers`): (schema, strict flag or None, the non-strict variant
-    (schema, changes, the strict variant's changes) of a strict tool or None)."""
+    (schema, changes, the strict variant's changes) of a strict tool or None).
+
+    ``asks_strict``: the tool says ``"strict": true`` itself (a native request field the
+    target writes as given): its schema is adapted to the target's strict row where that
+    row can hold it (else, as the source wrote it, to the target's own row)."""
     from toolcat.formats.providers import PROVIDERS
     from toolcat.project import providers as pv
 
     if schema is None:
         return None, (True if target.writes_strict else None), (None, [], [])
     r = PROVIDERS[target.provider]
+    if asks_strict and not target.writes_strict and target.strict_provider:
+        res = pv.adapt(schema, tool.dialect, PROVIDERS[target.strict_provider], "/inputSchema")
+        if res.unexpressible is None:
+            changes.extend(res.changes)
+            return res.schema, None, None
     res = pv.adapt(schema, tool.dialect, r, "/inputSchema")
     if not target.writes_strict:
         changes.extend(res.changes)
@@ -743,6 +784,9 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
         pv.fix_names(tools, target, [cat.format in target.native_formats for _, cat in sources])
         if opts.view == "compact" and target.writes_strict:
             pv.budget(tools, target)
+    plan = None
+    if opts.defer.active and not ids_only:
+        plan = _defer(tools, sources, target, opts)
     if opts.sort:
         tools.sort(key=lambda t: t.id)
     warnings: list[str] = []
@@ -757,7 +801,50 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
             warnings.append(f"{len(tools):,} tools: {row.title} accepts at most "
                             f"{row.max_tools:,} in one request (send a subset of them)")
     broken = [t for cat in cats for t in cat.meta.get("broken_refs", {}).get("tools", ())]
-    return Projection(target.name, opts.view, tools, opts, subset, dups, warnings, broken)
+    return Projection(target.name, opts.view, tools, opts, subset, dups, warnings,
+                      broken_refs=broken, plan=plan)
+
+
+def _defer(tools: list[ProjectedTool], sources: list[tuple[Tool, Catalog]], target: Target,
+           opts: ProjectOptions) -> DeferPlan:
+    """Decide which tools are deferred (:mod:`.defer`) and write each one as deferred (its
+    full description and, where the provider row holds it, its standard schema with its
+    prose; see :mod:`.defer`) or as eager (the compact view without a deferral mark)."""
+    from toolcat.project import defer as df
+
+    if not target.defers:
+        raise UsageError(f"--defer {opts.defer.mode}: the {target} target cannot defer tools")
+    plan = df.decide(tools, opts.defer, lambda: dumps([t.descriptor for t in tools]))
+    for pt, (tool, cat), deferred in zip(tools, sources, plan.deferred):
+        if pt.server_tool:
+            continue
+        if not deferred or opts.view == "standard":
+            pt.descriptor = target.undefer(pt.descriptor)
+            if deferred:
+                pt.descriptor = target.defer(pt.descriptor)
+                pt.deferred = True
+            continue
+        pt.deferred = True
+        d = dict(pt.descriptor)
+        keep = [c for c in pt.changes if c.pointer != "/description"]
+        full = describe.collapse(tool.description) if tool.description else ""
+        if full:
+            d["description"] = full
+        key = target.schema_keys[0]
+        if tool.input_schema is not None and key in d:
+            standard, fitted = _standard(target, tool, cat.format)
+            got = df.deferred_schema(target.body(standard).get(key), tool.dialect, target)
+            if got is not None:
+                d[key] = got[0]
+                keep = [c for c in keep if not c.pointer.startswith("/inputSchema")]
+                keep += [c for c in fitted if c.pointer.startswith("/inputSchema")] + got[1]
+        pt.changes = keep
+        pt.descriptor = target.defer(target.descriptor_order(d))
+    if target.namespace_max:
+        plan.groups = df.groups([(pt, *df.source_group(tool, cat))
+                                 for pt, (tool, cat) in zip(tools, sources) if pt.deferred],
+                                target.namespace_max)
+    return plan
 
 
 def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,

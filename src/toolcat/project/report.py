@@ -139,6 +139,8 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None,
         con.print(Text(f"the {proj.view} view leaves out the outputSchema of {dropped} "
                        f"tool{'s' if dropped != 1 else ''} (in the handbook); the standard "
                        "column includes them"))
+    if proj.plan is not None:
+        con.print(Text("deferred: " + proj.plan.describe()))
     note = proj.input_schema_note()
     if note:
         con.print(Text(note))

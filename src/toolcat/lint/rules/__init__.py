@@ -3,6 +3,7 @@
 from toolcat.lint.rules import (  # noqa: F401
     catalog,
     compact,
+    deferral,
     mcp,
     metaschema,
     openapi,

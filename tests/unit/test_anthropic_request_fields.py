@@ -1,0 +1,109 @@
+"""Anthropic request fields and server tools survive ``project --to anthropic``: a tools array
+with ``defer_loading``, ``cache_control``, ``strict``, ``input_examples``,
+``allowed_callers`` and server tools (the tool search tools, web search) is written as given,
+the ``anthropic`` SDK's request types accept what is written, lint does not take a server
+tool for a broken client tool, and measure counts nothing saved by dropping them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from support.lint import write
+from support.sdk_types import anthropic_refusal
+from toolcat.config import Config
+from toolcat.formats import LoadOptions, load_catalogs
+from toolcat.lint.engine import lint
+from toolcat.project import ProjectOptions, project_catalogs
+
+WEATHER = {
+    "name": "get_weather", "description": "Get the current weather in a city.",
+    "input_schema": {"type": "object", "properties": {"city": {"type": "string"}},
+                     "required": ["city"], "additionalProperties": False},
+    "defer_loading": True, "cache_control": {"type": "ephemeral"}, "strict": True,
+    "input_examples": [{"city": "Paris"}], "allowed_callers": ["code_execution_20250825"],
+}
+TIME = {"type": "custom", "name": "get_time", "description": "The time in a time zone.",
+        "input_schema": {"type": "object", "properties": {"tz": {"type": "string"}}},
+        "eager_input_streaming": True}
+SERVER = [
+    {"type": "tool_search_tool_regex_20251119", "name": "tool_search_tool_regex"},
+    {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"},
+    {"type": "web_search_20250305", "name": "web_search", "max_uses": 5},
+    {"type": "code_execution_20250825", "name": "code_execution"},
+]
+ARRAY = [WEATHER, TIME, *SERVER]
+
+
+def _project(tmp_path, tools, to="anthropic", **kw):
+    p = write(tmp_path, tools, "tools.anthropic.json")
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    return cats, project_catalogs(cats, ProjectOptions(to=to, **kw))
+
+
+def test_request_fields_and_server_tools_round_trip(tmp_path):
+    _cats, proj = _project(tmp_path, ARRAY)
+    assert proj.catalog() == ARRAY
+    assert all(not t.changes for t in proj.tools)
+
+
+@pytest.mark.parametrize("to", ["anthropic", "anthropic-strict"])
+def test_the_sdk_request_types_take_what_is_written(tmp_path, to):
+    pytest.importorskip("anthropic")
+    _cats, proj = _project(tmp_path, ARRAY, to=to)
+    out = proj.catalog()
+    assert [t["name"] for t in out] == [t["name"] for t in ARRAY]
+    bad = [(t["name"], anthropic_refusal(t)) for t in out if anthropic_refusal(t)]
+    assert not bad, bad
+    # the judge refuses what the API refuses: a misspelt request field, a wrong value
+    assert anthropic_refusal({**WEATHER, "defer_loadin": True})
+    assert anthropic_refusal({**WEATHER, "defer_loading": "yes"})
+    assert anthropic_refusal({"name": "web_search", "max_uses": 5})
+
+
+def test_strict_target_keeps_the_request_fields(tmp_path):
+    _cats, proj = _project(tmp_path, ARRAY, to="anthropic-strict")
+    w = proj.catalog()[0]
+    for k in ("defer_loading", "cache_control", "input_examples", "allowed_callers"):
+        assert w[k] == WEATHER[k]
+    assert w["strict"] is True
+    assert proj.catalog()[2:] == SERVER
+
+
+def test_compact_view_still_compacts_the_model_facing_part(tmp_path):
+    long = {**WEATHER, "description": "Get the weather. " * 30,
+            "input_schema": {**WEATHER["input_schema"], "properties": {
+                "city": {"type": "string", "description": "A city", "examples": ["Paris"]}}}}
+    _cats, proj = _project(tmp_path, [long, *SERVER])
+    w = proj.catalog()[0]
+    assert len(w["description"]) <= 120
+    assert "examples" not in w["input_schema"]["properties"]["city"]
+    assert w["input_examples"] == [{"city": "Paris"}] and w["defer_loading"] is True
+
+
+def test_lint_does_not_take_server_tools_for_client_tools(tmp_path):
+    p = write(tmp_path, ARRAY, "tools.anthropic.json")
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    server_names = {t["name"] for t in SERVER}
+    found = lint(cats, Config()).findings
+    assert not [f for f in found if f.tool in server_names], \
+        [(f.code, f.tool) for f in found if f.tool in server_names]
+    # a client tool without input_schema is still one
+    p2 = write(tmp_path, [{"name": "broken", "description": "x"}, *SERVER], "b.anthropic.json")
+    found = lint(load_catalogs([str(p2)], LoadOptions(strict=True)), Config()).findings
+    assert [f.code for f in found if f.tool == "broken"] == ["TC111"]
+
+
+def test_an_array_of_server_tools_alone_is_anthropic(tmp_path):
+    from toolcat.formats.detect import detect
+    from toolcat.model import ANTHROPIC
+
+    assert detect(SERVER) == ANTHROPIC
+    assert detect([{"type": "function", "name": "f"}]) != ANTHROPIC
+
+
+def test_measure_counts_no_saving_from_dropping_them(tmp_path):
+    _cats, proj = _project(tmp_path, ARRAY)
+    assert proj.array_bytes() == proj.standard_bytes()
+    assert json.loads(proj.array_bytes()) == ARRAY
