@@ -78,7 +78,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --no-output-schema --no-factor --keep-titles --lossless --source --safety-tier --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     lint)
@@ -204,7 +204,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --keep-titles --source --safety-tier --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --keep-titles --lossless --source --safety-tier --from --webhooks --cookies --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     capture)
@@ -234,7 +234,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --no-validate --handbook-tool --description-max --keep-titles --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --no-validate --handbook-tool --description-max --keep-titles --lossless --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)

@@ -23,6 +23,7 @@ from toolcat.commands.common import (
 from toolcat.commands.project import (
     DescriptionMax,
     KeepTitles,
+    Lossless,
     NoFactor,
     NoOutputSchema,
     SafetyTier,
@@ -224,6 +225,7 @@ def measure(
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
     keep_titles: KeepTitles = False,
+    lossless: Lossless = False,
     source: Source = None,
     safety_tier: SafetyTier = None,
     from_format: FromFormat = None,
@@ -287,7 +289,7 @@ def measure(
     popts = options_from_cli(
         to=to, description_max=description_max, unlowerable=unlowerable, subset=subset,
         output_schema=not no_output_schema, factor=not no_factor, keep_titles=keep_titles,
-        source=source, safety_tier=safety_tier)
+        source=source, safety_tier=safety_tier, lossless=lossless)
     tok = tokenizer_name(tokenizer)
     # the figures' tokenizer as reports and baselines name it
     tok_label = HARMONY_TOKENS if as_provider == "harmony" else tok

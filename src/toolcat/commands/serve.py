@@ -7,7 +7,13 @@ from typing import Annotated, Optional
 import typer
 
 from toolcat.commands.common import NoColor, Quiet, apply_ui
-from toolcat.commands.project import DescriptionMax, KeepTitles, NoFactor, NoOutputSchema
+from toolcat.commands.project import (
+    DescriptionMax,
+    KeepTitles,
+    Lossless,
+    NoFactor,
+    NoOutputSchema,
+)
 from toolcat.commands.sources import Client, ClientConfig, Headers, Timeout, Verbose
 
 HELP = ("Serve an MCP server's tools in the compact view, over stdio (or Streamable HTTP on "
@@ -106,6 +112,7 @@ def serve(
     handbook_tool: HandbookTool = "get_tool_handbook",
     description_max: DescriptionMax = 120,
     keep_titles: KeepTitles = False,
+    lossless: Lossless = False,
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
     verbose: Verbose = False,
@@ -140,7 +147,7 @@ def serve(
     check_tool_name(handbook_tool)
     settings = options_from_cli(to="mcp", description_max=description_max,
                                 output_schema=not no_output_schema, factor=not no_factor,
-                                keep_titles=keep_titles)
+                                keep_titles=keep_titles, lossless=lossless)
     import os
 
     from_config = bool(client or client_config)
