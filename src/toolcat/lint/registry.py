@@ -24,6 +24,8 @@ Codes are stable (users write them into configs and baselines):
 * ``MR4xx`` model readiness (parameter docs, enum use, nesting)
 * ``PV5xx`` provider profiles (OpenAI, Anthropic, Gemini), off unless a provider profile is
   chosen
+* ``TP1xx`` poisoned tools: hidden text, instructions to the model, secrets and
+  exfiltration, shadowing of other tools (every profile)
 * ``SU6xx`` client setups: the per-request limits of providers and clients on the tools of
   every live server of a run together (``scope="setup"``; they run only when a command reads
   servers: ``--server``, ``--url``, ``--client``, ``--client-config``)
@@ -46,6 +48,7 @@ CATEGORIES = {
     "MR": "model readiness",
     "PV": "provider profiles",
     "SU": "client setups (the tools of every server a client runs, sent together)",
+    "TP": "poisoned tools (what a tool's text tells the model beyond describing the tool)",
 }
 
 

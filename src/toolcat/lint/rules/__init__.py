@@ -6,6 +6,7 @@ from toolcat.lint.rules import (  # noqa: F401
     mcp,
     metaschema,
     openwop,
+    poison,
     provider,
     readiness,
     refs,
