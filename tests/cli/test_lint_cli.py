@@ -216,7 +216,9 @@ def test_compact_views_skip_parameter_descriptions(capfd, tmp_path):
     data = json.loads(compact.read_text())
     missing = _undescribed(data)
     params = sum(len(t["inputSchema"].get("properties", {})) for t in data["tools"])
-    assert len(missing) == params > 10          # every parameter's prose went to the handbook
+    # the parameters' prose went to the handbook, but for the clauses that carry a format, a
+    # reference, allowed values or an example (issue 34: 2 of git's 28 parameters keep one)
+    assert params > 10 and params // 2 < len(missing) < params
 
     def mr401(*args):
         code, report, err = lint_json(capfd, *args)

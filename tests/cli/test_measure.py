@@ -346,9 +346,13 @@ def test_json_keys_are_exact():
     assert list(data["catalogs"][0]) == ["file", "target", "tools", "bytes_before",
                                          "bytes_after", "tokens_before", "tokens_after",
                                          "sha256_before", "saved", "schemas", "output_schemas",
-                                         "breakdown", "tools_without_input_schema"]
+                                         "breakdown", "tools_without_input_schema",
+                                         "model_facing"]
     assert list(data["total"]) == ["tools", "bytes_before", "bytes_after", "tokens_before",
-                                   "tokens_after", "breakdown", "saved", "schemas"]
+                                   "tokens_after", "breakdown", "saved", "schemas",
+                                   "model_facing"]
+    assert list(data["catalogs"][0]["model_facing"]) == ["bytes_before", "bytes_after",
+                                                         "tokens_before", "tokens_after"]
     assert list(data["catalogs"][0]["breakdown"]) == ["descriptions", "schema_prose",
                                                       "schema_shape", "other"]
     assert re.fullmatch(r"[0-9a-f]{64}", data["catalogs"][0]["sha256_before"])

@@ -672,12 +672,14 @@ def _figures(paths: list[str], **opts) -> tuple[int, int, int, int]:
 
 def test_size_neo() -> None:
     """Neo's six servers: the default compact MCP view (outputSchema kept, validation intact:
-    test_mcp_compact_keeps_every_validation_value) is under 100,000 bytes. Each size rewrite
-    does its part: titles relocated, repeated subtrees factored, no-ops removed."""
+    test_mcp_compact_keeps_every_validation_value) is under 103,000 bytes (99,183 before the
+    compact view kept the argument-critical clauses of schema descriptions and the obligation
+    sentences of tool descriptions: 101,720 with them). Each size rewrite does its part:
+    titles relocated, repeated subtrees factored, no-ops removed."""
     paths = sorted(glob.glob(str(corpus("neo") / "*.openapi.yaml")))
     assert len(paths) == 6
     bb, ba, _tb, _ta = _figures(paths)
-    assert ba < 100_000, ba
+    assert ba < 103_000, ba
     _bb, ba_titles, _tb, _ta = _figures(paths, keep_titles=True)
     _bb, ba_plain, _tb, _ta = _figures(paths, keep_titles=True, factor=False)
     _bb, ba_no_out, _tb, _ta = _figures(paths, output_schema=False)

@@ -82,5 +82,10 @@ def test_a_standard_view_is_counted_once_and_its_figures_are_its_own(to):
             assert figs["bytes_after"] == len(after)
             # the standard view's text is not handed over a second time as the "after"
             twice = view == "compact" or before != after
-            assert len(c.texts) == len(pieces) + twice, (f, view)
-            assert c.texts[len(pieces):] == ([after] if twice else [])
+            # then the two model-facing views (name, description, input schema)
+            assert len(c.texts) == len(pieces) + twice + 2, (f, view)
+            assert c.texts[len(pieces):-2] == ([after] if twice else [])
+            mb, ma = c.texts[-2:]
+            assert figs["model_tokens_before"] == len(enc.encode_ordinary(mb.decode()))
+            assert figs["model_tokens_after"] == len(enc.encode_ordinary(ma.decode()))
+            assert len(mb) <= len(before) and len(ma) <= len(after)

@@ -30,6 +30,7 @@ from toolcat.commands.project import (
     Eager,
     FactorAll,
     KeepTitles,
+    Lossless,
     NoFactor,
     NoOutputSchema,
     SafetyTier,
@@ -248,6 +249,7 @@ def measure(
     no_factor: NoFactor = False,
     factor_all: FactorAll = False,
     keep_titles: KeepTitles = False,
+    lossless: Lossless = False,
     source: Source = None,
     safety_tier: SafetyTier = None,
     from_format: FromFormat = None,
@@ -316,7 +318,7 @@ def measure(
     popts = options_from_cli(
         to=to, description_max=description_max, unlowerable=unlowerable, subset=subset,
         output_schema=not no_output_schema, factor=not no_factor, factor_all=factor_all,
-        keep_titles=keep_titles, source=source, safety_tier=safety_tier,
+        keep_titles=keep_titles, source=source, safety_tier=safety_tier, lossless=lossless,
         defer=defer_options(defer, eager, defer_threshold, search))
     if as_provider == "harmony" and popts.defer.active:
         raise UsageError("--defer: --as harmony renders no deferred tools (use --as "

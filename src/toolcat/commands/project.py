@@ -64,7 +64,13 @@ To = Annotated[Optional[str], typer.Option(
     "TARGET` checks it) [default: openwop for OpenWOP input, else mcp].",
     show_default=False)]
 DescriptionMax = Annotated[int, typer.Option(
-    "--description-max", help="Longest tool description, in characters.")]
+    "--description-max", help="Longest tool description, in characters; also caps the kept "
+    "clauses of schema descriptions (60 at most). 0 drops every description (the handbook "
+    "keeps them).")]
+Lossless = Annotated[bool, typer.Option(
+    "--lossless", help="Cut no prose a model reads: tool and schema descriptions whole, "
+    "titles kept; only the exact rewrites (implies --keep-titles; --description-max is "
+    "ignored).")]
 Unlowerable = Annotated[Optional[str], typer.Option(
     "--unlowerable", help="What cannot be lowered exactly to the compact subset: widen, "
     "omit, keep or fail [default: widen]. Given with a target other than openwop, it "
@@ -164,6 +170,7 @@ def project(
     factor_all: FactorAll = False,
     for_clients: ForClients = None,
     keep_titles: KeepTitles = False,
+    lossless: Lossless = False,
     source: Source = None,
     safety_tier: SafetyTier = None,
     from_format: FromFormat = None,
@@ -209,7 +216,7 @@ def project(
         for_clients=tuple(x.strip() for v in for_clients or () for x in v.split(",")
                           if x.strip()),
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
-        indent=indent, duplicate_ids=duplicate_ids,
+        indent=indent, duplicate_ids=duplicate_ids, lossless=lossless,
         defer=defer_options(defer, eager, defer_threshold, search))
     from toolcat import ui
 

@@ -8,7 +8,13 @@ from typing import Annotated, Any, Optional
 import typer
 
 from toolcat.commands.common import NoColor, Quiet, apply_ui
-from toolcat.commands.project import DescriptionMax, KeepTitles, NoFactor, NoOutputSchema
+from toolcat.commands.project import (
+    DescriptionMax,
+    KeepTitles,
+    Lossless,
+    NoFactor,
+    NoOutputSchema,
+)
 from toolcat.commands.sources import Client, ClientConfig, Headers, Timeout, Verbose
 
 HELP = ("Serve an MCP server's tools in the compact view, over stdio (or Streamable HTTP on "
@@ -148,6 +154,7 @@ def serve(
     defer_threshold: DeferThreshold = 20_000,
     description_max: DescriptionMax = 120,
     keep_titles: KeepTitles = False,
+    lossless: Lossless = False,
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
     verbose: Verbose = False,
@@ -191,7 +198,7 @@ def serve(
                          "--defer: choose another name")
     settings = options_from_cli(to="mcp", description_max=description_max,
                                 output_schema=not no_output_schema, factor=not no_factor,
-                                keep_titles=keep_titles)
+                                keep_titles=keep_titles, lossless=lossless)
     import os
 
     from_config = bool(client or client_config)

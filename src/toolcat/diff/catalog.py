@@ -12,7 +12,10 @@ the others compares each field:
 * name, title, description, annotations, OpenWOP ``source``/``safetyTier`` (and the safety
   tier the annotations or the HTTP method imply), the prose and defaults inside the schemas,
   the other descriptor fields: *behavioural*. A tool that becomes destructive, or ``exec``,
-  has ``priority`` (reports show it first).
+  has ``priority`` (reports show it first). A description change that adds what a
+  poisoned-tool rule reports (lint TP101-TP104: hidden text, instructions to the model,
+  secrets or exfiltration, shadowing; a rug pull) is *breaking* for security, with
+  ``priority`` and the tag ``poisoned`` (its witness is the rule's message).
 
 Every finding has a *canonical pointer* (``/inputSchema/properties/q/minLength``, the place
 in a schema with every ``$ref`` inlined: what ``--ignore`` matches) and, where it can be
@@ -484,6 +487,13 @@ def _fields(ta: Tool, ca: Catalog, tb: Tool, cb: Catalog, name: str) -> list[Fin
     if ta.description != tb.description:
         add(_text_change("description", ta.description, tb.description), "/description",
             tag="description")
+        poisoned = _poisoned(ta.description, tb.description, tb.id, cb)
+        if poisoned:
+            out.append(Finding(name, BREAKING, "description now " + poisoned + " (breaking "
+                               "for security: lint TP101-TP104)", "/description", "tool",
+                               old=_tool_place(ta, ca, "/description"),
+                               new=_tool_place(tb, cb, "/description"), priority=True,
+                               tag="poisoned"))
     aa = ta.annotations if isinstance(ta.annotations, dict) else {}
     ab = tb.annotations if isinstance(tb.annotations, dict) else {}
     for k in list(aa) + [k for k in ab if k not in aa]:
@@ -508,6 +518,19 @@ def _fields(ta: Tool, ca: Catalog, tb: Tool, cb: Catalog, name: str) -> list[Fin
         if (va is _MISSING) != (vb is _MISSING) or dumps(va) != dumps(vb):
             add(f"{k} {_display(va)} -> {_display(vb)}", "/" + encode((k,))[1:], tag="field")
     return out
+
+
+def _poisoned(a: Any, b: Any, own: str | None, cb: Catalog) -> str | None:
+    """What the poisoned-tool rules find in description ``b`` and not in ``a`` (``code:
+    message; ...``), or None."""
+    if not isinstance(b, str):
+        return None
+    from toolcat.lint.rules.poison import findings
+
+    siblings = frozenset(t.id for t in cb.tools if isinstance(t.id, str))
+    before = {c for c, _m in findings(a, own, siblings)} if isinstance(a, str) else set()
+    new = [(c, m) for c, m in findings(b, own, siblings) if c not in before]
+    return "; ".join(f"{c}: {m}" for c, m in new) or None
 
 
 def _text_change(what: str, a: Any, b: Any) -> str:

@@ -6,7 +6,8 @@ Profiles (``--profile NAME``, several as ``--profile A,B``, or ``profile = ...``
 
 ``mcp`` (default)
     The MCP specification (``--mcp-version``, default 2026-07-28): catalog, schema and
-    model-readiness rules (TC, SC, MR) and the MCP specification rules (MC). Tool names match
+    model-readiness rules (TC, SC, MR), the MCP specification rules (MC) and the
+    poisoned-tool rules (TP, errors; every profile runs them). Tool names match
     ``^[A-Za-z0-9_.-]{1,128}$``.
 ``openwop-compact``
     RFC 0112: every input is read as a compact view; CS201-CS204 are errors (CS205 stays a
@@ -62,13 +63,14 @@ class Profile:
 
 
 _CS_ERR = {"CS201": "error", "CS202": "error", "CS203": "error", "CS204": "error"}
-_PV = ("TC", "SC", "MR", "PV", "SU", "DF")
+_PV = ("TC", "SC", "MR", "PV", "SU", "DF", "TP")
 
 PROFILES: dict[str, Profile] = {
     "mcp": Profile("mcp", "MCP tools/list (default): the MCP specification, catalog, schema "
-                   "and model-readiness rules", ("TC", "MC", "SC", "MR", "SU", "DF")),
+                   "and model-readiness rules", ("TC", "MC", "SC", "MR", "SU", "DF", "TP")),
     "openwop-compact": Profile("openwop-compact", "RFC 0112 compact view: CS rules are errors",
-                               ("TC", "CS", "SC", "MR", "SU", "DF"), _CS_ERR, name_pattern=None,
+                               ("TC", "CS", "SC", "MR", "SU", "DF", "TP"), _CS_ERR,
+                               name_pattern=None,
                                view="compact"),
     "openai-strict": Profile("openai-strict", "OpenAI strict function calling", _PV,
                              provider="openai", name_pattern=None),

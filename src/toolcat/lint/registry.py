@@ -25,6 +25,8 @@ Codes are stable (users write them into configs and baselines):
 * ``PV5xx`` provider profiles (OpenAI, Anthropic, Gemini), off unless a provider profile is
   chosen
 * ``DF7xx`` deferred loading: tools a tool search loads on demand (``defer_loading``)
+* ``TP1xx`` poisoned tools: hidden text, instructions to the model, secrets and
+  exfiltration, shadowing of other tools (every profile)
 * ``SU6xx`` client setups: the per-request limits of providers and clients on the tools of
   every live server of a run together (``scope="setup"``; they run only when a command reads
   servers: ``--server``, ``--url``, ``--client``, ``--client-config``)
@@ -48,6 +50,7 @@ CATEGORIES = {
     "PV": "provider profiles",
     "SU": "client setups (the tools of every server a client runs, sent together)",
     "DF": "deferred loading (tool search)",
+    "TP": "poisoned tools (what a tool's text tells the model beyond describing the tool)",
 }
 
 

@@ -41,6 +41,9 @@ from toolcat.schema.keywords import DRAFT2020, is_prose_key
 from toolcat.schema.walker import sum_schemas
 
 BREAKDOWN_KEYS = ("descriptions", "schema_prose", "schema_shape", "other")
+#: the model-facing figures (name, description and input schema of each tool, as a model
+#: receives them; output schemas, titles, annotations, icons and _meta apart)
+MODEL_KEYS = ("bytes_before", "bytes_after", "tokens_before", "tokens_after")
 #: the sides a budget can gate, and what each is. The default is "before": a budget is
 #: about the catalog you give measure (the file a server serves, or the one you commit);
 #: to gate what `toolcat project` would write from it, --gate after.
@@ -109,6 +112,9 @@ class CatalogFigures:
     duplicate_note: str | None = None    # ids several tools have (Projection.duplicate_note)
     #: --defer: what the model reads up front and loads on demand (:mod:`.defer`)
     defer: Any = None
+    # what a model reads of each side: name, description and input schema of every tool
+    # (toolcat.project.prose.model_facing), bytes and tokens
+    model_facing: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MODEL_KEYS, 0))
 
     def get(self, figure: str, side: str) -> int:
         return getattr(self, f"{figure}_{side}")
@@ -149,6 +155,7 @@ class CatalogFigures:
             "tools_without_input_schema": self.without_input_schema,
             **({"upfront_bytes": self.bytes_upfront, "upfront_tokens": self.tokens_upfront,
                 "deferral": self.defer.to_json()} if self.defer is not None else {}),
+            "model_facing": dict(self.model_facing),
         }
 
 
@@ -174,6 +181,7 @@ def total(figs: list[CatalogFigures]) -> dict:
     if any(f.defer is not None for f in figs):
         out["upfront_bytes"] = sum(f.bytes_upfront for f in figs)
         out["upfront_tokens"] = sum(f.tokens_upfront for f in figs)
+    out["model_facing"] = {k: sum(f.model_facing[k] for f in figs) for k in MODEL_KEYS}
     return out
 
 
@@ -321,8 +329,11 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
         counter.close(kill=True)  # a no-op once results() returned
     for obj, attr, i in slots:
         # a list: the text was counted in pieces (a streamed catalog), which add up
-        setattr(obj, attr, sum(counts[j] for j in i) if isinstance(i, list) else
-                counts[i] if i >= 0 else 0)
+        n = sum(counts[j] for j in i) if isinstance(i, list) else counts[i] if i >= 0 else 0
+        if isinstance(obj, dict):
+            obj[attr] = n
+        else:
+            setattr(obj, attr, n)
     for f in figs:
         f.tokens_lossless = f.tokens_before - f.tokens_middle
     return figs
@@ -482,6 +493,7 @@ class _Sums:
         self.no_output = self.out_key is not None and not getattr(popts, "output_schema", True)
         self.before, self.after = _Joined(counter), _Joined(counter)
         self.middle = _Joined(counter, twins=(self.before, self.after))
+        self.model_before, self.model_after = _Joined(counter), _Joined(counter)
         self.desc = self.prose = self.schema = 0
         self.sizes = {"before": {"input": 0, "output": 0}, "after": {"input": 0, "output": 0}}
         self.tools = 0
@@ -523,6 +535,10 @@ class _Sums:
         self.before.add(b)
         self.after.add(a)
         self.middle.add(m)
+        from toolcat.project.prose import model_facing
+
+        self.model_before.add(canonical.dumps([model_facing(env, i) for i in before_items]))
+        self.model_after.add(canonical.dumps([model_facing(env, i) for i in after_items]))
         parts = parts_of.split(before_items, env.name, dialects, len(b))
         self.desc += parts["descriptions"]
         self.prose += parts["schema_prose"]
@@ -543,7 +559,7 @@ class _Sums:
 
     def figures(self, cat: Catalog, *, without_input_schema: int, input_schema_note: str | None,
                 duplicate_note: str | None) -> CatalogFigures:
-        for j in (self.before, self.after, self.middle):
+        for j in (self.before, self.after, self.middle, self.model_before, self.model_after):
             j.close()
         before = self.before
         fig = CatalogFigures(
@@ -571,6 +587,10 @@ class _Sums:
         self.slots.append((fig, "tokens_before", before.pieces))
         self.slots.append((fig, "tokens_after", self.after.pieces))
         self.slots.append((fig, "tokens_middle", self.middle.pieces))
+        fig.model_facing["bytes_before"] = self.model_before.size
+        fig.model_facing["bytes_after"] = self.model_after.size
+        self.slots.append((fig.model_facing, "tokens_before", self.model_before.pieces))
+        self.slots.append((fig.model_facing, "tokens_after", self.model_after.pieces))
         return fig
 
 

@@ -158,6 +158,16 @@ def _md_row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def model_facing_line(mf: dict) -> str:
+    """The model-facing figures in one line (tokens of name, description and input schema
+    of every tool, both sides)."""
+    tb, ta = mf["tokens_before"], mf["tokens_after"]
+    share = f"{ta * 100 / tb:.1f}%" if tb else "-"
+    return (f"model-facing (name, description, input schema; output schemas, titles, "
+            f"annotations, icons and _meta apart): {tb:,} -> {ta:,} tokens, the compact view "
+            f"is {share} of the standard view")
+
+
 def render_markdown(figs: list[CatalogFigures], tokenizer: str,
                     top: list[ToolFigures] | None, as_provider: str | None = None,
                     setup: dict | None = None) -> str:
@@ -182,7 +192,8 @@ def render_markdown(figs: list[CatalogFigures], tokenizer: str,
                                                    t["tokens_after"],
                                                    t["saved"]["tokens"]["lossless"])]))
     lines += ["", "Saved (tokens): *lossless* by exact rewrites, *lossy* by description cuts "
-              "and relocated UI labels (the handbook keeps them) or widened schemas."]
+              "and relocated UI labels (the handbook keeps them) or widened schemas.",
+              "", model_facing_line(t["model_facing"]) + "."]
     lines += ["", "Bytes of the standard view:", ""]
     head2 = ["catalog"] + [BREAKDOWN_TITLES[k] for k in BREAKDOWN_KEYS] + ["total"]
     lines.append(_md_row(head2))
@@ -325,6 +336,7 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
     _print(con, table)
     con.print(Text("lossless: saved by exact rewrites; the rest by description cuts and "
                    "relocated UI labels (kept in the handbook) or widened schemas"))
+    con.print(Text(model_facing_line(t["model_facing"])))
     con.print()
 
     con.print(Text("Schema bytes", style="bold"))

@@ -99,6 +99,9 @@ class ProjectOptions:
     duplicate_ids: str = "error"
     # what the model reads up front and what it loads on demand (:mod:`.defer`)
     defer: DeferOptions = field(default_factory=DeferOptions)
+    # --lossless: no prose a model reads is cut (tool and schema descriptions whole, titles
+    # kept); only the exact rewrites apply
+    lossless: bool = False
 
     def check(self) -> None:
         if self.view not in VIEWS:
@@ -139,7 +142,8 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
                      source: str | None = None, safety_tier: str | None = None,
                      indent: int | None = None,
                      duplicate_ids: str = "error",
-                     defer: DeferOptions | None = None) -> ProjectOptions:
+                     defer: DeferOptions | None = None,
+                     lossless: bool = False) -> ProjectOptions:
     """The checked :class:`ProjectOptions` for the command-line values of ``toolcat
     project`` and ``toolcat measure`` (both build them here, so measure's "after" is what
     project writes with the same options).
@@ -154,9 +158,9 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
         source=source, safety_tier=safety_tier, indent=indent,
         subset=subset if subset is not None else (True if unlowerable is not None else None),
         factor=factor, factor_all=factor_all, for_clients=tuple(for_clients or ()),
-        keep_titles=keep_titles,
+        keep_titles=keep_titles or lossless,
         duplicate_ids=duplicate_ids,
-        defer=defer or DeferOptions(),
+        defer=defer or DeferOptions(), lossless=lossless,
     )
     opts.check()
     return opts
@@ -384,6 +388,9 @@ def _compact_annotations(ann: dict, title: str | None, changes: list[Change],
             changes.append(Change(jp.encode(("annotations", k)), EXACT,
                                   f"{k}: {str(v).lower()} is the MCP default"))
             continue
+        if k == "title" and v == "":
+            changes.append(Change("/annotations/title", EXACT, "empty title dropped"))
+            continue
         if k == "title" and drop_title:
             changes.append(Change("/annotations/title", OMITTED, _RELOCATED))
             continue
@@ -434,7 +441,8 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
         shown_titles = [title]
         if target.annotations and isinstance(tool.annotations, dict):
             shown_titles.append(tool.annotations.get("title"))
-        cut = describe.truncate(tool.description, opts.description_max)
+        cut = describe.collapse(tool.description) if opts.lossless else \
+            describe.tool_description(tool.description, opts.description_max)
         if target.drops_repeated_description and (
                 describe.repeats(tool.description, *shown_titles)
                 or describe.repeats(cut, *shown_titles)):
@@ -449,6 +457,9 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
                     "characters (full text in the handbook)"))
             if description == "":
                 description = None
+    if title == "":
+        changes.append(Change("/title", EXACT, "empty title dropped"))
+        title = None
     # MCP titles are UI labels: with a description to read, the compact view leaves them to
     # the handbook; without one a title is the only prose left, and stays
     relocate_titles = target.ui_titles and not opts.keep_titles and description is not None
@@ -465,6 +476,14 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
                            factor=target.factors and factors(opts, in_schema))
         changes.extend(res.changes)
         in_schema = res.schema
+        if in_schema is not None and not res.omitted:
+            from toolcat.project import prose
+
+            in_schema, kept = prose.restore(
+                tool.input_schema, in_schema, tool.dialect,
+                None if opts.lossless else opts.description_max,
+                tools=prose.tool_names(cat))
+            changes.extend(kept)
         conformant = res.conformant
         if subset and opts.unlowerable == "fail" and not res.conformant:
             failed = True

@@ -135,3 +135,216 @@ def repeats(description: str, *titles: str | None) -> bool:
         return True
     # a title that is no string (a malformed `annotations.title`) repeats nothing
     return any(isinstance(t, str) and t and _norm(t) == d for t in titles)
+
+
+# ----------------------------------------------------------------------------- what to keep
+#
+# The compact view decides what prose a model keeps by content (README "What the compact view
+# keeps of the prose"): a schema node's description stays, cut to the sentences that carry one
+# of these cues, when it has any; a tool description cut short keeps, after the cut, the
+# sentences that state an obligation or an order. Words only: a known format is never turned
+# into a JSON Schema ``format`` (under format assertion that would change what is accepted).
+
+#: a format or a unit the value must be written in
+_FORMAT = re.compile(
+    r"\b(?:ISO[ -]?8601|RFC[ -]?\d{3,4}|HH:MM(?::SS)?|YYYY[-/]?MM(?:[-/]?DD)?|MM/DD|IANA|UTC|"
+    r"time ?zones?|epoch|unix|24-hour|cursor|base64|cron|glob|regexp?|regular expression|"
+    r"semver|hex(?:adecimal)?|UUID|E\.164|CSV|milliseconds?|ms|seconds?|minutes?|hours?|"
+    r"days?|bytes?|[KMG]i?B|kilobytes?|megabytes?|percent(?:age)?|cents?|pixels?|px)\b|"
+    r"\b\d+ ?[smhd]\b", re.IGNORECASE)
+#: a dependency between arguments or tools, said in words
+_DEPENDS = re.compile(
+    r"\bcall(?:ing)? (?:the )?(?:[`'\"][\w.$/-]+[`'\"]|\w+[_-][\w-]+|[a-z]+[A-Z]\w*)|"
+    r"\b(?:returned (?:by|from)|obtained (?:by|from)|"
+    r"from (?:the |a )?(?:previous|last|earlier) (?:response|call|result|page)|"
+    r"(?:also )?needs? to be provided|required (?:when|if)|only (?:valid |used )?(?:if|when)|"
+    r"mutually exclusive|together with|ignored (?:if|when|unless))\b",
+    re.IGNORECASE)
+#: a name written as code or quoted: a reference when it names a tool or a property
+_NAMED = re.compile(r"""[`'"]([A-Za-z_$][\w.$-]*)[`'"]""")
+#: a list of allowed values, written as prose
+_VALUES = re.compile(
+    r"\b(?:possible values?|allowed values?|valid values?|supported values?|accepted values?|"
+    r"(?:following|known) values|values include|one of|options? (?:are|include)|"
+    r"only supported)\b",
+    re.IGNORECASE)
+#: an example value: the words that introduce one, then (:data:`_SHAPED`) a value whose
+#: shape says how to write it (a digit or a separator in it: 'PROJ-123', '5s', 'a/b'), not
+#: a plain word ('person')
+_EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|examples?:|such as)",
+                      re.IGNORECASE)
+_SHAPED = re.compile(r"""[`'"“‘]?[^\s'"`“”‘’(),]*[\d/:@.\\_*^$#{}\[\]-][^\s'"`“”‘’(),]*""")
+
+#: an obligation or an order in a tool description
+_OBLIGATION = re.compile(
+    r"\b(?:MUST|MANDATORY|NEVER|ALWAYS|must|never|always|"
+    r"do not|don't|should not|shouldn't|only after|only before|before (?:calling|using)|"
+    r"after (?:calling|using)|at the end of|first call|call \S+ first)\b|"
+    r"\bcall\b[^.!?]{0,80}\b(?:first|before|after|at the end)\b")
+
+#: abbreviations whose full stop ends no sentence
+_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|min|max|no|incl|esp|cf|resp)\.|"
+                     r"\b[A-Z]\.)$", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?。！？])[\"'”’)\]»*_]*\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` (collapsed) split into sentences: after ``.!?`` and a space, unless the full
+    stop ends an abbreviation ("e.g.", "i.e.", "etc."); the pieces joined by one space are
+    the text."""
+    s = collapse(text)
+    out: list[str] = []
+    start = 0
+    for m in _SENTENCE.finditer(s):
+        head = s[start:m.end()].rstrip()
+        if _ABBREV.search(s[start:m.start()]):
+            continue
+        out.append(head)
+        start = m.end()
+    if start < len(s):
+        out.append(s[start:])
+    return [p for p in out if p]
+
+
+#: a sentence that points to documentation elsewhere
+_DOCS = re.compile(r"^(?:see|refer to|for more)\b|\bfor more (?:information|details|info)\b",
+                   re.IGNORECASE)
+
+#: what a description's kept sentence carries (README): the cue names, in order
+CUES = ("format", "reference", "values", "example")
+
+
+def cues(sentence: str, node: dict | None = None, names: frozenset = frozenset()) -> list[str]:
+    """The cues a sentence of a schema description carries (:data:`CUES`). ``node``: the
+    schema node it describes (a format already given by ``format``, values already given by
+    ``enum``/``const``, say nothing new); ``names``: the catalog's tool names and the
+    schema's property names (a quoted or code name that is one of them, and not one of the
+    node's own properties, is a reference)."""
+    node = node if isinstance(node, dict) else {}
+    if _DOCS.search(sentence):
+        return []        # a pointer to documentation, not the value's meaning
+    got = []
+    if "format" not in node and _FORMAT.search(sentence):
+        got.append("format")
+    own = _own_properties(node)
+    if _DEPENDS.search(sentence) or (names and any(
+            m.group(1) in names and m.group(1) not in own for m in _NAMED.finditer(sentence))):
+        got.append("reference")
+    if "enum" not in node and "const" not in node and _VALUES.search(sentence):
+        got.append("values")
+    m = _EXAMPLE.search(sentence) if got else None   # an example alone: not enough
+    if m and any(len(w.group(0).strip("'\"`“”‘’.")) > 1
+                 for w in _SHAPED.finditer(sentence, m.end())):
+        got.append("example")
+    return got
+
+
+#: a sentence this long or shorter is kept whole; a longer one, by its clauses
+SHORT = 60
+#: the parts tried when a sentence is too long: split after , ; : and before a parenthesis
+_PARTS = re.compile(r"(?<=[;,:])\s+|\s+(?=\()")
+#: where a sentence splits into clauses: after a semicolon, around a dash
+_CLAUSE = re.compile(r"(?<=;)\s+|\s+[-–—]\s+")
+
+
+def _own_properties(node: dict) -> set:
+    """The property names ``node`` declares, itself or in its combinators' branches (the
+    lowering may merge those into it: the set is the same before and after)."""
+    out = set(node["properties"]) if isinstance(node.get("properties"), dict) else set()
+    for k in ("allOf", "anyOf", "oneOf"):
+        for b in node.get(k) or () if isinstance(node.get(k), list) else ():
+            if isinstance(b, dict) and isinstance(b.get("properties"), dict):
+                out.update(b["properties"])
+    return out
+
+
+def clause(text: str, limit: int, node: dict | None = None,
+           names: frozenset = frozenset()) -> str:
+    """What the compact view keeps of a schema node's description: the sentences that carry a
+    cue (:func:`cues`), in order, joined, cut to ``limit`` UTF-16 units (:func:`truncate`);
+    "" when none does (or ``limit`` is 0)."""
+    if limit <= 0 or not isinstance(text, str):
+        return ""
+    kept = []
+    for s in sentences(text):
+        if not cues(s, node, names):
+            continue
+        if length(s) > SHORT:       # a long sentence: only its clauses that carry a cue
+            parts = [c for c in _CLAUSE.split(s) if c and cues(c, node, names)]
+            s = " … ".join(parts) if parts else s
+        kept.append(s)
+    if not kept:
+        return ""
+    out = ""
+    for s in kept:      # whole sentences while they fit
+        more = f"{out} {s}" if out else s
+        if length(more) > limit:
+            break
+        out = more
+    if out:
+        return out
+    # the first one alone is too long: it, or else one of its parts, cut at a word, that
+    # still carries a cue (a cut that lost it would say nothing, and would not be kept
+    # by a second compaction)
+    first = kept[0]
+    for cand in [first, *(p for p in _PARTS.split(first) if p)]:
+        cut = _word_cut(cand, limit)
+        if cut and cues(cut, node, names):
+            return cut
+    return ""
+
+
+def _word_cut(text: str, limit: int) -> str:
+    """``text`` cut at the last space that leaves it, with "…", within ``limit`` units (a
+    full stop is no sentence end here: "(e.g. 'x')" stays whole or goes)."""
+    if length(text) <= limit:
+        return text
+    room = limit - length(ELLIPSIS)
+    cut = ""
+    for m in re.finditer(" ", text):
+        head = text[:m.start()].rstrip(",;:-–—(/")
+        if length(head) > room:
+            break
+        cut = head
+    return cut + ELLIPSIS if cut else ""
+
+
+def obliges(sentence: str) -> bool:
+    """True when a sentence of a tool description states an obligation or an order."""
+    return bool(_OBLIGATION.search(sentence))
+
+
+def tool_description(text: str, limit: int) -> str:
+    """A tool description for the compact view, at most ``limit`` UTF-16 units: when
+    :func:`truncate` to ``limit`` cuts something, the sentences after the cut that state an
+    obligation or an order (:func:`obliges`) are kept, in order, while they fit in two thirds
+    of ``limit`` (the first one cut at a word, with "…", when it alone does not and the cut
+    still obliges), and the lead is :func:`truncate` d to the rest. A text within ``limit``
+    is unchanged, so the compact view of a compact view is itself. ``limit`` 0: ""."""
+    cut = truncate(text, limit)
+    full = collapse(text)
+    if limit <= 0 or cut == full:
+        return cut
+    lead = len(cut[:-1] if cut.endswith(ELLIPSIS) else cut)
+    room = limit * 2 // 3
+    added: list[str] = []
+    at = 0
+    for s in sentences(full):
+        start = full.find(s, at)
+        at = start + len(s)
+        if start < lead or not obliges(s):
+            continue       # (a sentence the cut kept, or began)
+        n = length(s)
+        if n > room:
+            if not added:
+                s = _word_cut(s, room)
+                if s and obliges(s):      # a cut that lost the obligation says nothing
+                    added.append(s)
+            break
+        added.append(s)
+        room -= n + 1
+    if not added:
+        return cut
+    tail = " ".join(added)
+    head = truncate(full, limit - length(tail) - 1)
+    return f"{head} {tail}" if head else tail

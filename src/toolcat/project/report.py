@@ -40,11 +40,12 @@ def build_report(proj: "Projection") -> dict:
 
 
 def start_counting(proj: "Projection", counter: Any) -> None:
-    """Hand the two texts the summary counts to ``counter`` (a :class:`toolcat.tokens.Counter`
+    """Hand the texts the summary counts to ``counter`` (a :class:`toolcat.tokens.Counter`
     made before loading, so that a forked one loads the tokenizer meanwhile): the standard
     view tool by tool (:meth:`~toolcat.project.Projection.standard_pieces`, whose counts add
-    up to the whole text's; never held whole), then the compact array. Records where each
-    one's counts are and the standard view's size for :func:`summary_figures`.
+    up to the whole text's; never held whole), then the compact array, then the model-facing
+    parts of both (:func:`toolcat.project.prose.model_facing`). Records where each one's
+    counts are and the standard view's size for :func:`summary_figures`.
 
     A standard view whose tools are their standard descriptors (the same objects: no target
     rewrote them) is that text itself: it is counted once (Stripe's is 206 MB)."""
@@ -59,6 +60,14 @@ def start_counting(proj: "Projection", counter: Any) -> None:
     same = proj.view == "standard" and all(t.descriptor is t.standard for t in proj.tools)
     after = None if same else counter.submit(proj.array_view())
     proj._memo["counted"] = (first, last + 1, after, size)
+    # what a model reads of each view (name, description, input schema)
+    from toolcat.document.canonical import dumps
+    from toolcat.project.prose import model_facing
+
+    env = proj.envelope
+    proj._memo["counted_model"] = (
+        counter.submit(dumps([model_facing(env, t.standard) for t in proj.tools])),
+        counter.submit(dumps([model_facing(env, t.descriptor) for t in proj.tools])))
 
 
 def summary_figures(proj: "Projection", tokenizer: str = "o200k_base",
@@ -74,6 +83,7 @@ def summary_figures(proj: "Projection", tokenizer: str = "o200k_base",
     counts = counter.results()
     tokens_before = sum(counts[first:end])
     tokens_after = tokens_before if ia is None else counts[ia]
+    mb, ma = proj._memo["counted_model"]
     kinds: dict[str, int] = {}
     for t in proj.tools:
         for c in t.lossy():
@@ -84,6 +94,8 @@ def summary_figures(proj: "Projection", tokenizer: str = "o200k_base",
         "bytes_after": len(after),
         "tokens_before": tokens_before,
         "tokens_after": tokens_after,
+        "model_tokens_before": counts[mb],
+        "model_tokens_after": counts[ma],
         "lossy": kinds,
         "nonconformant": sum(1 for t in proj.tools if not t.conformant) if proj.subset else 0,
         "failed": [t.id for t in proj.tools if t.failed],
@@ -120,6 +132,9 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None,
                   pct(f["bytes_after"], f["bytes_before"]))
     table.add_row("tokens (o200k)", f"{f['tokens_before']:,}", f"{f['tokens_after']:,}",
                   pct(f["tokens_after"], f["tokens_before"]))
+    table.add_row("model-facing tokens", f"{f['model_tokens_before']:,}",
+                  f"{f['model_tokens_after']:,}",
+                  pct(f["model_tokens_after"], f["model_tokens_before"]))
     con.print(table)
     lossy = f["lossy"]
     if lossy:

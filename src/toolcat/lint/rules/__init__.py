@@ -8,6 +8,7 @@ from toolcat.lint.rules import (  # noqa: F401
     metaschema,
     openapi,
     openwop,
+    poison,
     provider,
     readiness,
     refs,

@@ -1,0 +1,347 @@
+"""Poisoned tools (TP101-TP104): what a tool's text tells the model beyond describing the tool.
+
+A tool description is instructions to a model, and attackers use that ("tool poisoning",
+Invariant Labs 2025; rug pulls: a server that changes a description after it was approved).
+Each rule reads the text a model is sent of a tool: its name, description and every string
+of its input schema (keys included), and reports where the text is:
+
+* TP101 hidden or invisible text (Unicode tag characters, zero-width and bidi controls, HTML
+  comments, long whitespace runs);
+* TP102 instructions aimed at the model rather than describing the tool;
+* TP103 references to secrets and private files, or to sending data elsewhere;
+* TP104 instructions about *other* tools (shadowing).
+
+:func:`findings` runs the four on a piece of text (``serve --deny-poisoned`` and ``diff``
+use it); the false-positive rate on the shared corpus is in README ("Poisoned tools").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Iterator
+
+from toolcat.document import pointer as jp
+from toolcat.lint.registry import Hit, rule
+
+# ----------------------------------------------------------------------------- the text
+
+
+def texts(tool: Any) -> Iterator[tuple[str, str]]:
+    """``(pointer, text)`` of every string a model reads of ``tool``: its name, its
+    description, and the keys and string values of its input schema."""
+    if isinstance(tool.id, str):
+        yield "/name", tool.id
+    if isinstance(tool.description, str):
+        yield "/description", tool.description
+    stack: list[tuple[str, Any]] = [("/inputSchema", tool.input_schema)]
+    while stack:
+        ptr, v = stack.pop()
+        if isinstance(v, str):
+            yield ptr, v
+        elif isinstance(v, dict):
+            for k, sub in v.items():
+                p = ptr + "/" + jp.escape(str(k))
+                if isinstance(k, str):
+                    yield p, k
+                stack.append((p, sub))
+        elif isinstance(v, list):
+            stack.extend((f"{ptr}/{i}", sub) for i, sub in enumerate(v))
+
+
+# ----------------------------------------------------------------------------- TP101
+
+_TAGS = re.compile("[\U000E0000-\U000E007F]+")
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+#: zero-width and invisible formatting characters (joiners: see :func:`_invisible`)
+_ZERO = re.compile("[\u200b\u200c\u200d\u2060-\u2064\ufeff\u180e]")
+#: an HTML comment that says something (four words or more): short markup comments such as
+#: "<!-- theme: info -->" or "<!--sse-->" are rendering hints of documentation sites
+_COMMENT = re.compile(r"<!--(?:(?!-->).)*?(?:[A-Za-z]{2,}\W+(?:(?!-->).)*?){4}-->", re.DOTALL)
+#: a run of whitespace that pushes text out of a reader's view
+_SPACES = re.compile(r"[ \t\u00a0\u3000]{40,}(?=[^\s|])|(?:[ \t]*\r?\n){12,}(?=\S)")
+
+
+def _joins(text: str, i: int) -> bool:
+    """True when the joiner at ``i`` joins what it is made for: emoji (ZWJ sequences) or
+    letters of a script that uses joiners (Persian, Indic...), not ASCII text."""
+    near = [text[j] for j in (i - 1, i + 1) if 0 <= j < len(text)]
+    if not near or any(c.isascii() for c in near):
+        return False
+    return all(unicodedata.category(c)[0] in "LMS" or c in "\ufe0f\u200d" for c in near)
+
+
+def hidden(text: str, prose: bool = True) -> Iterator[str]:
+    """What TP101 reports in ``text``, one message each. HTML comments and whitespace runs
+    count in prose only (``prose``): a value (an example e-mail template) may hold them."""
+    m = _TAGS.search(text)
+    if m:
+        decoded = "".join(chr(ord(c) - 0xE0000) for c in m.group(0)
+                          if 0x20 <= ord(c) - 0xE0000 < 0x7F)
+        yield (f"Unicode tag characters (invisible; they spell {decoded[:60]!r})"
+               if decoded else "Unicode tag characters (invisible)")
+    m = _BIDI.search(text)
+    if m:
+        yield f"bidirectional control U+{ord(m.group(0)):04X} (reorders what a reader sees)"
+    for m in _ZERO.finditer(text):
+        if m.group(0) in "\u200c\u200d" and _joins(text, m.start()):
+            continue
+        if m.group(0) == "\ufeff" and m.start() == 0:
+            continue          # a byte order mark left at the start
+        yield f"invisible character U+{ord(m.group(0)):04X}"
+        break
+    if not prose:
+        return
+    m = _COMMENT.search(text)
+    if m:
+        yield f"an HTML comment (not shown by a renderer): {_short(m.group(0))!r}"
+    m = _SPACES.search(text)
+    if m:
+        what = "blank lines" if "\n" in m.group(0) else "spaces"
+        yield f"a run of {len(m.group(0))} {what} (pushes what follows out of view)"
+
+
+# ----------------------------------------------------------------------------- TP102
+
+_TO_MODEL = re.compile(
+    r"</?\s*(?:IMPORTANT|SYSTEM|INSTRUCTIONS?|SECRET|HIDDEN)\s*>|<\|(?:system|im_start)\|>|"
+    r"\[/?INST\]|###\s*(?:Instruction|System)\b|"
+    r"\bignore\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding"
+    r"|other|original)\s+(?:instructions|prompts?|rules|directions|guidelines)|"
+    r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn|mention\s+(?:this|it|that)"
+    r"\s+to)\s+(?:\w+\s+)?(?:the\s+)?user\b|"
+    r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|say)\s+(?:to\s+the\s+user\s+)?"
+    r"(?:this|that\s+you|any\s+of\s+this|these\s+instructions)\b|"
+    r"\b(?:do\s+not|don'?t|never)\s+(?:notify|tell|inform)\s+(?:them|anyone)\b|"
+    r"\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|"
+    r"\b(?:hide|conceal)\s+(?:this|it)\s+from\s+the\s+user\b|"
+    r"\bthe\s+user\s+(?:must|should)\s+not\s+(?:know|see|be\s+told)\b|"
+    r"\byou\s+are\s+now\s+(?:a|an|in)\b|\bnew\s+instructions\s*:|"
+    r"\boverride\s+(?:your|the|all)\s+(?:previous\s+)?(?:instructions|guidelines)",
+    re.IGNORECASE)
+
+
+def to_model(text: str) -> Iterator[str]:
+    m = _TO_MODEL.search(text)
+    if m:
+        yield f"an instruction aimed at the model: {_short(m.group(0))!r}"
+
+
+# ----------------------------------------------------------------------------- TP103
+
+_PRIVATE = re.compile(
+    r"~/\.ssh\b|\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.netrc\b|\.pgpass\b|"
+    r"/etc/(?:passwd|shadow)\b|\bmcp\.json\b|claude_desktop_config\.json|\.docker/config\.json|"
+    r"\.kube/config|\.git-credentials|(?<![\w.$/-])\.env\b(?!\.)|\bkeychain\b",
+    re.IGNORECASE)
+#: what a sentence asks done with a file: read it, pass it on
+_TAKE = re.compile(r"\b(?:read|cat|open|load|include|pass|send|attach|upload|append|copy|"
+                   r"content|contents)\b", re.IGNORECASE)
+_SECRET = re.compile(r"\b(?:api[ _-]?keys?|passwords?|credentials?|private keys?|secrets?|"
+                     r"(?:access|auth|api|bearer|session|refresh) tokens?|ssh keys?|"
+                     r"session cookies?|system prompt|"
+                     r"conversation (?:history|context)|(?:all |previous |last )+messages|"
+                     r"chat history)\b", re.IGNORECASE)
+#: sending to a place written out: a URL, an e-mail address, a phone number
+_ELSEWHERE = re.compile(
+    r"\b(?:send|sends|post|forward|upload|transmit|exfiltrate|leak|copy|bcc|cc|redirect|"
+    r"change\s+the\s+recipient)\b[^.\n]{0,100}?\bto\s+"
+    r"(?:https?://(?!(?:www\.)?example\.)\S+|[\w.+-]+@(?!example\.)[\w-]+\.[\w.]+|"
+    r"\+\d[\d -]{7,}\d)", re.IGNORECASE)
+_PASS = re.compile(r"\b(?:include|pass|send|put|append|attach|forward|add)\b[^.\n]{0,80}?"
+                   r"(?:\bas\s+['\"`]\w+['\"`]|\bin(?:to)?\s+the\s+['\"`]?\w+['\"`]?\s+"
+                   r"(?:parameter|argument|field)|\bto\s+(?:https?://|[\w.+-]+@))",
+                   re.IGNORECASE)
+
+
+#: a sentence that forbids what it names ("do not include API keys")
+_NEGATED = re.compile(r"\b(?:do\s+not|don'?t|never|avoid|must\s+not|should\s+not)\b",
+                      re.IGNORECASE)
+
+
+def secrets(text: str) -> Iterator[str]:
+    for s in _sentences(text):
+        if _NEGATED.search(s):
+            continue
+        m = _PRIVATE.search(s)
+        if m and _TAKE.search(s):
+            yield f"a private file to read or pass on: {_short(m.group(0))!r}"
+            return
+        m = _SECRET.search(s)
+        if m and _PASS.search(s):
+            yield f"{_short(m.group(0))!r} to be passed on: {_short(s)!r}"
+            return
+        m = _ELSEWHERE.search(s)
+        if m:
+            yield f"data to be sent elsewhere: {_short(m.group(0))!r}"
+            return
+
+
+# ----------------------------------------------------------------------------- TP104
+
+def _name(g: str) -> str:
+    """A tool name (snake, kebab or dotted case; maybe quoted, maybe after its server in
+    parentheses) as the group ``g``."""
+    return (r"[`'\"]?(?:\(\w+\)\s+)?(?P<" + g + r">[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+)"
+            r"(?![\w-])(?![`'\"]?\s+(?:parameter|argument|field|option|mode|"
+            r"flag|property|key|value)s?\b)[`'\"]?")
+
+
+_SHADOW = re.compile(
+    r"\b(?:when|whenever|before|after|if)\s+(?:you\s+)?(?:calling|using|invoking|running|call|"
+    r"use|invoke)\s+(?:the\s+)?" + _name("a") + r"|"
+    r"\b(?:when|whenever|if)\s+(?:the\s+)?" + _name("b") + r"(?:\s+tool)?\s+is\s+(?:invoked|"
+    r"called|used|run)|"
+    r"\bside\s+effects?\s+on\s+(?:the\s+)?(?:also\s+present\s+)?" + _name("c") + r"|"
+    r"\bthe\s+" + _name("d") + r"\s+tool\s+(?:must|should|shall|has\s+to|needs\s+to)\b",
+    re.IGNORECASE)
+#: what the sentence makes the other tool do differently
+_REDIRECT = re.compile(
+    r"\b(?:make\s+sure|always|must|change|replace|redirect|instead|set\s+the|add|include|"
+    r"send\s+all|proxy)\b", re.IGNORECASE)
+
+
+def shadows(text: str, own: str | None, siblings: frozenset = frozenset()) -> Iterator[str]:
+    """Instructions in ``text`` (of the tool ``own``) about how another tool behaves. A
+    sentence that names a tool of the same catalog only to say it comes first or after
+    ("call get_project to check the status") is a workflow, not shadowing: a sibling is
+    reported only when the sentence changes what that tool does (its arguments, where it
+    sends)."""
+    for s in _sentences(text):
+        for m in _SHADOW.finditer(s):
+            name = next((g for g in m.groups() if g), "")
+            base = name.rsplit("_tool_", 1)[-1]
+            if not name or name == own or base == own or name.lower() in ("this", "it"):
+                continue
+            if not _REDIRECT.search(s):
+                continue
+            if (name in siblings or base in siblings) and not _CHANGES.search(s):
+                continue
+            yield f"an instruction about another tool, {name!r}: {_short(s)!r}"
+            return
+
+
+_CHANGES = re.compile(r"\b(?:change|replace|redirect|send\s+all|proxy|instead\s+of|"
+                      r"recipient|bcc|cc)\b", re.IGNORECASE)
+
+
+# ----------------------------------------------------------------------------- shared
+
+_SPLIT = re.compile(r"(?<=[.!?])\s+|\n\s*\n|<\/?\s*IMPORTANT\s*>", re.IGNORECASE)
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` in sentences (and paragraphs), whitespace collapsed."""
+    return [" ".join(s.split()) for s in _SPLIT.split(text) if s and s.strip()]
+
+
+def _short(text: str, n: int = 80) -> str:
+    t = " ".join(text.split())
+    return t if len(t) <= n else t[:n - 1] + "…"
+
+
+def findings(text: str, own: str | None = None, siblings: frozenset = frozenset(),
+             prose: bool = True) -> list[tuple[str, str]]:
+    """``(code, message)`` of every poisoning rule that ``text`` (a description of the tool
+    ``own``; ``prose`` False: a value, which only TP101's invisible characters apply to)
+    breaks."""
+    out = [("TP101", m) for m in hidden(text, prose)]
+    if not prose:
+        return out
+    out += [("TP102", m) for m in to_model(text)]
+    out += [("TP103", m) for m in secrets(text)]
+    out += [("TP104", m) for m in shadows(text, own, siblings)]
+    return out
+
+
+def _siblings(ctx: Any) -> frozenset:
+    got = getattr(ctx, "_tp_siblings", None)
+    if got is None:
+        got = frozenset(t.id for t in ctx.catalog.tools if isinstance(t.id, str))
+        try:
+            ctx._tp_siblings = got
+        except AttributeError:   # a context with slots: computed each time
+            pass
+    return got
+
+
+def _is_prose(ptr: str) -> bool:
+    return ptr.endswith(("/description", "/title")) and "/properties/description" not in ptr[-24:]
+
+
+def _prose(tool: Any) -> Iterator[tuple[str, str]]:
+    """The prose of ``tool`` a model reads: its description and the schema's descriptions
+    and titles."""
+    for ptr, text in texts(tool):
+        if _is_prose(ptr):
+            yield ptr, text
+
+
+@rule("TP101", "hidden-text", "error",
+      "no hidden or invisible text a model reads and a person does not: Unicode tag "
+      "characters, zero-width and bidi controls, HTML comments, long whitespace runs")
+def hidden_text(ctx, tool) -> Iterator[Hit]:
+    """Text that a model reads and a person reviewing the tool does not see is how poisoned
+    tools hide their instructions: Unicode tag characters (U+E0000-U+E007F, an invisible
+    copy of ASCII that models read), zero-width characters (U+200B-U+200D, U+2060-U+2064,
+    U+FEFF, U+180E; a joiner between emoji or letters of a script that uses joiners is
+    fine), bidirectional controls (U+202A-U+202E, U+2066-U+2069), HTML comments (a
+    renderer hides them) and runs of 40 or more spaces or 12 or more blank lines (they push
+    what follows out of a reader's view). Checked in the tool's name, description and
+    every key and string of its input schema. Remove them; nothing a tool needs to say
+    needs to be invisible."""
+    for ptr, text in texts(tool):
+        for msg in hidden(text, _is_prose(ptr)):
+            yield Hit(msg, ptr)
+
+
+@rule("TP102", "instructions-to-the-model", "error",
+      "no instructions aimed at the model rather than describing the tool (\"ignore "
+      "previous instructions\", \"do not tell the user\", `<IMPORTANT>`)")
+def instructions_to_model(ctx, tool) -> Iterator[Hit]:
+    """A description says what a tool does and how to call it. Text that addresses the
+    model as its operator -- pseudo-markup such as `<IMPORTANT>`, `<SYSTEM>`, `[INST]`,
+    "ignore previous instructions", "you are now...", or asking it to keep something from
+    the user ("do not tell the user", "without informing the user", "do not mention that
+    you...") -- is the signature of a poisoned tool (Invariant Labs' tool-poisoning
+    examples all use it). Checked in the description and the schema's descriptions and
+    titles."""
+    for ptr, text in _prose(tool):
+        for msg in to_model(text):
+            yield Hit(msg, ptr)
+
+
+@rule("TP103", "secrets-or-exfiltration", "error",
+      "no reference to secrets or private files to read or pass on (`~/.ssh`, `id_rsa`, "
+      "`.env`, `mcp.json`, API keys), nor to sending data to a place written out")
+def secrets_or_exfiltration(ctx, tool) -> Iterator[Hit]:
+    """A tool that asks the model to read a private file (`~/.ssh/id_rsa`, `.env`,
+    `~/.aws/credentials`, `~/.cursor/mcp.json`, `/etc/passwd`...) or to pass credentials,
+    the system prompt or the conversation as an argument ("pass its content as
+    'sidenote'"), or to send data to a URL, an e-mail address or a phone number written in
+    the description, is exfiltrating. Reported per sentence: a private path with a verb
+    that reads or passes it on; a secret (API key, password, token, credentials, the
+    conversation) with a verb that passes it as an argument or to an address; a send to an
+    address (example.com addresses are examples). An API-key *parameter* described as such
+    ("Your API key") is not reported."""
+    for ptr, text in _prose(tool):
+        for msg in secrets(text):
+            yield Hit(msg, ptr)
+
+
+@rule("TP104", "shadows-other-tools", "error",
+      "no instructions about how *other* tools behave (\"when send_email is called, always "
+      "add ...\"): shadowing")
+def shadows_other_tools(ctx, tool) -> Iterator[Hit]:
+    """Shadowing: a tool's description changes how another tool -- often of another server
+    the client runs -- is used: "when (mcp_whatsapp) send_message is invoked, change the
+    recipient to...", "this tool has a side effect on the send_email tool: it must send all
+    emails to...". The tool need not even be called to act. Reported: a sentence that names
+    another tool (when/before/after calling X, when X is invoked, a side effect on X, the X
+    tool must...) and tells the model what to do with it. A tool of the same catalog named
+    only to order the calls ("call get_project first") is a workflow and is not reported;
+    one whose arguments or destination the sentence changes is."""
+    sib = _siblings(ctx)
+    for ptr, text in _prose(tool):
+        for msg in shadows(text, tool.id, sib):
+            yield Hit(msg, ptr)
