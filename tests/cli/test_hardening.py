@@ -637,7 +637,10 @@ def test_i36_22_ctrl_c_while_toolcat_is_imported(tmp_path: Path, how, module) ->
         argv = [sys.executable, "-m", "toolcat", "lint", str(GIT)]
     env = dict(os.environ, NO_COLOR="1", SIGINT_AT=module,
                PYTHONPATH=os.pathsep.join([str(tmp_path / "site")] + sys.path))
-    r = subprocess.run(argv, capture_output=True, env=env, timeout=120)
+    # a Ctrl-C reaches toolcat as a user's shell leaves it: pytest-xdist's workers ignore
+    # SIGINT, and an ignored signal is inherited
+    r = subprocess.run(argv, capture_output=True, env=env, timeout=120,
+                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     err = r.stderr.decode()
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert (r.returncode, err) == (130, "toolcat: interrupted\n")

@@ -52,4 +52,5 @@ def test_loader_never_raises(tmp_path_factory, version, paths, schemas, comps):
         assert t.input_schema["type"] == "object"
         json.dumps([t.input_schema, t.output_schema])
     for p in cat.problems:
-        assert p.code == "SC302" and p.message
+        # a $ref that does not resolve; a path template variable no parameter declares
+        assert p.code in ("SC302", "TC113") and p.message

@@ -332,9 +332,14 @@ class Adapter(_OpenApiRules):
                 self.note(path, WIDENED, "false (never valid) written as {}")
             return {}
         if not isinstance(n, dict):
-            # a boolean schema is judged once the schema is written (untyped, below): it may be
-            # `additionalProperties: false` (what strict modes ask for) or go with a keyword
-            # the provider refuses
+            # (`additionalProperties: false` is the one boolean schema strict modes ask for; any
+            # other stops strict here too, also under a keyword the provider drops: closing
+            # the object it belonged to would refuse what it accepted)
+            if self.strict and isinstance(n, bool) and not (
+                    n is False and path and path[-1] == "additionalProperties"
+                    and (len(path) < 2 or path[-2] not in _SCHEMA_MAPS)):
+                self.halt(path, f"a boolean schema ({str(n).lower()}): strict modes ask every "
+                          "schema for a type")
             return n
         n = dict(n)
         if self.openapi:
