@@ -8,7 +8,7 @@ over ``pyproject.toml``; a ``pyproject.toml`` without a ``[tool.toolcat]`` table
 Keys (all optional)::
 
     profile = "mcp"                # mcp | openwop-compact | openai-strict | openai | anthropic |
-                                   # anthropic-strict | gemini; or a list: ["openai-strict",
+                                   # anthropic-strict | gemini | gemini-json; or a list: ["openai-strict",
                                    # "gemini"] (each finding names its profiles; a matrix)
     mcp-version = "2026-07-28"     # the MCP revision the mcp profile checks (2025-06-18,
                                    # 2025-11-25, 2026-07-28)

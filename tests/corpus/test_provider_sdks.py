@@ -9,7 +9,9 @@ test extras; everything runs offline, no request is sent):
   the subset the SDK knows;
 * google-genai's ``FunctionDeclaration`` model (pydantic, ``extra="forbid"``) accepts every
   declaration ``--to gemini`` writes, and toolcat's Gemini row allows no Schema field the
-  SDK does not know.
+  SDK does not know; the same model, ``FunctionDeclaration(**decl)``, accepts every
+  declaration ``--to gemini-json`` writes (``parametersJsonSchema``, never with
+  ``parameters``, no ``$schema``).
 """
 
 from __future__ import annotations
@@ -135,6 +137,29 @@ def test_gemini_sdk_accepts_every_declaration():
     with pytest.raises(Exception, match="additionalProperties|extra"):
         types.FunctionDeclaration.model_validate(
             {"name": "f", "parameters": {"type": "object", "additionalPropertiez": False}})
+    assert checked > 100
+    assert not bad, "\n".join(bad[:10])
+
+
+def test_gemini_sdk_accepts_every_json_schema_declaration():
+    pytest.importorskip("google.genai")
+    from google.genai import types
+
+    checked, bad = 0, []
+    for path, tid, body in _written("gemini-json"):
+        checked += 1
+        try:
+            decl = types.FunctionDeclaration(**body)
+        except Exception as e:  # noqa: BLE001 - pydantic's ValidationError is the finding
+            bad.append(f"{path} {tid}: {str(e)[:300]}")
+            continue
+        if "parameters" in body or ("parametersJsonSchema" in body and (
+                decl.parameters_json_schema != body["parametersJsonSchema"]
+                or "$schema" in json.dumps(body["parametersJsonSchema"]))):
+            bad.append(f"{path} {tid}: parameters beside parametersJsonSchema, or $schema")
+    # the SDK takes the JSON Schema field under its API name, and not a misspelt one
+    with pytest.raises(Exception, match="extra|parametersJsonSchemaa"):
+        types.FunctionDeclaration(**{"name": "f", "parametersJsonSchemaa": {}})
     assert checked > 100
     assert not bad, "\n".join(bad[:10])
 

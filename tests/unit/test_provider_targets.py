@@ -188,6 +188,43 @@ def test_gemini_openapi_schema(tmp_path):
     assert body(proj)["name"] == "fs.read"                      # Gemini names may hold dots
 
 
+def test_gemini_json_keeps_json_schema_and_drops_only_schema(tmp_path):
+    inner = {"type": "object", "properties": {"q": {"type": "integer"}},
+             "additionalProperties": False}
+    t = {"name": "fs.read", "description": "Read.", "inputSchema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object", "additionalProperties": False,
+        "properties": {"path": {"type": ["string", "null"]},
+                       "mode": {"const": "r"},
+                       "n": {"anyOf": [{"type": "integer"}, {"type": "boolean"}]},
+                       "a": inner, "b": inner}}}
+    proj = project(tmp_path, [t], "gemini-json")
+    b, s = body(proj), schema_of(proj)
+    # JSON Schema under parametersJsonSchema, never also `parameters` (mutually exclusive)
+    assert "parameters" not in b and "parametersJsonSchema" in b
+    assert "$schema" not in json.dumps(s)
+    assert s["additionalProperties"] is False
+    assert s["properties"]["path"] == {"type": ["string", "null"]}   # no OpenAPI lowering
+    assert s["properties"]["mode"] == {"const": "r"}
+    assert "$ref" not in json.dumps(s)                # no $ref where the input had none
+    # the written schema accepts exactly what the input accepts, on both sides of each edge
+    for v, ok in (({"path": None, "mode": "r", "n": True}, True), ({"path": 1}, False),
+                  ({"mode": "w"}, False), ({"a": {"q": 1}}, True), ({"a": {"q": 1, "z": 1}}, False),
+                  ({"zz": 1}, False)):
+        assert jsonschema.Draft202012Validator(s).is_valid(v) is ok, v
+    assert not [f for f in lint_output(tmp_path, proj, "gemini-json") if f.severity == "error"]
+
+
+def test_gemini_json_reports_a_dropped_draft07_schema_that_changes_meaning(tmp_path):
+    tuple_items = {"type": "array", "items": [{"type": "string"}], "additionalItems": False}
+    t = {"name": "t", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#",
+                                      "type": "object", "properties": {"t": tuple_items}}}
+    proj = project(tmp_path, [t], "gemini-json")
+    assert "$schema" not in schema_of(proj)
+    ch = [c for c in changes(proj) if c["pointer"].endswith("/$schema")]
+    assert ch and all(c["kind"] != "exact" for c in ch), changes(proj)
+
+
 @pytest.mark.parametrize("to", ["openai", "openai-strict", "anthropic", "anthropic-strict"])
 def test_names_outside_the_provider_rule_are_renamed_with_a_mapping(tmp_path, to):
     a = dict(SEARCH, name="admin.tools.list")

@@ -74,7 +74,7 @@ def lint(
         "(text, or json with --format json).")] = False,
     profile: Annotated[Optional[str], typer.Option(
         "--profile", "-p", help="Rule set and severities: mcp, openwop-compact, openai-strict, "
-        "openai, anthropic, anthropic-strict, gemini, or an MCP client: claude-code, "
+        "openai, anthropic, anthropic-strict, gemini, gemini-json, or an MCP client: claude-code, "
         "claude-desktop, cursor, vscode, windsurf, copilot-cli, gemini-cli, kiro, opencode, "
         "bedrock-agentcore, codex; several comma-separated (each finding names its profiles, "
         "and a tools x profiles matrix follows) [default: mcp].",

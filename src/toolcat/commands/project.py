@@ -60,7 +60,7 @@ Examples:
 # The projection options `toolcat measure` shares (its "after" is what project writes).
 To = Annotated[Optional[str], typer.Option(
     "--to", help="Target: mcp, openwop, openai, openai-strict, anthropic, anthropic-strict, "
-    "openai-responses, gemini (a provider target writes what that provider accepts; `toolcat lint --profile "
+    "openai-responses, gemini, gemini-json (a provider target writes what that provider accepts; `toolcat lint --profile "
     "TARGET` checks it) [default: openwop for OpenWOP input, else mcp].",
     show_default=False)]
 DescriptionMax = Annotated[int, typer.Option(

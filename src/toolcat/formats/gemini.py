@@ -84,6 +84,39 @@ class GeminiTarget(Target):
 GEMINI_TARGET = GeminiTarget()
 
 
+class GeminiJsonTarget(GeminiTarget):
+    """``{"functionDeclarations": [{"name", "description", "parametersJsonSchema"}]}``:
+    the schema as JSON Schema (``$defs``, ``$ref``, ``anyOf``, ``additionalProperties``), not
+    the OpenAPI 3.0 subset, so nothing is lowered; ``$schema`` (refused) is dropped. Never
+    both ``parameters`` and ``parametersJsonSchema`` (mutually exclusive)."""
+
+    name = "gemini-json"
+    schema_keys = ("parametersJsonSchema",)
+    compact_fields = ("name", "description", "parametersJsonSchema")
+    provider = "gemini-json"
+    subset_by_default = False
+    profile = "gemini-json"
+
+    def standard(self, tool: Tool, fmt: str, source: str | None = None,
+                 safety_tier: str | None = None) -> Any:
+        # a native declaration is kept only when it already carries JSON Schema
+        raw = tool.raw
+        if fmt in self.native_formats and isinstance(raw, dict) and "parameters" in raw:
+            return self.descriptor(id=tool.id or "", description=tool.description,
+                                   input_schema=tool.input_schema)
+        return super().standard(tool, fmt, source, safety_tier)
+
+    def _fields(self, **f: Any) -> dict:
+        d: dict = {}
+        put(d, "name", f["id"])
+        put(d, "description", f["description"])
+        put(d, "parametersJsonSchema", f["input_schema"])
+        return d
+
+
+GEMINI_JSON_TARGET = GeminiJsonTarget()
+
+
 _NOT_GEMINI = "expected {\"functionDeclarations\": [...]}"
 
 FORMATS = (Format(

@@ -264,7 +264,32 @@ PROVIDERS: dict[str, Provider] = {
         openapi_schema=True,
         notes="The Schema object is closed (unknown fields are rejected, e.g. $schema, "
               "additionalProperties, $ref); `type` is one value (use nullable); enum holds "
-              "strings. parametersJsonSchema (full JSON Schema) is not covered.",
+              "strings. parametersJsonSchema (full JSON Schema): the gemini-json row.",
+    ),
+    "gemini-json": Provider(
+        key="gemini-json",
+        title="Gemini function declarations (parametersJsonSchema: JSON Schema)",
+        sources=(
+            # FunctionDeclaration.parametersJsonSchema: "Describes the parameters to the
+            # function in JSON Schema format. The schema must describe an object where the
+            # properties are the parameters to the function ... This field is mutually
+            # exclusive with `parameters`." (also google-genai's types.FunctionDeclaration,
+            # field parameters_json_schema, the same docstring)
+            "https://ai.google.dev/api/caching#FunctionDeclaration",
+            "https://github.com/googleapis/python-genai/blob/main/google/genai/types.py "
+            "(FunctionDeclaration.parameters_json_schema)",
+            # the JSON Schema support ($ref, $defs, anyOf, additionalProperties, prefixItems)
+            "https://ai.google.dev/gemini-api/docs/structured-output#json-schema",
+            "https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/Tool",
+        ),
+        max_tools=512,
+        name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$",
+        # `$schema` is refused in the declaration's schema (issue 33); the project target
+        # drops it, exact only where the schema reads the same as 2020-12
+        unsupported=frozenset({"$schema"}),
+        root_must_be_object=True,
+        notes="JSON Schema ($defs, $ref, anyOf, additionalProperties); `$schema` is refused; "
+              "mutually exclusive with `parameters`.",
     ),
 }
 

@@ -26,7 +26,7 @@ from toolcat.model import OPENWOP, Tool
 #: the target names, in the order the CLI lists them (a provider target is named like the
 #: lint profile that checks its output: `toolcat lint --profile P` of `project --to P`)
 TARGETS = ("mcp", "openwop", "openai", "openai-strict", "anthropic", "anthropic-strict",
-           "openai-responses", "gemini")
+           "openai-responses", "gemini", "gemini-json")
 
 #: an input schema for a tool that has none, where the target requires one
 EMPTY_OBJECT_SCHEMA = {"type": "object", "properties": {}}
@@ -232,7 +232,7 @@ def get(name: str) -> Target:
     """The target called ``name`` (one of :data:`TARGETS`); KeyError for any other."""
     if not _BY_NAME:
         from toolcat.formats.anthropic import ANTHROPIC_STRICT_TARGET, ANTHROPIC_TARGET
-        from toolcat.formats.gemini import GEMINI_TARGET
+        from toolcat.formats.gemini import GEMINI_JSON_TARGET, GEMINI_TARGET
         from toolcat.formats.mcp import MCP_TARGET
         from toolcat.formats.openai import (
             OPENAI_RESPONSES_TARGET,
@@ -243,7 +243,7 @@ def get(name: str) -> Target:
 
         for t in (MCP_TARGET, OPENWOP_TARGET, OPENAI_TARGET, OPENAI_STRICT_TARGET,
                   ANTHROPIC_TARGET, ANTHROPIC_STRICT_TARGET, OPENAI_RESPONSES_TARGET,
-                  GEMINI_TARGET):
+                  GEMINI_TARGET, GEMINI_JSON_TARGET):
             _BY_NAME[t.name] = t
     return _BY_NAME[name]
 

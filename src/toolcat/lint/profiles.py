@@ -22,6 +22,8 @@ Profiles (``--profile NAME``, several as ``--profile A,B``, or ``profile = ...``
     Anthropic Messages API tools, plain and with ``strict: true`` (strict tool use).
 ``gemini``
     Gemini function declarations (``parameters``, an OpenAPI 3.0 Schema subset).
+``gemini-json``
+    Gemini function declarations with ``parametersJsonSchema`` (JSON Schema, no ``$schema``).
 ``claude-desktop``, ``claude-code``, ``vscode``, ``copilot-cli``, ``gemini-cli``... (every
     row of :data:`CLIENTS`)
     An MCP client: what it strips or refuses in a tool schema (PV512-PV514), and its
@@ -82,6 +84,8 @@ PROFILES: dict[str, Profile] = {
                                 provider="anthropic-strict", name_pattern=None),
     "gemini": Profile("gemini", "Gemini function declarations", _PV, provider="gemini",
                       name_pattern=None),
+    "gemini-json": Profile("gemini-json", "Gemini function declarations (parametersJsonSchema)",
+                           _PV, provider="gemini-json", name_pattern=None),
 }
 
 # one profile per MCP client (issue 33): its schema rules (PV512-PV514) and, when it talks to

@@ -36,7 +36,15 @@ from typing import Any
 from toolcat.document.canonical import dumps
 from toolcat.document.pointer import encode
 from toolcat.formats.providers import STRICT_TYPED_KEYS
-from toolcat.project.lower import CHANGED, EXACT, NARROWED, OMITTED, WIDENED, Change
+from toolcat.project.lower import (
+    CHANGED,
+    EXACT,
+    NARROWED,
+    OMITTED,
+    WIDENED,
+    Change,
+    dialect_neutral,
+)
 from toolcat.schema import merge as M
 from toolcat.schema.walker import iter_schemas, transform
 
@@ -378,6 +386,14 @@ class Adapter(_OpenApiRules):
             if key in ("properties", "description") or not self.refused(key):
                 continue
             value = n.pop(key)
+            if key == "$schema" and d != "2020-12" and not dialect_neutral({**n, key: value}):
+                # the provider reads the schema without its dialect: where draft-07 and
+                # 2020-12 read it differently (tuple items, additionalItems, dependencies,
+                # $ref siblings) the meaning changes
+                self.note(path + (key,), CHANGED, f"$schema dropped ({title} does not accept "
+                          f"it): the schema declared {value!r} and uses forms that 2020-12 "
+                          "reads differently")
+                continue
             if key in ANNOTATIONS:
                 self.note(path + (key,), EXACT, f"{key} dropped (an annotation {title} does "
                           "not accept)")
