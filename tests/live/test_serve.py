@@ -1365,3 +1365,29 @@ def test_deny_poisoned_neither_lists_nor_calls_a_poisoned_tool(tmp_path):
     said = [x for x in s.stderr().splitlines() if "--deny-poisoned" in x]
     assert len(said) == 1 and "add (TP101, TP102, TP103)" in said[0], s.stderr()
     assert "multiply" not in said[0]
+
+
+def test_deny_poisoned_says_when_an_upstream_adds_a_poisoned_tool(tmp_path):
+    """--deny-poisoned on a list that changes (changing_server --poison: its first added tool
+    is poisoned, the second clean): the clean one is served when the upstream adds it, the
+    poisoned one is not, and stderr says so once the list changed (nothing at start-up: no
+    tool was poisoned then)."""
+    import anyio
+
+    async def talk(client):
+        async with client.listen(tools_list_changed=True) as sub:
+            await client.call_tool("grow", {})        # tool_1: poisoned
+            await client.call_tool("grow", {})        # tool_2: clean
+            with anyio.fail_after(60):          # not about time: a missing event fails
+                await sub.__anext__()
+        names = [t["name"] for t in await list_all(client)]
+        refused = _result(await client.call_tool("tool_1", {"x": 1}))
+        return names, refused
+
+    s = served(tmp_path, "--deny-poisoned", changing_cmd("--poison"))
+    names, refused = s.run(talk)
+    assert names == ["grow", "touch", "tool_2", HANDBOOK]
+    assert refused["isError"] is True and "TP102" in refused["content"][0]["text"]
+    said = [x for x in s.stderr().splitlines() if "--deny-poisoned" in x]
+    assert said == ["toolcat: --deny-poisoned: not serving 1 poisoned tools: tool_1 (TP102)"], \
+        s.stderr()
