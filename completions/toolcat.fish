@@ -237,6 +237,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from serve' -l http -x -d 'Serve 
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l validate -r -F -d 'Check each tools/call\'s arguments against the upstream\'s own input schema: log (forward what the schema refuses, and say so on stderr: the server may accept more than its schema says), strict (answer it with a tool error, isError), off (no check)'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l no-validate -d 'The same as --validate off'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l no-repair-args -d 'Forward an object or array argument sent as JSON text as it came (by default it is parsed when the schema accepts the parsed value)'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l deny-poisoned -d 'Do not serve upstream tools that the poisoned-tool rules (TP101-TP104) flag: not listed, calls refused; which ones is said on stderr at start-up and when the list changes'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l handbook-tool -r -F -d 'Name of the added tool that returns a tool\'s full descriptor'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l defer -x -a 'none all auto' -d 'Defer tools: list only the --eager ones, plus search_tools (finds tools and adds them to the list, with notifications/tools/list_changed), call_tool and the handbook tool'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l eager -r -F -d 'With --defer: always list the tools whose name matches this shell-style pattern'

@@ -1335,3 +1335,59 @@ def test_forwarded_results_are_not_kept(tmp_path, monkeypatch):
         held = anyio.run(run, procs.spawn(spec))
     assert wait_gone(marker) == []
     assert held[-1] == held[0] < kb * 1024, held[:3] + held[-3:]
+
+
+POISONED = shlex.join([PY, str(SERVERS / "poisoned_server.py")])
+
+
+def test_deny_poisoned_neither_lists_nor_calls_a_poisoned_tool(tmp_path):
+    """Issue 34 section 3: an SDK server lists a poisoned tool (add: an <IMPORTANT> block
+    with "do not tell the user" and ~/.ssh/id_rsa, and Unicode tag characters) and a clean one
+    (multiply). Without --deny-poisoned both are listed and add is forwarded; with it add is
+    not listed, a call of it is refused (a tool error naming the rules, the upstream not
+    called) and stderr names it and the rules; multiply works as before."""
+    async def session(client):
+        tools = await list_all(client)
+        add = _result(await client.call_tool("add", {"a": 2, "b": 3}))
+        mul = _result(await client.call_tool("multiply", {"a": 2, "b": 3}))
+        return [t["name"] for t in tools], add, mul
+
+    names, add, mul = served(tmp_path, POISONED).run(session)
+    assert "add" in names and "multiply" in names
+    assert add["content"][0]["text"] == "poisoned add: 5" and not add.get("isError")
+    s = served(tmp_path, "--deny-poisoned", POISONED)
+    names, add, mul = s.run(session)
+    assert "add" not in names and "multiply" in names
+    assert add["isError"] is True
+    assert "poisoned add" not in add["content"][0]["text"]
+    assert "TP101" in add["content"][0]["text"] and "TP102" in add["content"][0]["text"]
+    assert mul["content"][0]["text"] == "6" and not mul.get("isError")
+    said = [x for x in s.stderr().splitlines() if "--deny-poisoned" in x]
+    assert len(said) == 1 and "add (TP101, TP102, TP103)" in said[0], s.stderr()
+    assert "multiply" not in said[0]
+
+
+def test_deny_poisoned_says_when_an_upstream_adds_a_poisoned_tool(tmp_path):
+    """--deny-poisoned on a list that changes (changing_server --poison: its first added tool
+    is poisoned, the second clean): the clean one is served when the upstream adds it, the
+    poisoned one is not, and stderr says so once the list changed (nothing at start-up: no
+    tool was poisoned then)."""
+    import anyio
+
+    async def talk(client):
+        async with client.listen(tools_list_changed=True) as sub:
+            await client.call_tool("grow", {})        # tool_1: poisoned
+            await client.call_tool("grow", {})        # tool_2: clean
+            with anyio.fail_after(60):          # not about time: a missing event fails
+                await sub.__anext__()
+        names = [t["name"] for t in await list_all(client)]
+        refused = _result(await client.call_tool("tool_1", {"x": 1}))
+        return names, refused
+
+    s = served(tmp_path, "--deny-poisoned", changing_cmd("--poison"))
+    names, refused = s.run(talk)
+    assert names == ["grow", "touch", "tool_2", HANDBOOK]
+    assert refused["isError"] is True and "TP102" in refused["content"][0]["text"]
+    said = [x for x in s.stderr().splitlines() if "--deny-poisoned" in x]
+    assert said == ["toolcat: --deny-poisoned: not serving 1 poisoned tools: tool_1 (TP102)"], \
+        s.stderr()

@@ -91,6 +91,10 @@ Http = Annotated[Optional[int], typer.Option(
     "--http", metavar="PORT", help="Serve over Streamable HTTP on 127.0.0.1:PORT (path /mcp) "
     "instead of stdio; 0 picks a free port. The URL is the start-up line on stderr.",
     show_default=False)]
+DenyPoisoned = Annotated[bool, typer.Option(
+    "--deny-poisoned", help="Do not serve upstream tools that the poisoned-tool rules "
+    "(TP101-TP104) flag: not listed, calls refused; which ones is said on stderr at start-up "
+    "and when the list changes.")]
 #: --validate's modes (toolcat.serve.arguments)
 VALIDATE_MODES = ("log", "strict", "off")
 Validate = Annotated[str, typer.Option(
@@ -147,6 +151,7 @@ def serve(
     validate: Validate = "log",
     no_validate: NoValidate = False,
     no_repair_args: NoRepairArgs = False,
+    deny_poisoned: DenyPoisoned = False,
     handbook_tool: HandbookTool = "get_tool_handbook",
     defer: Defer = "none",
     eager: Eager = None,
@@ -222,7 +227,8 @@ def serve(
                             timeout=live.timeout, call_timeout=call_timeout or None,
                             verbose=live.verbose, quiet=ui.state.quiet, http=http,
                             validate=validate, repair_args=not no_repair_args,
-                            catalogs=statics, defer=deferring and deferring.options))
+                            catalogs=statics, defer=deferring and deferring.options,
+                            deny_poisoned=deny_poisoned))
     raise typer.Exit(code)
 
 

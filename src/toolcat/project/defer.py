@@ -79,6 +79,9 @@ class DeferPlan:
     #: the catalog as it is without deferral (the compact view's tools array, canonical
     #: bytes): what measure puts beside the up-front figure
     eager_bytes: bytes = b""
+    #: deferring at all: ``all``, or ``auto`` past the threshold (``deferred`` may still be
+    #: all False: every tool eager)
+    deferring: bool = False
     #: a target that loads deferred tools by group (:attr:`Target.namespace_max`): them
     groups: list[Group] = field(default_factory=list)
 
@@ -96,7 +99,10 @@ class DeferPlan:
 
 
 def decide(tools: list[Any], options: DeferOptions, eager_bytes: Any = None) -> DeferPlan:
-    """The plan for ``tools`` (projected tools: ``.id``, ``.server_tool``).
+    """The plan for ``tools`` (projected tools: ``.id``, ``.server_tool``, and optionally
+    ``.aliases``: other names the ``--eager`` patterns match, such as an upstream's own name
+    of a tool ``toolcat serve`` renames). The one rule of ``project``, ``measure`` and
+    ``serve --defer``.
 
     ``eager_bytes``: for ``auto``, a function giving the eager (compact) catalog's bytes,
     whose tokens are held against the threshold."""
@@ -112,7 +118,10 @@ def decide(tools: list[Any], options: DeferOptions, eager_bytes: Any = None) -> 
         if plan.eager_tokens <= options.threshold:
             plan.deferred = [False] * len(tools)
             return plan
-    plan.deferred = [not (t.server_tool or is_eager(t.id, options.eager)) for t in tools]
+    plan.deferring = True
+    plan.deferred = [not (t.server_tool or is_eager(t.id, options.eager)
+                          or any(is_eager(a, options.eager) for a in getattr(t, "aliases", ())))
+                     for t in tools]
     return plan
 
 

@@ -18,9 +18,12 @@ With deferral on, ``tools/list`` serves, in the compact view (:mod:`.view`):
   tool.
 
 A tool that is not in the list can still be called by its name: it is forwarded as every
-call is (a proxy never refuses what its upstream would accept). ``--defer auto`` defers
-only when the compact list of every tool would pass ``--defer-threshold`` tokens; below it
-the list is what ``toolcat serve`` serves without ``--defer``.
+call is (a proxy never refuses what its upstream would accept). Which tools are deferred is
+decided by :func:`toolcat.project.defer.decide`, the rule of ``project --defer`` and
+``measure --defer`` (the modes, the eager patterns, the threshold and its default):
+``--defer auto`` defers only when the compact catalog of the upstream's tools (the handbook
+tool not counted) passes ``--defer-threshold`` tokens; below it the list is what ``toolcat
+serve`` serves without ``--defer``.
 
 The loaded set is the server's, shared by every client of an ``--http`` server (one set,
 one list, every client told when it changes).
@@ -28,21 +31,21 @@ one list, every client told when it changes).
 
 from __future__ import annotations
 
-import fnmatch
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from toolcat.errors import InputError
+from toolcat.project import defer as plan
 
 #: The meta tools' names.
 SEARCH_TOOL = "search_tools"
 CALL_TOOL = "call_tool"
-#: The modes of --defer; a bare --defer is "all".
-MODES = ("none", "all", "auto")
-#: --defer auto's default threshold: Claude Code's rule (tools past 10% of the context
-#: window are deferred), of a 200,000-token window.
-DEFAULT_THRESHOLD = 20_000
+#: The modes of --defer (project's); a bare --defer is "all".
+MODES = plan.DEFER_MODES
+#: --defer auto's default threshold (project's: Claude Code's rule).
+DEFAULT_THRESHOLD = plan.DEFAULT_THRESHOLD
 DEFAULT_MAX_LOADED = 20
 #: Tools one search answers.
 HITS = 5
@@ -82,7 +85,12 @@ class DeferOptions:
     mode: str = "all"                         # all | auto (none: no DeferOptions)
     eager: list[str] = field(default_factory=list)    # shell-style globs
     max_loaded: int = DEFAULT_MAX_LOADED
-    threshold: int = DEFAULT_THRESHOLD        # --defer auto: tokens of the whole compact list
+    threshold: int = DEFAULT_THRESHOLD        # --defer auto: tokens of the compact catalog
+
+    @property
+    def plan_options(self) -> plan.DeferOptions:
+        """These options as ``project --defer``'s (which decide what is deferred)."""
+        return plan.DeferOptions(self.mode, tuple(self.eager), self.threshold)
 
 
 def _error(text: str) -> dict:
@@ -101,7 +109,7 @@ class Deferral:
         self.eager: set[str] = set()
         self.loaded: OrderedDict[str, None] = OrderedDict()   # least recently used first
         self.index: Any = None
-        self.full_tokens = 0                  # tokens of the compact list of every tool
+        self.full_tokens = 0                  # tokens of the compact catalog (no meta tool)
         self.searches = 0
 
     def rebuild(self, view: Any) -> None:
@@ -117,17 +125,19 @@ class Deferral:
                 raise InputError(f"a tool would be served as {meta!r}, the name of the search "
                                  "tool of --defer: serve this server without --defer",
                                  "toolcat serve")
-        self.full_tokens = tokens.count(dumps(view.tools))
-        self.active = (self.options.mode == "all" or self.options.threshold < self.full_tokens)
         names = [t["name"] for t in view.tools if t["name"] in view.routes]
-        self.eager = {n for n in names if self._eager(n, view.routes[n][1])}
-        for gone in [n for n in self.loaded if n not in view.routes or n in self.eager]:
+        tools = [SimpleNamespace(id=n, server_tool=False, aliases=(view.routes[n][1],))
+                 for n in names]
+        upstream = [t for t in view.tools if t["name"] in view.routes]
+        decided = plan.decide(tools, self.options.plan_options, lambda: dumps(upstream))
+        self.full_tokens = decided.eager_tokens if decided.eager_tokens is not None \
+            else tokens.count(decided.eager_bytes)
+        self.active = decided.deferring
+        self.eager = {n for n, d in zip(names, decided.deferred) if not d}
+        for gone in [n for n in self.loaded
+                     if n not in view.routes or (self.active and n in self.eager)]:
             del self.loaded[gone]
         self.index = ToolIndex(view.handbook[n] for n in names)
-
-    def _eager(self, served: str, original: str) -> bool:
-        return any(fnmatch.fnmatchcase(served, g) or fnmatch.fnmatchcase(original, g)
-                   for g in self.options.eager)
 
     def tools(self, view: Any) -> list[dict]:
         """``tools/list``: the eager and loaded tools in the view's order, then the meta

@@ -468,6 +468,10 @@ def build_server(served: Served, upstreams: list[Upstream], validate: str = "log
             defer.used(name)
         if name == view.handbook_name:
             return {**view.handbook_result(raw.get("arguments")), **MODERN_DEFAULTS}
+        if name in view.denied:       # --deny-poisoned
+            from toolcat.serve.deny import refusal
+
+            return {**refusal(name, view.denied[name]), **MODERN_DEFAULTS}
         route = view.routes.get(name)
         if route is None:
             if len(upstreams) == 1:   # the upstream's own answer to a name it does not have

@@ -33,6 +33,8 @@ class ServeOptions:
     catalogs: list = field(default_factory=list)
     #: --defer all|auto: toolcat.serve.defer.DeferOptions; None: every tool listed
     defer: Any = None
+    #: --deny-poisoned: leave out the tools the TP rules flag (toolcat.serve.deny)
+    deny_poisoned: bool = False
 
 
 def prefixes(specs: list[ServerSpec]) -> list[str | None]:
@@ -80,12 +82,21 @@ def serve(opts: ServeOptions) -> int:
             up.prefix = prefix
         upstreams += statics
 
+        denied: list = []              # --deny-poisoned: what stderr said last
+
         def make_view(ups: list) -> Any:
             from toolcat.serve.view import build_view
 
-            return build_view([u.catalog() for u in ups], opts.settings,
+            view = build_view([u.catalog() for u in ups], opts.settings,
                               opts.handbook_tool, [u.prefix for u in ups],
-                              [u.page_sizes for u in ups])
+                              [u.page_sizes for u in ups], opts.deny_poisoned)
+            if opts.deny_poisoned and (not denied or denied[-1] != view.denied):
+                from toolcat.serve.deny import line
+
+                if denied or view.denied:
+                    say(line(view.denied))
+                denied.append(view.denied)
+            return view
 
         deferral = None
         if opts.defer is not None:

@@ -87,6 +87,8 @@ class View:
     projection: Any = None            # toolcat.project.Projection (the first upstream's)
     routes: dict[str, tuple[int, str]] = field(default_factory=dict)  # served -> (part, name)
     parts: list[Part] = field(default_factory=list)
+    #: --deny-poisoned: served name -> the TP rules it breaks (not listed, calls refused)
+    denied: dict[str, list[str]] = field(default_factory=dict)
     _pages: list[list[dict]] | None = field(default=None, repr=False, compare=False)
     _checks: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -185,12 +187,13 @@ SERVE = "toolcat serve"
 
 def build_view(catalogs: Any, settings: Any, handbook_name: str,
                prefixes: list[str | None] | None = None,
-               pages: list[list[int]] | None = None) -> View:
+               pages: list[list[int]] | None = None, deny: bool = False) -> View:
     """The view of ``catalogs`` (the upstreams' live catalogs; one catalog alone is one
     upstream) with the projection options ``settings`` (:class:`toolcat.project.
     ProjectOptions`, target ``mcp``). Each catalog is projected on its own; with several,
     ``prefixes`` names them (each tool served as ``<prefix>__<name>``). A served name that is
-    no MCP tool name, or two tools served under one name, is an :class:`InputError`."""
+    no MCP tool name, or two tools served under one name, is an :class:`InputError`.
+    ``deny``: tools the poisoned-tool rules flag are left out (:mod:`toolcat.serve.deny`)."""
     import json
 
     from toolcat.project import project_catalogs
@@ -202,7 +205,13 @@ def build_view(catalogs: Any, settings: Any, handbook_name: str,
     routes: dict[str, tuple[int, str]] = {}
     handbook: dict[str, Any] = {}
     listed_all: list[dict] = []
+    denied: dict[str, list[str]] = {}
     for i, (cat, prefix) in enumerate(zip(cats, prefixes)):
+        if deny:
+            from toolcat.serve.deny import split
+
+            cat, bad = split(cat)
+            denied.update((served_name(prefix, n), r) for n, r in bad.items())
         proj = project_catalogs([cat], settings)
         listed = json.loads(proj.array_bytes())        # fresh data, canonical key order
         book = proj.handbook()["tools"]
@@ -236,4 +245,4 @@ def build_view(catalogs: Any, settings: Any, handbook_name: str,
     return View(tools=listed_all + [handbook_tool(handbook_name)], handbook=handbook,
                 handbook_name=handbook_name, upstream=[t for p in parts for t in p.upstream],
                 projection=parts[0].projection if parts else None, routes=routes,
-                parts=parts)
+                parts=parts, denied=denied)

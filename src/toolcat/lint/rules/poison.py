@@ -254,6 +254,15 @@ def findings(text: str, own: str | None = None, siblings: frozenset = frozenset(
     return out
 
 
+def tool_findings(tool: Any, siblings: frozenset = frozenset()) -> list[tuple[str, str, str]]:
+    """``(code, pointer, message)`` of every poisoning rule ``tool`` breaks, where the rules
+    look (TP101 in every string a model reads, TP102-TP104 in the prose): what ``lint``
+    reports of it; ``siblings``: the names of its catalog's tools (``serve
+    --deny-poisoned``)."""
+    return [(code, ptr, msg) for ptr, text in texts(tool)
+            for code, msg in findings(text, tool.id, siblings, _is_prose(ptr))]
+
+
 def _siblings(ctx: Any) -> frozenset:
     got = getattr(ctx, "_tp_siblings", None)
     if got is None:
