@@ -91,6 +91,7 @@ class GeminiJsonTarget(GeminiTarget):
     both ``parameters`` and ``parametersJsonSchema`` (mutually exclusive)."""
 
     name = "gemini-json"
+    typed_object_roots = True
     schema_keys = ("parametersJsonSchema",)
     compact_fields = ("name", "description", "parametersJsonSchema")
     provider = "gemini-json"
