@@ -101,19 +101,8 @@ class AnthropicTarget(Target):
 
     # deferral: Anthropic's tool search (`defer_loading`, one tool search tool)
     defers = True
-
-    def defer(self, descriptor: dict) -> dict:
-        return {**descriptor, "defer_loading": True}
-
-    def undefer(self, descriptor: Any) -> Any:
-        if isinstance(descriptor, dict) and "defer_loading" in descriptor:
-            return {k: v for k, v in descriptor.items() if k != "defer_loading"}
-        return descriptor
-
-    def descriptor_order(self, descriptor: dict) -> dict:
-        first = ("name", "description", "input_schema")
-        return {**{k: descriptor[k] for k in first if k in descriptor},
-                **{k: v for k, v in descriptor.items() if k not in first}}
+    defer_key = "defer_loading"
+    leading_fields = ("name", "description", "input_schema")
 
     def upfront(self, array: list) -> list:
         """A deferred tool is not shown at all until a search loads it."""

@@ -152,19 +152,8 @@ class OpenAiResponsesTarget(Target):
 
     defers = True
     namespace_max = 10
-
-    def defer(self, descriptor: dict) -> dict:
-        return {**descriptor, "defer_loading": True}
-
-    def undefer(self, descriptor: Any) -> Any:
-        if isinstance(descriptor, dict) and "defer_loading" in descriptor:
-            return {k: v for k, v in descriptor.items() if k != "defer_loading"}
-        return descriptor
-
-    def descriptor_order(self, descriptor: dict) -> dict:
-        first = self.compact_fields
-        return {**{k: descriptor[k] for k in first if k in descriptor},
-                **{k: v for k, v in descriptor.items() if k not in first}}
+    defer_key = "defer_loading"
+    leading_fields = compact_fields
 
     def upfront(self, array: list) -> list:
         """A namespace shows its name and description, a deferred function outside one its

@@ -112,6 +112,10 @@ class Target:
     defers: ClassVar[bool] = False
     #: deferred tools load by group, each of at most this many tools (0: one by one)
     namespace_max: ClassVar[int] = 0
+    #: the descriptor field marking a tool loaded on demand (``true``), where it :attr:`defers`
+    defer_key: ClassVar[str | None] = None
+    #: the descriptor fields :meth:`descriptor_order` puts first, in this order (None: as given)
+    leading_fields: ClassVar[tuple[str, ...] | None] = None
 
     def __repr__(self) -> str:
         return f"<target {self.name}>"
@@ -189,15 +193,25 @@ class Target:
     # ------------------------------------------------------------------ deferral
     def defer(self, descriptor: dict) -> dict:
         """``descriptor`` marked as loaded on demand (a target that :attr:`defers`)."""
-        raise NotImplementedError(self.name)
+        if self.defer_key is None:
+            raise NotImplementedError(self.name)
+        return {**descriptor, self.defer_key: True}
 
     def undefer(self, descriptor: Any) -> Any:
         """``descriptor`` without a deferral mark (it is read up front)."""
+        if self.defer_key is not None and isinstance(descriptor, dict) \
+                and self.defer_key in descriptor:
+            return {k: v for k, v in descriptor.items() if k != self.defer_key}
         return descriptor
 
     def descriptor_order(self, descriptor: dict) -> dict:
-        """``descriptor`` with its fields in the target's order."""
-        return descriptor
+        """``descriptor`` with its fields in the target's order (:attr:`leading_fields`
+        first, the others after, as they are)."""
+        first = self.leading_fields
+        if first is None:
+            return descriptor
+        return {**{k: descriptor[k] for k in first if k in descriptor},
+                **{k: v for k, v in descriptor.items() if k not in first}}
 
     def upfront(self, array: list) -> list:
         """What the model is shown up front of a tools array with deferred tools, as this
