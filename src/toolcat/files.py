@@ -464,29 +464,40 @@ def _sweep(folder: str) -> None:
         return
     _SWEPT.add(folder)
     try:
-        import fcntl
         import time
 
         names = [n for n in os.listdir(folder) if _TEMP_NAME.fullmatch(n)]
-    except (ImportError, OSError):
+    except OSError:
         return
     now = time.time()
     for name in names:
-        path = os.path.join(folder, name)
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-                         | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-        except OSError:
-            continue
-        try:
-            st = os.fstat(fd)
-            if stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and st.st_mtime < now:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                os.unlink(path)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
+        remove_if_stale(os.path.join(folder, name), now, mine_only=True)
+
+
+def remove_if_stale(path: str, before: float, mine_only: bool = False) -> None:
+    """Remove ``path`` if it is a regular file (never through a link) last written before
+    ``before`` (and, ``mine_only``, owned by this user) whose ``flock`` no run holds (a
+    killed run's locks are gone with it); any error, or a system without ``flock``, leaves
+    it."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode) and st.st_mtime < before \
+                and (not mine_only or st.st_uid == os.geteuid()):
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.unlink(path)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _replace(temp: _Temp, target: str) -> None:

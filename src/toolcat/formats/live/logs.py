@@ -24,6 +24,8 @@ import tempfile
 import time
 from typing import BinaryIO
 
+from toolcat.files import remove_if_stale
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -84,18 +86,4 @@ def _remove_stale(folder: str, label: str, mine: str, started: float) -> None:
     for name in names:
         if name == mine or not pattern.fullmatch(name):
             continue
-        path = os.path.join(folder, name)
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        except OSError:
-            continue
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode) or st.st_mtime >= started:
-                continue
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            os.unlink(path)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
+        remove_if_stale(os.path.join(folder, name), started)
