@@ -77,7 +77,7 @@ class GeminiTarget(Target):
         d: dict = {}
         put(d, "name", f["id"])
         put(d, "description", f["description"])
-        put(d, "parameters", f["input_schema"])
+        put(d, self.schema_keys[0], f["input_schema"])   # parameters | parametersJsonSchema
         return d
 
 
@@ -106,13 +106,6 @@ class GeminiJsonTarget(GeminiTarget):
             return self.descriptor(id=tool.id or "", description=tool.description,
                                    input_schema=tool.input_schema)
         return super().standard(tool, fmt, source, safety_tier)
-
-    def _fields(self, **f: Any) -> dict:
-        d: dict = {}
-        put(d, "name", f["id"])
-        put(d, "description", f["description"])
-        put(d, "parametersJsonSchema", f["input_schema"])
-        return d
 
 
 GEMINI_JSON_TARGET = GeminiJsonTarget()
