@@ -74,18 +74,26 @@ __all__ = [
     "ToolcatError", "InputError", "UsageError",
 ]
 
-_LAZY = {
-    "Catalog": "toolcat.model", "Tool": "toolcat.model", "Finding": "toolcat.model",
-    "Projection": "toolcat.project", "LintResult": "toolcat.lint.engine",
-    "Measurement": "toolcat.measure", "DiffReport": "toolcat.diff.catalog",
-}
-
-
 def __getattr__(name: str) -> Any:
     """The result classes, imported when first asked for (``import toolcat`` stays cheap)."""
-    mod = _LAZY.get(name)
-    if mod is None:
-        raise AttributeError(f"module 'toolcat' has no attribute {name!r}")
-    import importlib
+    if name in ("Catalog", "Tool", "Finding"):
+        from toolcat import model
 
-    return getattr(importlib.import_module(mod), name)
+        return getattr(model, name)
+    if name == "Projection":
+        from toolcat.project import Projection
+
+        return Projection
+    if name == "LintResult":
+        from toolcat.lint.engine import LintResult
+
+        return LintResult
+    if name == "Measurement":
+        from toolcat.measure import Measurement
+
+        return Measurement
+    if name == "DiffReport":
+        from toolcat.diff.catalog import DiffReport
+
+        return DiffReport
+    raise AttributeError(f"module 'toolcat' has no attribute {name!r}")

@@ -12,10 +12,17 @@ class ToolcatError(Exception):
     """Base class of errors that toolcat reports as one line, exit code 2."""
 
     exit_code = 2
+    #: what went wrong, for callers that decide by it (never by the message's text): "" or,
+    #: from the file reader (toolcat.files), "missing", "not-regular", "too-large",
+    #: "unreadable"; from the parser (toolcat.document.parse), "too-deep"
+    kind = ""
 
     def __init__(self, message: str, file: str | None = None,
-                 line: int | None = None, column: int | None = None) -> None:
+                 line: int | None = None, column: int | None = None, *,
+                 kind: str = "") -> None:
         super().__init__(message)
+        if kind:
+            self.kind = kind
         self.message = message
         self.file = file
         self.line = line

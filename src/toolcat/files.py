@@ -33,7 +33,7 @@ import stat
 import sys
 from typing import Callable, Iterable
 
-from toolcat.errors import InputError, UsageError
+from toolcat.errors import InputError, ToolcatError, UsageError
 
 _TEMPS: set[str] = set()
 
@@ -74,6 +74,15 @@ def stdin_closed() -> bool:
     return getattr(sys.stdin, "toolcat_closed", False) or sys.stdin is None
 
 
+def _failed(error: Callable[..., Exception], kind: str, message: str, path: str) -> Exception:
+    """``error(message, path)`` that says its ``kind`` (:attr:`toolcat.errors.ToolcatError.kind`):
+    callers decide by the kind, never by the message's text."""
+    e = error(message, path)
+    if isinstance(e, ToolcatError):
+        e.kind = kind
+    return e
+
+
 def read_regular(path: str, limit: int, error: Callable[..., Exception] = InputError,
                  what: str = "file") -> bytes:
     """The bytes of the regular file ``path`` (``-``: stdin), at most ``limit`` of them.
@@ -83,10 +92,10 @@ def read_regular(path: str, limit: int, error: Callable[..., Exception] = InputE
     over the limit, unreadable."""
     if path == "-":
         if stdin_closed():
-            raise error("standard input is closed", "-")
+            raise _failed(error, "unreadable", "standard input is closed", "-")
         data = sys.stdin.buffer.read(limit + 1)
         if len(data) > limit:
-            raise error(f"input is larger than the {_size(limit)} limit", "-")
+            raise _failed(error, "too-large", f"input is larger than the {_size(limit)} limit", "-")
         return data
     fd, _size_now = open_regular(path, limit, error, what)
     try:
@@ -99,12 +108,13 @@ def read_regular(path: str, limit: int, error: Callable[..., Exception] = InputE
             chunks.append(b)
             left -= len(b)
     except OSError as e:
-        raise error(f"cannot read: {e.strerror or e}", path) from None
+        raise _failed(error, "unreadable", f"cannot read: {e.strerror or e}", path) from None
     finally:
         os.close(fd)
     data = b"".join(chunks)
     if len(data) > limit:
-        raise error(f"{what} is over the {_size(limit)} limit (it grew while read)", path)
+        raise _failed(error, "too-large",
+                      f"{what} is over the {_size(limit)} limit (it grew while read)", path)
     return data
 
 
@@ -115,27 +125,27 @@ def open_regular(path: str, limit: int, error: Callable[..., Exception] = InputE
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise error("no such file or folder", path) from None
+        raise _failed(error, "missing", "no such file or folder", path) from None
     except ValueError:                        # an embedded NUL byte
-        raise error("the name holds a NUL byte", path) from None
+        raise _failed(error, "missing", "the name holds a NUL byte", path) from None
     except OSError as e:
-        raise error(f"cannot read: {e.strerror or e}", path) from None
+        raise _failed(error, "unreadable", f"cannot read: {e.strerror or e}", path) from None
     if stat.S_ISDIR(st.st_mode):
-        raise error("is a folder, not a file", path)
+        raise _failed(error, "not-regular", "is a folder, not a file", path)
     if not stat.S_ISREG(st.st_mode):
-        raise error(f"is {kind(st.st_mode)}, not a regular {what}; toolcat reads regular "
-                    "files only (use - for stdin)", path)
+        raise _failed(error, "not-regular", f"is {kind(st.st_mode)}, not a regular {what}; "
+                      "toolcat reads regular files only (use - for stdin)", path)
     if st.st_size > limit:
-        raise error(f"{what} is {_size(st.st_size)}, over the {_size(limit)} limit "
-                    "(raise it with --max-file-size)", path)
+        raise _failed(error, "too-large", f"{what} is {_size(st.st_size)}, over the "
+                      f"{_size(limit)} limit (raise it with --max-file-size)", path)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
-        raise error(f"cannot read: {e.strerror or e}", path) from None
+        raise _failed(error, "unreadable", f"cannot read: {e.strerror or e}", path) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise error(f"is {kind(st.st_mode)}, not a regular {what}", path)
+            raise _failed(error, "not-regular", f"is {kind(st.st_mode)}, not a regular {what}", path)
     except BaseException:
         os.close(fd)
         raise

@@ -158,7 +158,7 @@ def _read_capture(path: str, check: bool):
     try:
         data = read_if_exists(path, Limits.from_env().max_file_size, what="capture file")
     except InputError as e:
-        if check and not e.message.startswith(("capture file is", "cannot read")):
+        if check and e.kind not in ("too-large", "unreadable"):
             raise
         return {"_unreadable": e.message}
     if data is None:

@@ -34,6 +34,7 @@ from toolcat.commands.sources import (
     load_sources,
     require_inputs,
 )
+from toolcat.formats.targets import TARGETS
 
 HELP = "Write the compact (or lossless standard) view of catalogs in a target's tool envelope."
 SHORT = "Write the compact (or standard) view of catalogs."
@@ -59,9 +60,9 @@ Examples:
 
 # The projection options `toolcat measure` shares (its "after" is what project writes).
 To = Annotated[Optional[str], typer.Option(
-    "--to", help="Target: mcp, openwop, openai, openai-strict, anthropic, anthropic-strict, "
-    "openai-responses, gemini, gemini-json (a provider target writes what that provider accepts; `toolcat lint --profile "
-    "TARGET` checks it) [default: openwop for OpenWOP input, else mcp].",
+    "--to", help=f"Target: {', '.join(TARGETS)} (a provider target writes what that provider "
+    "accepts; `toolcat lint --profile TARGET` checks it) [default: openwop for OpenWOP input, "
+    "else mcp].",
     show_default=False)]
 DescriptionMax = Annotated[int, typer.Option(
     "--description-max", help="Longest tool description, in characters; also caps the kept "
@@ -284,7 +285,7 @@ def _check(files: list[tuple[str, bytes]]) -> int:
         try:
             current = read_if_exists(path, limit, what="file to compare")
         except InputError as e:
-            if e.message.startswith(("file to compare is", "cannot read")):
+            if e.kind in ("too-large", "unreadable"):
                 current = b""  # over the limit or unreadable: not what would be written
             else:
                 raise

@@ -235,7 +235,7 @@ def parse_json(text: str, path: str, limits: Limits | None = None) -> Any:
             from None
     except RecursionError:
         raise InputError(f"nesting deeper than {depth} levels", path,
-                         *_deep_position(text, depth)) from None
+                         *_deep_position(text, depth), kind="too-deep") from None
     except ValueError as e:
         msg = _one_line(e)
         if "integer string conversion" in msg:
@@ -408,7 +408,8 @@ def parse_yaml(text: str, path: str, limits: Limits | None = None) -> Any:
             _check_tags(text, path, tags, lim, parsed=False)
         raise _yaml_error(str(e), text, path, lim) from None
     except RecursionError:
-        raise InputError(f"nesting deeper than {lim.max_depth} levels", path) from None
+        raise InputError(f"nesting deeper than {lim.max_depth} levels", path,
+                         kind="too-deep") from None
     except (ValueError, TypeError, OverflowError) as e:
         raise InputError(f"invalid YAML: {_one_line(e)}", path) from None
     if tags:

@@ -89,7 +89,7 @@ def parse_message(line: bytes, limits: Any) -> Any:
     except UnicodeDecodeError:
         raise first from None
     except _Input as e:     # too deep for files too: the file's message; else not JSON-RPC
-        if e.message.startswith("nesting deeper"):
+        if e.kind == "too-deep":
             raise _BadJSON(e.message) from None
         raise first from None
     except (ValueError, RecursionError):
