@@ -48,10 +48,11 @@ def anthropic_tool(item: Any, file: str, pointer: str) -> Tool:
 
 def load_anthropic(doc: Any, path: str) -> Catalog:
     items, base = tool_list(doc, path)
-    cat = Catalog(file=path, format=ANTHROPIC, document=doc, view=view_from_name(path),
-                  meta={"envelope": "tools" if base else "array"})
+    tools: list[Tool] = []
+    cat = Catalog(file=path, format=ANTHROPIC, tools=tools, document=doc,
+                  view=view_from_name(path), meta={"envelope": "tools" if base else "array"})
     for i, item in enumerate(items):
-        cat.tools.append(anthropic_tool(item, path, f"{base}/{i}"))
+        tools.append(anthropic_tool(item, path, f"{base}/{i}"))
     return cat
 
 

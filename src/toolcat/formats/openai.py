@@ -59,7 +59,8 @@ def openai_tool(item: Any, file: str, pointer: str) -> Tool:
 
 def load_openai(doc: Any, path: str) -> Catalog:
     items, base = tool_list(doc, path)
-    cat = Catalog(file=path, format=OPENAI, document=doc, view=view_from_name(path),
+    tools: list[Tool] = []
+    cat = Catalog(file=path, format=OPENAI, tools=tools, document=doc, view=view_from_name(path),
                   meta={"envelope": "tools" if base else "array"})
     for i, item in enumerate(items):
         if isinstance(item, dict) and item.get("type") == "namespace" \
@@ -70,9 +71,9 @@ def load_openai(doc: Any, path: str) -> Catalog:
             for j, f in enumerate(item["tools"]):
                 t = openai_tool(f, path, f"{base}/{i}/tools/{j}")
                 t.extra["namespace"] = item.get("name")
-                cat.tools.append(t)
+                tools.append(t)
             continue
-        cat.tools.append(openai_tool(item, path, f"{base}/{i}"))
+        tools.append(openai_tool(item, path, f"{base}/{i}"))
     return cat
 
 

@@ -348,13 +348,13 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
                                    tool=p.tool, pointer=p.pointer, source_pointer=p.pointer)
 
     streamed: list[Finding] = []
-    batches = getattr(cat.tools, "batches", None)
-    if batches is not None and not is_setup:
+    stream = cat.stream
+    if stream is not None and not is_setup:
         # a streamed catalog (formats.mcp.StreamedTools): the tool rules see one batch of
         # tools at a time, as a catalog of its own whose source holds just their texts, and
         # their findings are located before the batch is dropped; the catalog rules then
         # read the tools again from the file
-        for tools, source in batches():
+        for tools, source in stream.batches():
             part = Catalog(file=cat.file, format=cat.format, tools=tools, view=cat.view,
                            version=cat.version, meta=cat.meta, sources={cat.file: source})
             pctx = Context(part, config, profile, severities, ctx.provider, ctx.view)
@@ -367,10 +367,10 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
             if fs:
                 _locate(part, fs)
                 streamed.extend(_suppress(part, config, fs))
-        if profile.view is None and asked is None and cat.tools.view() != cat.view:
+        if profile.view is None and asked is None and stream.view() != cat.view:
             # the envelope's `_meta`, after the tools (beyond the first elements read when
             # the file was opened), declares another view: lint as that
-            cat.view = cat.tools.view()
+            cat.view = stream.view()
             return lint_catalog(cat, config, profile, rules, asked)
     elif not is_setup:
         _lint_tools(ctx, cat.tools, rules, tool_rules, in_rules, out_rules, add)

@@ -237,15 +237,16 @@ def setup_catalog(servers: list, client: str | None = None):  # noqa: ANN201 - C
     pointer, so findings on a tool still name the server and the index.
     ``meta["setup"]``: ``client`` and ``servers`` (``{"name", "key", "tools"}`` each, ``key``
     being the server's name in the client's configuration)."""
-    from toolcat.model import MCP, STANDARD, Catalog
+    from toolcat.model import MCP, STANDARD, Catalog, Tool
 
     name = f"{client} {SETUP}" if client else SETUP
-    cat = Catalog(file=name, format=MCP, view=STANDARD)
+    tools: list[Tool] = []
+    cat = Catalog(file=name, format=MCP, tools=tools, view=STANDARD)
     listed = []
     for c in servers:
         live = c.meta.get("live", {})
         listed.append({"name": c.file, "key": live.get("key", c.file), "tools": len(c.tools)})
-        cat.tools.extend(c.tools)
+        tools.extend(c.tools)
     cat.meta["setup"] = {"client": client, "servers": listed}
     return cat
 

@@ -93,6 +93,8 @@ class _Loader:
     def __init__(self, doc: dict, src: SourceText, path: str, opts: Any, cat: Catalog) -> None:
         self.opts = opts
         self.cat = cat
+        assert isinstance(cat.tools, list)     # a catalog being loaded: its tools are a list
+        self.tools = cat.tools
         self.swagger = "openapi" not in doc
         version = cat.version or ""
         index_ids = not self.swagger and not version.startswith("3.0")
@@ -237,9 +239,9 @@ class _Loader:
         tool.output_schema = self._output(tool, op, doc, op_ptr)
         self.r.sink = None
         if sink and self._broken(tool, sink):
-            self.cat.tools.append(tool)
+            self.tools.append(tool)
         elif not sink:
-            self.cat.tools.append(tool)
+            self.tools.append(tool)
         self.check.operation(op, doc, op_ptr, tid)
 
     # ---------------------------------------------------------------- broken refs
