@@ -9,7 +9,7 @@ provider's to run and pass through every view unchanged."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
 from toolcat.formats.registry import Format
@@ -82,8 +82,8 @@ class AnthropicTarget(Target):
     native_formats = (ANTHROPIC,)
     server_tool_formats = (ANTHROPIC,)
     schema_keys = ("input_schema",)
-    compact_fields = ("name", "description", "input_schema")
-    request_fields = REQUEST_FIELDS
+    compact_fields: ClassVar[tuple[str, ...]] = ("name", "description", "input_schema")
+    request_fields: ClassVar[tuple[str, ...]] = REQUEST_FIELDS
     requires_input_schema = True
     #: a native tool that says ``"strict": true`` keeps its compact schema within this row
     strict_provider = "anthropic-strict"

@@ -8,7 +8,7 @@ A Responses API array may also hold ``{"type": "namespace", "name", "description
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
 from toolcat.formats.registry import Format
@@ -85,7 +85,7 @@ class OpenAiTarget(Target):
     native_formats = (OPENAI,)
     schema_keys = ("parameters",)
     compact_fields = ("type", "function", "name", "description", "parameters")
-    compact_body_fields = ("name", "description", "parameters")
+    compact_body_fields: ClassVar[tuple[str, ...]] = ("name", "description", "parameters")
 
     profile = "openai"
     provider = "openai-nonstrict"

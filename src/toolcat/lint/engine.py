@@ -13,7 +13,7 @@ problem in a shared component is reported once, at its source.
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable
+from typing import Any, Iterable, Literal
 
 from toolcat.config import MCP_VERSIONS, Config
 from toolcat.document import pointer as jp
@@ -279,7 +279,7 @@ def compatibility_matrix(catalogs: list[Catalog], findings: list[Finding],
             key = (t.file or cat.file, t.id)
             if key in index:
                 continue
-            row = {"file": key[0], "tool": t.id, "cells": {n: "ok" for n in names}}
+            row: dict[str, Any] = {"file": key[0], "tool": t.id, "cells": {n: "ok" for n in names}}
             index[key] = row
             rows.append(row)
             by_file.setdefault(key[0], []).append(row)
@@ -554,7 +554,7 @@ def _pure_hits(ctx: Context, tool: Tool, n: Node, rules: list[Rule], add: Any) -
     pointer below the node) in the order they came, or False when one does not fit that form
     (the node's content is then checked every time it is met)."""
     at = None
-    out: list | bool = []
+    out: list | Literal[False] = []
     for r in rules:
         for hit in r.check(ctx, tool, n):
             add(r.code, hit, tool)

@@ -482,7 +482,7 @@ class Adapter(_OpenApiRules):
                       f"additionalProperties: false ({self.row.title} closes every object): "
                       "undeclared properties can no longer be sent")
         if self.all_required and props:
-            req = n.get("required") if isinstance(n.get("required"), list) else []
+            req = rq if isinstance(rq := n.get("required"), list) else []
             missing = [k for k in props if k not in req]
             if missing:
                 new_props = dict(props)
@@ -508,7 +508,7 @@ class Adapter(_OpenApiRules):
             return n
         n = dict(n)
         n.pop("type")
-        branches = []
+        branches: list[dict] = []
         for x in names:
             atom = M.type_atoms(x) or frozenset()
             b: dict = {"type": x}

@@ -278,7 +278,7 @@ def compare(old: Any, new: dict) -> list[str]:
     out: list[str] = []
     if not isinstance(old, dict) or not isinstance(old.get("tools"), list):
         return ["the file is not a capture (no tools array)"]
-    om = old.get(CAPTURE_KEY) if isinstance(old.get(CAPTURE_KEY), dict) else {}
+    om = cm if isinstance(cm := old.get(CAPTURE_KEY), dict) else {}
     nm = new[CAPTURE_KEY]
     for key in sorted(set(om) | set(nm)):
         if key in VOLATILE:

@@ -184,6 +184,7 @@ def shape(value: str) -> str | None:
     m = _compiled(_ANY_SOURCE).search(value)
     if m is None:
         return None
+    assert m.lastgroup is not None      # (every alternative is a named group)
     return _SHAPES[int(m.lastgroup[1:])][0]
 
 
@@ -267,12 +268,13 @@ def _followed(root: Any, root_base: str, ref: str, seen: set) -> Iterator[tuple[
             return
         target = got[1]
         yield target, root_base + jp.encode(got[0])
-        ref = target.get("$ref")
-        if type(ref) is not str:
+        nxt = target.get("$ref")
+        if type(nxt) is not str:
             return
+        ref = nxt
 
 
-def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = None,
+def scan(value: Any, base: str, seen: set, hints: frozenset[str] | None = None,
          names: bool = True, root: Any = None, root_base: str = "",
          done: Collection[int] = (), shaped: Collection[int] = ()) -> Iterator[tuple[str, str]]:
     """``(pointer, message)`` for secrets in ``value``; containers in ``seen`` or ``done`` are
