@@ -14,6 +14,11 @@ import sys
 
 from toolcat.version import __version__
 
+# `typing` is not imported at run time (start-up; see toolcat/__init__.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
 
 def _fast_version(argv: list[str]) -> bool:
     # `toolcat --version` answers without importing Typer (pre-commit and shells call it often).
@@ -230,11 +235,11 @@ def _click_exceptions():
     return exceptions
 
 
-def _abort_class() -> type:
+def _abort_class() -> type[BaseException]:
     try:
         from typer.exceptions import Abort  # typer >= 0.26
     except ImportError:  # pragma: no cover - older typer
-        from click.exceptions import Abort
+        from click.exceptions import Abort  # type: ignore[assignment]
     return Abort
 
 
@@ -242,7 +247,7 @@ def _abort_class() -> type:
 _MEANT = {"--strict": "strict mode is a target: --to openai-strict or --to anthropic-strict"}
 
 
-def _usage_error(e: BaseException) -> int:
+def _usage_error(e: Any) -> int:
     """Click's usage errors (unknown option or command, missing argument, bad value, extra
     arguments) as one ``toolcat: error:`` line, and a second line with the help hint."""
     from toolcat.terminal import shown
@@ -290,6 +295,7 @@ def _run(args: list[str]) -> int:
 
     ui.reset()
     errors.reset()
+    code: str | int | None
     try:
         command = command_of(args)
         if command == "serve":          # a bare --defer (Click has no optional values)
@@ -351,8 +357,8 @@ def _run(args: list[str]) -> int:
         if os.environ.get("TOOLCAT_DEBUG"):
             raise
         msg = " ".join(shown(e).split())[:300]
-        where = errors.file_of(e)
-        _say(f"toolcat: error: {shown(where) + ': ' if where else ''}internal error: "
+        at = errors.file_of(e)
+        _say(f"toolcat: error: {shown(at) + ': ' if at else ''}internal error: "
              f"{type(e).__name__}: {msg} (please report it; TOOLCAT_DEBUG=1 shows the traceback)")
         return 2
 

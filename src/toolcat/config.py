@@ -50,7 +50,7 @@ MCP_VERSIONS = ("2025-06-18", "2025-11-25", "2026-07-28")
 SEVERITY_VALUES = ("error", "warning", "info", "off")
 
 #: Budget keys `toolcat measure` understands, with their value types.
-BUDGET_KEYS: dict[str, tuple[type, ...]] = {
+BUDGET_KEYS: dict[str, tuple[type[Any], ...]] = {
     "max-bytes": (int,),
     "max-tokens": (int,),
     "max-increase": (int, float),
@@ -65,7 +65,8 @@ _KEYS = {"profile", "mcp-version", "select", "extend-select", "ignore", "fail-on
 class Config:
     """The settings lint (and measure's budgets) read; defaults when no file is found."""
 
-    def __init__(self, path: str | None = None, root: str = ".", profile: str | None = None,
+    def __init__(self, path: str | None = None, root: str = ".",
+                 profile: str | list[str] | None = None,
                  select: list[str] | None = None, extend_select: list[str] | None = None,
                  ignore: list[str] | None = None, fail_on: str | None = None,
                  description_max: int = 1024, prose_max: int = 300, max_depth: int = 5,
@@ -162,7 +163,7 @@ def _split_codes(values: Iterable[str]) -> list[str]:
     """Codes from option values, each possibly a comma-separated list (``TC,SC3``)."""
     if isinstance(values, str):
         values = [values]
-    out = []
+    out: list[str] = []
     for v in values:
         out.extend(x.strip().upper() for x in v.split(",") if x.strip())
     return out
@@ -242,7 +243,7 @@ def load_config(path: str | None = None, start: str | None = None,
             raise UsageError("config file not found", path)
         data = _read_toml(path)
         table = _table(data, toolcat_toml=not path.endswith("pyproject.toml"), path=path)
-        found = (path, table)
+        found: tuple[str, dict] | None = (path, table)
     else:
         found = _find(start or os.getcwd())
     if found is None:

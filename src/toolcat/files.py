@@ -31,7 +31,7 @@ import os
 import re
 import stat
 import sys
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from toolcat.errors import InputError, ToolcatError, UsageError
 
@@ -168,7 +168,7 @@ def read_if_exists(path: str, limit: int, error: Callable[..., Exception] = Inpu
 
 # --------------------------------------------------------------------------- writing
 
-def check_inputs(inputs: list[tuple[str, str | None]]) -> None:
+def check_inputs(inputs: Sequence[tuple[str, str | None]]) -> None:
     """Usage errors in the file options a command reads (``[(option, path or None)]``): an
     empty file name or one holding a NUL byte names the option, as for outputs."""
     for opt, p in inputs:
@@ -520,6 +520,7 @@ def _replace(temp: _Temp, target: str) -> None:
         again = _write_temp(target, temp.data, named=True)
         temp.close()
         temp.fd, temp.name, again.fd = again.fd, again.name, -1
+    assert temp.name is not None     # (named by _link, or the named temp)
     os.replace(temp.name, target)
     _TEMPS.discard(temp.name)
 
@@ -576,7 +577,7 @@ def remove_temps() -> None:
         _discard(tmp)
 
 
-def _plan(path: str) -> tuple[str, object]:
+def _plan(path: str) -> tuple[str, str | int | None]:
     """How to write ``path``: ("stdout", None), ("fd", n), ("direct", path), ("replace", target)."""
     if path == "-":
         return "stdout", None
@@ -603,7 +604,7 @@ def _plan(path: str) -> tuple[str, object]:
     return "replace", target
 
 
-def write_outputs(files: list[tuple[str, bytes | str]]) -> None:
+def write_outputs(files: Sequence[tuple[str, bytes | str]]) -> None:
     """Write every ``(path, data)``, all or nothing as far as a file system allows: each
     replaced file's temp is written first, then each is renamed over its target; then
     devices, FIFOs and descriptors are written; stdout (``-``) last. An ``OSError`` names the

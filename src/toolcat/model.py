@@ -13,6 +13,8 @@ is computed until a finding needs it.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,19 +149,60 @@ class Problem:
     blocking: bool = True
 
 
+class ToolStream(ABC):
+    """The tools of a catalog read from its file as they are used, never all held at once
+    (a large MCP tools list: ``formats.mcp.StreamedTools``). A read-only sequence of tools:
+    :meth:`batches` is the first pass; iterating again, ``len()`` and indexing work once it
+    has ended (they read the file again). A catalog's :attr:`Catalog.stream` says whether
+    its tools are one; features that work a batch at a time ask it, the others read
+    :attr:`Catalog.tools` as a sequence."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def batches(self) -> Iterator[tuple[list[Tool], Any]]:
+        """``(tools, source)`` per batch of elements, in order: the source holds the texts
+        of the batch's elements (for positions)."""
+
+    @abstractmethod
+    def load_whole(self) -> Catalog:
+        """The catalog read whole, as a file under the stream threshold is."""
+
+    @abstractmethod
+    def view(self) -> str:
+        """The view the whole envelope declares (known after the first pass)."""
+
+    @abstractmethod
+    def __iter__(self) -> Iterator[Tool]: ...
+
+    @abstractmethod
+    def __len__(self) -> int: ...
+
+    @abstractmethod
+    def __getitem__(self, i: int) -> Tool: ...
+
+
 @dataclass(slots=True)
 class Catalog:
     """The tools of one catalog (one file, a folder of one-tool files, or merged pages)."""
 
     file: str                          # path as given on the command line
     format: str
-    tools: list[Tool] = field(default_factory=list)
+    # a list, or a ToolStream for a streamed catalog (see `stream`)
+    tools: list[Tool] | ToolStream = field(default_factory=list)
     view: str = STANDARD               # OpenWOP: "compact" when every descriptor is compact
     version: str | None = None         # OpenAPI/Swagger version string
     meta: dict = field(default_factory=dict)   # capture figures, envelope details...
     problems: list[Problem] = field(default_factory=list)
     sources: dict[str, Any] = field(default_factory=dict)  # file -> SourceText (positions)
     document: Any = None               # the parsed root document (single-file catalogs)
+
+    @property
+    def stream(self) -> ToolStream | None:
+        """The tools when they are streamed from the file (:class:`ToolStream`), else None
+        (they are a list)."""
+        tools = self.tools
+        return tools if isinstance(tools, ToolStream) else None
 
     def locate(self, file: str, pointer: str) -> tuple[int | None, int | None]:
         """1-based line and column of the node at ``pointer`` in ``file`` (lazy)."""

@@ -19,7 +19,7 @@ import hashlib
 import marshal
 import os
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol, cast
 
 from toolcat.errors import ToolcatError
 
@@ -322,6 +322,19 @@ def count(data: bytes | memoryview | str, name: str = DEFAULT_ENCODING) -> int:
 # --------------------------------------------------------------------------- counting in bulk
 
 
+class TokenCounter(Protocol):
+    """What ``measure`` counts with: a :class:`Counter`, or another counter of the same
+    form (``measure --as harmony``'s :class:`toolcat.measure.harmony.HarmonyCounter`)."""
+
+    name: str
+
+    def submit(self, data: bytes | str) -> int: ...
+
+    def results(self) -> list[int]: ...
+
+    def close(self, kill: bool = False) -> None: ...
+
+
 class Counter:
     """Count tokens of many texts; results come back in submission order.
 
@@ -394,7 +407,7 @@ class ForkedCounter(Counter):
         os.close(w_ans)
         import queue
 
-        self._pid = pid
+        self._pid: int | None = pid
         self._w = os.fdopen(w_req, "wb")
         self._r = os.fdopen(r_ans, "rb")
         self._queue: Any = queue.SimpleQueue()
@@ -437,7 +450,9 @@ class ForkedCounter(Counter):
                     self._answers.append(int.from_bytes(b, "little"))
                     # counted: the text is not needed again (memory: a catalog's views)
                     i = len(self._answers) - 1
-                    self._in_flight -= len(self._texts[i])
+                    text = self._texts[i]
+                    assert text is not None       # (answered once)
+                    self._in_flight -= len(text)
                     self._texts[i] = None
                     self._cond.notify_all()
         except (OSError, ValueError):
@@ -463,7 +478,8 @@ class ForkedCounter(Counter):
         if len(self._answers) == len(self._texts):
             return self._answers
         done = self._answers
-        return done[:len(self._texts)] + [count(t, self.name)
+        # (the texts not answered are all there: None is an answered one's)
+        return done[:len(self._texts)] + [count(cast("bytes | memoryview", t), self.name)
                                           for t in self._texts[len(done):]]
 
     def close(self, kill: bool = False) -> None:

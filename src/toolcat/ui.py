@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import Any, Sequence
 
 
 class _State:
@@ -420,7 +420,7 @@ def write_atomic(path: str, data: bytes | str) -> None:
     write_atomic_many([(path, data)])
 
 
-def write_atomic_many(files: list[tuple[str, bytes | str]]) -> None:
+def write_atomic_many(files: Sequence[tuple[str, bytes | str]]) -> None:
     """Write several outputs all or nothing (:func:`toolcat.files.write_outputs`)."""
     from toolcat.files import write_outputs
 

@@ -91,7 +91,7 @@ def capture(
     if many and to_stdout:
         raise UsageError(f"{len(live.specs)} servers: -o must name a folder (each server "
                          "gets <name>.tools.json)")
-    if many and os.path.exists(output) and not os.path.isdir(output):
+    if many and output is not None and os.path.exists(output) and not os.path.isdir(output):
         raise UsageError(f"{len(live.specs)} servers: -o must name a folder, not a file",
                          output)
     if not many and not check:
@@ -114,6 +114,7 @@ def capture(
         if to_stdout:
             ui.write_stdout(cap.file_bytes(doc))
             continue
+        assert output is not None       # (not to stdout)
         path = os.path.join(output, f"{c.spec.label}.tools.json") if many else output
         old = _read_capture(path, check)
         diffs = ["the file does not exist"] if old is None else cap.compare(old, doc)
@@ -133,6 +134,7 @@ def capture(
              f"{c.spec.label} ({c.pages} page{'s' if c.pages != 1 else ''}, protocol "
              f"{c.handshake.protocol_version})")
     if writes:
+        assert output is not None       # (written to files)
         if many:
             os.makedirs(output, exist_ok=True)
         ui.write_atomic_many(writes)

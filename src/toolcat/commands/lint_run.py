@@ -73,6 +73,7 @@ def parse(args: list[str]) -> tuple[dict[str, bool], dict] | None:
         return None
     params: dict = {name: (False if kind == "flag" else None) for name, kind in OPTIONS.values()}
     paths: list[str] = []
+    value: str | None
     for arg in rest:
         if arg == "--":
             paths.extend(rest)
@@ -241,6 +242,7 @@ def run(
 
         text = guard(text)       # for people: no control character from the input
     if to_file:
+        assert output_file is not None
         ui.write_atomic(output_file, text)
     else:
         ui.write_stdout(text)

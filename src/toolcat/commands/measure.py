@@ -352,6 +352,7 @@ def measure(
 
     # Started first: the tokenizer loads (in a child process where possible) while the
     # catalogs are read and projected.
+    counter: tokens.TokenCounter
     if as_provider == "harmony":
         from toolcat.measure.harmony import HarmonyCounter
 
@@ -419,14 +420,14 @@ def measure(
                 sys.stderr.write(f"toolcat: note: {f.file}: {f.input_schema_note}\n")
             if f.duplicate_note:
                 sys.stderr.write(f"toolcat: note: {f.file}: {f.duplicate_note}\n")
-    for f in fails:
-        sys.stderr.write(f"toolcat: budget exceeded: {f.message()}\n")
+    for fail in fails:
+        sys.stderr.write(f"toolcat: budget exceeded: {fail.message()}\n")
     stuck = [f for f in figs if f.unlowerable]
     for f in stuck:
-        n = len(f.unlowerable)
-        sys.stderr.write(f"toolcat: {f.file}: {n} tool{'s' if n != 1 else ''} cannot be lowered "
+        k = len(f.unlowerable)
+        sys.stderr.write(f"toolcat: {f.file}: {k} tool{'s' if k != 1 else ''} cannot be lowered "
                          f"exactly to the compact subset (--unlowerable fail): "
-                         f"{', '.join(f.unlowerable[:5])}{' ...' if n > 5 else ''}\n")
+                         f"{', '.join(f.unlowerable[:5])}{' ...' if k > 5 else ''}\n")
     if src.errors:      # servers that failed: reported last, and they win (exit 2)
         report_errors(src.errors)
         raise typer.Exit(2)

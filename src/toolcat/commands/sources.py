@@ -234,7 +234,8 @@ def setup_findings(src: Sources, config_path: str | None = None) -> list:
     cfg = load_config(config_path, profiles=PROFILES)
     cfg.select = ["SU"]
     cfg.extend_select = []
-    profile = PROFILES[cfg.profile or "mcp"]
+    # (a list of profiles in the configuration is an internal error here: TypeError)
+    profile = PROFILES[cfg.profile or "mcp"]  # type: ignore[index]
     findings = lint_catalog(setup, cfg, profile, enabled_rules(cfg, profile))
     from toolcat.model import Finding
 

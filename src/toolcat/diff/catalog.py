@@ -562,6 +562,7 @@ def _escalation(ta: Tool | None, ca: Catalog | None, tb: Tool, cb: Catalog) -> s
         if tier_b == "exec":
             return "safetyTier exec"
         return None
+    assert ca is not None       # (a tool comes with its catalog)
     tier_a = _tier(ta, ca)
     parts = []
     if tier_b == "exec" and tier_a != "exec":
@@ -810,16 +811,16 @@ def prose_changes(sa: Any, sb: Any, digests: Any, limit: int = 20000) -> list[tu
     from collections import deque
 
     out: list[tuple] = []
-    todo = deque([(_view(sa, (), sa), _view(sb, (), sb), ())])
+    todo: deque[tuple[list, list, tuple]] = deque([(_view(sa, (), sa), _view(sb, (), sb), ())])
     seen: set[tuple] = set()
     n = 0
     while todo and n < limit:
         va, vb, data = todo.popleft()
         n += 1
-        key = (tuple(id(x[0]) for x in va), tuple(id(y[0]) for y in vb))
-        if key in seen:
+        ids = (tuple(id(x[0]) for x in va), tuple(id(y[0]) for y in vb))
+        if ids in seen:
             continue
-        seen.add(key)
+        seen.add(ids)
         if len(va) == len(vb) and all(digests.same_text(x[0], y[0]) for x, y in zip(va, vb)):
             continue
         if data:

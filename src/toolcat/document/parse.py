@@ -22,7 +22,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolcat.document.scalars import (
     CORE_NUMBER,
@@ -35,6 +35,9 @@ from toolcat.document.scalars import (
 )
 from toolcat.document.source import SourceText
 from toolcat.errors import InputError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from types import FrameType
 
 DEFAULT_MAX_FILE_SIZE = 64 * 1024 * 1024
 DEFAULT_MAX_DEPTH = 256
@@ -248,7 +251,7 @@ def parse_json(text: str, path: str, limits: Limits | None = None) -> Any:
 def frame_depth() -> int:
     """Frames on the stack now (a recursion limit above it bounds what a call may use:
     parsing here, jsonschema in :mod:`toolcat.schema.validate` and toolcat serve)."""
-    f = sys._getframe()
+    f: FrameType | None = sys._getframe()
     n = 0
     while f is not None:
         n += 1
@@ -376,7 +379,9 @@ def _tag_candidates(text: str) -> dict[int, str]:
                     k -= 1
                 ok = text[k + 1:k + 2] == "&"
             if ok:
-                tag = _TAG_TOKEN.match(text, i).group()
+                m = _TAG_TOKEN.match(text, i)
+                assert m is not None        # (at a "!")
+                tag = m.group()
                 if tag not in _CORE_TAGS:
                     out[i] = tag
         i = text.find("!", i + 1)
@@ -455,10 +460,10 @@ def _fix_loose_numbers(doc: Any, text: str, lim: Limits) -> Any:
     if not starts:
         return doc
     parts, prev = [], 0
-    for a in starts:
-        parts.append(text[prev:a])
+    for at in starts:
+        parts.append(text[prev:at])
         parts.append("x")
-        prev = a
+        prev = at
     parts.append(text[prev:])
     try:
         marked = _yaml_rs_loads("".join(parts), lim)
@@ -472,7 +477,7 @@ def _fix_loose_numbers(doc: Any, text: str, lim: Limits) -> Any:
         return a
 
     root = [doc]
-    stack = [(root, [marked])]
+    stack: list[tuple[Any, Any]] = [(root, [marked])]
     while stack:
         a, b = stack.pop()
         if isinstance(a, dict) and isinstance(b, dict) and len(a) == len(b):

@@ -37,12 +37,20 @@ import re
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, repeat
 from operator import not_
-from typing import Any, Iterator
+from typing import Any, Iterator, Protocol, cast
 
 from toolcat.document.pointer import decode, unescape
 from toolcat.document.scalars import CORE_NUMBER, LOOSE_NUMBER, js_key
 
 __all__ = ["Index", "build_index", "find_duplicate_key"]
+
+
+class _Matches(Protocol):
+    """A compiled pattern whose ``match`` never returns None where it is called (it
+    matches the empty string, or every call site stands on its first character)."""
+
+    def match(self, string: str, pos: int = ...) -> re.Match[str]: ...
+
 
 # Tests set this to see what the fast scanners cannot place instead of falling back.
 STRICT = False
@@ -141,8 +149,8 @@ def _array_index(tok: str, n: int) -> int | None:
 _BRACKETS = re.compile(r"[\[\]{}]")
 _BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _MATCH_START = re.Match.start
-_WS = re.compile(r"[ \t\n\r]*")
-_JSON_SCALAR_END = re.compile(r"[^ \t\n\r,\]}]*")
+_WS = cast(_Matches, re.compile(r"[ \t\n\r]*"))
+_JSON_SCALAR_END = cast(_Matches, re.compile(r"[^ \t\n\r,\]}]*"))
 
 
 class _Lazy:
@@ -312,18 +320,19 @@ class _Unsupported(Exception):
 
 MAP, SEQ, FLOW, SCALAR, NULL = "map", "seq", "flow", "scalar", "null"
 
-_SP = re.compile(r"[ \t]*")
-_PROPS = re.compile(r"[&!][^ \t\n,\[\]{}]*[ \t]*")
+_SP = cast(_Matches, re.compile(r"[ \t]*"))
+# (matched only where the text has a & or !)
+_PROPS = cast(_Matches, re.compile(r"[&!][^ \t\n,\[\]{}]*[ \t]*"))
 _ANCHOR_NAME = re.compile(r"[^ \t\n,\[\]{}]+")
 # blank and comment-only lines, then the indentation of the next content line
-_NEXT_CONTENT = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*( *)")
+_NEXT_CONTENT = cast(_Matches, re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*( *)"))
 _KEY_COLON = re.compile(r":(?=[ \t\n]|$)", re.M)
 _COMMENT_IN_KEY = re.compile(r"[ \t]#")
 _VALUE_START = re.compile(r"[ \t]*(?:[&!][^ \t\n]*[ \t]+)*([\[{\"'])")
 _DQ_LINE = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _SQ_LINE = re.compile(r"'(?:[^'\n]|'')*'")
 _DOC_START = re.compile(r"---(?=[ \t\n]|$)")
-_PREAMBLE = re.compile(r"(?:[ \t]*(?:[#%][^\n]*)?\n)*")
+_PREAMBLE = cast(_Matches, re.compile(r"(?:[ \t]*(?:[#%][^\n]*)?\n)*"))
 _DQ_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)", re.S)
 _DQ_SIMPLE = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v",
               "f": "\f", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\",
@@ -890,7 +899,7 @@ def _fallback_duplicate(text: str, key: str | None) -> tuple[int, int] | None:
 
 # --------------------------------------------------------------------------- flow parser
 
-_FLOW_SKIP = re.compile(r"(?:[ \t\n]+|(?<=[ \t\n])#[^\n]*)*")
+_FLOW_SKIP = cast(_Matches, re.compile(r"(?:[ \t\n]+|(?<=[ \t\n])#[^\n]*)*"))
 _FLOW_PLAIN = re.compile(
     r"(?:[^ \t\n,\[\]{}#:'\"]|[:?-](?![ \t\n,\[\]{}]))"
     r"(?:[^ \t\n,\[\]{}:]|:(?![ \t\n,\[\]{}])|[ \t\n]+(?=[^ \t\n,\[\]{}#:]|:(?![ \t\n,\[\]{}])))*")
@@ -965,11 +974,14 @@ class _FlowParser:
             return (FLOW, r, i), self.parse(i)
         if c == "*":
             m = _ANCHOR_NAME.match(t, i + 1)
+            if m is None:
+                raise _Unsupported("alias without a name")
             return ("alias", m.group(), i), m.end()
-        if c == '"':
-            return (SCALAR, r, i), _DQ_ANY.match(t, i).end()
-        if c == "'":
-            return (SCALAR, r, i), _SQ_ANY.match(t, i).end()
+        if c in "\"'":
+            m = (_DQ_ANY if c == '"' else _SQ_ANY).match(t, i)
+            if m is None:
+                raise _Unsupported("quoted scalar without its closing quote")
+            return (SCALAR, r, i), m.end()
         if c in ",]}:":
             return (NULL, r, i), i
         m = _FLOW_PLAIN.match(t, i)
@@ -1038,7 +1050,7 @@ class _FallbackIndex(Index):
                 i = _array_index(tok, len(node))
                 lcd = getattr(node, "lc", None)
                 data = lcd.data.get(i) if (lcd is not None and i is not None) else None
-                if data is None:
+                if data is None or i is None:
                     break
                 pos = (data[0], data[1])
                 node = node[i]

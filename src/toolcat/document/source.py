@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.document.positions import Index
+
 _IGNORE_COMMENT = re.compile(r"#\s*toolcat:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 _BLOCK_KEY = re.compile(r":\s*(#.*)?$")
 _UNSET = object()
@@ -22,7 +26,7 @@ class SourceText:
         self.syntax = syntax
         # False for data that came from memory (its text is made up): no lines to point at
         self.positions = positions
-        self._index = None
+        self._index: Index | None = None
         self._lines: list[str] | None = None
         self._marks: object = _UNSET
 

@@ -97,10 +97,11 @@ class ArrayStream:
         self.count: int | None = None  # elements, once all are read
         self.complete = False
         self._offsets = array("q")     # per element: byte offset, byte length, line, column
-        self._first: list[Element] = []
+        self._first: list[Element] | None = []
         self._stat: tuple | None = None
         self._decoder = _Decoder()
         self._gen: Iterator[Element] | None = None
+        self._fd: int | None = None
 
     # ------------------------------------------------------------------ reading the text
 
@@ -142,6 +143,7 @@ class ArrayStream:
         """Append the next chunk's text to the buffer; False at the end of the file."""
         if self._eof:
             return False
+        assert self._fd is not None       # (open)
         try:
             data = os.read(self._fd, max(CHUNK, 4) if self._first_chunk else CHUNK)
         except OSError as e:
@@ -343,6 +345,7 @@ class ArrayStream:
         line, col = self._where(p)
         if pos and pos[0] is not None:
             rl, rc = pos
+            assert rl is not None and rc is not None    # (a line comes with its column)
             return InputError(msg, self.path, line + rl - 1, (col + rc - 1) if rl == 1 else rc)
         return InputError(msg, self.path, line, col)
 
@@ -519,6 +522,7 @@ class ArrayStream:
                     return False      # an object without a tools array: not for streaming
             else:
                 return False
+            assert self._gen is not None and self._first is not None  # (set by _members)
             for el in self._gen:
                 self._first.append(el)
                 if len(self._first) >= SAMPLE:
@@ -534,6 +538,7 @@ class ArrayStream:
     @property
     def sample(self) -> list[Any]:
         """The values of the first elements (at most :data:`SAMPLE`)."""
+        assert self._first is not None     # (before elements() took them)
         return [el.value for el in self._first]
 
     def elements(self) -> Iterator[Element]:
@@ -563,6 +568,7 @@ class ArrayStream:
                 self._gen = self._elements(p + 1, 1)
             else:
                 self._members(p + 1, {}, 1, "")
+            assert self._gen is not None      # (set by _members)
             yield from self._gen
         finally:
             self._decoder.decoder = self._decoder.checking
@@ -704,6 +710,7 @@ class ElementsSource:
         el = self.elements.get(got[0]) if got is not None else None
         if el is None:
             return self.whole.locate(pointer)
+        assert got is not None
         idx = self._indexes.get(el.index)
         if idx is None:
             from toolcat.document.positions import build_index

@@ -9,7 +9,7 @@ provider's to run and pass through every view unchanged."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
 from toolcat.formats.registry import Format
@@ -48,10 +48,11 @@ def anthropic_tool(item: Any, file: str, pointer: str) -> Tool:
 
 def load_anthropic(doc: Any, path: str) -> Catalog:
     items, base = tool_list(doc, path)
-    cat = Catalog(file=path, format=ANTHROPIC, document=doc, view=view_from_name(path),
-                  meta={"envelope": "tools" if base else "array"})
+    tools: list[Tool] = []
+    cat = Catalog(file=path, format=ANTHROPIC, tools=tools, document=doc,
+                  view=view_from_name(path), meta={"envelope": "tools" if base else "array"})
     for i, item in enumerate(items):
-        cat.tools.append(anthropic_tool(item, path, f"{base}/{i}"))
+        tools.append(anthropic_tool(item, path, f"{base}/{i}"))
     return cat
 
 
@@ -81,8 +82,8 @@ class AnthropicTarget(Target):
     native_formats = (ANTHROPIC,)
     server_tool_formats = (ANTHROPIC,)
     schema_keys = ("input_schema",)
-    compact_fields = ("name", "description", "input_schema")
-    request_fields = REQUEST_FIELDS
+    compact_fields: ClassVar[tuple[str, ...]] = ("name", "description", "input_schema")
+    request_fields: ClassVar[tuple[str, ...]] = REQUEST_FIELDS
     requires_input_schema = True
     #: a native tool that says ``"strict": true`` keeps its compact schema within this row
     strict_provider = "anthropic-strict"

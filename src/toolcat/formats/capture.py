@@ -8,7 +8,7 @@ from typing import Any
 from toolcat.errors import InputError
 from toolcat.formats.mcp import mcp_tool
 from toolcat.formats.registry import Format
-from toolcat.model import MCP_CAPTURE, Catalog
+from toolcat.model import MCP_CAPTURE, Catalog, Tool
 
 
 def load_capture(doc: dict, path: str) -> Catalog:
@@ -22,9 +22,10 @@ def load_capture(doc: dict, path: str) -> Catalog:
             f"mcp-context-cost capture has no rawToolsCapture (status: {status}); nothing to read",
             path)
     meta["envelope"] = "capture"
-    cat = Catalog(file=path, format=MCP_CAPTURE, document=doc, meta=meta)
+    tools: list[Tool] = []
+    cat = Catalog(file=path, format=MCP_CAPTURE, tools=tools, document=doc, meta=meta)
     for i, item in enumerate(raw):
-        cat.tools.append(mcp_tool(item, path, f"/rawToolsCapture/{i}"))
+        tools.append(mcp_tool(item, path, f"/rawToolsCapture/{i}"))
     return cat
 
 

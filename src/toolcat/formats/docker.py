@@ -115,10 +115,11 @@ def docker_tool(item: Any, file: str, pointer: str, cat: Catalog) -> Tool:
 
 
 def load_docker(doc: Any, path: str) -> Catalog:
-    cat = Catalog(file=path, format=DOCKER, document=doc, meta={"envelope": "array"})
+    tools: list[Tool] = []
+    cat = Catalog(file=path, format=DOCKER, tools=tools, document=doc, meta={"envelope": "array"})
     if isinstance(doc, list):
         for i, item in enumerate(doc):
-            cat.tools.append(docker_tool(item, path, f"/{i}", cat))
+            tools.append(docker_tool(item, path, f"/{i}", cat))
     return cat
 
 

@@ -50,10 +50,11 @@ def load_gemini(doc: Any, path: str) -> Catalog:
     if got is None:
         raise InputError(f"--from gemini: {_NOT_GEMINI}", path)
     items, base = got
-    cat = Catalog(file=path, format=GEMINI, document=doc, view=view_from_name(path),
+    tools: list[Tool] = []
+    cat = Catalog(file=path, format=GEMINI, tools=tools, document=doc, view=view_from_name(path),
                   meta={"envelope": "functionDeclarations"})
     for i, item in enumerate(items):
-        cat.tools.append(gemini_tool(item, path, f"{base}/{i}"))
+        tools.append(gemini_tool(item, path, f"{base}/{i}"))
     return cat
 
 

@@ -17,7 +17,7 @@ from toolcat.document.source import SourceText
 from toolcat.errors import InputError
 from toolcat.formats import registry
 from toolcat.formats.detect import detect, misfit, server_records
-from toolcat.model import MCP, MCP_CAPTURE, Catalog
+from toolcat.model import MCP, MCP_CAPTURE, Catalog, Tool
 
 CATALOG_EXTENSIONS = (".json", ".yaml", ".yml", ".snap")
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox",
@@ -283,10 +283,11 @@ def merge_catalogs(cats: list[Catalog]) -> Catalog:
         raise InputError(f"--merge needs catalogs of one format, got {', '.join(sorted(fmts))}",
                          cats[0].file)
     first = cats[0]
-    merged = Catalog(file=first.file, format=first.format, view=first.view, version=first.version,
-                     meta=dict(first.meta, merged=[c.file for c in cats]))
+    tools: list[Tool] = []
+    merged = Catalog(file=first.file, format=first.format, tools=tools, view=first.view,
+                     version=first.version, meta=dict(first.meta, merged=[c.file for c in cats]))
     for c in cats:
-        merged.tools.extend(c.tools)
+        tools.extend(c.tools)
         merged.problems.extend(c.problems)
         merged.sources.update(c.sources)
     broken = [c.meta["broken_refs"] for c in cats if c.meta.get("broken_refs")]

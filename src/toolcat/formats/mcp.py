@@ -3,6 +3,7 @@ or one tool per file (a folder of them is one catalog)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from toolcat.formats.arrays import (
@@ -14,7 +15,7 @@ from toolcat.formats.arrays import (
 )
 from toolcat.formats.registry import Format
 from toolcat.formats.targets import Target, put
-from toolcat.model import MCP, MCP_CAPTURE, Catalog, Tool
+from toolcat.model import MCP, MCP_CAPTURE, Catalog, Tool, ToolStream
 
 _MCP_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 
@@ -41,16 +42,16 @@ def mcp_tool(item: Any, file: str, pointer: str) -> Tool:
 def load_mcp(doc: Any, path: str) -> Catalog:
     if isinstance(doc, dict) and "name" in doc and "tools" not in doc and "result" not in doc:
         # one tool per file (e.g. github-mcp-server's __toolsnaps__)
-        cat = Catalog(file=path, format=MCP, document=doc, meta={"envelope": "tool"})
-        cat.tools.append(mcp_tool(doc, path, ""))
-        return cat
+        return Catalog(file=path, format=MCP, tools=[mcp_tool(doc, path, "")], document=doc,
+                       meta={"envelope": "tool"})
     tools, base = tool_list(doc, path)
     envelope = {"": "array", "/tools": "tools", "/result/tools": "jsonrpc"}[base]
     result = doc.get("result") if base == "/result/tools" else doc
-    cat = Catalog(file=path, format=MCP, document=doc, view=declared_view(result, path),
-                  meta={"envelope": envelope})
+    listed: list[Tool] = []
+    cat = Catalog(file=path, format=MCP, tools=listed, document=doc,
+                  view=declared_view(result, path), meta={"envelope": envelope})
     for i, item in enumerate(tools):
-        cat.tools.append(mcp_tool(item, path, f"{base}/{i}"))
+        listed.append(mcp_tool(item, path, f"{base}/{i}"))
     return cat
 
 
@@ -59,7 +60,7 @@ BATCH_TOOLS = 4096
 BATCH_CHARS = 4 << 20
 
 
-class StreamedTools:
+class StreamedTools(ToolStream):
     """The tools of a streamed MCP catalog (:func:`stream_catalog`): read from the file as
     they are used, never all held at once. :meth:`batches` is the first pass (each batch
     with the source of its elements, for positions); iterating again, ``len()`` and indexing
@@ -73,7 +74,7 @@ class StreamedTools:
     def _tool(self, el: Any) -> Tool:
         return mcp_tool(el.value, self.path, f"{self.stream.base}/{el.index}")
 
-    def batches(self) -> Any:
+    def batches(self) -> Iterator[tuple[list[Tool], Any]]:
         """``(tools, source)`` per batch of elements (at most :data:`BATCH_TOOLS` tools and
         about :data:`BATCH_CHARS` characters of text), in order."""
         from toolcat.document.stream import ElementsSource
@@ -90,7 +91,7 @@ class StreamedTools:
         if els:
             yield [self._tool(e) for e in els], ElementsSource(self.source, els)
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Tool]:
         for el in self.stream.elements():
             yield self._tool(el)
 
@@ -158,16 +159,17 @@ def stream_catalog(path: str, from_format: str | None, max_size: int,
     envelope = {"": "array", "/tools": "tools", "/result/tools": "jsonrpc"}[s.base]
     result = env.get("result") if s.base == "/result/tools" else env
     tools = StreamedTools(s, path, src)
-    return Catalog(file=path, format=MCP, tools=tools,  # type: ignore[arg-type]
+    return Catalog(file=path, format=MCP, tools=tools,
                    document=env, view=declared_view(result, path),
                    meta={"envelope": envelope, "streamed": True}, sources={path: src})
 
 
 def folder_catalog(path: str, parts: list[tuple[str, Any, Any]]) -> Catalog:
     """One catalog from a folder of one-tool MCP files: ``parts`` is (file, doc, source)."""
-    cat = Catalog(file=path, format=MCP, meta={"envelope": "folder"})
+    tools: list[Tool] = []
+    cat = Catalog(file=path, format=MCP, tools=tools, meta={"envelope": "folder"})
     for file, doc, src in parts:
-        cat.tools.append(mcp_tool(doc, file, ""))
+        tools.append(mcp_tool(doc, file, ""))
         cat.sources[file] = src
     return cat
 

@@ -8,7 +8,7 @@ A Responses API array may also hold ``{"type": "namespace", "name", "description
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from toolcat.formats.arrays import not_an_object, str_or_none, tool_list, view_from_name
 from toolcat.formats.registry import Format
@@ -59,7 +59,8 @@ def openai_tool(item: Any, file: str, pointer: str) -> Tool:
 
 def load_openai(doc: Any, path: str) -> Catalog:
     items, base = tool_list(doc, path)
-    cat = Catalog(file=path, format=OPENAI, document=doc, view=view_from_name(path),
+    tools: list[Tool] = []
+    cat = Catalog(file=path, format=OPENAI, tools=tools, document=doc, view=view_from_name(path),
                   meta={"envelope": "tools" if base else "array"})
     for i, item in enumerate(items):
         if isinstance(item, dict) and item.get("type") == "namespace" \
@@ -70,9 +71,9 @@ def load_openai(doc: Any, path: str) -> Catalog:
             for j, f in enumerate(item["tools"]):
                 t = openai_tool(f, path, f"{base}/{i}/tools/{j}")
                 t.extra["namespace"] = item.get("name")
-                cat.tools.append(t)
+                tools.append(t)
             continue
-        cat.tools.append(openai_tool(item, path, f"{base}/{i}"))
+        tools.append(openai_tool(item, path, f"{base}/{i}"))
     return cat
 
 
@@ -84,7 +85,7 @@ class OpenAiTarget(Target):
     native_formats = (OPENAI,)
     schema_keys = ("parameters",)
     compact_fields = ("type", "function", "name", "description", "parameters")
-    compact_body_fields = ("name", "description", "parameters")
+    compact_body_fields: ClassVar[tuple[str, ...]] = ("name", "description", "parameters")
 
     profile = "openai"
     provider = "openai-nonstrict"

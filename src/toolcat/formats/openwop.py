@@ -53,10 +53,11 @@ def load_openwop(doc: Any, path: str, view: str | None = None) -> Catalog:
             view = declared
         else:
             view = view_from_name(path)
-    cat = Catalog(file=path, format=OPENWOP, document=doc, view=view,
+    tools: list[Tool] = []
+    cat = Catalog(file=path, format=OPENWOP, tools=tools, document=doc, view=view,
                   meta={"envelope": "tools" if base == "/tools" else ("array" if base == "" else "tool")})
     for i, item in enumerate(items):
-        cat.tools.append(openwop_tool(item, path, "" if base is None else f"{base}/{i}"))
+        tools.append(openwop_tool(item, path, "" if base is None else f"{base}/{i}"))
     return cat
 
 

@@ -534,7 +534,7 @@ def strict_budget(schema: Any, dialect: str) -> tuple[int, int]:
     for _path, node, _d in iter_schemas(schema, dialect):
         if not isinstance(node, dict) or not isinstance(node.get("properties"), dict):
             continue
-        req = node.get("required") if isinstance(node.get("required"), list) else []
+        req = rq if isinstance(rq := node.get("required"), list) else []
         for name, sub in node["properties"].items():
             optional += name not in req
             unions += _union(sub)

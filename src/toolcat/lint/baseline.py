@@ -64,8 +64,8 @@ def load_baseline(path: str) -> tuple[str, Counter]:
     raw = read_regular(path, Limits.from_env().max_file_size, UsageError, what="baseline file")
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as e:
-        raise UsageError(f"cannot read the baseline: {e}", path) from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as err:
+        raise UsageError(f"cannot read the baseline: {err}", path) from None
     if not isinstance(data, dict) or data.get("toolcat-baseline") != VERSION \
             or not isinstance(data.get("findings"), list):
         raise UsageError("not a toolcat lint baseline (expected {\"toolcat-baseline\": 1, "

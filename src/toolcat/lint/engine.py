@@ -13,7 +13,7 @@ problem in a shared component is reported once, at its source.
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable
+from typing import Any, Iterable, Literal
 
 from toolcat.config import MCP_VERSIONS, Config
 from toolcat.document import pointer as jp
@@ -279,7 +279,7 @@ def compatibility_matrix(catalogs: list[Catalog], findings: list[Finding],
             key = (t.file or cat.file, t.id)
             if key in index:
                 continue
-            row = {"file": key[0], "tool": t.id, "cells": {n: "ok" for n in names}}
+            row: dict[str, Any] = {"file": key[0], "tool": t.id, "cells": {n: "ok" for n in names}}
             index[key] = row
             rows.append(row)
             by_file.setdefault(key[0], []).append(row)
@@ -348,13 +348,13 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
                                    tool=p.tool, pointer=p.pointer, source_pointer=p.pointer)
 
     streamed: list[Finding] = []
-    batches = getattr(cat.tools, "batches", None)
-    if batches is not None and not is_setup:
+    stream = cat.stream
+    if stream is not None and not is_setup:
         # a streamed catalog (formats.mcp.StreamedTools): the tool rules see one batch of
         # tools at a time, as a catalog of its own whose source holds just their texts, and
         # their findings are located before the batch is dropped; the catalog rules then
         # read the tools again from the file
-        for tools, source in batches():
+        for tools, source in stream.batches():
             part = Catalog(file=cat.file, format=cat.format, tools=tools, view=cat.view,
                            version=cat.version, meta=cat.meta, sources={cat.file: source})
             pctx = Context(part, config, profile, severities, ctx.provider, ctx.view)
@@ -367,10 +367,10 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
             if fs:
                 _locate(part, fs)
                 streamed.extend(_suppress(part, config, fs))
-        if profile.view is None and asked is None and cat.tools.view() != cat.view:
+        if profile.view is None and asked is None and stream.view() != cat.view:
             # the envelope's `_meta`, after the tools (beyond the first elements read when
             # the file was opened), declares another view: lint as that
-            cat.view = cat.tools.view()
+            cat.view = stream.view()
             return lint_catalog(cat, config, profile, rules, asked)
     elif not is_setup:
         _lint_tools(ctx, cat.tools, rules, tool_rules, in_rules, out_rules, add)
@@ -554,7 +554,7 @@ def _pure_hits(ctx: Context, tool: Tool, n: Node, rules: list[Rule], add: Any) -
     pointer below the node) in the order they came, or False when one does not fit that form
     (the node's content is then checked every time it is met)."""
     at = None
-    out: list | bool = []
+    out: list | Literal[False] = []
     for r in rules:
         for hit in r.check(ctx, tool, n):
             add(r.code, hit, tool)

@@ -140,6 +140,7 @@ def restore(original: Any, lowered: Any, dialect: str, limit: int | None,
         there = _aligned(original, out, path)
         got = _at(out, there) if there is not None else None
         if isinstance(got, dict) and "default" in got and got["default"] is None:
+            assert there is not None
             out = _set(out, there, lambda n: {k: v for k, v in n.items() if k != "default"})
             dropped += 1
             changes.append(Change(pointer + jp.encode(path + ("default",)), EXACT,
@@ -151,6 +152,7 @@ def restore(original: Any, lowered: Any, dialect: str, limit: int | None,
         got = _at(out, there) if there else None
         if not isinstance(got, dict) or "description" in got:
             continue
+        assert there is not None
         # what the node says already (an enum, a format) is judged on the lowered node: the
         # same one a second compaction sees
         text = describe.collapse(text) if limit is None else \

@@ -30,12 +30,13 @@ is reported (``omitted``, at the pointer that stops it).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
 from toolcat.document.canonical import dumps
 from toolcat.document.pointer import encode
-from toolcat.formats.providers import STRICT_TYPED_KEYS
+from toolcat.formats.providers import STRICT_TYPED_KEYS, Provider
 from toolcat.project.lower import (
     CHANGED,
     EXACT,
@@ -178,10 +179,24 @@ def _ref_siblings(n: dict, path: tuple, note: Any) -> dict:
 _GEMINI_TYPES = ("string", "number", "integer", "boolean", "array", "object")
 
 
-class _OpenApiRules:
+class _OpenApiRules(ABC):
     """``parameters`` (the OpenAPI 3.0 Schema subset Gemini reads): one ``type``
     (``nullable`` for null), ``enum`` of strings, no ``const``; after the RFC 0112 lowering
-    (no ``$ref``, no combinators but what it writes back)."""
+    (no ``$ref``, no combinators but what it writes back).
+
+    A part of :class:`Adapter`: it reads the provider row and calls back the adapter's
+    :meth:`note` and :meth:`node_rules`, declared here."""
+
+    #: the provider-table row the rewrites follow
+    row: Provider
+
+    @abstractmethod
+    def note(self, path: tuple, kind: Any, what: str, **extra: Any) -> None:
+        """Record a change at schema ``path`` (see :meth:`Adapter.note`)."""
+
+    @abstractmethod
+    def node_rules(self, n: dict, path: tuple, d: str) -> dict:
+        """The provider's rules for one (copied) node (see :meth:`Adapter.node_rules`)."""
 
     def openapi_rules(self, n: dict, path: tuple, d: str) -> dict:
         notes: list[str] = []
@@ -219,7 +234,7 @@ class _OpenApiRules:
                 self.note(path + ("type",), WIDENED, "type null has no Gemini type: dropped")
             else:
                 n.pop("type")
-                branches = []
+                branches: list[dict] = []
                 for x in rest:
                     atom = M.type_atoms(x) or frozenset()
                     b: dict = {"type": x}
@@ -251,7 +266,7 @@ class _OpenApiRules:
         for key in ("properties",):
             props = n.get(key)
             if isinstance(props, dict) and any(isinstance(v, bool) for v in props.values()):
-                fixed = {}
+                fixed: dict[str, Any] = {}
                 for name, v in props.items():
                     if v is True:
                         fixed[name] = {}
@@ -293,7 +308,7 @@ class Adapter(_OpenApiRules):
       ``nullable``, string enums, no ``const``, no boolean schemas.
     """
 
-    def __init__(self, row: Any) -> None:
+    def __init__(self, row: Provider) -> None:
         self.row = row
         self.strict = bool(row.strict_objects)
         self.all_required = bool(row.all_required)
@@ -467,7 +482,7 @@ class Adapter(_OpenApiRules):
                       f"additionalProperties: false ({self.row.title} closes every object): "
                       "undeclared properties can no longer be sent")
         if self.all_required and props:
-            req = n.get("required") if isinstance(n.get("required"), list) else []
+            req = rq if isinstance(rq := n.get("required"), list) else []
             missing = [k for k in props if k not in req]
             if missing:
                 new_props = dict(props)
@@ -493,7 +508,7 @@ class Adapter(_OpenApiRules):
             return n
         n = dict(n)
         n.pop("type")
-        branches = []
+        branches: list[dict] = []
         for x in names:
             atom = M.type_atoms(x) or frozenset()
             b: dict = {"type": x}

@@ -10,7 +10,7 @@ satisfy costs little and gives nothing.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterator
+from typing import Any, Iterator, TypeGuard
 
 from toolcat.schema import merge as M
 from toolcat.schema.keywords import DRAFT2020, LEGACY_DIALECTS, TUPLE_ITEMS_DIALECTS
@@ -74,7 +74,7 @@ def _as_node(s: Any) -> Any:
     return {} if s is True else s
 
 
-def _num(v: Any) -> bool:
+def _num(v: Any) -> TypeGuard[int | float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
@@ -255,8 +255,9 @@ class Sampler:
 
     def _numbers(self, node: dict, integer: bool) -> Iterator[Any]:
         lo, lo_x, hi, hi_x = bounds(node, self.dialect)
-        m = node.get("multipleOf") if _num(node.get("multipleOf")) else None
+        m = mo if _num(mo := node.get("multipleOf")) else None
         cands: list = []
+        base: list[float]
         if integer:
             ilo, ihi = int_bounds(lo, lo_x, hi, hi_x)
             base = [0, 1, -1, 2, 10]
@@ -290,12 +291,12 @@ class Sampler:
 
     def _strings(self, node: dict) -> Iterator[str]:
         d = self.dialect
-        lo = node.get("minLength") if _num(node.get("minLength")) else 0
-        hi = node.get("maxLength") if _num(node.get("maxLength")) else None
+        lo = mn if _num(mn := node.get("minLength")) else 0
+        hi = mx if _num(mx := node.get("maxLength")) else None
         lo = max(0, int(math.ceil(lo)))
         fmt = node.get("format")
-        if isinstance(fmt, str) and isinstance(FORMAT_EXAMPLES.get(fmt), str):
-            yield FORMAT_EXAMPLES[fmt]
+        if isinstance(fmt, str) and isinstance(example := FORMAT_EXAMPLES.get(fmt), str):
+            yield example
         pat = node.get("pattern")
         if isinstance(pat, str) and M.validates("pattern", d):
             for h in self.hints:
@@ -322,7 +323,7 @@ class Sampler:
         d = self.dialect
         req = [r for r in node.get("required", []) if isinstance(r, str)] \
             if isinstance(node.get("required"), list) else []
-        props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+        props = ps if isinstance(ps := node.get("properties"), dict) else {}
         obj: dict = {}
         todo = list(dict.fromkeys(req))
         deps = dependent_required(node, d)
@@ -337,7 +338,7 @@ class Sampler:
             for extra in deps.get(name, ()):
                 if extra not in todo:
                     todo.append(extra)
-        mn = node.get("minProperties") if _num(node.get("minProperties")) else 0
+        mn = mp if _num(mp := node.get("minProperties")) else 0
         if len(obj) < mn:
             for name in list(props) + list(EXTRA_NAMES):
                 if len(obj) >= mn:
@@ -363,7 +364,7 @@ class Sampler:
     def _arrays(self, node: dict, depth: int) -> Iterator[list]:
         d = self.dialect
         prefix, rest = split_items(node, d)
-        mn = node.get("minItems") if _num(node.get("minItems")) else 0
+        mn = mi if _num(mi := node.get("minItems")) else 0
         mn = int(math.ceil(mn))
         if mn == 0 and not prefix:
             yield []
@@ -429,7 +430,7 @@ class Sampler:
                 names = [next(self._fresh_names(node, base_objs[0]), None)]
                 names = [n for n in names if n is not None]
             inner = self.embed(rest_route, data[1:], value, sub, depth + 1)
-            out = []
+            out: list = []
             for base in base_objs:
                 for name in names[:3]:
                     for v in inner[:2]:
@@ -454,7 +455,7 @@ class Sampler:
                 if not found:
                     return []
                 head.append(v)
-            mn = node.get("minItems") if _num(node.get("minItems")) else 0
+            mn = mi if _num(mi := node.get("minItems")) else 0
             out = []
             for v in inner[:2]:
                 arr = head + [v]
@@ -535,8 +536,8 @@ class Sampler:
         return got
 
     def _fresh_names(self, node: dict, base: dict) -> Iterator[str]:
-        props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
-        pats = node.get("patternProperties") if isinstance(node.get("patternProperties"), dict) else {}
+        props = ps if isinstance(ps := node.get("properties"), dict) else {}
+        pats = pp if isinstance(pp := node.get("patternProperties"), dict) else {}
         for n in EXTRA_NAMES:
             if n in props or n in base or any(_search(p, n) for p in pats):
                 continue
@@ -584,7 +585,7 @@ def split_items(node: dict, dialect: str) -> tuple[list, Any]:
             extra = node.get("additionalItems", True)
             return list(items), extra
         return [], items if items is not None else True
-    prefix = node.get("prefixItems") if isinstance(node.get("prefixItems"), list) else []
+    prefix = pi if isinstance(pi := node.get("prefixItems"), list) else []
     return list(prefix), node.get("items", True)
 
 
@@ -604,8 +605,8 @@ def property_schema(node: dict, name: str) -> Any:
     """The schema ``node`` applies to property ``name``: ``properties[name]`` and every
     matching ``patternProperties`` schema (as an ``allOf`` when more than one), else
     ``additionalProperties`` (default ``true``)."""
-    props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
-    pats = node.get("patternProperties") if isinstance(node.get("patternProperties"), dict) else {}
+    props = ps if isinstance(ps := node.get("properties"), dict) else {}
+    pats = pp if isinstance(pp := node.get("patternProperties"), dict) else {}
     parts = []
     if name in props:
         parts.append(props[name])
@@ -632,7 +633,7 @@ def regex_samples(pattern: str, n: int = 4) -> list[str]:
     (literals, classes, repeats at their lower bound and one more, the branches of an
     alternation in turn); empty for what it does not understand (look-arounds...)."""
     try:
-        import re._parser as sre  # Python 3.11+
+        import re._parser as sre  # type: ignore[import-not-found]  # Python 3.11+ (no stub)
     except ImportError:  # pragma: no cover
         import sre_parse as sre  # type: ignore[no-redef]
     try:

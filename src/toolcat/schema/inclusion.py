@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from toolcat.schema import merge as M
 from toolcat.schema.examples import (
@@ -576,10 +576,10 @@ class Comparator:
 
         return Maybe(None, reason, make)
 
-    def _narrow(self, A: Any, B: Any, gen: Callable[[], list], reason: str | None = None) -> Maybe:
+    def _narrow(self, A: Any, B: Any, gen: Callable[..., list], reason: str | None = None) -> Maybe:
         return self._maybe_from(self.a, A, B, gen, reason)
 
-    def _widen(self, A: Any, B: Any, gen: Callable[[], list], reason: str | None = None) -> Maybe:
+    def _widen(self, A: Any, B: Any, gen: Callable[..., list], reason: str | None = None) -> Maybe:
         return self._maybe_from(self.b, B, A, gen, reason)
 
     def _unknown(self, A: Any, B: Any, ra: tuple, rb: tuple, data: tuple, keyword: str,
@@ -680,6 +680,8 @@ class Comparator:
         known: dict[tuple[int, int], dict[str, bool]] = {}
         pending_n: list[tuple[int, int]] = []
         pending_w: list[tuple[int, int]] = []
+        i: int | None      # a branch of OLD (None: no NEW branch holds it)
+        proved: bool | None
         if N in want:
             # every OLD branch inside some NEW branch: the closest one first
             for i, j in enumerate(pn):
@@ -739,6 +741,7 @@ class Comparator:
         # a oneOf on the including side: each instance must match only one of its branches
         for i, j in pending_n:
             if not self._exclusive(i, j, xa, xb, pn, pw, ka, kb, N, same, held):
+                assert kb == "oneOf"     # (any other holds)
                 out.append(Change(kb, ra, rb, data, "oneOf branches of NEW may overlap: an "
                                   "instance OLD accepts may match two of them",
                                   self._narrow(A, B, lambda: self.a.sampler.samples(A, 4),
@@ -748,6 +751,7 @@ class Comparator:
         for i, j in pending_w:
             if not self._exclusive(j, i, xb, xa, pw, pn, kb, ka, W, {(b, a) for a, b in same},
                                    held):
+                assert ka == "oneOf"     # (any other holds)
                 out.append(Change(ka, ra, rb, data, "oneOf branches of OLD may overlap",
                                   None, self._widen(A, B, lambda: self.b.sampler.samples(B, 4),
                                                     "oneOf exclusivity is not proved"),
@@ -780,7 +784,7 @@ class Comparator:
         return True
 
     def _branch_pair(self, x: Any, y: Any, rx: tuple, ry: tuple, data: tuple, dirs: frozenset,
-                     key: str, others: list[int], other_holds: Callable[[int], bool]
+                     key: str, others: list[int], other_holds: Callable[..., bool]
                      ) -> tuple[list[Change], bool, bool]:
         """The changes between paired branches ``x`` and ``y`` for ``dirs``; whether the
         ``key`` direction is proved for the branch (by this pair, or by another branch that
@@ -822,6 +826,7 @@ class Comparator:
                     return j, "ref"
         x = self._deref(x, sx)
         ax = M.schema_atoms(x, sx.dialect)
+        scores: list[int | None]
         best, score, scores = None, 0, []
         for j, y in enumerate(ys):
             y = self._deref(y, sy)
@@ -835,7 +840,7 @@ class Comparator:
             sc += disc
             if sc > score:
                 best, score = j, sc
-        clear = best is not None and scores[best] is not None and scores[best] >= 8 and \
+        clear = best is not None and (sb := scores[best]) is not None and sb >= 8 and \
             sum(1 for v in scores if v is not None and v >= 8) == 1
         return best, ("discriminator" if clear else None)
 
@@ -960,7 +965,8 @@ class Comparator:
             conj = Y.get("allOf")
             if not isinstance(conj, list):
                 return False
-            mine = [X_ for X_ in (X.get("allOf") if isinstance(X.get("allOf"), list)
+            xs = X.get("allOf")
+            mine = [X_ for X_ in (xs if isinstance(xs, list)
                                   and M.validates("allOf", dx) else [])]
             whole = {x: v for x, v in X.items() if x != "allOf"}
             return all(proved(whole, c) or any(proved(m, c) for m in mine) for c in conj)
@@ -1510,8 +1516,8 @@ def _discriminator_score(x: Any, y: Any, sx: Side, sy: Side) -> int:
     (a discriminator that tells them apart)."""
     if not isinstance(x, dict) or not isinstance(y, dict):
         return 0
-    px = x.get("properties") if isinstance(x.get("properties"), dict) else {}
-    py = y.get("properties") if isinstance(y.get("properties"), dict) else {}
+    px = p if isinstance(p := x.get("properties"), dict) else {}
+    py = q if isinstance(q := y.get("properties"), dict) else {}
     score = 2 * len(set(px) & set(py))
     for name in _names(x.get("required")):
         if name in px and name in py and name in _names(y.get("required")):
@@ -1597,7 +1603,7 @@ def _multiple_implies(m1: Any, m2: Any, integer: bool) -> bool:
 def _undeclared_route(S: dict, name: str) -> tuple:
     from toolcat.schema.examples import _search
 
-    pats = S.get("patternProperties") if isinstance(S.get("patternProperties"), dict) else {}
+    pats = pp if isinstance(pp := S.get("patternProperties"), dict) else {}
     for p in pats:
         if _search(p, name):
             return ("patternProperties", p)
@@ -1658,7 +1664,7 @@ def compare(old: Any, new: Any, old_dialect: str = DRAFT2020, new_dialect: str =
 
 
 def witness(change: Change, direction: str, old: Side, new: Side,
-            valid: list[Checker] = (), invalid: list[Checker] = ()) -> Any:
+            valid: Sequence[Checker] = (), invalid: Sequence[Checker] = ()) -> Any:
     """A whole instance for ``change``: for ``"narrows"`` one OLD accepts and NEW rejects
     (for ``"widens"``, the reverse), built from the change's candidates by embedding them at
     the change's place; checked with the two roots' checkers and with every checker in
@@ -1734,8 +1740,9 @@ def target_path(ref: str, root: Any) -> tuple[tuple, Any] | None:
         target = jp.resolve(root, tokens)
     except (KeyError, ValueError, TypeError, IndexError):
         return None
-    out = []
+    out: list[str | int] = []
     cur = root
+    tok: str | int
     for tok in tokens:
         if isinstance(cur, list):
             tok = int(tok)

@@ -18,7 +18,7 @@ instance-type class of each type-specific keyword below.
 from __future__ import annotations
 
 from math import gcd
-from typing import Any, Iterable
+from typing import Any, Iterable, NoReturn
 
 from toolcat.schema.keywords import (
     CORE,
@@ -242,7 +242,7 @@ class _NoMerge(Exception):
     pass
 
 
-def _fail() -> Any:
+def _fail() -> NoReturn:
     raise _NoMerge
 
 
@@ -587,6 +587,7 @@ def union_exact(branches: list, dialect: str, one_of: bool, annotations: bool = 
     if len(bs) == 1:
         return dict(bs[0])
     # 1) value lists
+    value_lists: list[list] | None
     value_lists = []
     for b in bs:
         if any(validates(k, dialect) and k not in ("type", "enum", "const") for k in b):
@@ -716,7 +717,8 @@ def join(branches: list, dialect: str) -> Any:
         if t is not None:
             out["type"] = t
     # value lists
-    vals_all: list | None = []
+    vals_all: list | None
+    vals_all = []
     for b in bs:
         vals = finite_values({k: v for k, v in b.items() if k in ("type", "enum", "const")},
                              dialect) if ("enum" in b or "const" in b or "type" in b) else None
@@ -756,7 +758,7 @@ def _join_objects(bs: list[dict], dialect: str) -> dict:
     props: list[dict] = []
     adds: list[Any] = []
     for b in bs:
-        p = b.get("properties") if isinstance(b.get("properties"), dict) else {}
+        p = ps if isinstance(ps := b.get("properties"), dict) else {}
         props.append(p)
         if b.get("patternProperties") or not isinstance(b.get("additionalProperties", True),
                                                         (dict, bool)):
@@ -773,7 +775,7 @@ def _join_objects(bs: list[dict], dialect: str) -> dict:
     add = join(adds, dialect)
     if not is_trivial(add, dialect):
         out["additionalProperties"] = add
-    reqs = [b.get("required") if isinstance(b.get("required"), list) else [] for b in bs]
+    reqs = [rq if isinstance(rq := b.get("required"), list) else [] for b in bs]
     common = [r for r in reqs[0] if all(r in other for other in reqs[1:])]
     if common:
         out["required"] = dedupe(common)

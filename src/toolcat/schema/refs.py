@@ -326,9 +326,9 @@ class RefIndex:
         # computed below do not depend on the order)
         targets = list(dict.fromkeys(i.target for i in self.refs.values()
                                      if i.target is not None))
-        for i in self.refs.values():
-            if i.target is not None:
-                self.ref_count[i.target] = self.ref_count.get(i.target, 0) + 1
+        for ref in self.refs.values():
+            if ref.target is not None:
+                self.ref_count[ref.target] = self.ref_count.get(ref.target, 0) + 1
         edges: dict[tuple, list[tuple]] = {t: [] for t in targets}
         tset = set(targets)
         within = self.refs_within

@@ -452,7 +452,8 @@ def _panic_text(e: BaseException) -> str:
 def _refuse(uri: str) -> Any:
     from referencing.exceptions import NoSuchResource
 
-    raise NoSuchResource(ref=uri)
+    # (referencing's classes are attrs classes its own decorator makes: mypy sees no fields)
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
 
 
 class Checker:
@@ -488,7 +489,8 @@ class Checker:
                 # the class keeps itself through a `$schema` below the root
                 cls = bounded_class(cls, self.root, strict=True,
                                     counted=self.budget is not None)
-                self._validator = cls(self.root, registry=Registry(retrieve=_refuse))
+                self._validator = cls(self.root,
+                                      registry=Registry(retrieve=_refuse))  # type: ignore[call-arg]
             except Exception:  # noqa: BLE001 - a schema jsonschema cannot even hold
                 self._broken = True
             except BaseException as e:  # a panic in rpds; anything else is re-raised

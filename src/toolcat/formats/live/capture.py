@@ -237,15 +237,16 @@ def setup_catalog(servers: list, client: str | None = None):  # noqa: ANN201 - C
     pointer, so findings on a tool still name the server and the index.
     ``meta["setup"]``: ``client`` and ``servers`` (``{"name", "key", "tools"}`` each, ``key``
     being the server's name in the client's configuration)."""
-    from toolcat.model import MCP, STANDARD, Catalog
+    from toolcat.model import MCP, STANDARD, Catalog, Tool
 
     name = f"{client} {SETUP}" if client else SETUP
-    cat = Catalog(file=name, format=MCP, view=STANDARD)
+    tools: list[Tool] = []
+    cat = Catalog(file=name, format=MCP, tools=tools, view=STANDARD)
     listed = []
     for c in servers:
         live = c.meta.get("live", {})
         listed.append({"name": c.file, "key": live.get("key", c.file), "tools": len(c.tools)})
-        cat.tools.extend(c.tools)
+        tools.extend(c.tools)
     cat.meta["setup"] = {"client": client, "servers": listed}
     return cat
 
@@ -277,7 +278,7 @@ def compare(old: Any, new: dict) -> list[str]:
     out: list[str] = []
     if not isinstance(old, dict) or not isinstance(old.get("tools"), list):
         return ["the file is not a capture (no tools array)"]
-    om = old.get(CAPTURE_KEY) if isinstance(old.get(CAPTURE_KEY), dict) else {}
+    om = cm if isinstance(cm := old.get(CAPTURE_KEY), dict) else {}
     nm = new[CAPTURE_KEY]
     for key in sorted(set(om) | set(nm)):
         if key in VOLATILE:

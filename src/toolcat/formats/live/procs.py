@@ -137,7 +137,7 @@ def spawn(spec: ServerSpec) -> ServerProcess:
     env.update(spec.env)
     kwargs: dict = {}
     if os.name == "nt":  # pragma: no cover
-        kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
+        kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
     else:
         kwargs["start_new_session"] = True
     cmd = printable(spec.argv[0], 120)

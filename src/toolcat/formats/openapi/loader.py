@@ -93,6 +93,8 @@ class _Loader:
     def __init__(self, doc: dict, src: SourceText, path: str, opts: Any, cat: Catalog) -> None:
         self.opts = opts
         self.cat = cat
+        assert isinstance(cat.tools, list)     # a catalog being loaded: its tools are a list
+        self.tools = cat.tools
         self.swagger = "openapi" not in doc
         version = cat.version or ""
         index_ids = not self.swagger and not version.startswith("3.0")
@@ -237,17 +239,16 @@ class _Loader:
         tool.output_schema = self._output(tool, op, doc, op_ptr)
         self.r.sink = None
         if sink and self._broken(tool, sink):
-            self.cat.tools.append(tool)
+            self.tools.append(tool)
         elif not sink:
-            self.cat.tools.append(tool)
+            self.tools.append(tool)
         self.check.operation(op, doc, op_ptr, tid)
 
     # ---------------------------------------------------------------- broken refs
     def _broken(self, tool: Tool, sink: list[BrokenRef]) -> bool:
         """``--broken-refs widen|omit``: record what became of ``tool``, built with the broken
         refs in ``sink``; whether the tool is kept (widen) or left out (omit)."""
-        seen: set[int] = set()
-        uniq = [b for b in sink if not (id(b) in seen or seen.add(id(b)))]
+        uniq = list({id(b): b for b in sink}.values())
         if self.broken_refs == "omit":
             self._record_broken(tool.id, tool.pointer, uniq, "omitted")
             return False
@@ -481,7 +482,7 @@ class _Loader:
 
         if omitted:
             self._omitted(tool, top_extra, omitted)
-        schema: dict = {k: top_extra.pop(k) for k in ("title", "description") if k in top_extra}
+        schema = {k: top_extra.pop(k) for k in ("title", "description") if k in top_extra}
         schema["type"] = "object"
         schema["properties"] = props
         if required:
@@ -560,6 +561,7 @@ class _Loader:
               snode: Any, sdoc: Doc, sptr: str, body_required: bool,
               desc: tuple[str, Doc, str] | None, kind: str) -> None:
         conv, crefs = self.b.convert(snode, sdoc, sptr)
+        cand_refs: frozenset[str] | set[str]
         cand, cand_refs, cdoc, cptr = conv, crefs, sdoc, sptr
         d = self.b.resolve_def_root(conv)
         if d is not None:

@@ -547,6 +547,7 @@ class Bundler:
             self.r.problem(err, doc, base + jp.encode(path) + "/$ref", self.tool,
                            not self.r.lenient)
             return None
+        assert not isinstance(t, str)     # (a str is an error, returned above)
         return t
 
     def _chain_error(self, t: Target) -> str | None:

@@ -149,6 +149,7 @@ def build(report: Report, quiet: bool = False) -> Iterator[list[tuple[str, str]]
         yield _line_of(f, report.tagged(f))
         text = _source_line(report, f.file, f.line)
         if text is not None and f.column is not None:
+            assert f.line is not None       # (a source line has a number)
             text = masked(f.file, f.line, text)
             cut, col = snippet(text, f.column)
             safe = shown(cut)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from toolcat.formats import registry
 from toolcat.lint.registry import Hit, rule
 from toolcat.model import ANTHROPIC, COMPACT, MCP, MCP_CAPTURE
+
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context
+    from toolcat.model import Tool
 
 _PATTERNS: dict[str, re.Pattern] = {}
 
@@ -21,7 +25,7 @@ def _pattern(p: str) -> re.Pattern:
 
 @rule("TC101", "unique-tool-id", "error",
       "toolId (MCP `name`, OpenAPI `operationId`) is unique in the catalog", scope="catalog")
-def unique_tool_id(ctx) -> Iterator[Hit]:
+def unique_tool_id(ctx: Context) -> Iterator[Hit]:
     """Every tool of a catalog needs its own id: clients call tools by id, and an OpenWOP
     `toolAllowlist`, an MCP client or a model picking a function cannot tell two tools with one
     name apart (usually one silently shadows the other). For OpenAPI the id is the
@@ -45,7 +49,7 @@ def unique_tool_id(ctx) -> Iterator[Hit]:
 @rule("TC102", "tool-id-format", "error",
       "toolId present and well-formed: non-empty; with the `mcp` profile an MCP tool name "
       "(`^[A-Za-z0-9_.-]{1,128}$`)")
-def tool_id_format(ctx, tool) -> Iterator[Hit]:
+def tool_id_format(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """A tool needs a non-empty id. With the `mcp` profile the id must be an MCP tool name:
     1 to 128 ASCII letters, digits, `_`, `-` and `.` (MCP 2025-11-25 and later, "Tool
     Names"; `admin.tools.list` is the specification's own example; 2025-06-18 had no name
@@ -108,7 +112,7 @@ def _id_mismatch(tid: str, pattern: str) -> str:
 
 @rule("TC106", "description-too-long", "warning",
       "tool description longer than the configured maximum (default 1,024 characters)")
-def description_too_long(ctx, tool) -> Iterator[Hit]:
+def description_too_long(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Tool descriptions are sent to the model on every turn. A description longer than
     `description-max` characters (default 1,024; set it in the config or with
     `--description-max`) costs tokens on every request; move the detail to parameter
@@ -121,7 +125,7 @@ def description_too_long(ctx, tool) -> Iterator[Hit]:
 
 
 @rule("TC107", "missing-description", "warning", "tool has no description")
-def missing_description(ctx, tool) -> Iterator[Hit]:
+def missing_description(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Without a description a model has only the tool's name to decide when to call it.
     Give every tool a one- or two-sentence description of what it does and when to use it.
     (For OpenAPI, toolcat uses the operation's `description`, else its `summary`.) On a
@@ -138,7 +142,7 @@ def missing_description(ctx, tool) -> Iterator[Hit]:
 
 @rule("TC108", "duplicate-description", "info",
       "two tools share the same description", scope="catalog")
-def duplicate_description(ctx) -> Iterator[Hit]:
+def duplicate_description(ctx: Context) -> Iterator[Hit]:
     """Two tools with the same description look interchangeable to a model, which then picks
     one at random. Usually a copy-paste slip: say what distinguishes each tool."""
     from hashlib import blake2b
@@ -160,7 +164,7 @@ def duplicate_description(ctx) -> Iterator[Hit]:
 
 @rule("TC109", "tool-id-case-collision", "warning",
       "toolIds that differ only in letter case", scope="catalog")
-def tool_id_case_collision(ctx) -> Iterator[Hit]:
+def tool_id_case_collision(ctx: Context) -> Iterator[Hit]:
     """Ids such as `getUser` and `getuser` are distinct, but case-insensitive clients,
     file systems and humans confuse them, and a model may call the wrong one. Rename one."""
     seen: dict[str, str] = {}
@@ -177,7 +181,7 @@ def tool_id_case_collision(ctx) -> Iterator[Hit]:
 
 @rule("TC110", "invalid-tool-entry", "error",
       "an entry of the tools array is not a tool descriptor object")
-def invalid_tool_entry(ctx, tool) -> Iterator[Hit]:
+def invalid_tool_entry(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Every entry of a tools array must be an object describing one tool. A string, number,
     array or null entry is rejected by clients (often the whole catalog with it). toolcat
     reports the entry and skips the other rules for it."""
@@ -187,7 +191,7 @@ def invalid_tool_entry(ctx, tool) -> Iterator[Hit]:
 @rule("TC111", "missing-input-schema", "error",
       "an MCP tool has an `inputSchema` (an Anthropic tool an `input_schema`)",
       formats=(MCP, MCP_CAPTURE, ANTHROPIC))
-def missing_input_schema(ctx, tool) -> Iterator[Hit]:
+def missing_input_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """The MCP specification requires every tool to have an `inputSchema` (a JSON Schema
     object; `{"type": "object"}` for a tool that takes no arguments), and the Anthropic API
     an `input_schema`: a client that validates the `tools/list` result (the MCP TypeScript

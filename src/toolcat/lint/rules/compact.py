@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from toolcat.lint.registry import Hit, rule
 from toolcat.model import OPENWOP
 from toolcat.schema.keywords import COMPACT_FORBIDDEN, COMPACT_LOWERED
 
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context, Node
+    from toolcat.model import Tool
+
 
 @rule("CS201", "input-type-object", "error",
       "inputSchema top-level `type` is exactly `\"object\"`")
-def input_type_object(ctx, tool) -> Iterator[Hit]:
+def input_type_object(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """RFC 0112's compact structural subset (and MCP's `tools/list`) require the input schema
     to be an object schema with top-level `type: "object"`, spelled exactly so: not a type
     array, not left out. A tool without an `inputSchema` is reported too, except in OpenWOP
@@ -33,7 +37,7 @@ def input_type_object(ctx, tool) -> Iterator[Hit]:
 
 
 @rule("CS202", "input-properties", "error", "inputSchema has a `properties` object")
-def input_properties(ctx, tool) -> Iterator[Hit]:
+def input_properties(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """The compact subset requires an explicit `properties` map at the top of the input
     schema, even when it is empty (`"properties": {}`): clients and providers build the
     argument form from it. An object schema without it says nothing about its arguments."""
@@ -53,7 +57,7 @@ def input_properties(ctx, tool) -> Iterator[Hit]:
       "no `$ref`, `oneOf`, `allOf`, `anyOf`, `not`, `patternProperties`, `dependentSchemas` in "
       "any schema position at any depth (properties named so are data; `enum`/`const`/"
       "`default`/`examples` values are data)", scope="node", keys=COMPACT_FORBIDDEN, pure=True)
-def forbidden_keyword(ctx, tool, n) -> Iterator[Hit]:
+def forbidden_keyword(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """RFC 0112: a compact `inputSchema` must not use `$ref`, `oneOf`, `allOf`, `anyOf`,
     `not`, `patternProperties` or `dependentSchemas` at any nesting depth. Only schema
     positions count: a property *named* `oneOf`, or `$ref` keys inside `enum`, `const`,
@@ -71,7 +75,7 @@ def forbidden_keyword(ctx, tool, n) -> Iterator[Hit]:
 @rule("CS205", "compact-lowering-needed", "warning",
       "a `$defs`/`definitions`, `if`/`then`/`else` or `dependencies` that a compact view will "
       "have to lower", scope="node", keys=COMPACT_LOWERED, pure=True)
-def lowered_keyword(ctx, tool, n) -> Iterator[Hit]:
+def lowered_keyword(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """`$defs`/`definitions` only serve `$ref` (which the compact subset forbids), and
     `if`/`then`/`else` and draft-07 `dependencies` are conditional constructs few models
     follow. RFC 0112 does not forbid them, so this is a warning: a compact projection has to

@@ -8,10 +8,14 @@ rules are quiet on catalogs without deferral."""
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from toolcat.lint.registry import Hit, rule
 from toolcat.model import ANTHROPIC, OPENAI
+
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context
+    from toolcat.model import Tool
 
 #: the functions a Responses API namespace should hold at most (OpenAI's tool search guide:
 #: "fewer than 10 functions per namespace"; ``toolcat project`` writes at most 10)
@@ -44,7 +48,7 @@ def vague_name(name: str) -> bool:
 @rule("DF701", "deferred-tool-unfindable", "warning",
       "a deferred tool that a tool search cannot find (no description, a name that says "
       "nothing)", formats=(ANTHROPIC, OPENAI))
-def deferred_unfindable(ctx, tool) -> Iterator[Hit]:
+def deferred_unfindable(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """A deferred tool is not shown to the model: it only enters the context when a tool
     search (Anthropic's regex or BM25 search, OpenAI's `tool_search`) matches the model's
     query against its name and description (and parameter names and descriptions). Without a
@@ -65,7 +69,7 @@ def deferred_unfindable(ctx, tool) -> Iterator[Hit]:
 @rule("DF702", "namespace-too-large", "warning",
       "a Responses API namespace holds more than 10 functions", scope="catalog",
       formats=(OPENAI,))
-def namespace_too_large(ctx) -> Iterator[Hit]:
+def namespace_too_large(ctx: Context) -> Iterator[Hit]:
     """OpenAI's tool search loads a namespace's functions together, and its guide advises
     fewer than 10 functions per namespace: a larger one loads schemas the model does not
     need, and its one description cannot say what each of them is for. Split it (`toolcat
@@ -79,7 +83,7 @@ def namespace_too_large(ctx) -> Iterator[Hit]:
 @rule("DF703", "deferred-without-search", "error",
       "deferred tools but no tool search tool in the array", scope="catalog",
       formats=(ANTHROPIC, OPENAI))
-def deferred_without_search(ctx) -> Iterator[Hit]:
+def deferred_without_search(ctx: Context) -> Iterator[Hit]:
     """A deferred tool is loaded only through a tool search: an Anthropic request with
     `"defer_loading": true` tools needs a tool search server tool
     (`tool_search_tool_bm25_20251119` or `tool_search_tool_regex_20251119`), a Responses API
@@ -96,7 +100,7 @@ def deferred_without_search(ctx) -> Iterator[Hit]:
 
 @rule("DF704", "search-tool-deferred", "error",
       "the tool search tool is itself deferred", scope="catalog", formats=(ANTHROPIC, OPENAI))
-def search_tool_deferred(ctx) -> Iterator[Hit]:
+def search_tool_deferred(ctx: Context) -> Iterator[Hit]:
     """The tool search tool is how the model finds deferred tools; deferred itself, it is
     never shown, and nothing can be found (Anthropic refuses a request whose tools are all
     deferred). Leave `defer_loading` off the tool search tool."""
@@ -108,7 +112,7 @@ def search_tool_deferred(ctx) -> Iterator[Hit]:
 @rule("DF705", "input-example-refused", "error",
       "an `input_examples` entry that the tool's own `input_schema` refuses",
       formats=(ANTHROPIC,))
-def input_example_refused(ctx, tool) -> Iterator[Hit]:
+def input_example_refused(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Anthropic's `input_examples` show the model well-formed calls of a tool; an example
     its own `input_schema` refuses teaches it a call that fails (and the API may reject the
     request). Each example is checked with jsonschema against the schema, in its dialect."""

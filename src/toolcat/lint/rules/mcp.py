@@ -22,29 +22,33 @@ tool names 1-128 ``[A-Za-z0-9_.-]``     -           yes         yes (TC102)
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from toolcat.config import MCP_VERSIONS
 from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
 from toolcat.model import MCP, MCP_CAPTURE
 
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context, Node
+    from toolcat.model import Catalog, Tool
+
 _MCP = (MCP, MCP_CAPTURE)
 
 _HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 
-def _rev(ctx) -> str:
+def _rev(ctx: Context) -> str:
     return getattr(ctx.config, "mcp_version", None) or MCP_VERSIONS[-1]
 
 
-def _raw(tool) -> dict:
+def _raw(tool: Tool) -> dict:
     return tool.raw if isinstance(tool.raw, dict) else {}
 
 
 @rule("MC101", "input-schema-object", "error",
       "inputSchema is present, an object schema and has top-level `type: \"object\"`")
-def input_schema_object(ctx, tool) -> Iterator[Hit]:
+def input_schema_object(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Every MCP tool has an `inputSchema`, "a valid JSON Schema object (not `null`)", and
     since tool arguments are always a JSON object the schema's root says `type: "object"`
     (the `Tool` type of every revision's schema.ts requires it). A client validating
@@ -68,7 +72,7 @@ def input_schema_object(ctx, tool) -> Iterator[Hit]:
 
 @rule("MC102", "output-schema-object", "error",
       "outputSchema has top-level `type: \"object\"` (MCP 2025-06-18 and 2025-11-25)")
-def output_schema_object(ctx, tool) -> Iterator[Hit]:
+def output_schema_object(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """MCP 2025-06-18 and 2025-11-25 type `outputSchema` as an object schema (`type:
     "object"` at its root: structured content is a JSON object). 2026-07-28 allows any JSON
     Schema there, so the rule only runs for the older revisions (`--mcp-version`)."""
@@ -87,7 +91,7 @@ def output_schema_object(ctx, tool) -> Iterator[Hit]:
 
 @rule("MC103", "no-parameters-open", "info",
       "a tool without parameters whose inputSchema does not say `additionalProperties: false`")
-def no_parameters_open(ctx, tool) -> Iterator[Hit]:
+def no_parameters_open(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """For a tool with no parameters the specification (2025-11-25 and later) recommends
     `{"type": "object", "additionalProperties": false}`, which accepts only `{}`; a bare
     `{"type": "object"}` accepts any object, so a model may send arguments the tool ignores."""
@@ -109,7 +113,7 @@ def no_parameters_open(ctx, tool) -> Iterator[Hit]:
 @rule("MC104", "annotation-types", "error",
       "`annotations` is an object whose `title` is a string and whose hints are booleans",
       formats=_MCP)
-def annotation_types(ctx, tool) -> Iterator[Hit]:
+def annotation_types(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """`ToolAnnotations` (every revision): `title` is a string, `readOnlyHint`,
     `destructiveHint`, `idempotentHint` and `openWorldHint` are booleans. A client reading
     `"readOnlyHint": "false"` as truthy may skip the confirmation a destructive tool needs."""
@@ -133,7 +137,7 @@ _SIZE = re.compile(r"^(any|[1-9][0-9]*x[1-9][0-9]*)$")
 @rule("MC105", "icons-well-formed", "error",
       "`icons` is an array of `{src, mimeType?, sizes?, theme?}` with an https: or data: `src` "
       "(MCP 2025-11-25 and later)", formats=_MCP)
-def icons_well_formed(ctx, tool) -> Iterator[Hit]:
+def icons_well_formed(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Tools carry `icons` since 2025-11-25: each an object with a `src` URI, an optional
     `mimeType` string, `sizes` (strings `WxH` or `any`) and `theme` (`light` or `dark`).
     Clients "MUST reject icon URIs that use unsafe schemes": only `https:` and `data:` URIs
@@ -194,7 +198,7 @@ def meta_reserved(prefix: str, revision: str) -> bool:
 @rule("MC106", "meta-key", "error",
       "`_meta` is an object whose keys follow the key grammar; reserved MCP prefixes are not "
       "used for a server's own keys", formats=_MCP)
-def meta_key(ctx, tool) -> Iterator[Hit]:
+def meta_key(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """`_meta` keys are an optional prefix (dot-separated labels that start with a letter
     and end with a letter or digit, then `/`) and a name (empty, or alphanumerics at both
     ends with `-`, `_`, `.` between). Prefixes whose second label is `modelcontextprotocol`
@@ -285,7 +289,7 @@ def _continuation_may_split(text: str, at: int) -> bool:
         at = q - 1
 
 
-def _texts_may_hold_header(cat) -> bool:
+def _texts_may_hold_header(cat: Catalog) -> bool:
     """False when no source text of the catalog can hold an ``x-mcp-header`` key: every
     source is a file's real text, none has the word, an escape that could spell one of its
     characters, or a line continuation that could split it (keys are read from these texts;
@@ -311,7 +315,7 @@ def _text_may_hold_header(text: str) -> bool:
     return any(_continuation_may_split(text, m.start()) for m in _CONTINUATION.finditer(text))
 
 
-def _may_hold_header(ctx, schema: Any) -> bool:
+def _may_hold_header(ctx: Context, schema: Any) -> bool:
     """Whether ``schema`` has an object with an ``x-mcp-header`` key anywhere in it (values
     included: a superset of what :func:`_header_nodes` yields). Remembered per container for
     the catalog run: OpenAPI tools share their bundled definitions, so each is read once per
@@ -352,7 +356,7 @@ def _may_hold_header(ctx, schema: Any) -> bool:
 @rule("MC107", "x-mcp-header", "error",
       "`x-mcp-header` values are valid, unique header names on statically reachable "
       "primitive parameters (MCP 2026-07-28)")
-def x_mcp_header(ctx, tool) -> Iterator[Hit]:
+def x_mcp_header(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """MCP 2026-07-28 lets a parameter's schema carry `x-mcp-header: NAME` to mirror its value
     into an `Mcp-Param-NAME` HTTP header. The value must be a non-empty HTTP token (RFC 9110
     `tchar`s, no control characters), case-insensitively unique in the inputSchema, and sit
@@ -394,7 +398,7 @@ def x_mcp_header(ctx, tool) -> Iterator[Hit]:
       "a schema without `$schema` uses draft-07 forms that 2020-12 (the MCP default) reads "
       "differently", schemas=("input", "output"), scope="node",
       keys=("items", "additionalItems", "dependencies"))
-def dialect_default(ctx, tool, n) -> Iterator[Hit]:
+def dialect_default(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """Since 2025-11-25 a tool schema without `$schema` is JSON Schema 2020-12. Under 2020-12
     an `items` array is no tuple (write `prefixItems`), and `additionalItems` and
     `dependencies` are no keywords at all (write `items` and `dependentRequired` /
@@ -420,7 +424,7 @@ def dialect_default(ctx, tool, n) -> Iterator[Hit]:
 @rule("MC109", "execution-task-support", "error",
       "`execution.taskSupport` is forbidden, optional or required (MCP 2025-11-25)",
       formats=_MCP)
-def execution_task_support(ctx, tool) -> Iterator[Hit]:
+def execution_task_support(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """MCP 2025-11-25 gives tools `execution.taskSupport` (`"forbidden"`, the default,
     `"optional"` or `"required"`) for task-augmented calls; another value is invalid."""
     if _rev(ctx) != "2025-11-25":

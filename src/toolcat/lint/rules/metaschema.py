@@ -12,7 +12,7 @@ the JSON-Schema-Test-Suite.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
@@ -30,6 +30,10 @@ from toolcat.schema.keywords import (
     python_kind,
 )
 from toolcat.schema.walker import iter_schemas
+
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context, Node
+    from toolcat.model import Tool
 
 TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
 _ANCHOR = re.compile(r"^[A-Za-z_][-A-Za-z0-9._]*$")
@@ -303,7 +307,7 @@ def schema_problems(schema: Any, dialect: str = DRAFT2020) -> list[tuple[str, st
 @rule("SC301", "invalid-schema", "warning",
       "schema is not valid JSON Schema for its dialect (metaschema check)", scope="node",
       schemas=("input", "output"), pure=True)
-def invalid_schema(ctx, tool, n) -> Iterator[Hit]:
+def invalid_schema(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """Every schema must be valid against its dialect's metaschema (the `$schema` it
     declares; 2020-12 when none; OpenAPI schemas are converted to 2020-12 on load): subschema
     positions hold schemas (objects, or booleans from draft-06 on), `allOf`/`anyOf`/`oneOf`

@@ -4,16 +4,19 @@ the rule functions here only register the codes (their docs, severities and prof
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from toolcat.lint.registry import Hit, rule
 from toolcat.model import OPENAPI3, SWAGGER2
+
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context
 
 
 @rule("TC112", "openapi-version", "warning",
       "an `openapi` version toolcat does not know (read as the newest it knows, 3.2)",
       scope="catalog", formats=(OPENAPI3,))
-def openapi_version(ctx) -> Iterator[Hit]:
+def openapi_version(ctx: Context) -> Iterator[Hit]:
     """toolcat reads OpenAPI 3.0, 3.1 and 3.2 (and Swagger 2.0). A document that says another
     version may mean things toolcat does not read (new methods, new parameter locations, new
     media type fields): it is read as 3.2, and this warning says so rather than staying
@@ -26,7 +29,7 @@ def openapi_version(ctx) -> Iterator[Hit]:
       "a path template variable `{name}` with no `in: path` parameter (declared `in: query`"
       "... or not at all): the tool can never fill its URL",
       scope="catalog", formats=(OPENAPI3, SWAGGER2))
-def path_variable_not_in_path(ctx) -> Iterator[Hit]:
+def path_variable_not_in_path(ctx: Context) -> Iterator[Hit]:
     """Each `{name}` in an operation's path is filled from a parameter with that name and
     `in: path`. When the operation (or its path item) declares that name only in another
     location (`in: query`, `header`, `cookie`), the tool sends the value there and the URL

@@ -3,16 +3,20 @@ set (CS204). jsonschema is imported only here, only for OpenWOP catalogs."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
 from toolcat.model import OPENWOP, OPENWOP_COMPACT_FIELDS, OPENWOP_HEAVY_FIELDS
 
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context
+    from toolcat.model import Tool
+
 _FORMATS = (OPENWOP,)
 
 
-def _validator(ctx):
+def _validator(ctx: Context) -> Any:
     key = "openwop_validator"
     v = ctx.cache.get(key)
     if v is None:
@@ -26,7 +30,7 @@ def _validator(ctx):
     return v
 
 
-def _covered(ctx, err) -> bool:
+def _covered(ctx: Context, err: Any) -> bool:
     """Errors a dedicated rule reports better (only while that rule is on)."""
     sp = list(err.schema_path)
     if sp[:3] == ["allOf", 0, "then"] and ctx.enabled("TC104"):
@@ -48,7 +52,7 @@ def _covered(ctx, err) -> bool:
 @rule("TC103", "openwop-descriptor-schema", "error",
       "OpenWOP descriptor validates against `tool-descriptor.schema.json` (or the compact "
       "schema for a compact catalog)", formats=_FORMATS)
-def descriptor_schema(ctx, tool) -> Iterator[Hit]:
+def descriptor_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Each OpenWOP descriptor must validate against the published v1 schema:
     `tool-descriptor.schema.json` (RFC 0078) for a standard catalog,
     `compact-tool-descriptor.schema.json` (RFC 0112) for a compact one (`"view": "compact"` in
@@ -71,7 +75,7 @@ def descriptor_schema(ctx, tool) -> Iterator[Hit]:
 
 @rule("TC104", "exec-needs-host-extension", "error",
       "`safetyTier: \"exec\"` only with `source: \"host-extension\"`", formats=_FORMATS)
-def exec_tier(ctx, tool) -> Iterator[Hit]:
+def exec_tier(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """RFC 0069 and tool-catalog.md §C-1: an `exec`-tier tool (arbitrary command execution)
     is never protocol-tier; it must be backed by a host extension, so `safetyTier: "exec"`
     requires `source: "host-extension"`. Both descriptor schemas encode the rule."""
@@ -84,7 +88,7 @@ def exec_tier(ctx, tool) -> Iterator[Hit]:
 @rule("CS204", "compact-field-set", "error",
       "compact descriptor carries only the compact field set (no outputSchema, auth, egress, "
       "approval, replayPolicy, costHint, latencyHint, or unknown fields)", formats=_FORMATS)
-def compact_fields(ctx, tool) -> Iterator[Hit]:
+def compact_fields(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """A `CompactToolDescriptor` (RFC 0112) holds exactly `toolId`, `source`, `safetyTier`,
     `title`, `description` and `inputSchema`; the heavy descriptive fields are dropped from
     the compact view and any other field is rejected by its closed schema. Checked on OpenWOP

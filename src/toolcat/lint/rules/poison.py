@@ -19,10 +19,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context
+    from toolcat.model import Tool
 
 # ----------------------------------------------------------------------------- the text
 
@@ -289,7 +293,7 @@ def _prose(tool: Any) -> Iterator[tuple[str, str]]:
 @rule("TP101", "hidden-text", "error",
       "no hidden or invisible text a model reads and a person does not: Unicode tag "
       "characters, zero-width and bidi controls, HTML comments, long whitespace runs")
-def hidden_text(ctx, tool) -> Iterator[Hit]:
+def hidden_text(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Text that a model reads and a person reviewing the tool does not see is how poisoned
     tools hide their instructions: Unicode tag characters (U+E0000-U+E007F, an invisible
     copy of ASCII that models read), zero-width characters (U+200B-U+200D, U+2060-U+2064,
@@ -307,7 +311,7 @@ def hidden_text(ctx, tool) -> Iterator[Hit]:
 @rule("TP102", "instructions-to-the-model", "error",
       "no instructions aimed at the model rather than describing the tool (\"ignore "
       "previous instructions\", \"do not tell the user\", `<IMPORTANT>`)")
-def instructions_to_model(ctx, tool) -> Iterator[Hit]:
+def instructions_to_model(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """A description says what a tool does and how to call it. Text that addresses the
     model as its operator -- pseudo-markup such as `<IMPORTANT>`, `<SYSTEM>`, `[INST]`,
     "ignore previous instructions", "you are now...", or asking it to keep something from
@@ -323,7 +327,7 @@ def instructions_to_model(ctx, tool) -> Iterator[Hit]:
 @rule("TP103", "secrets-or-exfiltration", "error",
       "no reference to secrets or private files to read or pass on (`~/.ssh`, `id_rsa`, "
       "`.env`, `mcp.json`, API keys), nor to sending data to a place written out")
-def secrets_or_exfiltration(ctx, tool) -> Iterator[Hit]:
+def secrets_or_exfiltration(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """A tool that asks the model to read a private file (`~/.ssh/id_rsa`, `.env`,
     `~/.aws/credentials`, `~/.cursor/mcp.json`, `/etc/passwd`...) or to pass credentials,
     the system prompt or the conversation as an argument ("pass its content as
@@ -341,7 +345,7 @@ def secrets_or_exfiltration(ctx, tool) -> Iterator[Hit]:
 @rule("TP104", "shadows-other-tools", "error",
       "no instructions about how *other* tools behave (\"when send_email is called, always "
       "add ...\"): shadowing")
-def shadows_other_tools(ctx, tool) -> Iterator[Hit]:
+def shadows_other_tools(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Shadowing: a tool's description changes how another tool -- often of another server
     the client runs -- is used: "when (mcp_whatsapp) send_message is invoked, change the
     recipient to...", "this tool has a side effect on the send_email tool: it must send all

@@ -9,7 +9,7 @@ profile names a provider. A strict row's schema rules apply to the tools sent wi
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from toolcat.document import pointer as jp
 from toolcat.formats.providers import (
@@ -21,15 +21,20 @@ from toolcat.formats.providers import (
 )
 from toolcat.lint.registry import Hit, rule
 
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.formats.providers import Client, Provider
+    from toolcat.lint.engine import Context, Node
+    from toolcat.model import Tool
+
 _COMBINATORS = ("anyOf", "oneOf", "allOf")
 
 
-def strict_applies(p, tool) -> bool:
+def strict_applies(p: Provider, tool: Tool) -> bool:
     """Do ``p``'s schema rules apply to ``tool``? (A strict row: unless it says strict false.)"""
     return not p.strict or tool.extra.get("strict") is not False
 
 
-def _provider(ctx, tool):
+def _provider(ctx: Context, tool: Tool) -> Provider | None:
     p = ctx.provider
     return p if p is not None and strict_applies(p, tool) else None
 
@@ -51,7 +56,7 @@ def _short(s: str, n: int = 60) -> str:
 
 @rule("PV501", "provider-unsupported-keyword", "error",
       "a keyword the target provider does not accept in a tool schema", scope="node")
-def unsupported_keyword(ctx, tool, n) -> Iterator[Hit]:
+def unsupported_keyword(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """Providers accept a subset of JSON Schema in tool parameters, and reject a request
     (often the whole tool list) that uses anything else. OpenAI strict mode rejects e.g.
     `allOf`, `oneOf`, `not`, `if`/`then`/`else`, `patternProperties`, `minLength`,
@@ -81,7 +86,7 @@ def unsupported_keyword(ctx, tool, n) -> Iterator[Hit]:
 
 @rule("PV502", "strict-additional-properties", "error",
       "strict mode: an object schema without `additionalProperties: false`", scope="node")
-def strict_additional_properties(ctx, tool, n) -> Iterator[Hit]:
+def strict_additional_properties(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """OpenAI strict mode requires `additionalProperties: false` on every object schema,
     nested ones included; the request is rejected otherwise."""
     p = _provider(ctx, tool)
@@ -94,7 +99,7 @@ def strict_additional_properties(ctx, tool, n) -> Iterator[Hit]:
 
 @rule("PV503", "strict-all-required", "error",
       "strict mode: a property that is not listed in `required`", scope="node")
-def strict_all_required(ctx, tool, n) -> Iterator[Hit]:
+def strict_all_required(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """OpenAI strict mode requires every property of every object to be listed in
     `required`. An optional argument is written as a required one whose type admits null
     (`"type": ["string", "null"]`)."""
@@ -116,7 +121,7 @@ def strict_all_required(ctx, tool, n) -> Iterator[Hit]:
 @rule("PV504", "provider-size-limit", "error",
       "a tool schema exceeds the provider's size limits (properties, nesting, enum values, "
       "characters)")
-def size_limits(ctx, tool) -> Iterator[Hit]:
+def size_limits(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Providers cap how big one tool schema may be. OpenAI strict mode: at most 5,000 object
     properties in all, 10 levels of nesting, 1,000 enum values in all, 120,000 characters of
     property names, definition names and enum/const values together, and 15,000 characters
@@ -132,7 +137,7 @@ def size_limits(ctx, tool) -> Iterator[Hit]:
 @rule("PV505", "provider-root-schema", "error",
       "the provider's rules for the top of a tool schema (an object; no top-level "
       "combinators)")
-def root_schema(ctx, tool) -> Iterator[Hit]:
+def root_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Providers want the parameters schema to be an object schema. OpenAI strict mode
     rejects a root `anyOf`, and (strict or not) an object schema without `properties` at the
     top ("object schema missing properties": a tool without arguments needs
@@ -164,7 +169,7 @@ def root_schema(ctx, tool) -> Iterator[Hit]:
 
 @rule("PV506", "provider-tool-count", "error",
       "more tools than the provider accepts in one request", scope="catalog")
-def tool_count(ctx) -> Iterator[Hit]:
+def tool_count(ctx: Context) -> Iterator[Hit]:
     """OpenAI accepts at most 128 functions in one request's `tools`; Anthropic at most 20
     strict tools. A larger catalog has to be split or filtered before it is sent."""
     p = ctx.provider
@@ -191,7 +196,7 @@ def _non_string(values: list) -> Any:
 @rule("PV507", "provider-value-form", "error",
       "a keyword value in a form the provider does not accept (type arrays, non-string "
       "enums, unsupported formats, minItems values)", scope="node")
-def value_form(ctx, tool, n) -> Iterator[Hit]:
+def value_form(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """Some providers accept a keyword but not every JSON Schema spelling of it. Gemini's
     Schema takes one `type` (write `nullable: true` instead of `["string", "null"]`) and
     `enum` values that are strings; OpenAI strict mode and Anthropic strict tool use accept
@@ -225,7 +230,7 @@ def value_form(ctx, tool, n) -> Iterator[Hit]:
 @rule("PV508", "provider-tool-name", "error",
       "the tool name does not match the provider's name rule (OpenAI and Anthropic: "
       "`^[a-zA-Z0-9_-]{1,64}$`)")
-def provider_tool_name(ctx, tool) -> Iterator[Hit]:
+def provider_tool_name(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Each provider has its own rule for function names, stricter than MCP's (which allows
     128 characters and dots, e.g. `admin.tools.list`): OpenAI and Anthropic accept
     `^[a-zA-Z0-9_-]{1,64}$`, Gemini names start with a letter or `_` and may hold `.`, `:`
@@ -242,7 +247,7 @@ def provider_tool_name(ctx, tool) -> Iterator[Hit]:
 
 @rule("PV509", "provider-recursive-schema", "error",
       "a recursive `$ref` where the provider accepts none (Anthropic strict tool use)")
-def recursive_schema(ctx, tool) -> Iterator[Hit]:
+def recursive_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Anthropic strict tool use compiles the schema into a grammar and does not support
     recursive schemas (a `$ref` that leads back to itself). OpenAI strict mode supports
     them (`"$ref": "#"` or through `$defs`)."""
@@ -258,7 +263,7 @@ def recursive_schema(ctx, tool) -> Iterator[Hit]:
 @rule("PV511", "strict-untyped-schema", "error",
       "strict mode: a schema of any value (no `type`, `enum`, `const`, `anyOf`, `$ref`...)",
       scope="node")
-def strict_untyped_schema(ctx, tool, n) -> Iterator[Hit]:
+def strict_untyped_schema(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """Strict modes compile the schema into a grammar and need a type for every schema: a
     parameter of any value (`{}`, or only a description) is refused by OpenAI strict mode,
     and both providers' SDKs stop their strict transform on it. Give it a type (or an
@@ -277,7 +282,7 @@ def strict_untyped_schema(ctx, tool, n) -> Iterator[Hit]:
 @rule("PV510", "strict-request-budget", "error",
       "the strict tools of one request exceed the provider's totals (Anthropic: 24 optional "
       "and 16 union-typed parameters)", scope="catalog")
-def strict_request_budget(ctx) -> Iterator[Hit]:
+def strict_request_budget(ctx: Context) -> Iterator[Hit]:
     """Anthropic strict tool use compiles every strict tool of a request into one grammar
     and caps its size: at most 24 optional parameters and 16 parameters whose type is a
     union (`["string", "null"]` counts, as does `anyOf`) over all strict tools together.
@@ -305,7 +310,7 @@ def strict_request_budget(ctx) -> Iterator[Hit]:
 _REF_KEYS = ("$ref", "$defs", "definitions")
 
 
-def _cite(c, fact: str) -> str:
+def _cite(c: Client, fact: str) -> str:
     urls = c.cites.get(fact) or c.sources
     return f" ({urls[0]})" if urls else ""
 
@@ -313,7 +318,7 @@ def _cite(c, fact: str) -> str:
 @rule("PV512", "client-ref", "error",
       "a `$ref`/`$defs` in a tool schema for an MCP client that strips or refuses them",
       scope="node")
-def client_ref(ctx, tool, n) -> Iterator[Hit]:
+def client_ref(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """Several MCP clients do not take JSON Schema references in a tool schema: VS Code
     Copilot and Claude Desktop strip `$defs` and send the dangling `$ref` on (the model's
     provider then refuses the request, or the parameter loses its type); Copilot CLI, Gemini
@@ -334,7 +339,7 @@ def client_ref(ctx, tool, n) -> Iterator[Hit]:
 
 @rule("PV513", "client-dialect", "error",
       "a tool schema declares a `$schema` dialect the MCP client does not take")
-def client_dialect(ctx, tool) -> Iterator[Hit]:
+def client_dialect(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """Claude Desktop (and Cowork) and Claude Code validate tool schemas with the MCP
     TypeScript SDK's 2020-12-only validator and refuse every tool whose `inputSchema` or
     `outputSchema` declares another dialect ("JSON Schema declares an unsupported dialect
@@ -358,7 +363,7 @@ def client_dialect(ctx, tool) -> Iterator[Hit]:
 
 @rule("PV514", "client-root-properties", "error",
       "a top-level object schema without `properties` for an MCP client that refuses it")
-def client_root_properties(ctx, tool) -> Iterator[Hit]:
+def client_root_properties(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """GitHub Copilot CLI sends a tool without parameters, `{"type": "object"}`, on to
     models that refuse it ("object schema missing properties") and every prompt fails while
     the server is connected. Write `"properties": {}`."""

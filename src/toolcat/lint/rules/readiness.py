@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context, Node
+    from toolcat.model import Tool
 
 _TYPE_HINTS = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "not", "properties",
                "items", "format", "$dynamicRef")
@@ -16,7 +20,7 @@ _NESTING = frozenset({"properties", "patternProperties", "additionalProperties",
 _MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "prefixItems"})
 
 
-def _params(tool):
+def _params(tool: Tool) -> Any:
     s = tool.input_schema
     if isinstance(s, dict) and isinstance(s.get("properties"), dict):
         return s["properties"]
@@ -25,7 +29,7 @@ def _params(tool):
 
 @rule("MR401", "parameter-without-description", "warning",
       "a top-level parameter has no description", prose=True)
-def parameter_without_description(ctx, tool) -> Iterator[Hit]:
+def parameter_without_description(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """The description of each argument is what a model reads to fill it in: its meaning,
     units, format and how it relates to the others. A parameter with only a name and a type
     invites guesses. Parameters that are only a `$ref` are skipped (the referenced schema
@@ -45,7 +49,7 @@ def parameter_without_description(ctx, tool) -> Iterator[Hit]:
 
 @rule("MR402", "single-value-enum", "info", "an `enum` with exactly one value", scope="node",
       keys=("enum",), pure=True)
-def single_value_enum(ctx, tool, n) -> Iterator[Hit]:
+def single_value_enum(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """An `enum` with one value is a constant: write `const` (clearer to models and to
     strict-mode providers), or drop the parameter and fill the value in server-side, which
     also saves the tokens of describing it."""
@@ -78,7 +82,7 @@ def nesting_depth(path: tuple) -> int:
 @rule("MR403", "deep-nesting", "info",
       "arguments nested deeper than the configured maximum (default 5 levels)", scope="node",
       keys=_NESTING)
-def deep_nesting(ctx, tool, n) -> Iterator[Hit]:
+def deep_nesting(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """Models fill deeply nested arguments poorly, and providers limit nesting (OpenAI strict
     mode allows 10 levels). A schema node `max-depth` object/array levels below the arguments (default
     5; config `max-depth`) that nests further is reported, once per such node.
@@ -96,7 +100,7 @@ def deep_nesting(ctx, tool, n) -> Iterator[Hit]:
 
 @rule("MR404", "parameter-without-type", "info",
       "a top-level parameter says nothing about its type")
-def parameter_without_type(ctx, tool) -> Iterator[Hit]:
+def parameter_without_type(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """A parameter schema without `type`, `enum`, `const`, a reference or a combinator
     accepts any JSON value, so a model must guess between a string, a number and an object.
     Say what the argument is."""

@@ -12,15 +12,19 @@ be resolved from the catalog (toolcat never fetches) and is reported as such.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from toolcat.lint.registry import Hit, rule
 from toolcat.model import ANTHROPIC, MCP, MCP_CAPTURE, OPENAI, OPENWOP
 from toolcat.schema.keywords import DRAFT2020
 from toolcat.schema.refs import RefIndex
 
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context, Node
+    from toolcat.model import Tool
 
-def _index(ctx, tool, role: str) -> RefIndex:
+
+def _index(ctx: Context, tool: Tool, role: str) -> RefIndex:
     """The reference index of the tool's input or output schema (one per schema and run)."""
     root = tool.input_schema if role == "input" else tool.output_schema
     key = ("refindex", id(tool), role)
@@ -33,7 +37,7 @@ def _index(ctx, tool, role: str) -> RefIndex:
 @rule("SC302", "unresolved-ref", "error", "a `$ref` that does not resolve", scope="node",
       schemas=("input", "output"),
       formats=(MCP, MCP_CAPTURE, OPENWOP, OPENAI, ANTHROPIC), keys=("$ref",))
-def unresolved_ref(ctx, tool, n) -> Iterator[Hit]:
+def unresolved_ref(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """A `$ref` must point at a schema the validator can find. In a tool catalog each tool's
     schema travels alone, so a reference must resolve inside it: a JSON pointer to an
     existing node (`#/$defs/Address`), an `$id`, or an `$anchor`. For OpenAPI and Swagger

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from toolcat.formats import registry
 from toolcat.lint.registry import Hit, rule
@@ -14,6 +14,10 @@ from toolcat.schema.keywords import (
     python_kind,
 )
 from toolcat.schema.walker import conjoined_properties, flagged_property, local_target
+
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context, Node
+    from toolcat.model import Tool
 
 _PROSE_TEXT = ("title", "description", "$comment")
 
@@ -61,7 +65,7 @@ def _at(root: Any, path: tuple) -> Any:
     return node
 
 
-def _declared_names(n, root: Any) -> set[str] | None:
+def _declared_names(n: Node, root: Any) -> set[str] | None:
     """Names the object at ``n`` declares, with its branches, and, for a branch of `allOf`,
     `anyOf` or `oneOf` (the same instance), its parent's and siblings' (None when ``n``
     declares no `properties`, itself or through its branches and references, or when they
@@ -110,7 +114,7 @@ def _referenced_required(node: dict, root: Any) -> Iterator[tuple[str, dict]]:
                 yield ref[1:], target
 
 
-def _reported(ctx, code: str, tool) -> set:
+def _reported(ctx: Context, code: str, tool: Tool) -> set:
     """The pointers ``code`` reported for ``tool`` so far (one rule run at a time)."""
     got = ctx.cache.get(code)
     if got is None or got[0] is not tool:
@@ -121,7 +125,7 @@ def _reported(ctx, code: str, tool) -> set:
 @rule("SC303", "required-not-declared", "warning",
       "a `required` name that is not among `properties`", scope="node",
       schemas=("input", "output"), keys=("required", "allOf"))
-def required_not_declared(ctx, tool, n) -> Iterator[Hit]:
+def required_not_declared(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """A name in `required` that no `properties` entry declares (on the same object, in its
     `allOf`/`anyOf`/`oneOf`/`then`/`else` branches or local `$ref` targets, or beside it when
     it is a branch of `allOf`/`anyOf`/`oneOf`) is almost always a typo or a
@@ -201,7 +205,7 @@ def _matches_any(name: str, pats: dict) -> tuple[bool, tuple[str, str] | None]:
 @rule("SC304", "prose-too-long", "info",
       "a schema node's prose is longer than the configured maximum (default 300 characters)",
       scope="node", schemas=("input", "output"), keys=_PROSE_TEXT, pure=True)
-def prose_too_long(ctx, tool, n) -> Iterator[Hit]:
+def prose_too_long(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """`description`, `title` and `$comment` inside a schema are sent to the model with the
     tool on every turn. Text longer than `prose-max` characters (default 300; config or
     `--prose-max`) is usually documentation that belongs elsewhere; `toolcat project` can
@@ -219,7 +223,7 @@ def prose_too_long(ctx, tool, n) -> Iterator[Hit]:
 @rule("SC305", "ref-siblings-ignored", "warning",
       "validation keywords next to `$ref` are ignored in draft-04/06/07", scope="node",
       schemas=("input", "output"), keys=("$ref",), pure=True)
-def ref_siblings(ctx, tool, n) -> Iterator[Hit]:
+def ref_siblings(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """Before 2019-09, a schema object with `$ref` is replaced by the referenced schema:
     every other keyword beside it is ignored. A `type`, `minimum` or `enum` written next to a
     `$ref` in a draft-07 schema therefore constrains nothing, though models and readers
@@ -287,7 +291,7 @@ def _allows_null(t: Any) -> bool:
 @rule("SC306", "keyword-no-effect", "warning",
       "a keyword that JSON Schema ignores: OpenAPI's `nullable`, or a misspelt keyword",
       scope="node", schemas=("input", "output"), pure=True)
-def keyword_no_effect(ctx, tool, n) -> Iterator[Hit]:
+def keyword_no_effect(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """Unknown keywords are legal in JSON Schema and silently ignored, which hides two common
     mistakes: OpenAPI 3.0's `nullable: true` in a JSON Schema (MCP, OpenAI, Anthropic tools),
     where it does not make `null` valid (write `"type": ["string", "null"]`), and misspelt
@@ -412,7 +416,7 @@ def _branch_mismatches(node: dict, types: list[str], root: Any) -> Iterator[tupl
       "`default`, `const` or an `enum` value does not match the schema's own `type`",
       scope="node", schemas=("input", "output"),
       keys=("default", "const", "enum", *_APPLICATORS))
-def value_type_mismatch(ctx, tool, n) -> Iterator[Hit]:
+def value_type_mismatch(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """A `default` of `"10"` on an `integer` parameter, or an `enum` of strings on a
     `number`, contradicts the schema: a model that copies the default sends an invalid call,
     and an enum value of the wrong type can never be valid. Only the JSON type is compared
@@ -445,7 +449,7 @@ def value_type_mismatch(ctx, tool, n) -> Iterator[Hit]:
 @rule("SC308", "required-read-only", "warning",
       "a required property that the other side owns: `readOnly` in an input, `writeOnly` in "
       "an output", scope="node", schemas=("input", "output"), keys=("required", "allOf"))
-def required_read_only(ctx, tool, n) -> Iterator[Hit]:
+def required_read_only(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     """A property marked `readOnly` is set by the server (an id, a creation time); listed in
     an inputSchema's `required`, it makes the model invent a value on every call, and a
     client that validates arguments rejects the calls that leave it out. OpenAPI 3.0 and

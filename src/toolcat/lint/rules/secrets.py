@@ -14,12 +14,16 @@ included (`default`, `examples`, `enum`, `const`, annotations, `_meta`, ...):
 from __future__ import annotations
 
 import re
-from typing import Any, Collection, Iterator
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator
 
 from toolcat.document import pointer as jp
 from toolcat.formats import registry
 from toolcat.lint.registry import Hit, rule
 from toolcat.model import FILE_MARK
+
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context
+    from toolcat.model import Tool
 
 # (what, literals every match contains, regular expression)
 _SHAPES: list[tuple[str, tuple[str, ...], str]] = [
@@ -180,6 +184,7 @@ def shape(value: str) -> str | None:
     m = _compiled(_ANY_SOURCE).search(value)
     if m is None:
         return None
+    assert m.lastgroup is not None      # (every alternative is a named group)
     return _SHAPES[int(m.lastgroup[1:])][0]
 
 
@@ -263,12 +268,13 @@ def _followed(root: Any, root_base: str, ref: str, seen: set) -> Iterator[tuple[
             return
         target = got[1]
         yield target, root_base + jp.encode(got[0])
-        ref = target.get("$ref")
-        if type(ref) is not str:
+        nxt = target.get("$ref")
+        if type(nxt) is not str:
             return
+        ref = nxt
 
 
-def scan(value: Any, base: str, seen: set[int], hints: frozenset[str] | None = None,
+def scan(value: Any, base: str, seen: set, hints: frozenset[str] | None = None,
          names: bool = True, root: Any = None, root_base: str = "",
          done: Collection[int] = (), shaped: Collection[int] = ()) -> Iterator[tuple[str, str]]:
     """``(pointer, message)`` for secrets in ``value``; containers in ``seen`` or ``done`` are
@@ -409,7 +415,7 @@ def _mark(value: Any, seen: set[int], done: Collection[int] = ()) -> None:
                 push(sub)
 
 
-def tool_pointer(tool, src_ptr: str) -> str | None:
+def tool_pointer(tool: Tool, src_ptr: str) -> str | None:
     """The tool pointer whose source is ``src_ptr`` in the tool's own file (None if none
     maps back exactly)."""
     best: tuple[str, str] | None = None
@@ -429,7 +435,7 @@ def _no_shape(value: str) -> None:
     return None
 
 
-def _hints(ctx, files) -> frozenset[str] | None:
+def _hints(ctx: Context, files: Iterable[str]) -> frozenset[str] | None:
     """Token-shape hints of the given source files together (None: search every string)."""
     cache = ctx.cache.setdefault("secret_hints", {})
     out: set[str] = set()
@@ -444,7 +450,7 @@ def _hints(ctx, files) -> frozenset[str] | None:
     return frozenset(out)
 
 
-def _seen(ctx) -> tuple[set[int], set[int]]:
+def _seen(ctx: Context) -> tuple[set[int], set[int]]:
     """The containers the full scans saw, and those only a token-shapes scan saw."""
     s = ctx.cache.get("secret_seen")
     if s is None:
@@ -474,7 +480,7 @@ def _scan_apart(sets: tuple[set[int], set[int]], part: Any, base: str,
     return found
 
 
-def document_secrets(ctx) -> Iterator[Hit]:
+def document_secrets(ctx: Context) -> Iterator[Hit]:
     """The parts of the document outside every tool (run after the tools)."""
     doc = ctx.catalog.document
     if doc is None:
@@ -492,7 +498,7 @@ def document_secrets(ctx) -> Iterator[Hit]:
       "no secret material: keys such as apiKey, token, password, secret, credential(s) holding "
       "values; known token shapes (cloud keys, GitHub/Slack tokens, private keys, JWTs) "
       "anywhere, `default` and `examples` included", after=document_secrets)
-def secret_material(ctx, tool) -> Iterator[Hit]:
+def secret_material(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """No secret material in a catalog: catalogs are published, cached by clients and
     sent to models. Reported are keys such as `apiKey`, `token`, `password`, `secret` or
     `credential(s)` that hold a literal value (placeholders like `<your-token>`, `${ENV}` or

@@ -16,14 +16,17 @@ provider. Every figure and its source is in :data:`toolcat.lint.profiles.PROVIDE
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from toolcat.lint.profiles import CLIENTS, PROVIDERS, Client, Provider
 from toolcat.lint.registry import Hit, rule
 from toolcat.lint.rules.provider import strict_budget
 
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.lint.engine import Context
 
-def _setup(ctx) -> dict:
+
+def _setup(ctx: Context) -> dict:
     return ctx.catalog.meta.get("setup") or {}
 
 
@@ -33,7 +36,7 @@ def _of(names: tuple[str, ...], key: str) -> bool:
     return any(key == n or key.startswith(n + "-") for n in names)
 
 
-def providers(ctx) -> list[Provider]:
+def providers(ctx: Context) -> list[Provider]:
     """The provider rows a setup is checked against (see the module docstring)."""
     client = CLIENTS.get(_setup(ctx).get("client") or "")
     keys = [k for k in PROVIDERS if client is None or not client.providers
@@ -43,7 +46,7 @@ def providers(ctx) -> list[Provider]:
     return [PROVIDERS[k] for k in keys]
 
 
-def clients(ctx) -> list[Client]:
+def clients(ctx: Context) -> list[Client]:
     name = _setup(ctx).get("client")
     if name:
         return [CLIENTS[name]] if name in CLIENTS else []
@@ -53,17 +56,17 @@ def clients(ctx) -> list[Client]:
     return list(CLIENTS.values())
 
 
-def _servers(ctx) -> str:
+def _servers(ctx: Context) -> str:
     n = len(_setup(ctx).get("servers", ()))
     return f"{n} server{'s' if n != 1 else ''}"
 
 
-def _keys(ctx) -> dict[str, str]:
+def _keys(ctx: Context) -> dict[str, str]:
     """server name in reports -> its name in the client's configuration."""
     return {s["name"]: s.get("key") or s["name"] for s in _setup(ctx).get("servers", ())}
 
 
-def _valid(ctx) -> Iterator[Any]:
+def _valid(ctx: Context) -> Iterator[Any]:
     for t in ctx.catalog.tools:
         if t.invalid is None:
             yield t
@@ -71,7 +74,7 @@ def _valid(ctx) -> Iterator[Any]:
 
 @rule("SU601", "setup-tool-count", "error",
       "a setup sends more tools in one request than a provider accepts", scope="setup")
-def tool_count(ctx) -> Iterator[Hit]:
+def tool_count(ctx: Context) -> Iterator[Hit]:
     """A client sends the tools of all its servers in every request. OpenAI accepts at most
     128 tools per request and Gemini at most 512 function declarations; a setup above that
     fails every request until servers are removed or their tools filtered. A single server
@@ -94,7 +97,7 @@ def tool_count(ctx) -> Iterator[Hit]:
 @rule("SU602", "setup-tool-name-length", "error",
       "a tool's name, as the client sends it (with its server prefix), is longer than the "
       "provider accepts", scope="setup")
-def prefixed_name(ctx) -> Iterator[Hit]:
+def prefixed_name(ctx: Context) -> Iterator[Hit]:
     """Some clients send a server's tool under a longer name: Claude Code sends
     `mcp__<server>__<tool>` (the server's name in its configuration, characters other than
     letters, digits, `_` and `-` made `_`). The provider's 64-character limit applies to that
@@ -115,7 +118,7 @@ def prefixed_name(ctx) -> Iterator[Hit]:
 
 @rule("SU603", "client-description-cut", "warning",
       "a tool description longer than the client passes on to the model", scope="setup")
-def description_cut(ctx) -> Iterator[Hit]:
+def description_cut(ctx: Context) -> Iterator[Hit]:
     """Claude Code cuts every MCP tool description at 2,048 characters (and server
     instructions too) before the model sees it, silently: whatever the description says after
     that is lost. Put what the model needs first, or move details into parameter
@@ -133,7 +136,7 @@ def description_cut(ctx) -> Iterator[Hit]:
 @rule("SU604", "setup-strict-limits", "info",
       "the setup cannot be sent with strict tool use (the provider's per-request limits)",
       scope="setup")
-def strict_limits(ctx) -> Iterator[Hit]:
+def strict_limits(ctx: Context) -> Iterator[Hit]:
     """Anthropic's strict tool use (`strict: true`, inputs guaranteed to match the schema)
     takes at most 20 strict tools per request, 24 optional parameters and 16 union-typed
     parameters (`anyOf` or a `type` array) across all strict schemas. MCP clients do not send
@@ -162,7 +165,7 @@ def strict_limits(ctx) -> Iterator[Hit]:
 
 @rule("SU605", "setup-duplicate-tool-name", "error",
       "two servers' tools are sent under one name in the same request", scope="setup")
-def duplicate_name(ctx) -> Iterator[Hit]:
+def duplicate_name(ctx: Context) -> Iterator[Hit]:
     """A client that sends each tool under its own name sends two servers' `search` tools as
     two tools named `search` in one request, and Anthropic rejects every such request (400
     "tools: Tool names must be unique."); where a provider takes them, the model cannot tell
