@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
+from types import ModuleType
 
 from toolcat.version import __version__
 
@@ -102,28 +103,42 @@ def build_app(only: str | None = None):  # typer.Typer
     return app
 
 
-def _command_module(name: str):  # -> module
+def _command_module(name: str) -> ModuleType:
     """The module of ``commands/`` that registers ``name``'s command(s): ordinary imports,
     each only when its command is built (the import contract sees them all)."""
     if name == "tools":
-        from toolcat.commands import tools as module
+        from toolcat.commands import tools
+
+        return tools
     elif name == "project":
-        from toolcat.commands import project as module
+        from toolcat.commands import project
+
+        return project
     elif name == "lint":
-        from toolcat.commands import lint as module
+        from toolcat.commands import lint
+
+        return lint
     elif name == "diff":
-        from toolcat.commands import diff as module
+        from toolcat.commands import diff
+
+        return diff
     elif name == "measure":
-        from toolcat.commands import measure as module
+        from toolcat.commands import measure
+
+        return measure
     elif name == "capture":
-        from toolcat.commands import capture as module
+        from toolcat.commands import capture
+
+        return capture
     elif name == "serve":
-        from toolcat.commands import serve as module
+        from toolcat.commands import serve
+
+        return serve
     elif name == "rule":
-        from toolcat.commands import rule as module
-    else:  # pragma: no cover - COMMANDS names only the modules above
-        raise KeyError(name)
-    return module
+        from toolcat.commands import rule
+
+        return rule
+    raise KeyError(name)  # pragma: no cover - COMMANDS names only the modules above
 
 
 class Terminated(BaseException):
