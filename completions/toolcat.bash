@@ -70,6 +70,9 @@ _toolcat() {
         --search)
             COMPREPLY=($(compgen -W 'bm25 regex' -- "$cur"))
             return 0 ;;
+        --output-schema)
+            COMPREPLY=($(compgen -W 'full bounded none' -- "$cur"))
+            return 0 ;;
         --source)
             COMPREPLY=($(compgen -W 'node-pack workflow mcp connector host-extension' -- "$cur"))
             return 0 ;;
@@ -84,7 +87,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --defer --eager --defer-threshold --search --no-output-schema --no-factor --factor-all --for --keep-titles --lossless --source --safety-tier --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --defer --eager --defer-threshold --search --output-schema --no-output-schema --no-factor --factor-all --for --keep-titles --lossless --source --safety-tier --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     lint)
@@ -202,6 +205,9 @@ _toolcat() {
         --unlowerable)
             COMPREPLY=($(compgen -W 'widen omit keep fail' -- "$cur"))
             return 0 ;;
+        --output-schema)
+            COMPREPLY=($(compgen -W 'full bounded none' -- "$cur"))
+            return 0 ;;
         --source)
             COMPREPLY=($(compgen -W 'node-pack workflow mcp connector host-extension' -- "$cur"))
             return 0 ;;
@@ -216,7 +222,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --defer --eager --defer-threshold --search --loaded --description-max --unlowerable --subset --no-subset --no-output-schema --no-factor --factor-all --keep-titles --lossless --source --safety-tier --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --defer --eager --defer-threshold --search --loaded --description-max --unlowerable --subset --no-subset --output-schema --no-output-schema --no-factor --factor-all --keep-titles --lossless --source --safety-tier --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     capture)
@@ -247,9 +253,12 @@ _toolcat() {
         --defer)
             COMPREPLY=($(compgen -W 'none all auto' -- "$cur"))
             return 0 ;;
+        --output-schema)
+            COMPREPLY=($(compgen -W 'full bounded none' -- "$cur"))
+            return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --validate --no-validate --no-repair-args --deny-poisoned --handbook-tool --defer --eager --max-loaded --defer-threshold --description-max --keep-titles --lossless --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --validate --no-validate --no-repair-args --deny-poisoned --handbook-tool --defer --eager --max-loaded --defer-threshold --description-max --keep-titles --lossless --output-schema --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)

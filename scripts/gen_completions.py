@@ -39,6 +39,7 @@ def values() -> dict[tuple[str, str], tuple[str, ...]]:
     from toolcat.formats import registry as fmt_registry
     from toolcat.lint import profiles, registry, render
     from toolcat.project import TARGETS, VIEWS, defer
+    from toolcat.project.bound import POLICIES as output_policies
 
     codes = tuple(registry.codes())
     return {
@@ -46,6 +47,7 @@ def values() -> dict[tuple[str, str], tuple[str, ...]]:
         ("*", "--to"): tuple(TARGETS),
         ("*", "--view"): tuple(VIEWS),
         ("*", "--unlowerable"): tuple(measure_cmd.UNLOWERABLE),
+        ("*", "--output-schema"): tuple(output_policies),
         ("*", "--source"): tuple(model.OPENWOP_SOURCES),
         ("*", "--safety-tier"): tuple(model.SAFETY_TIERS),
         ("*", "--profile"): tuple(profiles.PROFILES),

@@ -97,9 +97,9 @@ def test_api_contract_shapes(mcp_file: Path) -> None:
     from toolcat.project import ProjectOptions, standard_array
 
     opts = ProjectOptions()
-    assert (opts.view, opts.to, opts.description_max, opts.unlowerable, opts.output_schema,
+    assert (opts.view, opts.to, opts.description_max, opts.unlowerable, opts.output_policy,
             opts.sort, opts.source, opts.safety_tier, opts.indent) == \
-        ("compact", None, 120, "widen", True, False, None, None, None)
+        ("compact", None, 120, "widen", "bounded", False, None, None, None)
     proj = _project(mcp_file)
     assert proj.target == "mcp"
     assert [t.id for t in proj.tools] == ["search", "delete_item"]

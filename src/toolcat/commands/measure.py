@@ -33,12 +33,14 @@ from toolcat.commands.project import (
     Lossless,
     NoFactor,
     NoOutputSchema,
+    OutputSchema,
     SafetyTier,
     Search,
     Source,
     Subset,
     To,
     Unlowerable,
+    output_policy,
 )
 from toolcat.commands.sources import (
     Client,
@@ -245,6 +247,7 @@ def measure(
     description_max: DescriptionMax = 120,
     unlowerable: Unlowerable = None,
     subset: Subset = None,
+    output_schema: OutputSchema = None,
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
     factor_all: FactorAll = False,
@@ -317,7 +320,8 @@ def measure(
     # the options `toolcat project` builds from the same values (checked here, early)
     popts = options_from_cli(
         to=to, description_max=description_max, unlowerable=unlowerable, subset=subset,
-        output_schema=not no_output_schema, factor=not no_factor, factor_all=factor_all,
+        output_schema=output_policy(output_schema, no_output_schema), factor=not no_factor,
+        factor_all=factor_all,
         keep_titles=keep_titles, source=source, safety_tier=safety_tier, lossless=lossless,
         defer=defer_options(defer, eager, defer_threshold, search))
     if as_provider == "harmony" and popts.defer.active:

@@ -79,8 +79,26 @@ Unlowerable = Annotated[Optional[str], typer.Option(
 Subset = Annotated[Optional[bool], typer.Option(
     "--subset/--no-subset", help="Lower input schemas to the RFC 0112 compact subset "
     "[default: only with --to openwop].", show_default=False)]
+OutputSchema = Annotated[Optional[str], typer.Option(
+    "--output-schema", help="MCP target: the compact view's outputSchema: full (whole, "
+    "prose stripped), bounded (also widened to {} below the levels that fit 4,096 bytes; "
+    "each cut reported) or none [default: bounded; full with --lossless].",
+    show_default=False)]
 NoOutputSchema = Annotated[bool, typer.Option(
-    "--no-output-schema", help="MCP target: leave outputSchema out of the compact view.")]
+    "--no-output-schema", help="The same as --output-schema none.")]
+
+
+def output_policy(output_schema: str | None, no_output_schema: bool) -> str | None:
+    """The ``--output-schema`` value (None: the default) given ``--no-output-schema``,
+    its older spelling of ``none``."""
+    from toolcat.errors import UsageError
+
+    if no_output_schema:
+        if output_schema not in (None, "none"):
+            raise UsageError(f"--no-output-schema is --output-schema none: leave out "
+                             f"--output-schema {output_schema}")
+        return "none"
+    return output_schema
 NoFactor = Annotated[bool, typer.Option(
     "--no-factor", help="Do not move repeated identical subschemas into $defs + $ref "
     "(done for mcp, openai and anthropic where it makes a schema smaller, in a schema that "
@@ -166,6 +184,7 @@ def project(
     eager: Eager = None,
     defer_threshold: DeferThreshold = 20_000,
     search: Search = "bm25",
+    output_schema: OutputSchema = None,
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
     factor_all: FactorAll = False,
@@ -212,7 +231,8 @@ def project(
 
     opts = options_from_cli(
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
-        subset=subset, output_schema=not no_output_schema, factor=not no_factor,
+        subset=subset, output_schema=output_policy(output_schema, no_output_schema),
+        factor=not no_factor,
         factor_all=factor_all,
         for_clients=tuple(x.strip() for v in for_clients or () for x in v.split(",")
                           if x.strip()),

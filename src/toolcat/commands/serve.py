@@ -14,6 +14,8 @@ from toolcat.commands.project import (
     Lossless,
     NoFactor,
     NoOutputSchema,
+    OutputSchema,
+    output_policy,
 )
 from toolcat.commands.sources import Client, ClientConfig, Headers, Timeout, Verbose
 
@@ -160,6 +162,7 @@ def serve(
     description_max: DescriptionMax = 120,
     keep_titles: KeepTitles = False,
     lossless: Lossless = False,
+    output_schema: OutputSchema = None,
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
     verbose: Verbose = False,
@@ -202,7 +205,9 @@ def serve(
         raise UsageError(f"--handbook-tool {handbook_tool} is the name of a meta tool of "
                          "--defer: choose another name")
     settings = options_from_cli(to="mcp", description_max=description_max,
-                                output_schema=not no_output_schema, factor=not no_factor,
+                                output_schema=output_policy(output_schema,
+                                                            no_output_schema),
+                                factor=not no_factor,
                                 keep_titles=keep_titles, lossless=lossless)
     import os
 

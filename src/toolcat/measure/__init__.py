@@ -490,7 +490,8 @@ class _Sums:
         self.counter, self.envelope, self.per_tool, self.file = counter, envelope, per_tool, file
         self.slots = slots
         self.out_key = envelope.schema_keys[1] if len(envelope.schema_keys) > 1 else None
-        self.no_output = self.out_key is not None and not getattr(popts, "output_schema", True)
+        self.no_output = self.out_key is not None and \
+            getattr(popts, "output_policy", "bounded") == "none"
         self.before, self.after = _Joined(counter), _Joined(counter)
         self.middle = _Joined(counter, twins=(self.before, self.after))
         self.model_before, self.model_after = _Joined(counter), _Joined(counter)

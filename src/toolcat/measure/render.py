@@ -125,7 +125,7 @@ def sides_note(figs: list[CatalogFigures]) -> str:
     if all(f.output_schemas for f in figs):
         return "both sides with output schemas"
     if not any(f.output_schemas for f in figs):
-        return "output schemas left out of both sides (--no-output-schema)"
+        return "output schemas left out of both sides (--output-schema none)"
     return "output schemas on both sides where the target carries them"
 
 

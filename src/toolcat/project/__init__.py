@@ -73,7 +73,11 @@ class ProjectOptions:
     to: str | None = None            # "mcp" | "openwop" | "openai" | "anthropic"; None: by input
     description_max: int = 120
     unlowerable: str = "widen"       # "widen" | "omit" | "keep" | "fail"
-    output_schema: bool = True       # MCP target: keep outputSchema (prose stripped)
+    # MCP target: the compact view's outputSchema: "full" (prose stripped, exact),
+    # "bounded" (also widened below the levels a budget keeps: :mod:`.bound`) or "none";
+    # None: "bounded", "full" with `lossless` (True and False: the former --no-output-schema
+    # flag's values, "bounded" and "none")
+    output_schema: str | bool | None = None
     sort: bool = False
     source: str | None = None        # override the OpenWOP source
     safety_tier: str | None = None   # override the OpenWOP safetyTier
@@ -103,7 +107,23 @@ class ProjectOptions:
     # kept); only the exact rewrites apply
     lossless: bool = False
 
+    @property
+    def output_policy(self) -> str:
+        """The output-schema policy in force: ``full``, ``bounded`` or ``none``."""
+        v = self.output_schema
+        if v is None or v is True:
+            return "full" if self.lossless else "bounded"
+        if v is False:
+            return "none"
+        return v
+
     def check(self) -> None:
+        from toolcat.project.bound import POLICIES
+
+        if not (self.output_schema is None or isinstance(self.output_schema, bool)
+                or self.output_schema in POLICIES):
+            raise UsageError(f"--output-schema must be one of {', '.join(POLICIES)} "
+                             f"(got {self.output_schema!r})")
         if self.view not in VIEWS:
             raise UsageError(f"--view must be one of {', '.join(VIEWS)} (got {self.view!r})")
         if self.to is not None and self.to not in TARGETS:
@@ -136,7 +156,7 @@ class ProjectOptions:
 
 def options_from_cli(*, view: str = "compact", to: str | None = None,
                      description_max: int = 120, unlowerable: str | None = None,
-                     subset: bool | None = None, output_schema: bool = True,
+                     subset: bool | None = None, output_schema: str | bool | None = None,
                      factor: bool = True, factor_all: bool = False,
                      for_clients: tuple = (), keep_titles: bool = False, sort: bool = False,
                      source: str | None = None, safety_tier: str | None = None,
@@ -471,23 +491,12 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     in_schema = tool.input_schema
     strict = None
     if in_schema is not None:
-        res = lower_schema(in_schema, tool.dialect, subset=subset,
-                           unlowerable=opts.unlowerable, pointer="/inputSchema", cache=cache,
-                           factor=target.factors and factors(opts, in_schema))
-        changes.extend(res.changes)
-        in_schema = res.schema
-        if in_schema is not None and not res.omitted:
-            from toolcat.project import prose
-
-            in_schema, kept = prose.restore(
-                tool.input_schema, in_schema, tool.dialect,
-                None if opts.lossless else opts.description_max,
-                tools=prose.tool_names(cat))
-            changes.extend(kept)
-        conformant = res.conformant
-        if subset and opts.unlowerable == "fail" and not res.conformant:
+        in_schema, lowered, conformant, omitted = _input_schema(tool, target, opts, subset,
+                                                               cat, cache)
+        changes.extend(lowered)
+        if subset and opts.unlowerable == "fail" and not conformant:
             failed = True
-        if res.omitted:
+        if omitted:
             in_schema = None
     if in_schema is not None:
         in_schema, fit = roots.fit_input(in_schema, tool.dialect, typed=target.typed_object_roots,
@@ -506,12 +515,12 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     # output schema
     out_schema = None
     if target.compact_output_schema and tool.output_schema is not None:
-        if opts.output_schema:
+        if opts.output_policy != "none":
             lowered, out_schema, fit = _output_schema(tool, target, opts, cache)
             changes.extend(lowered)
             changes.extend(fit)
         else:
-            changes.append(Change("/outputSchema", OMITTED, "dropped (--no-output-schema; "
+            changes.append(Change("/outputSchema", OMITTED, "dropped (--output-schema none; "
                                   "in the handbook)"))
     elif tool.output_schema is not None:
         changes.append(Change("/outputSchema", OMITTED,
@@ -545,6 +554,44 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
         if extras:
             out.loose = (_in_order_of(tool.raw, {**extras, **out.loose[0]}), *out.loose[1:])
     return out
+
+
+def _input_schema(tool: Tool, target: Target, opts: ProjectOptions, subset: bool,
+                  cat: Catalog | None, cache: LowerCache | None
+                  ) -> tuple[Any, list[Change], bool, bool]:
+    """A tool's input schema lowered, with its kept descriptions written back
+    (:func:`prose.restore`): (schema, changes, conformant, omitted). Memoized in ``cache``
+    by the schema's content (:func:`content_key`) and what else the result depends on (the
+    options, the catalog's tool names): Kubernetes' 1,123 operations have 475 distinct input
+    schemas, each bundling its resource's definitions. The result is shared, never mutated."""
+    key = None
+    if cache is not None:
+        digest = content_key(tool.input_schema, cache.digests)
+        if digest is not None:
+            key = ("inputSchema", digest, tool.dialect, subset, opts.unlowerable,
+                   target.factors, opts.factor, opts.factor_all, opts.for_clients,
+                   opts.lossless, opts.description_max, id(cat) if cat is not None else None)
+            got = cache.inputs.get(key)
+            if got is not None:
+                return got
+    in_schema = tool.input_schema
+    res = lower_schema(in_schema, tool.dialect, subset=subset,
+                       unlowerable=opts.unlowerable, pointer="/inputSchema", cache=cache,
+                       factor=target.factors and factors(opts, in_schema))
+    changes = list(res.changes)
+    in_schema = res.schema
+    if in_schema is not None and not res.omitted:
+        from toolcat.project import prose
+
+        in_schema, kept = prose.restore(
+            tool.input_schema, in_schema, tool.dialect,
+            None if opts.lossless else opts.description_max,
+            tools=prose.tool_names(cat))
+        changes.extend(kept)
+    got = (in_schema, changes, res.conformant, res.omitted)
+    if key is not None:
+        cache.inputs[key] = got
+    return got
 
 
 def factors(opts: ProjectOptions, schema: Any) -> bool:
@@ -586,14 +633,26 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
         digest = content_key(tool.output_schema, cache.digests)
         if digest is not None:
             # (whether it is factored is a function of the content and the options)
-            key = ("outputSchema", digest, tool.dialect, opts.factor, opts.factor_all,
+            key = ("outputSchema", digest, tool.dialect, opts.output_policy, opts.factor,
+                   opts.factor_all,
                    opts.for_clients, target.typed_object_roots,
                    target.boolean_property_schemas, tool.http_method is not None)
             got = cache.outputs.get(key)
             if got is not None:
                 return got
-    res = lower_schema(tool.output_schema, tool.dialect, subset=False, pointer="/outputSchema",
-                       cache=cache, factor=factors(opts, tool.output_schema))
+    schema = tool.output_schema
+    bounded: list[Change] = []
+    if opts.output_policy == "bounded":
+        # before the lowering and factoring, which then see only what is kept (Stripe: a
+        # few KB of each ~700 KB bundled response schema)
+        from toolcat.project.bound import bound_output
+
+        schema, bounded = bound_output(schema, tool.dialect, pointer="/outputSchema",
+                                       memo=cache.bounds if cache is not None else None)
+    res = lower_schema(schema, tool.dialect, subset=False, pointer="/outputSchema",
+                       cache=cache, factor=factors(opts, schema))
+    if bounded:
+        res.changes[:0] = bounded
     # an OpenAPI tool's output is a response body, any JSON value (roots.fit_output)
     out_schema, fit = roots.fit_output(res.schema, tool.dialect, typed=target.typed_object_roots,
                                        boolean_properties=target.boolean_property_schemas,

@@ -138,7 +138,7 @@ class LowerCache:
     """
 
     __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses", "outputs", "sharer",
-                 "digests", "standards")
+                 "digests", "standards", "bounds", "inputs")
 
     def __init__(self) -> None:
         #: whole results by content (:func:`content_key` and the options): a caller's memo,
@@ -157,6 +157,10 @@ class LowerCache:
         self.digests: dict[int, tuple[Any, bytes | None]] = {}
         #: the standard view's rewrites of an output schema, by its content (the caller's)
         self.standards: dict[tuple, Any] = {}
+        #: :func:`toolcat.project.bound.bound_output`'s walks of definitions, by object
+        self.bounds: dict = {}
+        #: a caller's memo of lowered input schemas, by content and options
+        self.inputs: dict[tuple, Any] = {}
 
     def intern(self, key: tuple) -> int:
         k = self.keys.get(key)
