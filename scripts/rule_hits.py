@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""The hits of lint rules on the MCP corpora, for measuring false positives by hand.
+
+The catalogs: the 69 mcp-context-cost captures and GitHub's server (``$TOOLCAT_SHARED``,
+default ``../shared``), neo, and the outside corpus's MCP entries (``kind = "mcp"`` and
+``"docker-tools"`` of tests/outside/manifest.toml, under ``$TOOLCAT_OUTSIDE``, default
+``../outside``).
+
+    python scripts/rule_hits.py hits TP MR405        # every hit of these codes or prefixes
+    python scripts/rule_hits.py count TP MR405       # tools, tools hit, hits per code
+    python scripts/rule_hits.py exits                # lint's exit code per catalog (error,
+                                                     # warning)
+    python scripts/rule_hits.py score                # each catalog's description score
+
+``hits`` prints one line per finding (``file  tool  code  pointer  message``), the lines a
+reader classifies as true or false positives (README, "Description quality", gives the
+figures measured so).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("TOOLCAT_SHARED", REPO.parent / "shared"))
+OUTSIDE = Path(os.environ.get("TOOLCAT_OUTSIDE", REPO.parent / "outside"))
+
+
+def paths() -> list[str]:
+    """Every MCP catalog of the corpora that exists here."""
+    c = SHARED / "corpus"
+    out = sorted(glob.glob(str(c / "mcp-context-cost" / "*.json")))
+    if (c / "github-mcp-server").exists():
+        out.append(str(c / "github-mcp-server"))
+    out += sorted(glob.glob(str(c / "neo" / "*.yaml")))
+    spec = importlib.util.spec_from_file_location("outside_corpus",
+                                                  REPO / "scripts" / "outside_corpus.py")
+    oc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(oc)
+    for e in oc.load_manifest():
+        if e.get("kind") in ("mcp", "docker-tools"):
+            p = oc.catalog_path(OUTSIDE, e, "")
+            if p.exists():
+                out.append(str(p))
+    return out
+
+
+def catalogs() -> list:
+    from toolcat import api
+
+    out = []
+    for p in paths():
+        try:
+            out += api.load_all([p])
+        except Exception as e:  # noqa: BLE001 -- a corpus file that is no catalog
+            print(f"# skipped {p}: {e}", file=sys.stderr)
+    return out
+
+
+def lint(cats: list, codes: list[str]):
+    from toolcat import api
+
+    return api.lint(cats, select=codes) if codes else api.lint(cats)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("what", choices=("hits", "count", "exits", "score"))
+    ap.add_argument("codes", nargs="*")
+    a = ap.parse_args(argv)
+    cats = catalogs()
+    tools = sum(len(c.tools) for c in cats)
+    if a.what == "exits":
+        from toolcat import api
+
+        for c in cats:
+            res = api.lint([c])
+            print(f"{int(res.failed('error'))} {int(res.failed('warning'))}  {c.file}")
+        return 0
+    if a.what == "score":
+        from toolcat.lint.quality import score
+
+        for c in cats:
+            s = score([c])
+            print(f"{s.score:5.1f}  {len(c.tools):4}  {c.file}")
+        s = score(cats)
+        print(f"{s.score:5.1f}  {tools:4}  (all {len(cats)} catalogs)")
+        return 0
+    res = lint(cats, a.codes)
+    found = res.findings
+    if a.what == "hits":
+        for f in found:
+            print(f"{os.path.relpath(f.file, REPO.parent)}\t{f.tool}\t{f.code}\t{f.pointer}\t"
+                  f"{f.message}")
+        return 0
+    from collections import Counter
+
+    per = Counter(f.code for f in found)
+    hit_tools = {(f.file, f.tool) for f in found}
+    print(f"{len(cats)} catalogs, {tools} tools; {len(hit_tools)} tools hit "
+          f"({100 * len(hit_tools) / max(tools, 1):.1f}%)")
+    for code, n in sorted(per.items()):
+        t = len({(f.file, f.tool) for f in found if f.code == code})
+        print(f"  {code}  {n} hits on {t} tools")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
