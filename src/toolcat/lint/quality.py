@@ -35,7 +35,9 @@ a name that says it writes or deletes, without         10
 ===================================================  ======
 
 floored at 0 (on a compact view, which leaves schema prose to its handbook, the checks of
-prose -- MR401, MR407, MR408 -- are not counted). A catalog's score is the mean of its tools' scores (one decimal); several
+prose -- MR401, MR407, MR408 -- and MC110, whose hints a compact view leaves out when they
+are the defaults, are not counted). A catalog's score is the mean of its
+tools' scores (one decimal); several
 catalogs together: the mean over all their tools. The score runs every check whatever
 ``--select``/``--ignore`` say, so two runs (and two projects) are compared on one scale.
 """
@@ -192,6 +194,8 @@ class Siblings:
                     if j > i:
                         cands.add(j)
             for j in sorted(cands):
+                if tools[j].id == tools[i].id:
+                    continue          # one name twice: TC101's
                 u = vecs[j]
                 small, big = (v, u) if len(v) <= len(u) else (u, v)
                 cos = sum(x * big[w] for w, x in small.items() if w in big)
@@ -229,6 +233,8 @@ def told_apart(a: Any, b: Any) -> bool:
     request says which), or by words put in each other's place (``get_error_page``,
     ``get_sign_in_page``: two objects of a family)? Left: one name that extends the other
     (``list_directory``, ``list_directory_with_sizes``), a variant of the same tool."""
+    if not _described(a) or not _described(b):
+        return True           # nothing to compare (TC107 reports a missing description)
     for x, y in ((a, b), (b, a)):
         if isinstance(y.id, str) and isinstance(x.description, str) and y.id in x.description:
             return True
@@ -245,6 +251,10 @@ def told_apart(a: Any, b: Any) -> bool:
     while m < min(len(wa), len(wb)) - k and wa[-1 - m] == wb[-1 - m]:
         m += 1
     return len(wa) - k - m > 0 and len(wb) - k - m > 0
+
+
+def _described(t: Any) -> bool:
+    return isinstance(t.description, str) and bool(t.description.strip())
 
 
 def verb(ws: list[str]) -> str | None:
@@ -358,6 +368,9 @@ def missing_hints(tool: Any) -> str | None:
 #: points a tool loses, per check (the module docstring's table)
 WEIGHTS = {"purpose": 40, "ambiguous": 20, "unguided": 10, "undocumented": 20, "opaque": 10,
            "hints": 10}
+#: the rules each check stands for (what ``lint --statistics`` names)
+CHECK_RULES = {"purpose": "TC107/MR405", "ambiguous": "TC108/MR406", "unguided": "MR407",
+               "undocumented": "MR401", "opaque": "MR408", "hints": "MC110"}
 
 
 @dataclass
@@ -423,7 +436,7 @@ def tool_checks(tool: Any, sib: Siblings, i: int, mcp: bool,
             lost["undocumented"] = round(WEIGHTS["undocumented"] * undoc / len(props), 2)
         if opaque:
             lost["opaque"] = round(WEIGHTS["opaque"] * opaque / len(props), 2)
-    if mcp and missing_hints(tool):
+    if mcp and prose and missing_hints(tool):
         lost["hints"] = WEIGHTS["hints"]
     return lost
 

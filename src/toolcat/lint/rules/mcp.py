@@ -450,9 +450,13 @@ def missing_behaviour_hints(ctx, tool) -> Iterator[Hit]:
     `annotations` say neither hint; and one whose name deletes (`delete`, `remove`,
     `drop`, `purge`...) while it says `readOnlyHint: true`. MC104 checks the hints' types.
     Say `"annotations": {"readOnlyHint": false, "destructiveHint": false}` on a tool that
-    only adds, `"destructiveHint": true` on one that deletes or overwrites."""
+    only adds, `"destructiveHint": true` on one that deletes or overwrites. Not checked on
+    compact views, which leave out hints equal to the defaults (`toolcat project`)."""
     from toolcat.lint.quality import missing_hints
+    from toolcat.model import COMPACT
 
+    if ctx.view == COMPACT:
+        return
     msg = missing_hints(tool)
     if msg:
         yield Hit(msg, "/annotations" if isinstance(tool.annotations, dict) else "/name")
