@@ -11,6 +11,7 @@ default ``../shared``), neo, and the outside corpus's MCP entries (``kind = "mcp
     python scripts/rule_hits.py exits                # lint's exit code per catalog (error,
                                                      # warning)
     python scripts/rule_hits.py score                # each catalog's description score
+    python scripts/rule_hits.py count TP --everything   # OpenAPI specs and the rest too
 
 ``hits`` prints one line per finding (``file  tool  code  pointer  message``), the lines a
 reader classifies as true or false positives (README, "Description quality", gives the
@@ -31,34 +32,44 @@ SHARED = Path(os.environ.get("TOOLCAT_SHARED", REPO.parent / "shared"))
 OUTSIDE = Path(os.environ.get("TOOLCAT_OUTSIDE", REPO.parent / "outside"))
 
 
-def paths() -> list[str]:
-    """Every MCP catalog of the corpora that exists here."""
+def paths(everything: bool = False) -> list[str]:
+    """Every MCP catalog of the corpora that exists here; ``everything``: every catalog of
+    the shared corpus (OpenAPI specs included) and of the outside corpus (every kind but
+    bad input, non-catalogs and the old/new pairs)."""
     c = SHARED / "corpus"
-    out = sorted(glob.glob(str(c / "mcp-context-cost" / "*.json")))
-    if (c / "github-mcp-server").exists():
+    if everything:
+        out = sorted(os.path.join(d, f) for d, _s, fs in os.walk(c) for f in fs
+                     if f.endswith((".json", ".yaml", ".yml")) and "json-schema-test-suite"
+                     not in d and "github-mcp-server" not in d)
         out.append(str(c / "github-mcp-server"))
-    out += sorted(glob.glob(str(c / "neo" / "*.yaml")))
+    else:
+        out = sorted(glob.glob(str(c / "mcp-context-cost" / "*.json")))
+        if (c / "github-mcp-server").exists():
+            out.append(str(c / "github-mcp-server"))
+        out += sorted(glob.glob(str(c / "neo" / "*.yaml")))
     spec = importlib.util.spec_from_file_location("outside_corpus",
                                                   REPO / "scripts" / "outside_corpus.py")
     oc = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(oc)
+    kinds = ("mcp", "docker-tools") if not everything else (
+        "mcp", "docker-tools", "openapi", "swagger", "openai", "anthropic")
     for e in oc.load_manifest():
-        if e.get("kind") in ("mcp", "docker-tools"):
+        if e.get("kind") in kinds:
             p = oc.catalog_path(OUTSIDE, e, "")
             if p.exists():
                 out.append(str(p))
     return out
 
 
-def catalogs() -> list:
+def catalogs(everything: bool = False) -> list:
     from toolcat import api
 
     out = []
-    for p in paths():
+    for p in paths(everything):
         try:
             out += api.load_all([p])
         except Exception as e:  # noqa: BLE001 -- a corpus file that is no catalog
-            print(f"# skipped {p}: {e}", file=sys.stderr)
+            print(f"# skipped {p}: {str(e)[:200]}", file=sys.stderr)
     return out
 
 
@@ -72,8 +83,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("what", choices=("hits", "count", "exits", "score"))
     ap.add_argument("codes", nargs="*")
+    ap.add_argument("--everything", action="store_true",
+                    help="every catalog of both corpora (OpenAPI specs too), not only MCP")
     a = ap.parse_args(argv)
-    cats = catalogs()
+    cats = catalogs(a.everything)
     tools = sum(len(c.tools) for c in cats)
     if a.what == "exits":
         from toolcat import api

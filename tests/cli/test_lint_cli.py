@@ -245,9 +245,11 @@ def test_compact_views_skip_parameter_descriptions(capfd, tmp_path):
     got_named, others_named = mr401(compact)
     got_told, others_told = mr401(plain, "--view", "compact")
     assert got_named == [] and got_told == []
-    strip = [{k: v for k, v in f.items() if k != "file"} for f in others]
-    assert [{k: v for k, v in f.items() if k != "file"} for f in others_named] == strip
-    assert [{k: v for k, v in f.items() if k != "file"} for f in others_told] == strip
+    # (the same findings; the files differ in layout, so in positions)
+    def bare(fs):
+        return [{k: v for k, v in f.items() if k not in ("file", "line", "column")} for f in fs]
+
+    assert bare(others_named) == bare(others) and bare(others_told) == bare(others)
     # --view standard wins over the name
     assert mr401(compact, "--view", "standard")[0] == missing
     code, _, err = lint_json(capfd, plain, "--view", "tiny")

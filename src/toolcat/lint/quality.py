@@ -183,6 +183,7 @@ class Siblings:
             for w in v:
                 if df[w] <= COMMON_CAP:
                     index.setdefault(w, []).append(i)
+        self.compared = 0        # cosines computed (the candidate pairs)
         self.pairs: list[tuple[int, int, float]] = []
         self.best: dict[int, tuple[int, float]] = {}
         for i, v in enumerate(vecs):
@@ -197,6 +198,7 @@ class Siblings:
                 if tools[j].id == tools[i].id:
                     continue          # one name twice: TC101's
                 u = vecs[j]
+                self.compared += 1
                 small, big = (v, u) if len(v) <= len(u) else (u, v)
                 cos = sum(x * big[w] for w, x in small.items() if w in big)
                 if cos >= CLOSE:
