@@ -62,14 +62,14 @@ where one description names the other tool, names that differ only in their firs
 
 
 @rule("MR407", "no-usage-guidance", "info",
-      "a tool with a close sibling (cosine >= 0.65) whose description says nothing of when "
+      "a tool with a close sibling (cosine >= 0.75) whose description says nothing of when "
       "to use it (\"use when\", \"instead of\", \"only for\"...)", scope="catalog",
       prose=True)
 def no_usage_guidance(ctx) -> Iterator[Hit]:
     """When a catalog holds tools that do nearly the same thing (`search_issues` and
     `list_issues`, `list_directory` and `list_directory_with_sizes`), the model needs to
     know which to call: a tool whose closest sibling has a name and description at or
-    above 0.65 cosine (MR406's measure) and whose description has no phrase of guidance --
+    above 0.75 cosine (MR406's measure) and whose description has no phrase of guidance --
     "use this when/for/to/instead", "instead of", "rather than", "only for/when",
     "prefer", "do not use", "not for", "best/useful for", "unlike", "when you/the user",
     "for example" -- is reported, naming the sibling. Add a sentence: "Use this instead
