@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import csv
-import os
 import io
+import os
 from typing import Any
 
 from toolcat.measure import BREAKDOWN_KEYS, CatalogFigures, ToolFigures, saving_pct, total
