@@ -73,10 +73,14 @@ def catalogs(everything: bool = False) -> list:
     return out
 
 
-def lint(cats: list, codes: list[str]):
+def lint(cats: list, codes: list[str]) -> list:
+    """The findings of ``codes`` (default: the profile's rules), one catalog at a time."""
     from toolcat import api
 
-    return api.lint(cats, select=codes) if codes else api.lint(cats)
+    out = []
+    for c in cats:
+        out += (api.lint([c], select=codes) if codes else api.lint([c])).findings
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,8 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         s = score(cats)
         print(f"{s.score:5.1f}  {tools:4}  (all {len(cats)} catalogs)")
         return 0
-    res = lint(cats, a.codes)
-    found = res.findings
+    found = lint(cats, a.codes)
     if a.what == "hits":
         for f in found:
             print(f"{os.path.relpath(f.file, REPO.parent)}\t{f.tool}\t{f.code}\t{f.pointer}\t"
