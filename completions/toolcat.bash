@@ -101,12 +101,12 @@ _toolcat() {
         --mcp-version|--config|--baseline|--write-baseline|--output-file|-o|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --select|--extend-select|--ignore)
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TP101 TP102 TP103 TP104' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MC110 MR401 MR402 MR403 MR404 MR405 MR406 MR407 MR408 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TP101 TP102 TP103 TP104' -- "$cur"))
             return 0 ;;
         --fail-on)
             COMPREPLY=($(compgen -W 'error warning info never' -- "$cur"))
             return 0 ;;
-        --description-max|--prose-max|--max-file-size|--timeout)
+        --min-score|--description-max|--prose-max|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
             return 0 ;;
         --view)
@@ -120,7 +120,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--format -f --statistics --profile -p --mcp-version --config --select --extend-select --ignore --fail-on --baseline --write-baseline --output-file -o --description-max --prose-max --view --from --webhooks --cookies --merge --max-file-size --root --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--format -f --statistics --profile -p --mcp-version --config --select --extend-select --ignore --fail-on --min-score --baseline --write-baseline --output-file -o --description-max --prose-max --view --from --webhooks --cookies --merge --max-file-size --root --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     diff)
@@ -270,7 +270,7 @@ _toolcat() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--all -a --format -f --no-color --quiet -q --help -h' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MR401 MR402 MR403 MR404 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TP101 TP102 TP103 TP104' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MC110 MR401 MR402 MR403 MR404 MR405 MR406 MR407 MR408 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TP101 TP102 TP103 TP104' -- "$cur"))
         fi
         ;;
     esac

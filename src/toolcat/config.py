@@ -59,7 +59,8 @@ BUDGET_KEYS: dict[str, tuple[type[Any], ...]] = {
 }
 
 _KEYS = {"profile", "mcp-version", "select", "extend-select", "ignore", "fail-on", "description-max",
-         "prose-max", "max-depth", "format", "severity", "per-file-ignores", "budgets", "root"}
+         "prose-max", "max-depth", "format", "severity", "per-file-ignores", "budgets", "root",
+         "min-score"}
 
 
 class Config:
@@ -88,6 +89,9 @@ class Config:
         self.per_file_ignores = per_file_ignores or {}
         self.budgets = budgets or {}        # see BUDGET_KEYS
         self.mcp_version: str | None = None  # lint: the MCP revision (None: the newest)
+        # lint: the lowest description quality score a catalog may have (exit 1 under it;
+        # toolcat.lint.quality); None: no gate
+        self.min_score: float | None = None
         # OpenAPI: the folder `$ref`s may reach (`root`, relative to the config file's
         # folder; --root overrides it); None: each spec's own folder
         self.ref_root: str | None = None
@@ -96,7 +100,8 @@ class Config:
                extend_select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
                severity: dict[str, str] | None = None, fail_on: str | None = None,
                description_max: int | None = None, prose_max: int | None = None,
-               format: str | None = None, mcp_version: str | None = None) -> Config:
+               format: str | None = None, mcp_version: str | None = None,
+               min_score: float | None = None) -> Config:
         """This configuration with options on top (what the command line does to the file's):
         ``select`` replaces the selection, ``extend_select`` and ``ignore`` add to the
         file's, ``severity`` entries override, the rest replace where given. Codes are
@@ -132,6 +137,8 @@ class Config:
             out.prose_max = prose_max
         if format is not None:
             out.format = format
+        if min_score is not None:
+            out.min_score = check_score(min_score, "--min-score")
         if mcp_version is not None:
             if mcp_version not in MCP_VERSIONS:
                 raise UsageError(f"--mcp-version must be one of {', '.join(MCP_VERSIONS)} (got "
@@ -233,6 +240,13 @@ def _table(data: dict, toolcat_toml: bool, path: str | None = None) -> dict:
     raise UsageError("[tool.toolcat] must be a table", path)
 
 
+def check_score(v: Any, name: str, path: str | None = None) -> float:
+    """A ``min-score`` value: a number from 0 to 100."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v or not 0 <= v <= 100:
+        raise UsageError(f"{name} must be a number from 0 to 100 (got {v!r})", path)
+    return float(v)
+
+
 def load_config(path: str | None = None, start: str | None = None,
                 profiles: Collection[str] | None = None) -> Config:
     """The configuration: ``path`` when given, else the nearest one upwards from ``start``
@@ -304,6 +318,8 @@ def parse_config(table: dict, path: str, profiles: Collection[str] | None = None
         cfg.prose_max = _int(table["prose-max"], "prose-max", path)
     if "max-depth" in table:
         cfg.max_depth = _int(table["max-depth"], "max-depth", path)
+    if "min-score" in table:
+        cfg.min_score = check_score(table["min-score"], "min-score", path)
     if "root" in table:
         v = table["root"]
         if not isinstance(v, str) or not v:

@@ -73,19 +73,19 @@ def test_output_file(capfd, tmp_path):
 
 
 def test_baseline_hides_recorded_and_reports_new(capfd, tmp_path):
-    t1 = tool("a", q={"type": "string"})
+    t1 = tool("a", city={"type": "string"})
     p = write(tmp_path, mcp(t1))
     bl = tmp_path / "baseline.json"
     assert cli_run(["lint", str(p), "--write-baseline", str(bl)]) == 0
     capfd.readouterr()
     entries = json.loads(bl.read_text())["findings"]
     assert entries == [{"file": "tools.json", "code": "MR401", "tool": "a",
-                        "pointer": "/inputSchema/properties/q", "count": 1}]
+                        "pointer": "/inputSchema/properties/city", "count": 1}]
     code, data, _ = lint_json(capfd, p, "--baseline", bl, "--fail-on", "warning")
     assert code == 0 and data["findings"] == []
     # edits elsewhere (lines shift) keep the baseline valid; a new finding is reported
     t0 = tool("z", "First tool now.")
-    t2 = tool("b", "Other.", r={"type": "string"})
+    t2 = tool("b", "Reads the weather of a city.", r={"type": "string"})
     write(tmp_path, mcp(t0, t1, t2))
     code, data, _ = lint_json(capfd, p, "--baseline", bl, "--fail-on", "warning")
     assert code == 1
@@ -142,7 +142,7 @@ def test_config_per_file_ignores_and_errors(capfd, tmp_path, monkeypatch):
 
 
 def test_description_max_option(capfd, tmp_path):
-    p = write(tmp_path, mcp(tool(description="d" * 50)))
+    p = write(tmp_path, mcp(tool(description="Reads the file " + "d" * 40)))
     code, data, _ = lint_json(capfd, p, "--description-max", "40")
     assert [f["code"] for f in data["findings"]] == ["TC106"]
 
@@ -223,9 +223,12 @@ def test_compact_views_skip_parameter_descriptions(capfd, tmp_path):
     def mr401(*args):
         code, report, err = lint_json(capfd, *args)
         assert code in (0, 1), err
+        # the other rules a compact view does not run are left out as MR401: MR407 and MR408
+        # (prose), MC110 (a compact view leaves out hints equal to the defaults)
         return sorted((f["tool"], f["pointer"].rsplit("/", 1)[1]) for f in report["findings"]
-                      if f["code"] == "MR401"), [f for f in report["findings"]
-                                                 if f["code"] != "MR401"]
+                      if f["code"] == "MR401"), [
+            f for f in report["findings"] if f["code"] not in ("MR401", "MR407", "MR408",
+                                                              "MC110")]
 
     # project's output says it is a compact view (the result's _meta), whatever its name
     assert data["_meta"] == {"toolcat/view": "compact"}
@@ -242,9 +245,11 @@ def test_compact_views_skip_parameter_descriptions(capfd, tmp_path):
     got_named, others_named = mr401(compact)
     got_told, others_told = mr401(plain, "--view", "compact")
     assert got_named == [] and got_told == []
-    strip = [{k: v for k, v in f.items() if k != "file"} for f in others]
-    assert [{k: v for k, v in f.items() if k != "file"} for f in others_named] == strip
-    assert [{k: v for k, v in f.items() if k != "file"} for f in others_told] == strip
+    # (the same findings; the files differ in layout, so in positions)
+    def bare(fs):
+        return [{k: v for k, v in f.items() if k not in ("file", "line", "column")} for f in fs]
+
+    assert bare(others_named) == bare(others) and bare(others_told) == bare(others)
     # --view standard wins over the name
     assert mr401(compact, "--view", "standard")[0] == missing
     code, _, err = lint_json(capfd, plain, "--view", "tiny")
@@ -270,7 +275,7 @@ def test_openwop_compact_catalog_skips_parameter_descriptions(capfd, tmp_path):
 def test_unreadable_files_reported_and_the_others_linted(capfd, tmp_path):
     folder = tmp_path / "cats"
     folder.mkdir()
-    good = write(folder, mcp(tool("a", q={"type": "string"})), "good.json")   # MR401
+    good = write(folder, mcp(tool("a", city={"type": "string"})), "good.json")   # MR401
     broken_json = folder / "broken.json"
     broken_json.write_text('{"tools": [\n  {"name": "a",\n    "description": }\n]}\n')
     broken_yaml = folder / "broken.yaml"

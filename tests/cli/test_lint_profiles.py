@@ -11,14 +11,14 @@ from toolcat.cli import run as cli_run
 # closed with every property required (what OpenAI strict asks; Gemini's closed Schema object
 # has no additionalProperties), open with an optional property (OpenAI strict refuses it), and
 # closed with a type array (Gemini takes one type)
-OK = {"name": "ok", "description": "Fine.",
+OK = {"name": "ok", "description": "Finds notes that hold a word.",
       "inputSchema": {"type": "object", "properties": {"q": {"type": "string",
                                                              "description": "Q."}},
                       "required": ["q"], "additionalProperties": False}}
-LOOSE = {"name": "loose", "description": "Optional q.",
+LOOSE = {"name": "loose", "description": "Finds notes; the word is optional.",
          "inputSchema": {"type": "object", "properties": {"q": {"type": "string",
                                                                 "description": "Q."}}}}
-UNION = {"name": "union", "description": "A type array.",
+UNION = {"name": "union", "description": "Finds notes by a word or a number.",
          "inputSchema": {"type": "object", "properties": {"q": {"type": ["string", "integer"],
                                                                 "description": "Q."}},
                          "required": ["q"], "additionalProperties": False}}

@@ -347,10 +347,10 @@ def test_json_keys_are_exact():
                                          "bytes_after", "tokens_before", "tokens_after",
                                          "sha256_before", "saved", "schemas", "output_schemas",
                                          "breakdown", "tools_without_input_schema",
-                                         "model_facing"]
+                                         "model_facing", "description_score"]
     assert list(data["total"]) == ["tools", "bytes_before", "bytes_after", "tokens_before",
                                    "tokens_after", "breakdown", "saved", "schemas",
-                                   "model_facing"]
+                                   "model_facing", "description_score"]
     assert list(data["catalogs"][0]["model_facing"]) == ["bytes_before", "bytes_after",
                                                          "tokens_before", "tokens_after"]
     assert list(data["catalogs"][0]["breakdown"]) == ["descriptions", "schema_prose",

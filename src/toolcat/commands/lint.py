@@ -45,11 +45,14 @@ EPILOG = """Examples:
 
   toolcat lint --client claude-code
 
+  toolcat lint tools.json --statistics --min-score 80   (gate on the description score)
+
 A finding on a server's tool names the server and the tool's index in its tools/list (no
 line). With servers, the setup rules (SU6xx) check all their tools together: the per-request
 limits of the providers and clients (see `toolcat rule SU601`).
 
-Exit codes: 0 no finding reaches --fail-on, 1 one does, 2 usage or input error.
+Exit codes: 0 no finding reaches --fail-on (and no catalog scores under --min-score), 1 one
+does, 2 usage or input error.
 `toolcat rule CODE` explains a rule; `toolcat rule --all` lists them.
 """
 
@@ -99,6 +102,10 @@ def lint(
     fail_on: Annotated[Optional[str], typer.Option(
         "--fail-on", help="Lowest severity that makes the exit code 1: error, warning, info "
         "or never [default: error].", show_default=False)] = None,
+    min_score: Annotated[Optional[float], typer.Option(
+        "--min-score", help="Exit 1 when a catalog's description quality score (0-100, "
+        "see --statistics) is under this [default: no gate].",
+        show_default=False)] = None,
     baseline: Annotated[Optional[str], typer.Option(
         "--baseline", help="Hide the findings recorded in this baseline file.",
         show_default=False)] = None,
@@ -143,7 +150,8 @@ def lint(
     raise typer.Exit(lint_run.run(
         paths=paths, fmt=fmt, statistics=statistics, profile=profile,
         mcp_version=mcp_version, config_file=config_file, select=select,
-        extend_select=extend_select, ignore=ignore, fail_on=fail_on, baseline=baseline,
+        extend_select=extend_select, ignore=ignore, fail_on=fail_on, min_score=min_score,
+        baseline=baseline,
         write_baseline=write_baseline, output_file=output_file,
         description_max=description_max, prose_max=prose_max, view=view,
         from_format=from_format, webhooks=webhooks, cookies=cookies, merge=merge,

@@ -27,6 +27,7 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "--extend-select": ("extend_select", "list"),
     "--ignore": ("ignore", "list"),
     "--fail-on": ("fail_on", "str"),
+    "--min-score": ("min_score", "float"),
     "--baseline": ("baseline", "str"),
     "--write-baseline": ("write_baseline", "str"),
     "--output-file": ("output_file", "str"), "-o": ("output_file", "str"),
@@ -119,6 +120,7 @@ def run(
     extend_select: list[str] | None = None,
     ignore: list[str] | None = None,
     fail_on: str | None = None,
+    min_score: float | None = None,
     baseline: str | None = None,
     write_baseline: str | None = None,
     output_file: str | None = None,
@@ -172,7 +174,7 @@ def run(
     cfg = cfg.merged(profile=profile, fail_on=fail_on, select=select,
                      extend_select=extend_select, ignore=ignore,
                      description_max=description_max, prose_max=prose_max,
-                     mcp_version=mcp_version)
+                     mcp_version=mcp_version, min_score=min_score)
     if baseline and write_baseline:
         raise UsageError("--baseline and --write-baseline cannot be used together")
     if view is not None and view not in ("compact", "standard"):
@@ -230,10 +232,15 @@ def run(
     from toolcat.lint.engine import reaches
     from toolcat.lint.render import Report, render
 
+    quality = None
+    if statistics or cfg.min_score is not None:
+        from toolcat.lint.quality import score
+
+        quality = score(cats)
     report = Report(findings=findings, files=result.files, tools=result.tools, fail_on=fail,
                     profile=result.profile, hidden=hidden, sources=result.sources,
                     rules=registry.all_rules(), profiles=result.profiles, matrix=result.matrix,
-                    servers=labels)
+                    servers=labels, score=quality)
     to_file = output_file is not None and output_file != "-"
     color = fmt in ("text", "concise") and not to_file and ui.color_enabled(sys.stdout)
     text = render(fmt, report, color=color, quiet=ui.state.quiet, statistics=statistics)
@@ -250,6 +257,14 @@ def run(
         _report_input_errors(input_errors)
         return 2
     failed = any(reaches(f.severity, fail) for f in findings)
+    if cfg.min_score is not None and quality is not None:
+        under = [(f, s) for f, s, n in quality.catalogs if n and s < cfg.min_score]
+        if under:
+            sys.stdout.flush()
+            for f, s in under:
+                sys.stderr.write(f"toolcat: {f}: description score {s:.1f} is under "
+                                 f"--min-score {cfg.min_score:g}\n")
+            failed = True
     return 1 if failed else 0
 
 

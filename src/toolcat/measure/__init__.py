@@ -115,6 +115,8 @@ class CatalogFigures:
     # what a model reads of each side: name, description and input schema of every tool
     # (toolcat.project.prose.model_facing), bytes and tokens
     model_facing: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MODEL_KEYS, 0))
+    #: the description quality score of the catalog as given (toolcat.lint.quality, 0-100)
+    description_score: float | None = None
 
     def get(self, figure: str, side: str) -> int:
         return getattr(self, f"{figure}_{side}")
@@ -156,6 +158,7 @@ class CatalogFigures:
             **({"upfront_bytes": self.bytes_upfront, "upfront_tokens": self.tokens_upfront,
                 "deferral": self.defer.to_json()} if self.defer is not None else {}),
             "model_facing": dict(self.model_facing),
+            "description_score": self.description_score,
         }
 
 
@@ -182,6 +185,11 @@ def total(figs: list[CatalogFigures]) -> dict:
         out["upfront_bytes"] = sum(f.bytes_upfront for f in figs)
         out["upfront_tokens"] = sum(f.tokens_upfront for f in figs)
     out["model_facing"] = {k: sum(f.model_facing[k] for f in figs) for k in MODEL_KEYS}
+    scored = [f for f in figs if f.description_score is not None and f.tools]
+    n = sum(f.tools for f in scored)
+    # over all the tools: each catalog's score weighted by its tools
+    out["description_score"] = round(sum(f.description_score * f.tools for f in scored) / n, 1) \
+        if n else None
     return out
 
 
@@ -322,6 +330,7 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
         for cat in cats:
             with about(cat.file):   # an error deep inside (a RecursionError) names the file
                 figs.append(_measure_one(cat, popts, counter, per_tool, slots, loaded))
+                figs[-1].description_score = _score(cat)
             if on_catalog is not None:
                 on_catalog(cat)
         counts = counter.results()
@@ -337,6 +346,14 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
     for f in figs:
         f.tokens_lossless = f.tokens_before - f.tokens_middle
     return figs
+
+
+def _score(cat: Catalog) -> float | None:
+    """The catalog's description quality score (None for a catalog without tools)."""
+    from toolcat.lint.quality import score
+
+    sc = score([cat])
+    return sc.score if sc.tools else None
 
 
 def measure_catalog(cat: Catalog, popts: Any, tokenizer: str = "o200k_base",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from typing import Any
 
 from toolcat.measure import BREAKDOWN_KEYS, CatalogFigures, ToolFigures, saving_pct, total
@@ -168,6 +169,15 @@ def model_facing_line(mf: dict) -> str:
             f"is {share} of the standard view")
 
 
+def score_line(figs: list[CatalogFigures], total_score: float) -> str:
+    """The description quality score line (``toolcat lint --statistics`` explains it)."""
+    each = "" if len(figs) < 2 else " (" + ", ".join(
+        f"{os.path.basename(f.file.rstrip('/'))} {f.description_score:.1f}" for f in figs
+        if f.description_score is not None) + ")"
+    return (f"description score: {total_score:.1f}/100{each}; toolcat lint --statistics "
+            "says what it lost")
+
+
 def render_markdown(figs: list[CatalogFigures], tokenizer: str,
                     top: list[ToolFigures] | None, as_provider: str | None = None,
                     setup: dict | None = None) -> str:
@@ -194,6 +204,8 @@ def render_markdown(figs: list[CatalogFigures], tokenizer: str,
     lines += ["", "Saved (tokens): *lossless* by exact rewrites, *lossy* by description cuts "
               "and relocated UI labels (the handbook keeps them) or widened schemas.",
               "", model_facing_line(t["model_facing"]) + "."]
+    if t.get("description_score") is not None:
+        lines += ["", score_line(figs, t["description_score"]) + "."]
     lines += ["", "Bytes of the standard view:", ""]
     head2 = ["catalog"] + [BREAKDOWN_TITLES[k] for k in BREAKDOWN_KEYS] + ["total"]
     lines.append(_md_row(head2))
@@ -337,6 +349,8 @@ def render_table(figs: list[CatalogFigures], tokenizer: str, top: list[ToolFigur
     con.print(Text("lossless: saved by exact rewrites; the rest by description cuts and "
                    "relocated UI labels (kept in the handbook) or widened schemas"))
     con.print(Text(model_facing_line(t["model_facing"])))
+    if t.get("description_score") is not None:
+        con.print(Text(score_line(figs, t["description_score"])))
     con.print()
 
     con.print(Text("Schema bytes", style="bold"))

@@ -24,7 +24,8 @@ class Report:
     def __init__(self, findings: list[Finding], files: int, tools: int, fail_on: str = "error",
                  profile: str = "mcp", hidden: int = 0, sources: dict[str, Any] | None = None,
                  rules: list[Any] | None = None, profiles: list[str] | None = None,
-                 matrix: dict | None = None, servers: dict[str, str] | None = None) -> None:
+                 matrix: dict | None = None, servers: dict[str, str] | None = None,
+                 score: Any = None) -> None:
         self.findings = findings
         self.files = files                      # files and folders read (servers not included)
         self.tools = tools
@@ -38,6 +39,8 @@ class Report:
         # live MCP servers (and the setup of several) that findings name instead of a file:
         # name -> what it is ("MCP server, stdio"...); see server_index()
         self.servers = servers or {}
+        # --statistics: the description quality score (toolcat.lint.quality.Score)
+        self.score = score
 
     @property
     def many(self) -> bool:
@@ -90,11 +93,13 @@ def render(fmt: str, report: Report, color: bool = False, quiet: bool = False,
             from toolcat.lint.render.text import statistics as stats
 
             c = report.counts()
-            return json.dumps({"statistics": stats(report),
-                               "summary": {"errors": c["error"], "warnings": c["warning"],
-                                           "infos": c["info"], "files": report.files,
-                                           "tools": report.tools}},
-                              indent=2, ensure_ascii=False) + "\n"
+            data = {"statistics": stats(report),
+                    "summary": {"errors": c["error"], "warnings": c["warning"],
+                                "infos": c["info"], "files": report.files,
+                                "tools": report.tools}}
+            if report.score is not None:
+                data["score"] = report.score.to_json()
+            return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
         from toolcat.lint.render.text import render_statistics
 
         return render_statistics(report, color=color, quiet=quiet)

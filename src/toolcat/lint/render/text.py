@@ -7,7 +7,7 @@ same lines are coloured through Rich.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from toolcat.lint.render import Report, server_index, where_counts
 from toolcat.model import Finding
@@ -239,10 +239,26 @@ def build_statistics(report: Report, quiet: bool = False) -> list[list[tuple[str
     for row in statistics(report):
         out.append([(f"{row['count']:>7,}  ", ""), (f"{row['code']:<6} ", "bold"),
                     (f"{row['severity']:<8} ", _SEV_STYLE[row["severity"]]), (row["name"], "")])
+    if report.score is not None:
+        out += score_lines(report.score)
     if not quiet:
         if out:
             out.append([])
         out.append(summary_line(report))
+    return out
+
+
+def score_lines(sc: Any) -> list[list[tuple[str, str]]]:
+    """The description quality score (``--statistics``): the score, what each check takes
+    off it, and each catalog's when there are several."""
+    from toolcat.lint.quality import CHECK_RULES
+
+    lost = ", ".join(f"{CHECK_RULES[k]} -{v:g}" for k, v in sc.lost().items() if v)
+    out = [[], [("Description score ", "bold"), (f"{sc.score:.1f}/100", "bold"),
+                (f" ({len(sc.tools):,} tools" + (f"; lost: {lost}" if lost else "") + ")", "")]]
+    if len(sc.catalogs) > 1:
+        for f, s, n in sc.catalogs:
+            out.append([(f"  {s:5.1f}  ", ""), (shown(f), ""), (f"  ({n:,} tools)", "dim")])
     return out
 
 

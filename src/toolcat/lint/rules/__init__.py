@@ -10,6 +10,7 @@ from toolcat.lint.rules import (  # noqa: F401
     openwop,
     poison,
     provider,
+    quality,
     readiness,
     refs,
     schema,

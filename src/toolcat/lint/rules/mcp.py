@@ -1,4 +1,4 @@
-"""The MCP specification's rules for a tool (MC101-MC109), per revision (``--mcp-version``).
+"""The MCP specification's rules for a tool (MC101-MC110), per revision (``--mcp-version``).
 
 Sources, by revision (``docs/specification/<rev>/server/tools.mdx``, ``basic/index.mdx`` and
 ``schema/<rev>/schema.ts`` of github.com/modelcontextprotocol/modelcontextprotocol):
@@ -10,6 +10,7 @@ inputSchema is an object, type object   yes         yes         yes
 outputSchema root ``type: "object"``    yes         yes         no (any)
 no parameters: additionalProperties     -           yes         yes
 annotations of the right types          yes         yes         yes
+behaviour hints on write-named tools    yes         yes         yes
 ``icons`` well-formed                   -           yes         yes
 ``execution.taskSupport``               -           yes         -
 ``_meta`` key grammar, reserved names   labels      2nd label   2nd label
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from toolcat.config import MCP_VERSIONS
 from toolcat.document import pointer as jp
 from toolcat.lint.registry import Hit, rule
-from toolcat.model import MCP, MCP_CAPTURE
+from toolcat.model import DOCKER, MCP, MCP_CAPTURE
 
 if TYPE_CHECKING:  # pragma: no cover
     from toolcat.lint.engine import Context, Node
@@ -437,3 +438,29 @@ def execution_task_support(ctx: Context, tool: Tool) -> Iterator[Hit]:
     elif "taskSupport" in ex and ex["taskSupport"] not in ("forbidden", "optional", "required"):
         yield Hit(f"execution.taskSupport {ex['taskSupport']!r} is not forbidden, optional "
                   "or required", "/execution/taskSupport")
+
+
+@rule("MC110", "missing-behaviour-hints", "info",
+      "a tool whose name says it writes or deletes has neither `readOnlyHint` nor "
+      "`destructiveHint` (or says `readOnlyHint: true` and deletes)",
+      formats=_MCP + (DOCKER,))
+def missing_behaviour_hints(ctx, tool) -> Iterator[Hit]:
+    """MCP `ToolAnnotations` tell a client how careful to be: `readOnlyHint` (default
+    false) and `destructiveHint` (default true, when not read-only). A tool without them is
+    treated as destructive: clients ask for confirmation on every call, and cannot tell a
+    `delete_repository` from a `create_issue`. Reported: a tool whose name has a word that
+    writes or deletes (`create`, `update`, `set`, `send`, `delete`, `remove`, `run`...; a
+    name that starts with a reading verb, `get_delete_status`, is not) and whose
+    `annotations` say neither hint; and one whose name deletes (`delete`, `remove`,
+    `drop`, `purge`...) while it says `readOnlyHint: true`. MC104 checks the hints' types.
+    Say `"annotations": {"readOnlyHint": false, "destructiveHint": false}` on a tool that
+    only adds, `"destructiveHint": true` on one that deletes or overwrites. Not checked on
+    compact views, which leave out hints equal to the defaults (`toolcat project`)."""
+    from toolcat.lint.quality import missing_hints
+    from toolcat.model import COMPACT
+
+    if ctx.view == COMPACT:
+        return
+    msg = missing_hints(tool)
+    if msg:
+        yield Hit(msg, "/annotations" if isinstance(tool.annotations, dict) else "/name")
