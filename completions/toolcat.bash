@@ -236,7 +236,7 @@ _toolcat() {
         ;;
     serve)
         case $prev in
-        --server|--url|--header|--client-config|--catalog|--validate|--handbook-tool|--eager)
+        --server|--url|--header|--client-config|--catalog|--validate|--handbook-tool|--eager|--for)
             return 0 ;;  # file names (complete -o default)
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
@@ -249,7 +249,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --validate --no-validate --no-repair-args --deny-poisoned --handbook-tool --defer --eager --max-loaded --defer-threshold --description-max --keep-titles --lossless --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --validate --no-validate --no-repair-args --deny-poisoned --handbook-tool --defer --eager --max-loaded --defer-threshold --description-max --keep-titles --lossless --no-output-schema --no-factor --for --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)

@@ -248,6 +248,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from serve' -l keep-titles -d 'MC
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l lossless -d 'Cut no prose a model reads: tool and schema descriptions whole, titles kept; only the exact rewrites (implies --keep-titles; --description-max is ignored)'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l no-output-schema -d 'MCP target: leave outputSchema out of the compact view'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l no-factor -d 'Do not move repeated identical subschemas into $defs + $ref (done for mcp, openai and anthropic where it makes a schema smaller, in a schema that already uses $ref)'
+complete -c toolcat -n '__fish_seen_subcommand_from serve' -l for -r -F -d 'Make the compact view acceptable to these MCP clients (repeatable or comma-separated: claude-code, claude-desktop, cursor, vscode, windsurf, copilot-cli, gemini-cli, kiro, opencode, bedrock-agentcore, codex) with exact rewrites: $ref inlined, draft-07 upgraded to 2020-12, properties: {} at the top; what cannot be done exactly is reported'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l verbose -s v -d 'Show each server\'s stderr (lines prefixed with [name]) and what was captured'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l no-color -d 'No colours (also: NO_COLOR=1)'
 complete -c toolcat -n '__fish_seen_subcommand_from serve' -l quiet -s q -d 'No summaries on stderr'

@@ -93,6 +93,13 @@ ForClients = Annotated[Optional[list[str]], typer.Option(
     "gemini-cli, kiro, opencode, bedrock-agentcore, codex) with exact rewrites: $ref inlined, "
     "draft-07 upgraded to 2020-12, properties: {} at the top; what cannot be done exactly is "
     "reported [default: none].", show_default=False)]
+
+
+def client_names(values: list[str] | None) -> tuple[str, ...]:
+    """The client names of ``--for`` (repeatable, each comma-separated)."""
+    return tuple(x.strip() for v in values or () for x in v.split(",") if x.strip())
+
+
 KeepTitles = Annotated[bool, typer.Option(
     "--keep-titles", help="MCP target: keep title and annotations.title (UI labels) in the "
     "compact view [default: they go to the handbook when a description remains].")]
@@ -213,8 +220,7 @@ def project(
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
         subset=subset, output_schema=not no_output_schema, factor=not no_factor,
         factor_all=factor_all,
-        for_clients=tuple(x.strip() for v in for_clients or () for x in v.split(",")
-                          if x.strip()),
+        for_clients=client_names(for_clients),
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
         indent=indent, duplicate_ids=duplicate_ids, lossless=lossless,
         defer=defer_options(defer, eager, defer_threshold, search))

@@ -10,6 +10,7 @@ import typer
 from toolcat.commands.common import NoColor, Quiet, apply_ui
 from toolcat.commands.project import (
     DescriptionMax,
+    ForClients,
     KeepTitles,
     Lossless,
     NoFactor,
@@ -53,6 +54,10 @@ results and
 errors returned as the upstream gave them; when the upstream is gone or does not answer within
 --call-timeout, the call gets an MCP error. The upstream's process group is ended when the
 client closes stdin, and on SIGTERM. Its stderr goes to a log file (-v: to stderr).
+--for CLIENT (repeatable or comma-separated) serves what `toolcat project --for CLIENT`
+writes: the same exact rewrites for those clients' rules; each rewrite that is not exact
+(a recursive $ref kept, a name shortened...) is one line on stderr; calls still reach the
+upstream under its own names.
 --defer (all, or auto past --defer-threshold) lists only the --eager tools, search_tools,
 call_tool and the handbook tool: search_tools ranks every tool for a task in words (BM25
 over names, descriptions and parameters) and adds the best to the list (at most
@@ -162,6 +167,7 @@ def serve(
     lossless: Lossless = False,
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
+    for_clients: ForClients = None,
     verbose: Verbose = False,
     no_color: NoColor = False,
     quiet: Quiet = False,
@@ -193,6 +199,7 @@ def serve(
         validate = "off"
     if http is not None and not 0 <= http <= 65535:
         raise UsageError(f"--http must be a port number, 0 to 65535 (got {http})")
+    from toolcat.commands.project import client_names
     from toolcat.project import options_from_cli
     from toolcat.serve.view import check_tool_name
 
@@ -203,7 +210,8 @@ def serve(
                          "--defer: choose another name")
     settings = options_from_cli(to="mcp", description_max=description_max,
                                 output_schema=not no_output_schema, factor=not no_factor,
-                                keep_titles=keep_titles, lossless=lossless)
+                                keep_titles=keep_titles, lossless=lossless,
+                                for_clients=client_names(for_clients))
     import os
 
     from_config = bool(client or client_config)
