@@ -1479,3 +1479,39 @@ def test_serve_for_says_what_it_cannot_rewrite_exactly(tmp_path):
     assert said == [f"toolcat: tree: /inputSchema/properties/root/$ref {why}",
                     f"toolcat: tree: /inputSchema/$defs/node/properties/kids/items/$ref {why}"
                     ], s.stderr()
+
+
+def test_serve_for_claude_code_shortens_names_and_calls_the_originals(tmp_path):
+    """serve --for claude-code: zscaler's server (the outside corpus, docker-tools entry:
+    its real tool names) served under --server-name zscaler-mcp-server: the names Claude
+    Code would send over 64 characters (mcp__zscaler-mcp-server__<tool>) are served
+    shortened, said on stderr (old and new); a call of a shortened name reaches the server
+    under its own name, arguments as sent. Before: no --for on serve."""
+    from support.outside import outside
+
+    from toolcat.formats import LoadOptions, load_catalogs
+
+    cat, = load_catalogs([str(outside("docker-zscaler-mcp-server"))], LoadOptions(strict=False))
+    tools = [t.raw if isinstance(t.raw, dict) and "inputSchema" in t.raw else
+             {"name": t.id, "description": t.description or "",
+              "inputSchema": t.input_schema or {"type": "object"}} for t in cat.tools]
+    (tmp_path / "z.json").write_text(json.dumps({"tools": tools}))
+    long = [t["name"] for t in tools if len(f"mcp__zscaler-mcp-server__{t['name']}") > 64]
+    assert long, "the entry has names too long for Claude Code"
+
+    async def talk(client):
+        listed = await list_all(client)
+        new = [t["name"] for t in listed if t["name"] not in {x["name"] for x in tools}
+               and t["name"] != HANDBOOK]
+        said = _result(await client.call_tool(new[0], {"q": 1}))
+        return listed, new, said
+
+    s = served(tmp_path, "--for", "claude-code", "--server-name", "zscaler-mcp-server",
+               echo_cmd(tmp_path / "z.json"))
+    listed, new, said = s.run(talk)
+    assert len(new) == len(long) and len(listed) == len(tools) + 1
+    assert all(len(f"mcp__zscaler-mcp-server__{n}") <= 64 for n in new)
+    assert json.loads(said["content"][0]["text"]) == {"name": long[0], "arguments": {"q": 1}}
+    assert (f"toolcat: {new[0]}: /name changed: name {long[0]!r}: Claude Code would send it "
+            f"as 'mcp__zscaler-mcp-server__{long[0]}'") in s.stderr()
+    assert f"written as {new[0]!r}" in s.stderr()

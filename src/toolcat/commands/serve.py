@@ -15,6 +15,8 @@ from toolcat.commands.project import (
     Lossless,
     NoFactor,
     NoOutputSchema,
+    Plugin,
+    ServerName,
 )
 from toolcat.commands.sources import Client, ClientConfig, Headers, Timeout, Verbose
 
@@ -168,6 +170,8 @@ def serve(
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
     for_clients: ForClients = None,
+    server_name: ServerName = None,
+    plugin: Plugin = None,
     verbose: Verbose = False,
     no_color: NoColor = False,
     quiet: Quiet = False,
@@ -211,7 +215,8 @@ def serve(
     settings = options_from_cli(to="mcp", description_max=description_max,
                                 output_schema=not no_output_schema, factor=not no_factor,
                                 keep_titles=keep_titles, lossless=lossless,
-                                for_clients=client_names(for_clients))
+                                for_clients=client_names(for_clients),
+                                server_name=server_name, plugin=plugin)
     import os
 
     from_config = bool(client or client_config)

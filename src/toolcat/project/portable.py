@@ -155,3 +155,93 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
         changes.append(Change(pointer + "/$schema", EXACT, f"$schema {d} dropped after the "
                               f"upgrade to 2020-12 (MCP's default; 2020-12 only: {who})"))
     return out, DRAFT2020
+
+
+# ----------------------------------------------------------------------------- names
+
+def name_room(names: tuple[str, ...], server: str, plugin: str | None = None,
+              served_prefix: str = "") -> tuple[int, Any] | None:
+    """The longest tool name every client of ``names`` sends within its provider's limit,
+    once it has put its prefix (with ``server``, and ``plugin`` where the client names a
+    plugin's servers apart) and ``served_prefix`` (``toolcat serve``'s ``<upstream>__`` of
+    several upstreams) before it: ``(room, the client that limits it)``; None when no client
+    of ``names`` prefixes names under a limit."""
+    best = None
+    for c in clients(names):
+        room = c.name_room(server, plugin)
+        if room is not None and (best is None or room - len(served_prefix) < best[0]):
+            best = (room - len(served_prefix), c)
+    return best
+
+
+def short_name(name: str, room: int, taken: set[str]) -> str | None:
+    """``name`` cut to ``room`` characters, deterministically: its first ``room - 9``
+    characters, ``_`` and 8 hex digits of its SHA-256 (so two names cut alike stay apart),
+    then ``_2``, ``_3``... while the result is in ``taken``; None when ``room`` is under 10
+    (no name that short would stay distinct and readable)."""
+    import hashlib
+
+    if room < 10:
+        return None
+    h = hashlib.sha256(name.encode("utf-8")).hexdigest()
+    base = name[:room - 9].rstrip("_-.") + "_" + h[:8]
+    out, n = base, 2
+    while out in taken:
+        suffix = f"_{n}"
+        out = base[:room - len(suffix)] + suffix
+        n += 1
+    return out
+
+
+def shorten_names(tools: list, cats: list, target: Any, opts: Any) -> list[str]:
+    """Rename the projected ``tools`` (``cats[i]``: the catalog of ``tools[i]``) whose name,
+    as a client of ``opts.for_clients`` sends it (its prefix counted: Claude Code's
+    ``mcp__<server>__<tool>``), is longer than its provider takes: each rename is a
+    ``changed`` change at ``/name`` whose mapping names the original (the name the server
+    answers to). Returns the warning lines (old -> new, or why a name could not be
+    shortened), one per catalog."""
+    from toolcat.formats.providers import server_name
+    from toolcat.project import _with_id
+    from toolcat.project.lower import CHANGED
+
+    taken = {t.id for t in tools if isinstance(t.id, str)}
+    said: dict[int, tuple[str, Any, list[str]]] = {}
+    for t, cat in zip(tools, cats):
+        if not isinstance(t.id, str):
+            continue
+        server = opts.server_name or server_name(cat)
+        got = name_room(tuple(opts.for_clients), server, opts.plugin, opts.name_prefix)
+        if got is None or len(t.id) <= got[0]:
+            continue
+        room, c = got
+        sent = c.sent_name(server, opts.name_prefix + t.id, opts.plugin)
+        entry = said.setdefault(id(cat), (server, c, []))
+        new = short_name(t.id, room, taken)
+        if new is None:
+            t.changes.append(Change("/name", KEPT, f"{c.title} sends this tool as {sent!r}, "
+                                    f"more than {c.name_max} characters, and the prefix "
+                                    "leaves no room for a name: give the server a shorter "
+                                    "name"))
+            entry[2].append(f"{t.id} (no room: shorten the server's name)")
+            continue
+        taken.add(new)
+        old = t.id
+        body = target.body(t.descriptor)
+        if isinstance(body, dict) and body.get(target.id_key) == old:
+            body[target.id_key] = new
+        if t.standard is not t.descriptor:
+            t.standard = _with_id(target, t.standard, new)
+        t.changes.append(Change("/name", CHANGED, f"name {old!r}: {c.title} would send it as "
+                                f"{sent!r} ({len(sent)} characters, more than "
+                                f"{c.name_max}): written as {new!r}",
+                                {"mapping": {"name": new, "original": old}}))
+        t.id = new
+        entry[2].append(f"{old} -> {new}")
+    out = []
+    for server, c, lines in said.values():
+        fmt = c.plugin_tool_name if opts.plugin and c.plugin_tool_name else c.tool_name
+        out.append(f"{len(lines)} tool name{'s' if len(lines) != 1 else ''} shortened for "
+                   f"{c.title} ({fmt} within {c.name_max} characters, server {server!r}"
+                   + (f", plugin {opts.plugin!r}" if opts.plugin else "") + "; --server-name "
+                   "sets the server's name): " + ", ".join(lines))
+    return out

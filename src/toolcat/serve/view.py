@@ -195,6 +195,23 @@ class View:
                 "isError": False}
 
 
+#: ``serve --for``'s assumption, with several upstreams and no ``--server-name``: the name of
+#: toolcat serve's entry in the client's configuration (its tool-name prefix)
+SERVED_NAME = "toolcat"
+
+
+def _part_settings(settings: Any, prefix: str | None) -> Any:
+    """The projection options of one upstream's share: with ``--for`` and several upstreams,
+    the client's name limit counts ``<prefix>__`` and the client's own prefix is that of
+    toolcat serve's entry (``--server-name``, else :data:`SERVED_NAME`)."""
+    if prefix is None or not settings.for_clients:
+        return settings
+    import dataclasses
+
+    return dataclasses.replace(settings, name_prefix=prefix + SEPARATOR,
+                               server_name=settings.server_name or SERVED_NAME)
+
+
 def _original_name(pt: Any) -> str:
     """The name the upstream gave a projected tool (``pt.id`` unless it was renamed: a
     ``changed`` change at ``/name`` maps the new name to the original)."""
@@ -240,7 +257,7 @@ def build_view(catalogs: Any, settings: Any, handbook_name: str,
 
             cat, bad = split(cat)
             denied.update((served_name(prefix, n), r) for n, r in bad.items())
-        proj = project_catalogs([cat], settings)
+        proj = project_catalogs([cat], _part_settings(settings, prefix))
         listed = json.loads(proj.array_bytes())        # fresh data, canonical key order
         book = proj.handbook()["tools"]
         for t, pt in zip(listed, proj.tools):
