@@ -237,3 +237,74 @@ def test_shortened_names_stay_distinct(tmp_path):
     assert len(set(ids)) == 3 and ids[2] == "ok"
     assert all(len(f"mcp__srv__{i}") <= 64 for i in ids)
     assert ids[0][:20] == ids[1][:20] and ids[0] != ids[1]
+
+
+# --for claude-code / claude-desktop: top-level unions (Anthropic refuses oneOf, allOf and
+# anyOf at the top level of input_schema)
+PICK = {"name": "pick", "description": "P.", "inputSchema": {
+    "type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+    "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}}
+SHAPE = {"name": "shape", "description": "S.", "inputSchema": {"oneOf": [
+    {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}},
+     "required": ["kind", "r"], "additionalProperties": False},
+    {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
+     "required": ["kind", "side"], "additionalProperties": False}]}}
+# a union only one branch of which is an object: exact (the root says object)
+MODE = {"name": "mode", "description": "M.", "inputSchema": {
+    "type": "object",
+    "anyOf": [{"type": "object", "properties": {"m": {"type": "string"}}, "required": ["m"]},
+              {"type": "string"}]}}
+UNION_INSTANCES = [{}, {"a": "x"}, {"b": 1}, {"a": "x", "b": 1}, {"a": 1}, {"kind": "circle"},
+                   {"kind": "circle", "r": 1}, {"kind": "square", "side": 2},
+                   {"kind": "circle", "side": 2}, {"kind": "tri"}, {"r": 1, "x": 2},
+                   {"m": "a"}, {"m": "c"}, {"m": 1}]
+
+
+def test_for_claude_code_rewrites_top_level_unions(tmp_path, ajv_judge):
+    """An anyOf/oneOf at the top is written as one object schema: exactly where the union
+    is one schema (mode: an object or a string, at an object root), else widened (the union of the branches' properties,
+    required only what all require) and reported `widened` at /inputSchema/anyOf|oneOf;
+    every instance the input accepts, the output accepts; Ajv2020 compiles each; the
+    provider row's own rule (lint --profile claude-code) has nothing left to say. Without
+    --for the unions stay."""
+    from toolcat.config import Config
+    from toolcat.lint.engine import lint
+
+    tools = [PICK, SHAPE, MODE]
+    proj = _project(tmp_path, tools, to="mcp", for_clients=("claude-code",))
+    kinds = {}
+    for src, t in zip(tools, proj.tools):
+        s = t.descriptor["inputSchema"]
+        assert not {"anyOf", "oneOf", "allOf"} & set(s), (t.id, s)
+        assert s["type"] == "object"
+        assert ajv_judge.compile(s, engine="2020-12") is None
+        before, after = (jsonschema.Draft202012Validator(x) for x in (src["inputSchema"], s))
+        for x in UNION_INSTANCES:
+            assert after.is_valid(x) or not before.is_valid(x), (t.id, x)
+        kinds[t.id] = {c.pointer: c.kind.value for c in t.changes
+                       if c.pointer.endswith(("/anyOf", "/oneOf"))}
+        exact = kinds[t.id] and all(k == "exact" for k in kinds[t.id].values())
+        if exact:       # exact: the same verdicts
+            assert all(after.is_valid(x) == before.is_valid(x) for x in UNION_INSTANCES)
+    assert kinds == {"pick": {"/inputSchema/anyOf": "widened"},
+                     "shape": {"/inputSchema/oneOf": "widened"},
+                     "mode": {"/inputSchema/anyOf": "exact"}}
+    assert proj.tools[0].descriptor["inputSchema"].get("required") is None
+    assert proj.tools[1].descriptor["inputSchema"]["required"] == ["kind"]
+    # lint: the input's top-level unions are refused for Claude Code, the output's are gone
+    out = tmp_path / "out.json"
+    out.write_text(json.dumps(proj.catalog()))
+    cats_in = load_catalogs([str(write(tmp_path, {"tools": tools}))], LoadOptions(strict=True))
+    cats_out = load_catalogs([str(out)], LoadOptions(strict=True))
+
+    def root_findings(cats):
+        return {(f.tool, f.pointer) for f in lint(cats, Config(), "claude-code").findings
+                if f.pointer.endswith(("/anyOf", "/oneOf", "/allOf"))}
+
+    assert root_findings(cats_in) >= {("pick", "/inputSchema/anyOf"),
+                                      ("shape", "/inputSchema/oneOf")}
+    assert root_findings(cats_out) == set()
+    # no --for: the unions are the input's
+    plain = _project(tmp_path, tools, to="mcp")
+    assert "anyOf" in plain.tools[0].descriptor["inputSchema"]
+    assert "oneOf" in plain.tools[1].descriptor["inputSchema"]

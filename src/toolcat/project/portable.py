@@ -64,6 +64,10 @@ def fit(schema: Any, dialect: str, names: tuple[str, ...], pointer: str,
                 changes.append(Change(pointer + jp.encode(path + ("$ref",)), KEPT,
                                       f"$ref kept (recursive: no finite inlining); $ref "
                                       f"stripped or refused by: {who(lambda c: c.refs)}"))
+    refused = frozenset().union(*(c.refused_at_root() for c in cs))
+    if root and isinstance(schema, dict) and any(k in schema for k in refused):
+        schema = _root_unions(schema, d, pointer, changes, refused,
+                              lambda k: who(lambda c: k in c.refused_at_root()))
     if root and isinstance(schema, dict) and any(c.root_properties for c in cs) \
             and schema.get("type") == "object" and "properties" not in schema:
         schema = {**schema, "properties": {}}
@@ -71,6 +75,67 @@ def fit(schema: Any, dialect: str, names: tuple[str, ...], pointer: str,
                               "without them at the top level is refused by: "
                               f"{who(lambda c: c.root_properties)})"))
     return schema
+
+
+def _root_unions(schema: dict, d: str, pointer: str, changes: list[Change],
+                 refused: frozenset, who: Any) -> dict:
+    """``schema`` without the top-level ``allOf``/``anyOf``/``oneOf`` the clients refuse
+    there (Anthropic: "input_schema does not support oneOf, allOf, or anyOf at the top
+    level"): an ``allOf`` merged into the root where the merge is exact
+    (:func:`toolcat.schema.merge.merge_and`); an ``anyOf``/``oneOf`` written as one schema
+    where that is exact (:func:`~toolcat.schema.merge.union_exact`), else widened to the
+    join of its branches (:func:`~toolcat.schema.merge.join`: every branch's properties,
+    ``required`` only what every branch requires), reported ``widened``; what cannot be
+    merged is kept, reported ``kept``."""
+    from toolcat.project.lower import WIDENED
+
+    out = dict(schema)
+    for key in ("allOf", "anyOf", "oneOf"):
+        branches = out.get(key)
+        if key not in refused or not isinstance(branches, list) or not branches:
+            continue
+        rest = {k: v for k, v in out.items() if k != key}
+        at = pointer + "/" + key
+        if key == "allOf":
+            merged: Any = rest
+            for b in branches:
+                merged = M.merge_and(merged, b, d) if merged is not None else None
+            kind = EXACT
+            what = f"top-level allOf of {len(branches)} merged into the root"
+        else:
+            u = M.union_exact(branches, d, one_of=key == "oneOf")
+            kind, what = EXACT, f"top-level {key} of {len(branches)} written as one schema"
+            if u is None:
+                u = M.join(branches, d)
+                kind = WIDENED
+                what = (f"top-level {key} of {len(branches)} widened to one object schema: "
+                        "every branch's properties, required only what all require (accepts "
+                        "what any branch accepts, and more)")
+            merged = M.merge_and(rest, u, d) if isinstance(u, (dict, bool)) else None
+            if merged is None and kind == WIDENED and isinstance(u, dict):
+                merged, _dropped = M.merge_and_widen(rest, u, d)
+        if kind == WIDENED and isinstance(merged, dict) and _same_instances(out, merged, d):
+            kind, what = EXACT, (f"top-level {key} of {len(branches)} written as one schema "
+                                 "(toolcat.schema.inclusion: the same instances)")
+        if not isinstance(merged, dict):
+            changes.append(Change(at, KEPT, f"top-level {key} kept (no single schema merges "
+                                  f"it; refused at the top level by: {who(key)})"))
+            continue
+        out = merged
+        changes.append(Change(at, kind, f"{what} (refused at the top level by: {who(key)})"))
+    return out
+
+
+def _same_instances(old: dict, new: dict, d: str) -> bool:
+    """Does :func:`toolcat.schema.inclusion.compare` prove that ``new`` accepts exactly
+    what ``old`` accepts (no change that may narrow or widen; every property counted)?"""
+    from toolcat.schema.inclusion import compare
+
+    try:
+        found = compare(old, new, d, d, interface=False).changes
+    except (RecursionError, ValueError, TypeError):
+        return False
+    return all(c.narrows is None and c.widens is None for c in found)
 
 
 def _has_refs(schema: Any, d: str) -> bool:
