@@ -50,7 +50,7 @@ _toolcat() {
         ;;
     project)
         case $prev in
-        --output|-o|--handbook|--report|--duplicate-ids|--eager|--for|--broken-refs|--root|--server|--url|--header|--client-config)
+        --output|-o|--handbook|--report|--duplicate-ids|--eager|--for|--server-name|--plugin|--broken-refs|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --view)
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
@@ -87,7 +87,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --defer --eager --defer-threshold --search --output-schema --no-output-schema --no-factor --factor-all --for --keep-titles --lossless --source --safety-tier --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --defer --eager --defer-threshold --search --output-schema --no-output-schema --no-factor --factor-all --for --server-name --plugin --keep-titles --lossless --source --safety-tier --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     lint)
@@ -101,7 +101,7 @@ _toolcat() {
         --mcp-version|--config|--baseline|--write-baseline|--output-file|-o|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --select|--extend-select|--ignore)
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MC110 MR401 MR402 MR403 MR404 MR405 MR406 MR407 MR408 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TP101 TP102 TP103 TP104' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MC110 MR401 MR402 MR403 MR404 MR405 MR406 MR407 MR408 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 PV515 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TP101 TP102 TP103 TP104' -- "$cur"))
             return 0 ;;
         --fail-on)
             COMPREPLY=($(compgen -W 'error warning info never' -- "$cur"))
@@ -242,7 +242,7 @@ _toolcat() {
         ;;
     serve)
         case $prev in
-        --server|--url|--header|--client-config|--catalog|--validate|--handbook-tool|--eager)
+        --server|--url|--header|--client-config|--catalog|--validate|--handbook-tool|--eager|--for|--server-name|--plugin)
             return 0 ;;  # file names (complete -o default)
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
@@ -258,7 +258,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --validate --no-validate --no-repair-args --deny-poisoned --handbook-tool --defer --eager --max-loaded --defer-threshold --description-max --keep-titles --lossless --output-schema --no-output-schema --no-factor --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --validate --no-validate --no-repair-args --deny-poisoned --handbook-tool --defer --eager --max-loaded --defer-threshold --description-max --keep-titles --lossless --output-schema --no-output-schema --no-factor --for --server-name --plugin --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)
@@ -270,7 +270,7 @@ _toolcat() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--all -a --format -f --no-color --quiet -q --help -h' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MC110 MR401 MR402 MR403 MR404 MR405 MR406 MR407 MR408 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TP101 TP102 TP103 TP104' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MC110 MR401 MR402 MR403 MR404 MR405 MR406 MR407 MR408 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 PV515 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TP101 TP102 TP103 TP104' -- "$cur"))
         fi
         ;;
     esac

@@ -117,6 +117,8 @@ def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
             safety_tier: str | None = None, indent: int | None = None,
             duplicate_ids: str = "error", defer: str = "none",
             eager: Iterable[str] = (), defer_threshold: int = 20_000, search: str = "bm25",
+            for_clients: Iterable[str] = (), server_name: str | None = None,
+            plugin: str | None = None,
             settings: ProjectOptions | None = None) -> Projection:
     """The compact (or ``view="standard"``) view of the catalogs in target ``to``'s envelope
     (``mcp``, ``openwop``, ``openai``, ``anthropic``; default: ``openwop`` for OpenWOP input,
@@ -125,7 +127,9 @@ def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
     :meth:`~toolcat.project.Projection.handbook` and
     :meth:`~toolcat.project.Projection.report` are JSON data; its ``tools`` list each tool's
     descriptor and :class:`~toolcat.project.lower.Change` s. ``defer``, ``eager``,
-    ``defer_threshold``, ``search``: the deferral plan (:mod:`toolcat.project.defer`)."""
+    ``defer_threshold``, ``search``: the deferral plan (:mod:`toolcat.project.defer`).
+    ``for_clients`` (``--for``): MCP clients whose rules the compact view meets
+    (:mod:`toolcat.project.portable`); ``server_name``, ``plugin``: their name prefix."""
     from toolcat.project import options_from_cli, project_catalogs
 
     opts = settings or options_from_cli(
@@ -133,6 +137,8 @@ def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
         subset=subset, output_schema=output_schema, factor=factor, factor_all=factor_all,
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier, indent=indent,
         duplicate_ids=duplicate_ids,
+        for_clients=(for_clients,) if isinstance(for_clients, str) else tuple(for_clients),
+        server_name=server_name, plugin=plugin,
         defer=_defer_options(defer, eager, defer_threshold, search))
     return project_catalogs(_catalogs(catalogs), opts)
 

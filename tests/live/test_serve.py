@@ -1391,3 +1391,127 @@ def test_deny_poisoned_says_when_an_upstream_adds_a_poisoned_tool(tmp_path):
     said = [x for x in s.stderr().splitlines() if "--deny-poisoned" in x]
     assert said == ["toolcat: --deny-poisoned: not serving 1 poisoned tools: tool_1 (TP102)"], \
         s.stderr()
+
+
+# --------------------------------------------------------------------------- serve --for
+
+ECHO = SERVERS / "echo_server.py"
+
+
+def echo_cmd(path, *only: str) -> str:
+    """servers/echo_server.py listing the tools of catalog ``path`` (``only``: these) and
+    answering each call with the name and arguments it got."""
+    return shlex.join([PY, str(ECHO), str(path), *(a for o in only for a in ("--only", o))])
+
+
+def _corpus(name: str):
+    from support.common import CORPUS
+
+    p = CORPUS / "mcp-context-cost" / f"{name}.json"
+    if not p.exists():
+        pytest.skip(f"corpus file {p} absent (TOOLCAT_SHARED)")
+    return p
+
+
+def test_serve_for_claude_desktop_inlines_refs_and_forwards_calls(tmp_path, filesystem_js,
+                                                                  ajv_judge):
+    """Issue 33: serve --for CLIENT (several allowed) serves what project --for writes.
+    Upstreams: lax_server (the SDK's MCPServer: note's argument is a pydantic model, a $ref
+    into $defs), server-filesystem (npm: draft-07 $schema on every tool) and the echo server
+    listing notion's tools (the mcp-context-cost capture: $ref into $defs). With --for
+    claude-desktop --for copilot-cli no served schema has a $ref or a draft-07 $schema, every
+    one compiles under Claude Desktop's validator (Ajv2020, 2020-12 only), and a call is
+    forwarded under the upstream's own name with the arguments as sent; before, --for was
+    no serve option (usage error, exit 2)."""
+    root = tmp_path / "files"
+    root.mkdir()
+    (root / "a.txt").write_text("alpha")
+    fs = filesystem_cmd(filesystem_js, root)
+    notion = echo_cmd(_corpus("notion"))
+    args = {"parent": {"page_id": "p1"}, "properties": {"title": [{"text": {"content": "T"}}]}}
+
+    async def talk(client):
+        listed = await list_all(client)
+        got = [_result(await client.call_tool("lax_server__note",
+                                              {"note": {"title": "t", "body": "b"}})),
+               _result(await client.call_tool("echo_server__API-post-page", args))]
+        return listed, got
+
+    s = served(tmp_path, "--for", "claude-desktop,copilot-cli", "--server", LAX,
+               "--server", fs, "--server", notion)
+    listed, got = s.run(talk)
+    assert wait_gone(s.marker) == []
+    by = {t["name"]: t for t in listed}
+    note = by["lax_server__note"]["inputSchema"]
+    assert note["properties"]["note"]["required"] == ["title", "body"]
+    assert sum('"$ref"' in json.dumps(t) or "draft-07" in json.dumps(t) for t in listed) == 0
+    assert len([n for n in by if n.startswith("echo_server__")]) == 24
+    assert len(listed) > 24 + 4 + 10
+    for t in listed:
+        for key in ("inputSchema", "outputSchema"):
+            if key in t:
+                assert ajv_judge.compile(t[key], engine="2020-12") is None, (t["name"], key)
+    assert got[0]["content"][0]["text"] == "t: b" and not got[0].get("isError")
+    assert json.loads(got[1]["content"][0]["text"]) == {"name": "API-post-page",
+                                                        "arguments": args}
+    # the upstreams' own schemas had both (what --for rewrote)
+    up = direct(tmp_path, notion).run(list_all) + direct(tmp_path, fs).run(list_all)
+    assert any('"$ref"' in json.dumps(t) for t in up)
+    assert any("draft-07" in json.dumps(t) for t in up)
+
+
+TREE = {"name": "tree", "description": "Plant a tree.", "inputSchema": {
+    "type": "object", "properties": {"root": {"$ref": "#/$defs/node"}},
+    "$defs": {"node": {"type": "object", "properties": {
+        "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}}}
+
+
+def test_serve_for_says_what_it_cannot_rewrite_exactly(tmp_path):
+    """serve --for claude-desktop: a recursive $ref cannot be inlined; it is served as it
+    is and the proxy's log (stderr) names the tool, the pointer and why (a line each)."""
+    (tmp_path / "tree.json").write_text(json.dumps({"tools": [TREE]}))
+    s = served(tmp_path, "--for", "claude-desktop", echo_cmd(tmp_path / "tree.json"))
+    listed = s.run(list_all)
+    assert '"$ref"' in json.dumps(listed[0]["inputSchema"])
+    said = [x for x in s.stderr().splitlines() if x.startswith("toolcat: tree: ")]
+    why = ("kept: $ref kept (recursive: no finite inlining); $ref stripped or refused by: "
+           "Claude Desktop")
+    assert said == [f"toolcat: tree: /inputSchema/properties/root/$ref {why}",
+                    f"toolcat: tree: /inputSchema/$defs/node/properties/kids/items/$ref {why}"
+                    ], s.stderr()
+
+
+def test_serve_for_claude_code_shortens_names_and_calls_the_originals(tmp_path):
+    """serve --for claude-code: zscaler's server (the outside corpus, docker-tools entry:
+    its real tool names) served under --server-name zscaler-mcp-server: the names Claude
+    Code would send over 64 characters (mcp__zscaler-mcp-server__<tool>) are served
+    shortened, said on stderr (old and new); a call of a shortened name reaches the server
+    under its own name, arguments as sent. Before: no --for on serve."""
+    from support.outside import outside
+
+    from toolcat.formats import LoadOptions, load_catalogs
+
+    cat, = load_catalogs([str(outside("docker-zscaler-mcp-server"))], LoadOptions(strict=False))
+    tools = [t.raw if isinstance(t.raw, dict) and "inputSchema" in t.raw else
+             {"name": t.id, "description": t.description or "",
+              "inputSchema": t.input_schema or {"type": "object"}} for t in cat.tools]
+    (tmp_path / "z.json").write_text(json.dumps({"tools": tools}))
+    long = [t["name"] for t in tools if len(f"mcp__zscaler-mcp-server__{t['name']}") > 64]
+    assert long, "the entry has names too long for Claude Code"
+
+    async def talk(client):
+        listed = await list_all(client)
+        new = [t["name"] for t in listed if t["name"] not in {x["name"] for x in tools}
+               and t["name"] != HANDBOOK]
+        said = _result(await client.call_tool(new[0], {"q": 1}))
+        return listed, new, said
+
+    s = served(tmp_path, "--for", "claude-code", "--server-name", "zscaler-mcp-server",
+               echo_cmd(tmp_path / "z.json"))
+    listed, new, said = s.run(talk)
+    assert len(new) == len(long) and len(listed) == len(tools) + 1
+    assert all(len(f"mcp__zscaler-mcp-server__{n}") <= 64 for n in new)
+    assert json.loads(said["content"][0]["text"]) == {"name": long[0], "arguments": {"q": 1}}
+    assert (f"toolcat: {new[0]}: /name changed: name {long[0]!r}: Claude Code would send it "
+            f"as 'mcp__zscaler-mcp-server__{long[0]}'") in s.stderr()
+    assert f"written as {new[0]!r}" in s.stderr()

@@ -100,7 +100,7 @@ def test_client_profiles_check_the_client_facts(tmp_path):
     assert _lint(tmp_path, "cursor") == set()      # no schema fact known for Cursor
     # every fact a client states has its own sources
     for c in CLIENTS.values():
-        for fact in ("refs", "dialects", "root_properties", "stringifies"):
+        for fact in ("refs", "dialects", "root_properties", "stringifies", "plugin_tool_name"):
             if getattr(c, fact):
                 assert c.cites.get(fact), (c.key, fact)
 
@@ -166,3 +166,145 @@ def test_for_claude_desktop_keeps_and_reports_what_it_cannot_upgrade(tmp_path):
     assert s["$schema"] == d4["inputSchema"]["$schema"]
     assert [c.pointer for c in proj.tools[0].changes if c.kind == "kept"] == \
         ["/inputSchema/$schema"]
+
+
+# --for claude-code: names with the client's prefix counted (issue 33)
+def _github():
+    from support.common import CORPUS
+
+    p = CORPUS / "github-mcp-server"
+    if not p.is_dir():
+        pytest.skip(f"{p} absent (TOOLCAT_SHARED)")
+    return load_catalogs([str(p)], LoadOptions(strict=False))
+
+
+def _sent(proj, server, plugin=None):
+    from toolcat.formats.providers import CLIENTS
+
+    return [CLIENTS["claude-code"].sent_name(server, t.id, plugin) for t in proj.tools]
+
+
+def test_for_claude_code_shortens_names_with_the_prefix_counted():
+    """GitHub's server (the corpus): Claude Code sends manage_repository_notification_
+    subscription as mcp__github-mcp-server__..., 67 characters, which Anthropic refuses.
+    project --for claude-code writes it within 64 (a `changed` change mapping the original,
+    a warning old -> new); with a plugin's longer prefix more names are cut, all distinct,
+    the same every run; lint --profile claude-code (PV515) reports the input's, not the
+    output's."""
+    from toolcat.config import Config
+    from toolcat.lint.engine import lint
+
+    cats = _github()
+    before = [t.id for c in cats for t in c.tools]
+    from toolcat.formats.providers import CLIENTS
+
+    cc = CLIENTS["claude-code"]
+    assert max(len(cc.sent_name("github-mcp-server", i)) for i in before) == 67
+    proj = project_catalogs(cats, ProjectOptions(to="mcp", for_clients=("claude-code",)))
+    assert max(len(s) for s in _sent(proj, "github-mcp-server")) <= 64
+    renamed = {c.extra["mapping"]["original"]: c.extra["mapping"]["name"]
+               for t in proj.tools for c in t.changes if c.pointer == "/name"}
+    assert list(renamed) == ["manage_repository_notification_subscription"]
+    assert any("manage_repository_notification_subscription -> " in w for w in proj.warnings)
+    assert [t.id for t in proj.tools if t.id not in renamed.values()] == \
+        [i for i in before if i not in renamed]
+    # no --for: names as they are
+    assert [t.id for t in project_catalogs(cats, ProjectOptions(to="mcp")).tools] == before
+    # a plugin's server: more names cut, all distinct, deterministic
+    opts = dict(to="mcp", for_clients=("claude-code",), server_name="github", plugin="gh-tools")
+    a, b = project_catalogs(cats, ProjectOptions(**opts)), project_catalogs(cats,
+                                                                            ProjectOptions(**opts))
+    assert [t.id for t in a.tools] == [t.id for t in b.tools]
+    assert len({t.id for t in a.tools}) == len(a.tools)
+    assert max(len(s) for s in _sent(a, "github", "gh-tools")) <= 64
+    room = 64 - len("mcp__plugin_gh-tools_github__")
+    assert sum(t.id not in before for t in a.tools) == sum(len(i) > room for i in before) == 3
+    # lint: PV515 on the input, none on what project wrote
+    found = [f for f in lint(cats, Config(), "claude-code").findings if f.code == "PV515"]
+    assert [f.tool for f in found] == ["manage_repository_notification_subscription"]
+    assert "67 characters" in found[0].message
+
+
+def test_shortened_names_stay_distinct(tmp_path):
+    """Two long names that share their first characters are cut to distinct names (a hash
+    of the whole name), distinct from every other tool's too."""
+    long = "x" * 60
+    tools = [{**PLAIN, "name": long + "_alpha"}, {**PLAIN, "name": long + "_beta"},
+             {**PLAIN, "name": "ok"}]
+    proj = _project(tmp_path, tools, to="mcp", for_clients=("claude-code",),
+                    server_name="srv")
+    ids = [t.id for t in proj.tools]
+    assert len(set(ids)) == 3 and ids[2] == "ok"
+    assert all(len(f"mcp__srv__{i}") <= 64 for i in ids)
+    assert ids[0][:20] == ids[1][:20] and ids[0] != ids[1]
+
+
+# --for claude-code / claude-desktop: top-level unions (Anthropic refuses oneOf, allOf and
+# anyOf at the top level of input_schema)
+PICK = {"name": "pick", "description": "P.", "inputSchema": {
+    "type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+    "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}}
+SHAPE = {"name": "shape", "description": "S.", "inputSchema": {"oneOf": [
+    {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}},
+     "required": ["kind", "r"], "additionalProperties": False},
+    {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
+     "required": ["kind", "side"], "additionalProperties": False}]}}
+# a union only one branch of which is an object: exact (the root says object)
+MODE = {"name": "mode", "description": "M.", "inputSchema": {
+    "type": "object",
+    "anyOf": [{"type": "object", "properties": {"m": {"type": "string"}}, "required": ["m"]},
+              {"type": "string"}]}}
+UNION_INSTANCES = [{}, {"a": "x"}, {"b": 1}, {"a": "x", "b": 1}, {"a": 1}, {"kind": "circle"},
+                   {"kind": "circle", "r": 1}, {"kind": "square", "side": 2},
+                   {"kind": "circle", "side": 2}, {"kind": "tri"}, {"r": 1, "x": 2},
+                   {"m": "a"}, {"m": "c"}, {"m": 1}]
+
+
+def test_for_claude_code_rewrites_top_level_unions(tmp_path, ajv_judge):
+    """An anyOf/oneOf at the top is written as one object schema: exactly where the union
+    is one schema (mode: an object or a string, at an object root), else widened (the union of the branches' properties,
+    required only what all require) and reported `widened` at /inputSchema/anyOf|oneOf;
+    every instance the input accepts, the output accepts; Ajv2020 compiles each; the
+    provider row's own rule (lint --profile claude-code) has nothing left to say. Without
+    --for the unions stay."""
+    from toolcat.config import Config
+    from toolcat.lint.engine import lint
+
+    tools = [PICK, SHAPE, MODE]
+    proj = _project(tmp_path, tools, to="mcp", for_clients=("claude-code",))
+    kinds = {}
+    for src, t in zip(tools, proj.tools):
+        s = t.descriptor["inputSchema"]
+        assert not {"anyOf", "oneOf", "allOf"} & set(s), (t.id, s)
+        assert s["type"] == "object"
+        assert ajv_judge.compile(s, engine="2020-12") is None
+        before, after = (jsonschema.Draft202012Validator(x) for x in (src["inputSchema"], s))
+        for x in UNION_INSTANCES:
+            assert after.is_valid(x) or not before.is_valid(x), (t.id, x)
+        kinds[t.id] = {c.pointer: c.kind.value for c in t.changes
+                       if c.pointer.endswith(("/anyOf", "/oneOf"))}
+        exact = kinds[t.id] and all(k == "exact" for k in kinds[t.id].values())
+        if exact:       # exact: the same verdicts
+            assert all(after.is_valid(x) == before.is_valid(x) for x in UNION_INSTANCES)
+    assert kinds == {"pick": {"/inputSchema/anyOf": "widened"},
+                     "shape": {"/inputSchema/oneOf": "widened"},
+                     "mode": {"/inputSchema/anyOf": "exact"}}
+    assert proj.tools[0].descriptor["inputSchema"].get("required") is None
+    assert proj.tools[1].descriptor["inputSchema"]["required"] == ["kind"]
+    # lint: the input's top-level unions are refused for Claude Code, the output's are gone
+    out = tmp_path / "out.json"
+    out.write_text(json.dumps(proj.catalog()))
+    cats_in = load_catalogs([str(write(tmp_path, {"tools": tools}))], LoadOptions(strict=True))
+    cats_out = load_catalogs([str(out)], LoadOptions(strict=True))
+
+    def root_findings(cats):
+        return {(f.tool, f.pointer) for f in lint(cats, Config(), "claude-code").findings
+                if f.pointer.endswith(("/anyOf", "/oneOf", "/allOf"))}
+
+    assert root_findings(cats_in) >= {("pick", "/inputSchema/anyOf"),
+                                      ("shape", "/inputSchema/oneOf")}
+    assert root_findings(cats_out) == set()
+    # no --for: the unions are the input's
+    plain = _project(tmp_path, tools, to="mcp")
+    assert "anyOf" in plain.tools[0].descriptor["inputSchema"]
+    assert "oneOf" in plain.tools[1].descriptor["inputSchema"]

@@ -112,6 +112,22 @@ ForClients = Annotated[Optional[list[str]], typer.Option(
     "gemini-cli, kiro, opencode, bedrock-agentcore, codex) with exact rewrites: $ref inlined, "
     "draft-07 upgraded to 2020-12, properties: {} at the top; what cannot be done exactly is "
     "reported [default: none].", show_default=False)]
+ServerName = Annotated[Optional[str], typer.Option(
+    "--server-name", metavar="NAME", help="With --for: the server's name in the client's "
+    "configuration, in the name the client sends each tool under (Claude Code: "
+    "mcp__NAME__TOOL, 64 characters) [default: a live server's configured name, else the "
+    "file name up to its first dot].", show_default=False)]
+Plugin = Annotated[Optional[str], typer.Option(
+    "--plugin", metavar="NAME", help="With --for: the plugin that brings the server (Claude "
+    "Code sends its tools as mcp__plugin_NAME_SERVER__TOOL) [default: none].",
+    show_default=False)]
+
+
+def client_names(values: list[str] | None) -> tuple[str, ...]:
+    """The client names of ``--for`` (repeatable, each comma-separated)."""
+    return tuple(x.strip() for v in values or () for x in v.split(",") if x.strip())
+
+
 KeepTitles = Annotated[bool, typer.Option(
     "--keep-titles", help="MCP target: keep title and annotations.title (UI labels) in the "
     "compact view [default: they go to the handbook when a description remains].")]
@@ -189,6 +205,8 @@ def project(
     no_factor: NoFactor = False,
     factor_all: FactorAll = False,
     for_clients: ForClients = None,
+    server_name: ServerName = None,
+    plugin: Plugin = None,
     keep_titles: KeepTitles = False,
     lossless: Lossless = False,
     source: Source = None,
@@ -234,8 +252,7 @@ def project(
         subset=subset, output_schema=output_policy(output_schema, no_output_schema),
         factor=not no_factor,
         factor_all=factor_all,
-        for_clients=tuple(x.strip() for v in for_clients or () for x in v.split(",")
-                          if x.strip()),
+        for_clients=client_names(for_clients), server_name=server_name, plugin=plugin,
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
         indent=indent, duplicate_ids=duplicate_ids, lossless=lossless,
         defer=defer_options(defer, eager, defer_threshold, search))

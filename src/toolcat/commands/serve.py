@@ -10,11 +10,14 @@ import typer
 from toolcat.commands.common import NoColor, Quiet, apply_ui
 from toolcat.commands.project import (
     DescriptionMax,
+    ForClients,
     KeepTitles,
     Lossless,
     NoFactor,
     NoOutputSchema,
     OutputSchema,
+    Plugin,
+    ServerName,
     output_policy,
 )
 from toolcat.commands.sources import Client, ClientConfig, Headers, Timeout, Verbose
@@ -55,6 +58,10 @@ results and
 errors returned as the upstream gave them; when the upstream is gone or does not answer within
 --call-timeout, the call gets an MCP error. The upstream's process group is ended when the
 client closes stdin, and on SIGTERM. Its stderr goes to a log file (-v: to stderr).
+--for CLIENT (repeatable or comma-separated) serves what `toolcat project --for CLIENT`
+writes: the same exact rewrites for those clients' rules; each rewrite that is not exact
+(a recursive $ref kept, a name shortened...) is one line on stderr; calls still reach the
+upstream under its own names.
 --defer (all, or auto past --defer-threshold) lists only the --eager tools, search_tools,
 call_tool and the handbook tool: search_tools ranks every tool for a task in words (BM25
 over names, descriptions and parameters) and adds the best to the list (at most
@@ -165,6 +172,9 @@ def serve(
     output_schema: OutputSchema = None,
     no_output_schema: NoOutputSchema = False,
     no_factor: NoFactor = False,
+    for_clients: ForClients = None,
+    server_name: ServerName = None,
+    plugin: Plugin = None,
     verbose: Verbose = False,
     no_color: NoColor = False,
     quiet: Quiet = False,
@@ -196,6 +206,7 @@ def serve(
         validate = "off"
     if http is not None and not 0 <= http <= 65535:
         raise UsageError(f"--http must be a port number, 0 to 65535 (got {http})")
+    from toolcat.commands.project import client_names
     from toolcat.project import options_from_cli
     from toolcat.serve.view import check_tool_name
 
@@ -208,7 +219,9 @@ def serve(
                                 output_schema=output_policy(output_schema,
                                                             no_output_schema),
                                 factor=not no_factor,
-                                keep_titles=keep_titles, lossless=lossless)
+                                keep_titles=keep_titles, lossless=lossless,
+                                for_clients=client_names(for_clients),
+                                server_name=server_name, plugin=plugin)
     import os
 
     from_config = bool(client or client_config)

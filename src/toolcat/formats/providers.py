@@ -305,13 +305,16 @@ class Client:
     ``description_max``: the characters of a tool description it passes on (longer ones are
     cut).
 
-    What it does to the schemas (``lint --profile CLIENT``, PV512-PV514; issue 33), each
+    What it does to the schemas (``lint --profile CLIENT``, PV512-PV515; issue 33), each
     fact with its sources in ``cites`` (fact name -> URLs): ``refs``: ``"stripped"`` (it
     drops ``$defs`` and sends dangling ``$ref`` s on) or ``"refused"`` (the tool, or the
     server, fails on ``$ref``); ``dialects``: the only ``$schema`` dialects it takes (None:
     any); ``root_properties``: it refuses a top-level object schema without ``properties``;
     ``stringifies``: it is known to send object and array arguments as JSON strings (what a
-    proxy may repair).
+    proxy may repair). ``plugin_tool_name``: the name it sends a tool of a server a plugin
+    brought under (``{plugin}``: the plugin's name), None when plugins do not change it.
+    ``root_unions``: keywords it refuses at the top level of an input schema beyond those
+    its providers refuse (:meth:`refused_at_root`).
     """
 
     def __init__(self, key: str, title: str, sources: tuple[str, ...],
@@ -319,6 +322,8 @@ class Client:
                  name_max: int | None = None, description_max: int | None = None,
                  refs: str | None = None, dialects: tuple[str, ...] | None = None,
                  root_properties: bool = False, stringifies: bool = False,
+                 plugin_tool_name: str | None = None,
+                 root_unions: frozenset[str] = frozenset(),
                  cites: dict[str, tuple[str, ...]] | None = None) -> None:
         self.key = key
         self.title = title
@@ -331,15 +336,55 @@ class Client:
         self.dialects = dialects
         self.root_properties = root_properties
         self.stringifies = stringifies
+        self.plugin_tool_name = plugin_tool_name
+        self.root_unions = root_unions
         self.cites = cites or {}
 
-    def sent_name(self, server: str, tool: str) -> str:
-        """The name this client sends ``server``'s tool ``tool`` under."""
+    def sent_name(self, server: str, tool: str, plugin: str | None = None) -> str:
+        """The name this client sends ``server``'s tool ``tool`` under (``plugin``: the
+        plugin that brought the server, where the client names its tools apart)."""
         if self.tool_name is None:
             return tool
         import re
 
-        return self.tool_name.format(server=re.sub(r"[^A-Za-z0-9_-]", "_", server), tool=tool)
+        fmt = self.plugin_tool_name if plugin and self.plugin_tool_name else self.tool_name
+        clean = lambda v: re.sub(r"[^A-Za-z0-9_-]", "_", v)  # noqa: E731
+        return fmt.format(server=clean(server), tool=tool, plugin=clean(plugin or ""))
+
+    def refused_at_root(self) -> frozenset[str]:
+        """The keywords this client's requests cannot carry at the top level of an input
+        schema: its own, and its providers' (``root_forbidden``: Anthropic refuses ``oneOf``,
+        ``allOf`` and ``anyOf`` there, OpenAI's strict mode ``anyOf``)."""
+        out = set(self.root_unions)
+        for k in self.providers or ():
+            p = PROVIDERS.get(k)
+            if p is not None and not p.strict:
+                out |= p.root_forbidden
+        return frozenset(out)
+
+    def name_room(self, server: str, plugin: str | None = None) -> int | None:
+        """The longest tool name this client sends within its provider's limit once it
+        has prefixed it (None: no prefix or no limit known)."""
+        if self.tool_name is None or self.name_max is None:
+            return None
+        return self.name_max - len(self.sent_name(server, "", plugin))
+
+
+def server_name(catalog: Any) -> str:
+    """The name a client knows the server of ``catalog`` by, for its name prefix: a live
+    server's name in the client's configuration (else the name toolcat gives it), an
+    mcp-context-cost capture's ``serverName``, else the catalog's file name up to its first
+    dot (``github.capture.json``: ``github``; the assumption ``--server-name`` replaces)."""
+    import os
+
+    meta = getattr(catalog, "meta", None) or {}
+    live = meta.get("live")
+    if isinstance(live, dict) and isinstance(live.get("key"), str) and live["key"]:
+        return live["key"]
+    if isinstance(meta.get("serverName"), str) and meta["serverName"]:
+        return meta["serverName"]
+    base = os.path.basename(str(getattr(catalog, "file", "")).rstrip("/"))
+    return base.split(".")[0] or base or "server"
 
 
 CLIENTS: dict[str, Client] = {
@@ -354,10 +399,16 @@ CLIENTS: dict[str, Client] = {
         ),
         providers=("anthropic",),
         tool_name="mcp__{server}__{tool}",
+        plugin_tool_name="mcp__plugin_{plugin}_{server}__{tool}",
         name_max=64,
         description_max=2048,
         dialects=("2020-12",), stringifies=True,
         cites={"dialects": ("https://github.com/anthropics/claude-code/issues/90549",),
+               # a plugin's servers: mcp__plugin_<plugin>_<server>__<tool>, and the API's
+               # "tool_name: String should have at most 64 characters"
+               "plugin_tool_name": ("https://github.com/cloudflare/skills/issues/11",
+                                    "https://github.com/nix-community/home-manager/issues/9446"),
+
                "stringifies": ("https://github.com/anthropics/claude-code/issues/22394",
                                "https://github.com/anthropics/claude-code/issues/82652")},
     ),

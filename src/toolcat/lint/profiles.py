@@ -26,7 +26,7 @@ Profiles (``--profile NAME``, several as ``--profile A,B``, or ``profile = ...``
     Gemini function declarations with ``parametersJsonSchema`` (JSON Schema, no ``$schema``).
 ``claude-desktop``, ``claude-code``, ``vscode``, ``copilot-cli``, ``gemini-cli``... (every
     row of :data:`CLIENTS`)
-    An MCP client: what it strips or refuses in a tool schema (PV512-PV514), and its
+    An MCP client: what it strips or refuses in a tool schema (PV512-PV515), and its
     provider's rules when it talks to one provider.
 
 Whatever the profile, an OpenWOP *compact* catalog gets CS201-CS204 as errors.
@@ -88,7 +88,7 @@ PROFILES: dict[str, Profile] = {
                            _PV, provider="gemini-json", name_pattern=None),
 }
 
-# one profile per MCP client (issue 33): its schema rules (PV512-PV514) and, when it talks to
+# one profile per MCP client (issue 33): its schema rules (PV512-PV515) and, when it talks to
 # one provider, that provider's rules
 for _c in CLIENTS.values():
     PROFILES.setdefault(_c.key, Profile(
@@ -170,7 +170,11 @@ def providers_markdown() -> str:
                             and "sends object/array arguments as JSON strings")):
             if text:
                 quirks.append(text + " " + " ".join(f"<{u}>" for u in c.cites.get(fact, ())))
-        out.append(f"| {c.title} | {provs} | `{c.tool_name or '{tool}'}` | "
+        sent = f"`{c.tool_name or '{tool}'}`" + (
+            f" (a plugin's server: `{c.plugin_tool_name}` "
+            + " ".join(f"<{u}>" for u in c.cites.get("plugin_tool_name", ())) + ")"
+            if c.plugin_tool_name else "")
+        out.append(f"| {c.title} | {provs} | {sent} | "
                    f"{', '.join(limits) or '-'} | {'; '.join(quirks) or '-'} | "
                    + " ".join(f"<{s}>" for s in c.sources) + " |")
     return "\n".join(out) + "\n"

@@ -95,6 +95,13 @@ class ProjectOptions:
     # MCP clients (keys of formats.providers.CLIENTS) whose schema rules the compact view
     # meets with exact rewrites (project.portable), e.g. ("claude-desktop",)
     for_clients: tuple = ()
+    # the server's name in the clients' configuration (their tool-name prefix; None: the
+    # catalog's, formats.providers.server_name), the plugin that brings it (Claude Code
+    # names a plugin's servers' tools apart), and what is put before each name within the
+    # client's prefix (toolcat serve's "<upstream>__" of several upstreams)
+    server_name: str | None = None
+    plugin: str | None = None
+    name_prefix: str = ""
     # MCP target: keep `title` and `annotations.title` (UI labels) in the compact view even
     # when the tool has a description; by default they go to the handbook only.
     keep_titles: bool = False
@@ -145,6 +152,9 @@ class ProjectOptions:
             from toolcat.project import portable
 
             portable.check(tuple(self.for_clients))
+        for label, v in (("--server-name", self.server_name), ("--plugin", self.plugin)):
+            if v is not None and not v.strip():
+                raise UsageError(f"{label} must not be empty")
         if self.duplicate_ids not in DUPLICATE_IDS + ("keep",):
             raise UsageError(f"--duplicate-ids must be one of {', '.join(DUPLICATE_IDS)} "
                              f"(got {self.duplicate_ids!r})")
@@ -158,7 +168,8 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
                      description_max: int = 120, unlowerable: str | None = None,
                      subset: bool | None = None, output_schema: str | bool | None = None,
                      factor: bool = True, factor_all: bool = False,
-                     for_clients: tuple = (), keep_titles: bool = False, sort: bool = False,
+                     for_clients: tuple = (), server_name: str | None = None,
+                     plugin: str | None = None, keep_titles: bool = False, sort: bool = False,
                      source: str | None = None, safety_tier: str | None = None,
                      indent: int | None = None,
                      duplicate_ids: str = "error",
@@ -178,6 +189,7 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
         source=source, safety_tier=safety_tier, indent=indent,
         subset=subset if subset is not None else (True if unlowerable is not None else None),
         factor=factor, factor_all=factor_all, for_clients=tuple(for_clients or ()),
+        server_name=server_name, plugin=plugin,
         keep_titles=keep_titles or lossless,
         duplicate_ids=duplicate_ids,
         defer=defer or DeferOptions(), lossless=lossless,
@@ -862,6 +874,12 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
         pv.fix_names(tools, target, [cat.format in target.native_formats for _, cat in sources])
         if opts.view == "compact" and target.writes_strict:
             pv.budget(tools, target)
+    shortened: list[str] = []
+    if opts.for_clients and opts.view == "compact" and not ids_only:
+        from toolcat.project import portable
+
+        # the clients' name prefixes counted (Claude Code: mcp__<server>__<tool>, 64)
+        shortened = portable.shorten_names(tools, [cat for _, cat in sources], target, opts)
     plan = None
     if opts.defer.active and not ids_only:
         plan = _defer(tools, sources, target, opts)
@@ -871,6 +889,7 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
     from toolcat.formats.load import load_notes
 
     warnings.extend(load_notes(cats))
+    warnings.extend(shortened)
     if target.provider is not None:
         from toolcat.formats.providers import PROVIDERS
 

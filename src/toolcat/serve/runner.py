@@ -83,6 +83,7 @@ def serve(opts: ServeOptions) -> int:
         upstreams += statics
 
         denied: list = []              # --deny-poisoned: what stderr said last
+        unportable: list = []          # --for: the rewrites that are not exact, said last
 
         def make_view(ups: list) -> Any:
             from toolcat.serve.view import build_view
@@ -96,6 +97,12 @@ def serve(opts: ServeOptions) -> int:
                 if denied or view.denied:
                     say(line(view.denied))
                 denied.append(view.denied)
+            lines = view.unportable()
+            if lines != (unportable[-1] if unportable else []):
+                # --for CLIENT: what could not be rewritten exactly, once per list served
+                for line in lines:
+                    say(line)
+                unportable.append(lines)
             return view
 
         deferral = None

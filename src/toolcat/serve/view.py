@@ -106,6 +106,24 @@ class View:
             check = self._checks.setdefault(name, ArgumentCheck(desc.get("inputSchema")))
         return check.check(name, arguments, repair)
 
+    def unportable(self) -> list[str]:
+        """``serve --for CLIENT``: one line for the served log per rewrite that is not exact
+        (a recursive ``$ref`` kept, a dialect not upgraded, a name shortened, a root union
+        widened...), ``served name: pointer kind: what``; empty without ``--for``."""
+        from toolcat.project.lower import EXACT
+
+        out = []
+        for part in self.parts:
+            proj = part.projection
+            if proj is None or not proj.options.for_clients:
+                continue
+            for pt, t in zip(proj.tools, part.listed):
+                for c in pt.changes:
+                    schema = c.pointer.startswith(("/inputSchema", "/outputSchema"))
+                    if c.kind != EXACT and (c in pt.lossy() if schema else c.pointer == "/name"):
+                        out.append(f"toolcat: {t['name']}: {c.pointer} {c.kind.value}: {c.what}")
+        return out
+
     @property
     def upstream_names(self) -> list[str]:
         return [t["name"] for t in self.tools if t["name"] != self.handbook_name]
@@ -177,6 +195,33 @@ class View:
                 "isError": False}
 
 
+#: ``serve --for``'s assumption, with several upstreams and no ``--server-name``: the name of
+#: toolcat serve's entry in the client's configuration (its tool-name prefix)
+SERVED_NAME = "toolcat"
+
+
+def _part_settings(settings: Any, prefix: str | None) -> Any:
+    """The projection options of one upstream's share: with ``--for`` and several upstreams,
+    the client's name limit counts ``<prefix>__`` and the client's own prefix is that of
+    toolcat serve's entry (``--server-name``, else :data:`SERVED_NAME`)."""
+    if prefix is None or not settings.for_clients:
+        return settings
+    import dataclasses
+
+    return dataclasses.replace(settings, name_prefix=prefix + SEPARATOR,
+                               server_name=settings.server_name or SERVED_NAME)
+
+
+def _original_name(pt: Any) -> str:
+    """The name the upstream gave a projected tool (``pt.id`` unless it was renamed: a
+    ``changed`` change at ``/name`` maps the new name to the original)."""
+    for c in pt.changes:
+        m = (c.extra or {}).get("mapping") if c.pointer == "/name" else None
+        if isinstance(m, dict) and m.get("name") == pt.id and isinstance(m.get("original"), str):
+            return m["original"]
+    return pt.id
+
+
 def _tool_error(text: str) -> dict:
     return {"content": [{"type": "text", "text": text}], "isError": True}
 
@@ -212,12 +257,14 @@ def build_view(catalogs: Any, settings: Any, handbook_name: str,
 
             cat, bad = split(cat)
             denied.update((served_name(prefix, n), r) for n, r in bad.items())
-        proj = project_catalogs([cat], settings)
+        proj = project_catalogs([cat], _part_settings(settings, prefix))
         listed = json.loads(proj.array_bytes())        # fresh data, canonical key order
         book = proj.handbook()["tools"]
-        for t in listed:
-            original = t["name"]
-            name = served_name(prefix, original)
+        for t, pt in zip(listed, proj.tools):
+            projected = t["name"]
+            # the upstream's own name (a name --for shortened is called by its original)
+            original = _original_name(pt)
+            name = served_name(prefix, projected)
             if prefix is not None and not NAME_RE.fullmatch(name):
                 raise InputError(f"tool {original!r} would be served as {name!r}, which is no "
                                  "MCP tool name (1 to 128 of A-Z a-z 0-9 _ - .): give the "
@@ -236,8 +283,8 @@ def build_view(catalogs: Any, settings: Any, handbook_name: str,
             where[name] = said
             routes[name] = (i, original)
             t["name"] = name
-            desc = book[original]
-            handbook[name] = desc if prefix is None else {**desc, "name": name}
+            desc = book[projected]
+            handbook[name] = desc if name == desc.get("name") else {**desc, "name": name}
         listed_all += listed
         parts.append(Part(prefix=prefix, label=cat.file, listed=listed,
                           upstream=[t.raw for t in cat.tools], projection=proj,

@@ -444,7 +444,7 @@ def execution_task_support(ctx: Context, tool: Tool) -> Iterator[Hit]:
       "a tool whose name says it writes or deletes has neither `readOnlyHint` nor "
       "`destructiveHint` (or says `readOnlyHint: true` and deletes)",
       formats=_MCP + (DOCKER,))
-def missing_behaviour_hints(ctx, tool) -> Iterator[Hit]:
+def missing_behaviour_hints(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """MCP `ToolAnnotations` tell a client how careful to be: `readOnlyHint` (default
     false) and `destructiveHint` (default true, when not read-only). A tool without them is
     treated as destructive: clients ask for confirmation on every call, and cannot tell a

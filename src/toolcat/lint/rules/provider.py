@@ -374,3 +374,28 @@ def client_root_properties(ctx: Context, tool: Tool) -> Iterator[Hit]:
     if "properties" not in s:
         yield Hit(f"top-level object schema without properties: {c.title} refuses it"
                   f"{_cite(c, 'root_properties')}", "/inputSchema")
+
+
+@rule("PV515", "client-tool-name-length", "error",
+      "a tool's name, with the MCP client's prefix, is longer than its provider accepts")
+def client_tool_name_length(ctx: Context, tool: Tool) -> Iterator[Hit]:
+    """Claude Code sends a server's tool as `mcp__<server>__<tool>` (a plugin's server:
+    `mcp__plugin_<plugin>_<server>__<tool>`), and Anthropic's API refuses a request with a
+    tool name over 64 characters ("tool_name: String should have at most 64 characters"):
+    every request of the session fails while the server is connected. The server's name is
+    the catalog's (a live server's configured name, else the file's name up to its first
+    dot); a live setup reports the same as SU602. Shorten the tool's name or the server's,
+    or serve it through `toolcat serve --for claude-code`, which shortens the names that are
+    too long (reported) and routes calls to the server's own names."""
+    from toolcat.formats.providers import server_name
+
+    c = getattr(ctx, "client", None)
+    if c is None or c.tool_name is None or c.name_max is None or not isinstance(tool.id, str):
+        return
+    meta = getattr(ctx.catalog, "meta", None) or {}
+    if meta.get("live") is not None or meta.get("setup") is not None:
+        return              # SU602 (the setup rules) says it for live servers
+    sent = c.sent_name(server_name(ctx.catalog), tool.id)
+    if len(sent) > c.name_max:
+        yield Hit(f"{c.title} sends this tool as {sent!r}: {len(sent)} characters, more than "
+                  f"{c.name_max}{_cite(c, 'plugin_tool_name')}", "/name")

@@ -5,17 +5,21 @@ rules are :mod:`toolcat.lint.quality`'s."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from toolcat.document import pointer as jp
 from toolcat.lint import quality as q
 from toolcat.lint.registry import Hit, rule
 
+if TYPE_CHECKING:
+    from toolcat.lint.engine import Context
+    from toolcat.model import Tool
+
 
 @rule("MR405", "purpose-unclear", "info",
       "the tool description does not say what the tool does (restates the name, names a "
       "tool rather than an action, or is under 3 words)")
-def purpose_unclear(ctx, tool) -> Iterator[Hit]:
+def purpose_unclear(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """A model picks a tool by its description; one that only repeats the name adds
     nothing to it. Reported: a description whose words (function words and "tool",
     "function", "API"... aside, plurals folded) are all words of the name (`get_user`:
@@ -29,7 +33,7 @@ def purpose_unclear(ctx, tool) -> Iterator[Hit]:
         yield Hit(msg + ": say what the tool does and returns", "/description")
 
 
-def _sibling_hits(ctx, minimum: float) -> Iterator[tuple]:
+def _sibling_hits(ctx: Context, minimum: float) -> Iterator[tuple[Tool, Tool, float]]:
     sib = q.siblings_of(ctx)
     for i, j, cos in sib.pairs:
         if cos >= minimum:
@@ -39,7 +43,7 @@ def _sibling_hits(ctx, minimum: float) -> Iterator[tuple]:
 @rule("MR406", "ambiguous-siblings", "info",
       "two tools of a catalog whose names and descriptions are too alike to tell apart "
       "(TF-IDF cosine >= 0.80)", scope="catalog")
-def ambiguous_siblings(ctx) -> Iterator[Hit]:
+def ambiguous_siblings(ctx: Context) -> Iterator[Hit]:
     """Two tools whose names and descriptions say nearly the same thing look
     interchangeable to a model, which then picks one by chance. The measure: each tool is
     the words and word pairs of its name (counted twice) and description, weighted by
@@ -65,7 +69,7 @@ where one description names the other tool, names that differ only in their firs
       "a tool with a close sibling (cosine >= 0.75) whose description says nothing of when "
       "to use it (\"use when\", \"instead of\", \"only for\"...)", scope="catalog",
       prose=True)
-def no_usage_guidance(ctx) -> Iterator[Hit]:
+def no_usage_guidance(ctx: Context) -> Iterator[Hit]:
     """When a catalog holds tools that do nearly the same thing (`search_issues` and
     `list_issues`, `list_directory` and `list_directory_with_sizes`), the model needs to
     know which to call: a tool whose closest sibling has a name and description at or
@@ -86,7 +90,7 @@ def no_usage_guidance(ctx) -> Iterator[Hit]:
 @rule("MR408", "parameter-meaning-unknown", "info",
       "a top-level parameter whose meaning is nowhere: no description, enum, format, "
       "pattern or title, and a name that says nothing (`value`, `data`, `q`)", prose=True)
-def parameter_meaning_unknown(ctx, tool) -> Iterator[Hit]:
+def parameter_meaning_unknown(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """MR401 asks for a description on every parameter; this rule reports the ones where
     nothing else makes up for it either: no description, no `title`, `enum`, `const`,
     `format`, `pattern`, `examples`, `$ref` or sub-schema, and a name made only of words
