@@ -587,10 +587,13 @@ def _input_schema(tool: Tool, target: Target, opts: ProjectOptions, subset: bool
             if got is not None:
                 return got
     in_schema = tool.input_schema
+    inlined: list[Change] = []
+    if subset and opts.unlowerable == "widen":   # (fail/keep/omit: what the user chose)
+        in_schema, inlined = _bound_subset(in_schema, tool.dialect, cache)
     res = lower_schema(in_schema, tool.dialect, subset=subset,
                        unlowerable=opts.unlowerable, pointer="/inputSchema", cache=cache,
                        factor=target.factors and factors(opts, in_schema))
-    changes = list(res.changes)
+    changes = inlined + list(res.changes)
     in_schema = res.schema
     if in_schema is not None and not res.omitted:
         from toolcat.project import prose
@@ -604,6 +607,30 @@ def _input_schema(tool: Tool, target: Target, opts: ProjectOptions, subset: bool
     if key is not None:
         cache.inputs[key] = got
     return got
+
+
+def _bound_subset(schema: Any, dialect: str,
+                  cache: LowerCache | None) -> tuple[Any, list[Change]]:
+    """The input schema, bounded before it is lowered to the RFC 0112 subset, which writes a
+    definition wherever a ``$ref`` names it: written that way it weighs at most what the
+    standard schema does (its canonical JSON, definitions and prose included; at least
+    :data:`~toolcat.project.bound.SUBSET_FLOOR` bytes), the levels beyond widened to ``{}``
+    and reported (:func:`~toolcat.project.bound.bound_inlined`). So a compact tool is never
+    larger than its standard one, and the lowering's work is bounded by the input's size."""
+    if not isinstance(schema, dict):
+        return schema, []
+    import orjson
+
+    from toolcat.project.bound import SUBSET_FLOOR, bound_inlined
+
+    try:
+        limit = max(SUBSET_FLOOR, len(orjson.dumps(schema)))
+    except (TypeError, orjson.JSONEncodeError):
+        return schema, []
+    return bound_inlined(schema, dialect, limit, "/inputSchema",
+                         cache.bounds if cache is not None else None,
+                         f"--subset: written without $ref it would weigh over the {limit:,} "
+                         "bytes of the standard schema")
 
 
 def factors(opts: ProjectOptions, schema: Any) -> bool:

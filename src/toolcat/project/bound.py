@@ -60,6 +60,10 @@ OUTPUT_BUDGET = 4096
 
 POLICIES = ("full", "bounded", "none")
 
+#: the least bound of an input schema written in the RFC 0112 subset (:func:`bound_inlined`),
+#: in the same bytes: a small schema whose few shared definitions are copied stays whole
+SUBSET_FLOOR = 4096
+
 #: keywords whose subschemas describe a value one level down
 _DOWN = frozenset(("properties", "patternProperties", "additionalProperties", "items",
                    "prefixItems", "additionalItems", "contains", "propertyNames",
@@ -233,8 +237,8 @@ def _info(body: Any, root: dict, dialect: str, top: bool, memo: dict | None) -> 
 
 
 def bound_output(schema: Any, dialect: str, budget: int = OUTPUT_BUDGET,
-                 pointer: str = "/outputSchema",
-                 memo: dict | None = None) -> tuple[Any, list[Change]]:
+                 pointer: str = "/outputSchema", memo: dict | None = None,
+                 reason: str | None = None) -> tuple[Any, list[Change]]:
     """``schema`` bounded to ``budget`` (see the module docstring): the schema (``schema``
     itself when it fits whole or cannot be bounded soundly) and a ``widened`` change per
     cut. ``memo``: the walks of definition bodies, by object, kept by the caller for a run
@@ -242,7 +246,7 @@ def bound_output(schema: Any, dialect: str, budget: int = OUTPUT_BUDGET,
     if not isinstance(schema, dict):
         return schema, []
     try:
-        return _bound(schema, dialect, budget, pointer, memo)
+        return _bound(schema, dialect, budget, pointer, memo, reason)
     except (_Unsupported, RecursionError):
         return schema, []
 
@@ -252,7 +256,7 @@ def _body(root: dict, did: Any) -> Any:
 
 
 def _bound(root: dict, dialect: str, budget: int, pointer: str,
-           memo: dict | None) -> tuple[Any, list[Change]]:
+           memo: dict | None, reason: str | None = None) -> tuple[Any, list[Change]]:
     # least depths of the definitions (Dijkstra over $ref edges), walked as needed
     least: dict[Any, int] = {}
     infos: dict[Any, _Info] = {}
@@ -285,11 +289,11 @@ def _bound(root: dict, dialect: str, budget: int, pointer: str,
             break
         depth += 1
     bound = max(depth - 1, 0)
-    return _build(root, dialect, bound, least, infos, pointer, budget)
+    return _build(root, dialect, bound, least, infos, pointer, budget, reason)
 
 
 def _build(root: dict, dialect: str, bound: int, least: dict, infos: dict, pointer: str,
-           budget: int) -> tuple[Any, list[Change]]:
+           budget: int, reason: str | None = None) -> tuple[Any, list[Change]]:
     kept = {did: m for did, m in least.items() if m <= bound}
     # which kept definitions differ from the input (a cut in them or in one they reach)
     rev: dict[Any, list] = {}
@@ -311,8 +315,9 @@ def _build(root: dict, dialect: str, bound: int, least: dict, infos: dict, point
     app = APPLICATORS[dialect]
     table = KEYWORDS[dialect]
     changes: list[Change] = []
-    why = (f"widened to {{}}: below depth {bound} of the value (--output-schema bounded: "
-           f"{budget:,} bytes per output schema; --output-schema full keeps it)")
+    why = (f"widened to {{}}: below depth {bound} of the value ("
+           + (reason or f"--output-schema bounded: {budget:,} bytes per output schema; "
+              "--output-schema full keeps it") + ")")
     dropped_if = False
     extra: set = set()      # definitions only leaves one level below the bound reach
 
@@ -428,3 +433,100 @@ def _build(root: dict, dialect: str, bound: int, least: dict, infos: dict, point
     if dropped_if and any(infos[d].uneval for d in kept):
         raise _Unsupported("unevaluated")
     return out, changes
+
+
+def inlined_weight(schema: Any, dialect: str, limit: int) -> int:
+    """The weight (as :func:`bound_output` weighs: canonical JSON without prose and ``x-*``
+    keys) of ``schema`` with every local ``$ref`` replaced by what it names, as the RFC 0112
+    subset writes it (a ``$ref`` back into one being expanded counts as ``{}``: the lowering
+    widens it there). Stops counting past ``limit`` (returns a value above it), so the cost
+    is bounded by ``limit``, not by the expansion."""
+    import orjson
+
+    app = APPLICATORS[dialect]
+    table = KEYWORDS[dialect]
+    root = schema
+    memo: dict[int, int] = {}
+
+    def weigh(node: Any, active: frozenset, budget: int) -> int:
+        if node.__class__ is not dict:
+            return 5
+        w = 2
+        for k, v in node.items():
+            if w > budget:
+                return w
+            if k in _DEFS:
+                continue
+            if k == "$ref":
+                try:
+                    did = _ref_target(v, root)
+                except _Unsupported:
+                    w += len(k) + 3 + len(orjson.dumps(v))
+                    continue
+                body = _body(root, did)
+                if id(body) in active:
+                    w += 2
+                    continue
+                got = memo.get(id(body))
+                if got is None:
+                    got = weigh(body, active | {id(body)}, budget - w)
+                    if got <= budget - w:
+                        memo[id(body)] = got
+                w += got
+                continue
+            shape = app.get(k)
+            if shape is None:
+                if not _plain_key(k, table):
+                    w += len(k) + 3 + len(orjson.dumps(v))
+                continue
+            w += len(k) + 5
+            if shape == SCHEMA_MAP or shape == SCHEMA_OR_NAMES:
+                if v.__class__ is dict:
+                    for name, sub in v.items():
+                        w += len(name) + 4
+                        if sub.__class__ is dict:
+                            w += weigh(sub, active, budget - w)
+                        if w > budget:
+                            return w
+            elif shape == SCHEMA_LIST or (shape == SCHEMA_OR_LIST and v.__class__ is list):
+                if v.__class__ is list:
+                    for sub in v:
+                        w += weigh(sub, active, budget - w) if sub.__class__ is dict else 5
+                        if w > budget:
+                            return w
+            elif v.__class__ is dict:
+                w += weigh(v, active, budget - w)
+        return w
+
+    if not isinstance(schema, dict):
+        return 5
+    try:
+        return weigh(schema, frozenset((id(schema),)), limit)
+    except RecursionError:
+        return limit + 1
+
+
+def bound_inlined(schema: Any, dialect: str, limit: int, pointer: str = "/inputSchema",
+                  memo: dict | None = None,
+                  reason: str | None = None) -> tuple[Any, list[Change]]:
+    """``schema`` bounded (as :func:`bound_output` bounds, the same sound widening with a
+    ``widened`` change per cut) so that written without ``$ref`` (the RFC 0112 subset, which
+    copies a definition wherever it is used) it weighs at most ``limit``: the deepest levels
+    that fit are kept. A shared definition copied into every place that uses it is what
+    makes an inlined schema grow past its source (Xero's ``createOverpaymentAllocations``:
+    456 KB inlined from a 4 MB spec's shared invoice types); ``schema`` itself when it fits,
+    or when it cannot be bounded soundly (see the module docstring)."""
+    if not isinstance(schema, dict) or inlined_weight(schema, dialect, limit) <= limit:
+        return schema, []
+    budget = limit
+    best: tuple[Any, list[Change]] = (schema, [])
+    while True:
+        got = bound_output(schema, dialect, budget, pointer, memo,
+                           reason or f"written without $ref it would weigh over {limit:,} bytes")
+        if got[0] is not schema:    # (the same object: it fits the budget whole, or
+            best = got              # cannot be bounded soundly)
+            if inlined_weight(got[0], dialect, limit) <= limit:
+                return best
+        if budget <= 64:
+            return best
+        budget //= 2
