@@ -127,7 +127,7 @@ INSTANCES = [
 ]
 
 
-def test_for_claude_desktop_upgrades_draft7_exactly(tmp_path, ajv_judge):
+def test_for_claude_desktop_upgrades_draft7(tmp_path, ajv_judge):
     proj = _project(tmp_path, [TUPLE7, {**MOVE, "inputSchema": {"type": "object"}}],
                     to="mcp", for_clients=("claude-desktop", "copilot-cli"))
     s = proj.tools[0].descriptor["inputSchema"]
@@ -135,13 +135,21 @@ def test_for_claude_desktop_upgrades_draft7_exactly(tmp_path, ajv_judge):
     assert s["properties"]["pair"]["prefixItems"] and s["properties"]["pair"]["items"] is False
     before = jsonschema.Draft7Validator(TUPLE7["inputSchema"])
     after = jsonschema.Draft202012Validator(s)
+    # q's minLength beside its $ref: python-jsonschema's draft-07 ignores it, Ajv's applies
+    # it; kept (2020-12 applies it) and reported changed at its pointer
+    assert s["properties"]["q"]["minLength"] == 3
+    changed = {c.pointer for c in proj.tools[0].changes if c.kind == "changed"}
+    assert changed == {"/inputSchema/properties/q/minLength"}
     for x in INSTANCES:
-        assert before.is_valid(x) == after.is_valid(x), x
+        if x != {"q": "ab"}:
+            assert before.is_valid(x) == after.is_valid(x), x
+    assert before.is_valid({"q": "ab"}) and not after.is_valid({"q": "ab"})
     # Claude Desktop's judge: Ajv2020 without the draft-07 metaschema compiles it (and the
-    # instances agree), where it refuses the input
+    # instances agree, with the SDK's draft-07 Ajv on the input too), where it refuses the input
     assert ajv_judge.compile(TUPLE7["inputSchema"], engine="2020-12") is not None
     v = ajv_judge.validate(s, INSTANCES, engine="2020-12")
     assert v.error is None and v.valid == [after.is_valid(x) for x in INSTANCES]
+    assert ajv_judge.validate(TUPLE7["inputSchema"], INSTANCES).valid == v.valid
     # the only $ref left is the recursive one, reported
     kept = [c.pointer for c in proj.tools[0].changes if c.kind == "kept"]
     assert "/inputSchema/properties/tree/$ref" in kept
