@@ -235,6 +235,10 @@ FIXTURES: list[tuple[str, dict, list]] = [
      [{"id": "123e4567-e89b-12d3-a456-426614174000"}, {"id": "nope"}]),
     ("draft-06 if", {"$schema": D6, "type": "object", "if": {"required": ["a"]},
                      "then": {"required": ["b"]}}, [{"a": 1}, {"a": 1, "b": 2}, {}]),
+    ("draft-06 then with tuple items", {"$schema": D6, "type": "object", "if": {"required": ["a"]},
+                                        "then": {"properties": {"a": {"items": [{"type": "string"}],
+                                                                      "additionalItems": False}}}},
+     [{"a": ["x"]}, {"a": ["x", 1]}, {"a": [1]}, {"b": [1]}]),
     ("draft-06 sibling", {"$schema": D6, "properties": {"x": {"$ref": "#/definitions/x", "minimum": 5}},
                           "definitions": {"x": {"type": "number"}}}, [{"x": 1}, {"x": 7}]),
 ]

@@ -161,6 +161,11 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                                   f"declares {d}: not upgraded to 2020-12 (2020-12 only: "
                                   f"{who})"))
         return schema, d
+    # a draft-06 schema is walked as draft-07, as Ajv reads it (the reading the upgrade
+    # keeps): the schemas under if/then/else are upgraded too
+    walk = DRAFT7 if d == DRAFT6 else d
+    # (without its $schema, which the walkers would read the dialect from)
+    body = {k: v for k, v in schema.items() if k != "$schema"} if walk != d else schema
     defs = schema.get("definitions")
     # the root's definitions become $defs unless the root has both (then every reference
     # stays as written: a JSON pointer resolves in either)
@@ -170,7 +175,7 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
     # into a keyword the upgrade drops
     movable = True
     extra = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
-    for _path, node, _nd in [x for r in (schema, *extra.values()) for x in iter_schemas(r, d)]:
+    for _path, node, _nd in [x for r in (body, *extra.values()) for x in iter_schemas(r, walk)]:
         if isinstance(node, dict) and isinstance(node.get("$ref"), str):
             ref = node["$ref"]
             if "/definitions/" in ref and not ref.startswith("#/definitions/"):
@@ -212,7 +217,7 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                                       f"(python-jsonschema ignores it, as {nd} says; Ajv, the "
                                       "MCP TypeScript SDK's validator, applies it, as 2020-12 "
                                       "does)"))
-        if nd == DRAFT6:
+        if d == DRAFT6:
             for k in ("if", "then", "else"):
                 if k in n:
                     changes.append(Change(at + "/" + k, CHANGED, f"{k} kept: draft-06 readers "
@@ -251,11 +256,13 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                                   "dependentRequired/dependentSchemas"))
         return n
 
-    out = transform(schema, hook, d)
+    out = transform(body, hook, walk)
+    if body is not schema:
+        out = {"$schema": schema["$schema"], **out}
     if isinstance(out.get("$defs"), dict):
         # a draft-07 schema's $defs (no draft-07 keyword, but what `#/$defs/...` references
         # resolve to): its schemas are upgraded as the others
-        out = {**out, "$defs": {k: transform(v, hook, d, ("$defs", k)) if isinstance(
+        out = {**out, "$defs": {k: transform(v, hook, walk, ("$defs", k)) if isinstance(
             v, (dict, bool)) else v for k, v in out["$defs"].items()}}
     if move and isinstance(out.get("definitions"), dict) and "$defs" not in out:
         out = {("$defs" if k == "definitions" else k): v for k, v in out.items()}
