@@ -1,5 +1,6 @@
-"""``toolcat project --for CLIENT``: the exact rewrites that make a tool schema acceptable to
-MCP clients (the rows of :data:`toolcat.formats.providers.CLIENTS`; issue 33), each reported:
+"""``toolcat project --for CLIENT``: the rewrites that make a tool schema acceptable to MCP
+clients (the rows of :data:`toolcat.formats.providers.CLIENTS`; issue 33), exact where they
+can be, each reported (a change that is not exact with its kind and pointer):
 
 * a client that takes one dialect only (Claude Desktop, Claude Code: 2020-12): a schema that
   declares draft-06 or draft-07 is upgraded (tuple ``items`` -> ``prefixItems``,
