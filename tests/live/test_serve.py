@@ -1481,6 +1481,28 @@ def test_serve_for_says_what_it_cannot_rewrite_exactly(tmp_path):
                     ], s.stderr()
 
 
+SIBLING = {"name": "pick", "description": "Pick a word.", "inputSchema": {
+    "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+    "properties": {"q": {"$ref": "#/definitions/word", "maxLength": 2}},
+    "definitions": {"word": {"type": "string"}}}}
+
+
+def test_serve_for_claude_code_keeps_and_says_ref_siblings(tmp_path):
+    """serve --for claude-code takes project's path (portable.fit): a draft-07 keyword beside
+    a $ref, which python-jsonschema's draft-07 ignores and the MCP SDK's Ajv applies, is
+    served kept in the 2020-12 schema (no $schema) and said on stderr as ``changed`` at its
+    pointer. Before: dropped and said nowhere (reported exact)."""
+    (tmp_path / "pick.json").write_text(json.dumps({"tools": [SIBLING]}))
+    s = served(tmp_path, "--for", "claude-code", echo_cmd(tmp_path / "pick.json"))
+    listed = s.run(list_all)
+    schema = listed[0]["inputSchema"]
+    assert "$schema" not in schema and schema["properties"]["q"] == {
+        "$ref": "#/$defs/word", "maxLength": 2}
+    said = [x for x in s.stderr().splitlines() if x.startswith("toolcat: pick: ")]
+    assert [x.split(" beside ")[0] for x in said] == [
+        "toolcat: pick: /inputSchema/properties/q/maxLength changed: maxLength"], s.stderr()
+
+
 def test_serve_for_claude_code_shortens_names_and_calls_the_originals(tmp_path):
     """serve --for claude-code: zscaler's server (the outside corpus, docker-tools entry:
     its real tool names) served under --server-name zscaler-mcp-server: the names Claude

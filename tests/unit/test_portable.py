@@ -127,7 +127,7 @@ INSTANCES = [
 ]
 
 
-def test_for_claude_desktop_upgrades_draft7_exactly(tmp_path, ajv_judge):
+def test_for_claude_desktop_upgrades_draft7(tmp_path, ajv_judge):
     proj = _project(tmp_path, [TUPLE7, {**MOVE, "inputSchema": {"type": "object"}}],
                     to="mcp", for_clients=("claude-desktop", "copilot-cli"))
     s = proj.tools[0].descriptor["inputSchema"]
@@ -135,13 +135,21 @@ def test_for_claude_desktop_upgrades_draft7_exactly(tmp_path, ajv_judge):
     assert s["properties"]["pair"]["prefixItems"] and s["properties"]["pair"]["items"] is False
     before = jsonschema.Draft7Validator(TUPLE7["inputSchema"])
     after = jsonschema.Draft202012Validator(s)
+    # q's minLength beside its $ref: python-jsonschema's draft-07 ignores it, Ajv's applies
+    # it; kept (2020-12 applies it) and reported changed at its pointer
+    assert s["properties"]["q"]["minLength"] == 3
+    changed = {c.pointer for c in proj.tools[0].changes if c.kind == "changed"}
+    assert changed == {"/inputSchema/properties/q/minLength"}
     for x in INSTANCES:
-        assert before.is_valid(x) == after.is_valid(x), x
+        if x != {"q": "ab"}:
+            assert before.is_valid(x) == after.is_valid(x), x
+    assert before.is_valid({"q": "ab"}) and not after.is_valid({"q": "ab"})
     # Claude Desktop's judge: Ajv2020 without the draft-07 metaschema compiles it (and the
-    # instances agree), where it refuses the input
+    # instances agree, with the SDK's draft-07 Ajv on the input too), where it refuses the input
     assert ajv_judge.compile(TUPLE7["inputSchema"], engine="2020-12") is not None
     v = ajv_judge.validate(s, INSTANCES, engine="2020-12")
     assert v.error is None and v.valid == [after.is_valid(x) for x in INSTANCES]
+    assert ajv_judge.validate(TUPLE7["inputSchema"], INSTANCES).valid == v.valid
     # the only $ref left is the recursive one, reported
     kept = [c.pointer for c in proj.tools[0].changes if c.kind == "kept"]
     assert "/inputSchema/properties/tree/$ref" in kept
@@ -308,3 +316,45 @@ def test_for_claude_code_rewrites_top_level_unions(tmp_path, ajv_judge):
     plain = _project(tmp_path, tools, to="mcp")
     assert "anyOf" in plain.tools[0].descriptor["inputSchema"]
     assert "oneOf" in plain.tools[1].descriptor["inputSchema"]
+
+
+# --for claude-code: enum / const / not at the top of an input schema (issue 33). No client
+# fact says they are refused there; the MCP target types the root (exact on tool arguments,
+# which are objects) and a refused top-level union beside them is merged with them: exact
+# where it is, else reported widened, never narrowed.
+ROOTS = [
+    {"enum": [{"a": 1}, {"b": 2}, "x"]},
+    {"const": "x"},
+    {"not": {"type": "object", "required": ["a"]}},
+    {"type": "object", "enum": [{"a": 1}, {"b": 2}], "anyOf": [{"required": ["a"]}, {"required": ["b"]}]},
+    {"type": "object", "const": {"a": 1}, "oneOf": [{"required": ["a"]}, {"required": ["b"]}]},
+    {"type": "object", "not": {"required": ["a"]}, "anyOf": [{"required": ["a"]}, {"required": ["b"]}]},
+    {"type": "object", "allOf": [{"not": {"required": ["a"]}}, {"enum": [{"b": 1}, {"a": 1}]}]},
+    {"type": "object", "anyOf": [{"const": {"a": 1}}, {"const": {"b": 2}}]},
+    {"type": "object", "oneOf": [{"enum": [{"a": 1}, {"b": 2}]}, {"enum": [{"a": 1}]}]},
+    {"type": "object", "anyOf": [{"not": {"required": ["a"]}}, {"required": ["b"]}]},
+]
+ROOT_ARGS = [{}, {"a": 1}, {"b": 2}, {"a": 1, "b": 2}, {"a": 2}, {"b": 1}, {"c": 1}, {"a": "x"}]
+
+
+def test_for_claude_code_root_enum_const_not(tmp_path, ajv_judge):
+    tools = [{"name": f"r{i}", "description": "R.", "inputSchema": s} for i, s in enumerate(ROOTS)]
+    proj = _project(tmp_path, tools, to="mcp", for_clients=("claude-code",))
+    kinds = []
+    for src, t in zip(ROOTS, proj.tools):
+        s = t.descriptor["inputSchema"]
+        assert s["type"] == "object" and not {"anyOf", "oneOf", "allOf"} & set(s), (src, s)
+        assert ajv_judge.compile(s, engine="2020-12") is None
+        before, after = (jsonschema.Draft202012Validator(x) for x in (src, s))
+        lossy = [c for c in t.changes if c.kind != "exact"]
+        kinds.append(sorted({c.kind.value for c in lossy}))
+        for x in ROOT_ARGS:
+            assert after.is_valid(x) or not before.is_valid(x), (src, x)   # never narrowed
+            if not lossy:
+                assert after.is_valid(x) == before.is_valid(x), (src, x)
+    # the enum, const and not stay (no client refuses them); the unions beside them that
+    # cannot be one schema exactly are the widened ones
+    assert proj.tools[0].descriptor["inputSchema"]["enum"] == ROOTS[0]["enum"]
+    assert proj.tools[1].descriptor["inputSchema"] == {"type": "object", "not": {}}
+    assert proj.tools[7].descriptor["inputSchema"]["enum"] == [{"a": 1}, {"b": 2}]
+    assert kinds == [[], [], [], ["widened"], [], ["widened"], [], [], [], ["widened"]]

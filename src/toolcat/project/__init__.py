@@ -93,7 +93,7 @@ class ProjectOptions:
     factor: bool = True
     factor_all: bool = False
     # MCP clients (keys of formats.providers.CLIENTS) whose schema rules the compact view
-    # meets with exact rewrites (project.portable), e.g. ("claude-desktop",)
+    # meets with rewrites, exact or reported (project.portable), e.g. ("claude-desktop",)
     for_clients: tuple = ()
     # the server's name in the clients' configuration (their tool-name prefix; None: the
     # catalog's, formats.providers.server_name), the plugin that brings it (Claude Code

@@ -1,12 +1,20 @@
-"""``toolcat project --for CLIENT``: the exact rewrites that make a tool schema acceptable to
-MCP clients (the rows of :data:`toolcat.formats.providers.CLIENTS`; issue 33), each reported:
+"""``toolcat project --for CLIENT``: the rewrites that make a tool schema acceptable to MCP
+clients (the rows of :data:`toolcat.formats.providers.CLIENTS`; issue 33), exact where they
+can be, each reported (a change that is not exact with its kind and pointer):
 
 * a client that takes one dialect only (Claude Desktop, Claude Code: 2020-12): a schema that
-  declares draft-06 or draft-07 is upgraded exactly (tuple ``items`` -> ``prefixItems``,
+  declares draft-06 or draft-07 is upgraded (tuple ``items`` -> ``prefixItems``,
   ``additionalItems`` -> ``items``, ``dependencies`` -> ``dependentRequired`` /
   ``dependentSchemas``, the root's ``definitions`` -> ``$defs`` with the references moved,
-  the keywords beside a ``$ref``, which draft-07 ignores, dropped) and its ``$schema``
-  dropped (MCP reads a schema without one as 2020-12); what cannot be upgraded exactly
+  keywords only 2019-09+ defines, which every reader of the input ignores, dropped: exact)
+  and its ``$schema`` dropped (MCP reads a schema without one as 2020-12). Where the input's
+  two readers disagree no 2020-12 schema is exact under both, so the rewrite takes Ajv's
+  reading (the MCP TypeScript SDK's validator, what the client's own validator is) and
+  reports each such keyword ``changed`` at its pointer: a keyword beside a ``$ref``
+  (python-jsonschema ignores it, as draft-06/07 say; Ajv applies it, as 2020-12 does), a
+  draft-06 schema's ``if``/``then``/``else`` (Ajv reads every schema as draft-07), a
+  ``format`` only 2019-09+ defines (``uuid``, ``duration``: python-jsonschema's draft-07
+  checker does not know it, Ajv's formats and 2020-12 checkers do). What cannot be upgraded
   (draft-04, ``definitions`` referenced from below the root) is kept and reported;
 * a client that strips or refuses ``$ref``/``$defs``: every reference inlined where that is
   exact (not recursive); a recursive one is kept and reported with its pointer;
@@ -19,12 +27,15 @@ from __future__ import annotations
 from typing import Any
 
 from toolcat.document import pointer as jp
-from toolcat.project.lower import EXACT, KEPT, Change
+from toolcat.project.lower import CHANGED, EXACT, KEPT, Change
 from toolcat.schema import merge as M
 from toolcat.schema.keywords import DRAFT6, DRAFT7, DRAFT2020
 from toolcat.schema.walker import iter_schemas, node_dialect, transform
 
 _UPGRADABLE = (DRAFT6, DRAFT7)
+#: formats only 2019-09+ defines: python-jsonschema's draft-07 checker passes any value,
+#: its 2020-12 checker and ajv-formats (both MCP SDKs) check them
+_NEW_FORMATS = ("uuid", "duration")
 
 
 def clients(names: tuple[str, ...]) -> list:
@@ -151,15 +162,28 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                                   f"declares {d}: not upgraded to 2020-12 (2020-12 only: "
                                   f"{who})"))
         return schema, d
+    # a draft-06 schema is walked as draft-07, as Ajv reads it (the reading the upgrade
+    # keeps): the schemas under if/then/else are upgraded too
+    walk = DRAFT7 if d == DRAFT6 else d
+    # (without its $schema, which the walkers would read the dialect from)
+    body = {k: v for k, v in schema.items() if k != "$schema"} if walk != d else schema
     defs = schema.get("definitions")
-    # a reference into `definitions` anywhere but the root's stops the move
+    # the root's definitions become $defs unless the root has both (then every reference
+    # stays as written: a JSON pointer resolves in either)
+    move = isinstance(defs, dict) and "$defs" not in schema
+    newer = _newer_keywords(d)
+    # a reference into `definitions` anywhere but the root's stops the move, as does one
+    # into a keyword the upgrade drops
     movable = True
-    for _path, node, _nd in iter_schemas(schema, d):
+    extra = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
+    for _path, node, _nd in [x for r in (body, *extra.values()) for x in iter_schemas(r, walk)]:
         if isinstance(node, dict) and isinstance(node.get("$ref"), str):
             ref = node["$ref"]
             if "/definitions/" in ref and not ref.startswith("#/definitions/"):
                 movable = False
             if not ref.startswith("#"):
+                movable = False
+            if ref.startswith("#") and _moved(ref, schema, move, newer) is None:
                 movable = False
         if isinstance(node, dict) and "$id" in node and _path:
             movable = False
@@ -174,17 +198,39 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
             return n
         n = dict(n)
         at = pointer + jp.encode(path)
+        for k in [k for k in n if k in newer]:
+            # every reader of the input ignores it (python-jsonschema's draft-07 and Ajv's
+            # draft-07 class alike); 2020-12 would apply it
+            n.pop(k)
+            changes.append(Change(at + "/" + jp.escape(k), EXACT, f"{k} dropped ({nd} "
+                                  "defines no such keyword and its readers ignore it; "
+                                  "2020-12 would apply it)"))
         if isinstance(n.get("$ref"), str):
-            if n["$ref"].startswith("#/definitions/"):
-                n["$ref"] = "#/$defs/" + n["$ref"][len("#/definitions/"):]
-                changes.append(Change(at + "/$ref", EXACT, "reference into definitions "
-                                      "moved to $defs"))
-            ignored = [k for k in n if k != "$ref" and M.validates(k, nd)
-                       and not (not path and k in ("definitions", "$schema"))]
-            for k in ignored:
-                n.pop(k)
-                changes.append(Change(at + "/" + jp.escape(k), EXACT,
-                                      f"{k} beside $ref dropped ({nd} ignores it there)"))
+            ref = _moved(n["$ref"], schema, move, newer)
+            if ref is not None and ref != n["$ref"]:
+                changes.append(Change(at + "/$ref", EXACT, f"reference {n['$ref']} moved to "
+                                      f"{ref} (where the upgrade puts its target)"))
+                n["$ref"] = ref
+            beside = [k for k in n if k != "$ref" and M.validates(k, nd)]
+            for k in beside:
+                changes.append(Change(at + "/" + jp.escape(k), CHANGED,
+                                      f"{k} beside $ref kept: {nd} readers disagree on it "
+                                      f"(python-jsonschema ignores it, as {nd} says; Ajv, the "
+                                      "MCP TypeScript SDK's validator, applies it, as 2020-12 "
+                                      "does)"))
+        if d == DRAFT6:
+            for k in ("if", "then", "else"):
+                if k in n:
+                    changes.append(Change(at + "/" + k, CHANGED, f"{k} kept: draft-06 readers "
+                                          "disagree on it (python-jsonschema ignores it; Ajv, "
+                                          "the MCP TypeScript SDK's validator, reads every "
+                                          "schema as draft-07 and applies it, as 2020-12 does)"))
+        if n.get("format") in _NEW_FORMATS and (n.get("type") in (None, "string") or (
+                isinstance(n.get("type"), list) and "string" in n["type"])):
+            changes.append(Change(at + "/format", CHANGED, f"format {n['format']} kept: "
+                                  f"{nd} defines no such format (python-jsonschema's {nd} "
+                                  "format checker passes any string; Ajv's formats, as both "
+                                  "MCP SDKs load them, and 2020-12 checkers check it)"))
         items = n.get("items")
         if isinstance(items, list):
             n.pop("items")
@@ -211,8 +257,15 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                                   "dependentRequired/dependentSchemas"))
         return n
 
-    out = transform(schema, hook, d)
-    if isinstance(defs, dict) and isinstance(out.get("definitions"), dict) and "$defs" not in out:
+    out = transform(body, hook, walk)
+    if body is not schema:
+        out = {"$schema": schema["$schema"], **out}
+    if isinstance(out.get("$defs"), dict):
+        # a draft-07 schema's $defs (no draft-07 keyword, but what `#/$defs/...` references
+        # resolve to): its schemas are upgraded as the others
+        out = {**out, "$defs": {k: transform(v, hook, walk, ("$defs", k)) if isinstance(
+            v, (dict, bool)) else v for k, v in out["$defs"].items()}}
+    if move and isinstance(out.get("definitions"), dict) and "$defs" not in out:
         out = {("$defs" if k == "definitions" else k): v for k, v in out.items()}
         changes.append(Change(pointer + "/definitions", EXACT, "definitions moved to $defs"))
     if "$schema" in out:
@@ -220,6 +273,64 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
         changes.append(Change(pointer + "/$schema", EXACT, f"$schema {d} dropped after the "
                               f"upgrade to 2020-12 (MCP's default; 2020-12 only: {who})"))
     return out, DRAFT2020
+
+
+def _moved(ref: str, root: dict, move: bool, newer: frozenset) -> str | None:
+    """The local reference ``ref`` (into ``root``, as written) as the upgrade places its
+    target: through tuple ``items`` (``prefixItems``), ``additionalItems`` beside them
+    (``items``), ``dependencies`` (``dependentRequired``/``dependentSchemas``), the root's
+    ``definitions`` (``$defs``, when ``move``); None when its target is dropped (a keyword
+    of ``newer``, ``additionalItems`` without tuple ``items``) or cannot be read. A
+    reference that does not point into the schema (an ``$id``, ``#``) comes back as it is."""
+    if not ref.startswith("#/"):
+        return ref
+    try:
+        tokens = jp.decode_fragment(ref[1:])
+    except (KeyError, ValueError):
+        return None
+    node: Any = root
+    out: list[str] = []
+    changed = False
+    for i, t in enumerate(tokens):
+        new = t
+        if isinstance(node, dict):
+            if t in newer:
+                return None
+            if t == "items" and isinstance(node.get("items"), list):
+                new = "prefixItems"
+            elif t == "additionalItems":
+                if not isinstance(node.get("items"), list):
+                    return None
+                new = "items"
+            elif t == "dependencies" and isinstance(node.get(t), dict) and i + 1 < len(tokens):
+                new = ("dependentRequired" if isinstance(node[t].get(tokens[i + 1]), list)
+                       else "dependentSchemas")
+            elif t == "definitions" and i == 0 and move:
+                new = "$defs"
+            node = node.get(t)
+        elif isinstance(node, list) and t.isdigit() and int(t) < len(node):
+            node = node[int(t)]
+        else:
+            return ref      # a reference to nothing: left for the readers to refuse alike
+        changed |= new != t
+        out.append(new)
+    if not changed:
+        return ref
+    # only the renamed tokens replaced: the others keep their escapes as written
+    raw = ref[2:].split("/")
+    if len(raw) != len(out):
+        return None
+    return "#/" + "/".join(o if o != t else r for r, t, o in zip(raw, tokens, out))
+
+
+def _newer_keywords(d: str) -> frozenset[str]:
+    """The keywords that validate in 2020-12, which dialect ``d`` does not define and no
+    reader of a ``d`` schema applies (Ajv's draft-07 class, as both MCP SDKs make it, does
+    not know them either): ``prefixItems``, ``dependentRequired``, ``unevaluated*``..."""
+    from toolcat.schema.keywords import KEYWORDS
+
+    return frozenset(k for k in KEYWORDS[DRAFT2020] if M.validates(k, DRAFT2020)
+                     and k not in KEYWORDS[d] and not M.validates(k, DRAFT7))
 
 
 # ----------------------------------------------------------------------------- names
