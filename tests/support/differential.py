@@ -91,6 +91,15 @@ class Differential:
         self.pairs: list[Pair] = []
         self.report = Report()
         self._ajv: dict[tuple[str, str], tuple[Any, dict[str, Any]]] = {}
+        self._canons: dict[int, tuple[Any, str]] = {}
+
+    def _canon(self, schema: Any) -> str:
+        """:func:`canon` of a schema, once per object (Stripe's output schemas are ~500 KB,
+        each looked up for every engine and pair)."""
+        got = self._canons.get(id(schema))
+        if got is None or got[0] is not schema:
+            got = self._canons[id(schema)] = (schema, canon(schema))
+        return got[1]
 
     # -- collecting
 
@@ -110,7 +119,7 @@ class Differential:
                 self._want(e, pair.ceiling, insts)
 
     def _want(self, engine: str, schema: Any, instances: list) -> None:
-        key = (engine, canon(schema))
+        key = (engine, self._canon(schema))
         got = self._ajv.get(key)
         if got is None:
             got = self._ajv[key] = (schema, {})
@@ -151,11 +160,11 @@ class Differential:
         c = self.report.counts[e]
         if not p.instances:
             return
-        err0, before = ajv[(e, canon(p.original))]
+        err0, before = ajv[(e, self._canon(p.original))]
         if err0 is not None:
             c["originals refused"] += 1
             return
-        err1, after = ajv[(e, canon(p.projected))]
+        err1, after = ajv[(e, self._canon(p.projected))]
         c["pairs"] += 1
         if err1 is not None:
             c["compile errors"] += 1
@@ -163,7 +172,7 @@ class Differential:
             return
         top = None
         if p.ceiling is not None:
-            err2, top = ajv[(e, canon(p.ceiling))]
+            err2, top = ajv[(e, self._canon(p.ceiling))]
             if err2 is not None:
                 top = None
         for x in p.instances:
@@ -186,7 +195,8 @@ class Differential:
         c = self.report.counts["jsonschema"]
         cls = _CLASSES[p.dialect]
         try:
-            orig = _validator(p.original, cls, p.formats, self.registry, cache)
+            orig = _validator(p.original, cls, p.formats, self.registry, cache,
+                              text=self._canon(p.original))
         except Exception:  # noqa: BLE001 - the original itself is unusable: nothing to keep
             c["originals refused"] += 1
             return
@@ -200,7 +210,8 @@ class Differential:
                 news = [_validator(p.projected, k, p.formats, self.registry, cache, forced=True)
                         for k in (jsonschema.Draft7Validator, jsonschema.Draft202012Validator)]
             else:
-                news = [_validator(p.projected, cls, p.formats, self.registry, cache)]
+                news = [_validator(p.projected, cls, p.formats, self.registry, cache,
+                                   text=self._canon(p.projected))]
         except Exception as e:  # noqa: BLE001
             c["compile errors"] += 1
             self._fail(p, "jsonschema", f"projected schema unusable: {type(e).__name__}: {e}")
@@ -211,7 +222,8 @@ class Differential:
         top = None
         if p.ceiling is not None:
             try:
-                top = _validator(p.ceiling, cls, p.formats, self.registry, cache)
+                top = _validator(p.ceiling, cls, p.formats, self.registry, cache,
+                                 text=self._canon(p.ceiling))
             except Exception as e:  # noqa: BLE001
                 self._fail(p, "jsonschema", f"ceiling unusable: {type(e).__name__}: {e}")
         for x in p.instances:
@@ -291,10 +303,10 @@ _CLASSES = _Lazy()
 
 
 def _validator(schema: Any, default: Any, formats: bool, registry: Any, cache: dict,
-               forced: bool = False) -> Any:
+               forced: bool = False, text: str | None = None) -> Any:
     import jsonschema
 
-    key = (canon(schema), default, formats, forced)
+    key = (canon(schema) if text is None else text, default, formats, forced)
     v = cache.get(key)
     if v is None:
         cls = default if forced else jsonschema.validators.validator_for(schema, default=default)
