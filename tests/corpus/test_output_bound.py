@@ -175,6 +175,30 @@ def test_unsupported_references_stay_whole() -> None:
     assert out is schema and changes == []
 
 
+def test_integers_beyond_64_bits() -> None:
+    """A bound beyond 64 bits (DigitalOcean writes 2**64 - 1) is weighed as its canonical
+    JSON: the bound cuts as elsewhere (it raised TypeError from orjson)."""
+    from toolcat.project.bound import bound_output
+
+    schema = {"type": "object", "properties": {
+        "a": {"type": "integer", "maximum": 2**64 - 1},
+        "b": {"type": "object", "properties": {"c": {"maximum": 2**70}}}}}
+    out, changes = bound_output(schema, "2020-12", budget=1)
+    assert out["properties"]["a"] == {"type": "integer", "maximum": 2**64 - 1}
+    assert out["properties"]["b"] == {}
+    assert [c.pointer for c in changes] == ["/outputSchema/properties/b"]
+
+
+def test_digitalocean_projects_bounded(tmp_path: Path) -> None:
+    """DigitalOcean's spec (integers beyond 64 bits in its responses): the default compact
+    view (bounded) is written; it was an internal error."""
+    spec = outside("digitalocean")
+    out = tmp_path / "c.json"
+    r = run_toolcat("project", str(spec), "-q", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads(out.read_text())["tools"]) > 500
+
+
 # ------------------------------------------------------------------------- the command
 
 

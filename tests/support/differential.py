@@ -9,7 +9,10 @@ Ajv per declared dialect). The rules, for each reader:
   can be made), and is valid against the metaschema wherever its original is (``meta``);
 * only ``exact`` changes: every instance gets the original's verdict;
 * a ``widened`` (or ``omitted``) change: every instance the original accepts is still
-  accepted.
+  accepted; and, where the pair has a ``ceiling`` (the original widened at the pointers the
+  report gives, :func:`widened_at`), every instance the projection accepts and the original
+  refuses is accepted by the ceiling: the change is where the report says it is (at or
+  below one of its pointers), not elsewhere.
 
 Instances can be mapped: ``objects_only`` compares object instances only (tool arguments and
 MCP ``structuredContent`` are objects: the top-level floor and ``type: "object"`` are exact
@@ -60,6 +63,10 @@ class Pair:
     formats: bool = True         # jsonschema asserts formats (Ajv always does: ajv-formats)
     engines: tuple[str, ...] | None = None   # None: engines_for(original, dialect)
     meta: bool = False           # also compare metaschema validity (jsonschema check_schema)
+    ceiling: Any = None          # lossy: the original widened at the reported pointers
+    #: the dialect the projection is read in when it drops the original's ``$schema`` (None:
+    #: both draft-07 and 2020-12, the two ways MCP readers take a schema without one)
+    projected_dialect: str | None = None
 
 
 @dataclass
@@ -84,6 +91,15 @@ class Differential:
         self.pairs: list[Pair] = []
         self.report = Report()
         self._ajv: dict[tuple[str, str], tuple[Any, dict[str, Any]]] = {}
+        self._canons: dict[int, tuple[Any, str]] = {}
+
+    def _canon(self, schema: Any) -> str:
+        """:func:`canon` of a schema, once per object (Stripe's output schemas are ~500 KB,
+        each looked up for every engine and pair)."""
+        got = self._canons.get(id(schema))
+        if got is None or got[0] is not schema:
+            got = self._canons[id(schema)] = (schema, canon(schema))
+        return got[1]
 
     # -- collecting
 
@@ -99,9 +115,11 @@ class Differential:
         for e in pair.engines:
             self._want(e, pair.original, insts)
             self._want(e, pair.projected, after)
+            if pair.ceiling is not None:
+                self._want(e, pair.ceiling, insts)
 
     def _want(self, engine: str, schema: Any, instances: list) -> None:
-        key = (engine, canon(schema))
+        key = (engine, self._canon(schema))
         got = self._ajv.get(key)
         if got is None:
             got = self._ajv[key] = (schema, {})
@@ -142,23 +160,34 @@ class Differential:
         c = self.report.counts[e]
         if not p.instances:
             return
-        err0, before = ajv[(e, canon(p.original))]
+        err0, before = ajv[(e, self._canon(p.original))]
         if err0 is not None:
             c["originals refused"] += 1
             return
-        err1, after = ajv[(e, canon(p.projected))]
+        err1, after = ajv[(e, self._canon(p.projected))]
         c["pairs"] += 1
         if err1 is not None:
             c["compile errors"] += 1
             self._fail(p, e, f"compile error {err1[:200]} (the original compiles)")
             return
+        top = None
+        if p.ceiling is not None:
+            err2, top = ajv[(e, self._canon(p.ceiling))]
+            if err2 is not None:
+                top = None
         for x in p.instances:
             b = before[canon(x)]
             a = after[canon({"result": x} if p.wrapped else x)]
             c["instances"] += 1
+            if b != a:
+                c["verdict changes"] += 1
             if self._violates(p, b, a):
                 c["verdict violations"] += 1
                 self._fail(p, e, f"instance {canon(x)[:160]}: {b} before, {a} after")
+            elif top is not None and self._uncovered(b, a, top[canon(x)]):
+                c["uncovered changes"] += 1
+                self._fail(p, e, f"instance {canon(x)[:160]}: {b} before, {a} after, "
+                           f"{top[canon(x)]} with the reported pointers widened")
 
     def _jsonschema(self, p: Pair, cache: dict) -> None:
         import jsonschema
@@ -166,18 +195,23 @@ class Differential:
         c = self.report.counts["jsonschema"]
         cls = _CLASSES[p.dialect]
         try:
-            orig = _validator(p.original, cls, p.formats, self.registry, cache)
+            orig = _validator(p.original, cls, p.formats, self.registry, cache,
+                              text=self._canon(p.original))
         except Exception:  # noqa: BLE001 - the original itself is unusable: nothing to keep
             c["originals refused"] += 1
             return
         dropped = (isinstance(p.original, dict) and "$schema" in p.original
                    and isinstance(p.projected, dict) and "$schema" not in p.projected)
         try:
-            if dropped:
+            if dropped and p.projected_dialect is not None:
+                news = [_validator(p.projected, _CLASSES[p.projected_dialect], p.formats,
+                                   self.registry, cache, forced=True)]
+            elif dropped:
                 news = [_validator(p.projected, k, p.formats, self.registry, cache, forced=True)
                         for k in (jsonschema.Draft7Validator, jsonschema.Draft202012Validator)]
             else:
-                news = [_validator(p.projected, cls, p.formats, self.registry, cache)]
+                news = [_validator(p.projected, cls, p.formats, self.registry, cache,
+                                   text=self._canon(p.projected))]
         except Exception as e:  # noqa: BLE001
             c["compile errors"] += 1
             self._fail(p, "jsonschema", f"projected schema unusable: {type(e).__name__}: {e}")
@@ -185,16 +219,34 @@ class Differential:
         c["pairs"] += 1
         if p.meta:
             self._meta(p, orig, news, c)
+        top = None
+        if p.ceiling is not None:
+            try:
+                top = _validator(p.ceiling, cls, p.formats, self.registry, cache,
+                                 text=self._canon(p.ceiling))
+            except Exception as e:  # noqa: BLE001
+                self._fail(p, "jsonschema", f"ceiling unusable: {type(e).__name__}: {e}")
         for x in p.instances:
             b = _outcome(orig, x)
             y = {"result": x} if p.wrapped else x
+            t = None
             for v in news:
                 a = _outcome(v, y)
                 c["instances"] += 1
+                if b != a:
+                    c["verdict changes"] += 1
                 if self._violates(p, b, a):
                     c["verdict violations"] += 1
                     self._fail(p, f"jsonschema {type(v).__name__}",
                                f"instance {canon(x)[:160]}: {b} before, {a} after")
+                    continue
+                if top is not None and b != a:
+                    t = _outcome(top, x) if t is None else t
+                    if self._uncovered(b, a, t):
+                        c["uncovered changes"] += 1
+                        self._fail(p, f"jsonschema {type(v).__name__}",
+                                   f"instance {canon(x)[:160]}: {b} before, {a} after, {t} "
+                                   "with the reported pointers widened")
 
     def _meta(self, p: Pair, orig: Any, news: list, c: Counter) -> None:
         import jsonschema
@@ -219,6 +271,12 @@ class Differential:
         if p.lossy:
             return before == "valid" and after != "valid"
         return after != before
+
+    @staticmethod
+    def _uncovered(before: str, after: str, ceiling: str) -> bool:
+        """Accepted after, refused before, and refused by the ceiling too: the widening is
+        not under any reported pointer."""
+        return after == "valid" and before != "valid" and ceiling != "valid"
 
     def _fail(self, p: Pair, reader: str, what: str) -> None:
         self.report.failures.append(
@@ -245,10 +303,10 @@ _CLASSES = _Lazy()
 
 
 def _validator(schema: Any, default: Any, formats: bool, registry: Any, cache: dict,
-               forced: bool = False) -> Any:
+               forced: bool = False, text: str | None = None) -> Any:
     import jsonschema
 
-    key = (canon(schema), default, formats, forced)
+    key = (canon(schema) if text is None else text, default, formats, forced)
     v = cache.get(key)
     if v is None:
         cls = default if forced else jsonschema.validators.validator_for(schema, default=default)
@@ -276,3 +334,68 @@ def _outcome(v: Any, data: Any) -> str:
         if type(e).__name__ == "PanicException":
             return "error:recursion"
         raise
+
+
+# ------------------------------------------------------------------------- the ceiling
+
+def widened_at(schema: Any, pointers: list[str], dialect: str, prefix: str = ""
+               ) -> tuple[Any, list[str]]:
+    """``schema`` widened at each of ``pointers`` (a report's, ``prefix`` + a pointer into
+    ``schema``): the subschema there becomes ``{}``, a keyword there is dropped; a keyword
+    whose widening is not a widening of its schema (``not``, ``if``, ``oneOf``, ``contains``)
+    is dropped whole when a pointer goes through it. Every instance a projection whose
+    changes are all at or below those pointers accepts, this accepts. (the ceiling, the
+    pointers that do not resolve in ``schema``)"""
+    from toolcat.document.pointer import unescape
+    from toolcat.schema.keywords import APPLICATORS
+
+    table = APPLICATORS.get(dialect, APPLICATORS["2020-12"])
+    out, bad = schema, []
+    for ptr in pointers:
+        if ptr != prefix and not ptr.startswith(prefix + "/"):
+            bad.append(ptr)
+            continue
+        toks = [unescape(t) for t in ptr[len(prefix):].split("/")[1:]]
+        if not _resolves(schema, toks):
+            bad.append(ptr)
+            continue
+        out = _widen(out, toks, table)
+    return out, bad
+
+
+def _resolves(node: Any, toks: list[str]) -> bool:
+    for t in toks:
+        if isinstance(node, dict) and t in node:
+            node = node[t]
+        elif isinstance(node, list) and t.isdigit() and int(t) < len(node):
+            node = node[int(t)]
+        else:
+            return False
+    return True
+
+
+_NOT_MONOTONE = {"not": (), "if": (), "oneOf": (), "contains": ("minContains", "maxContains")}
+
+
+def _widen(node: Any, toks: list[str], table: dict) -> Any:
+    if not toks:
+        return {}
+    if not isinstance(node, dict) or toks[0] not in node:
+        return node           # (gone with an earlier pointer's keyword)
+    k, rest = toks[0], toks[1:]
+    shape = table.get(k)
+    value = node[k]
+    if shape is None or not rest or k in _NOT_MONOTONE:
+        drop = {k, *_NOT_MONOTONE.get(k, ())}
+        return {kk: v for kk, v in node.items() if kk not in drop}
+    if shape == "schema" or (shape == "schema_or_list" and isinstance(value, dict)):
+        return {**node, k: _widen(value, rest, table)}
+    if isinstance(value, dict) and shape in ("map", "schema_or_names") and rest[0] in value:
+        sub = value[rest[0]]
+        if isinstance(sub, (dict, bool)):
+            return {**node, k: {**value, rest[0]: _widen(sub, rest[1:], table)}}
+    if isinstance(value, list) and shape in ("list", "schema_or_list") and rest[0].isdigit() \
+            and int(rest[0]) < len(value):
+        i = int(rest[0])
+        return {**node, k: [*value[:i], _widen(value[i], rest[1:], table), *value[i + 1:]]}
+    return {kk: v for kk, v in node.items() if kk != k}

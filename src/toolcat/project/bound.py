@@ -157,6 +157,8 @@ def _walk(body: Any, root: dict, dialect: str, top: bool) -> _Info:
     """Walk one definition's body (the root's without its ``$defs``)."""
     import orjson
 
+    from toolcat.document.canonical import dumps
+
     app = APPLICATORS[dialect]
     table = KEYWORDS[dialect]
     info = _Info()
@@ -191,7 +193,10 @@ def _walk(body: Any, root: dict, dialect: str, top: bool) -> _Info:
             shape = app.get(k)
             if shape is None:
                 if not _plain_key(k, table):
-                    w += len(k) + 3 + len(orjson.dumps(v))
+                    try:
+                        w += len(k) + 3 + len(orjson.dumps(v))
+                    except TypeError:       # an integer beyond 64 bits (DigitalOcean's)
+                        w += len(k) + 3 + len(dumps(v))
                 continue
             down = rel + 1 if k in _DOWN else rel
             w += len(k) + 5
