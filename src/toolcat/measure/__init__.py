@@ -240,21 +240,44 @@ class _Breakdown:
     def __init__(self) -> None:
         self.sizes: dict = {}       # canonical_size's memo
         self.prose: dict = {}       # sum_schemas's memo
+        self.known: dict[int, tuple[Any, int]] = {}   # id(schema) -> (schema, its bytes)
 
     def jlen(self, value: Any) -> int:
+        got = self.known.get(id(value))
+        if got is not None and got[0] is value:
+            return got[1]
         return _json_len(value, self.sizes)
 
+    def _learn(self, item: Any, text: bytes, keys: tuple[str, ...]) -> None:
+        """Learn the bytes of the last schema of ``item`` (a descriptor that is its own
+        body) from ``text``, its canonical bytes: the text less that of the descriptor with
+        that schema replaced by ``0`` (the bytes are compositional), plus that ``0``.
+        A Stripe tool's output schema is 440 kB on average: sizing it node by node
+        (:func:`~toolcat.document.canonical.canonical_size`) cost more than this one
+        C-speed pass over the rest."""
+        present = [k for k in keys if k in item]
+        if not present or not isinstance(item[present[-1]], (dict, list)):
+            return
+        last = present[-1]
+        rest = {k: (0 if k == last else v) for k, v in item.items()}
+        self.known[id(item[last])] = (item[last], len(text) - len(canonical.dumps(rest)) + 1)
+
     def split(self, items: list, target: str, dialects: list[str] | None,
-              total_bytes: int) -> dict[str, int]:
-        """The four parts of the canonical array of ``items`` (``total_bytes`` long)."""
+              total_bytes: int, texts: list[bytes] | None = None) -> dict[str, int]:
+        """The four parts of the canonical array of ``items`` (``total_bytes`` long);
+        ``texts``: each item's canonical bytes, when known (the schemas are sized from
+        them)."""
         desc = prose = schema = 0
         envelope = targets.get(target)
         keys = envelope.schema_keys
         jlen = self.jlen
+        self.known = {}
         for i, item in enumerate(items):
             body = envelope.body(item)
             if not isinstance(body, dict):
                 continue
+            if texts is not None and body is item:
+                self._learn(item, texts[i], keys)
             if "description" in body:
                 desc += _entry_bytes(body, "description", body["description"], jlen)
             dialect = dialects[i] if dialects is not None and i < len(dialects) else DRAFT2020
@@ -442,7 +465,8 @@ class _Joined:
     last (the lossless-only view is often the before or the after view) is not counted
     again."""
 
-    def __init__(self, counter: Any, twins: tuple["_Joined", ...] = ()) -> None:
+    def __init__(self, counter: Any, twins: tuple["_Joined", ...] = (),
+                 seen: dict[bytes, int] | None = None) -> None:
         import hashlib
 
         self.counter = counter
@@ -451,17 +475,39 @@ class _Joined:
         self.size = 1
         self.pending = [b"["]
         self.pieces: list[int] = []
-        self.last: tuple[bytes, int] | None = None    # the piece submitted last, its index
+        # the piece submitted last, its indices
+        self.last: tuple[bytes, list[int]] | None = None
+        #: a BPE counter's pieces, cut finer where the count cannot change
+        #: (:func:`toolcat.tokens.pieces`) and each distinct one submitted once: ``seen``
+        #: (shared by the views of a catalog) maps a piece to its index (``b""``: the bytes
+        #: it may still take, :data:`_SEEN_BYTES`). None: whole pieces
+        #: (another counter, e.g. --as harmony's, which reads each text as JSON)
+        self.seen = seen
 
     def _submit(self, piece: bytes) -> None:
         for tw in self.twins:
             if tw.last is not None and tw.last[0] == piece:
-                i = tw.last[1]
+                idx = tw.last[1]
                 break
         else:
-            i = self.counter.submit(piece)
-        self.last = (piece, i)
-        self.pieces.append(i)
+            seen = self.seen
+            if seen is None:
+                idx = [self.counter.submit(piece)]
+            else:
+                from toolcat import tokens
+
+                idx = []
+                for p in tokens.pieces(piece):
+                    i = seen.get(p)
+                    if i is None:
+                        i = seen[p] = self.counter.submit(p)
+                        seen[b""] -= len(p)
+                    idx.append(i)
+                if seen[b""] < 0:       # (memory: forgets the dedup only, never a count)
+                    seen.clear()
+                    seen[b""] = _SEEN_BYTES
+        self.last = (piece, idx)
+        self.pieces.extend(idx)
 
     def add(self, batch: bytes) -> None:
         inner = memoryview(batch)[1:-1]     # (views: a chunk is not copied piece by piece)
@@ -492,6 +538,10 @@ class _Joined:
         self.pending = []
 
 
+#: bytes of distinct pieces a catalog's :class:`_Joined` views remember (past it they
+#: start over)
+_SEEN_BYTES = 64 << 20
+
 #: the tools whose views are serialized at once when measuring (about this many bytes of
 #: the before view): a Stripe spec's standard view is 206 MB, never held whole
 _CHUNK_BYTES = 1 << 20
@@ -509,9 +559,15 @@ class _Sums:
         self.out_key = envelope.schema_keys[1] if len(envelope.schema_keys) > 1 else None
         self.no_output = self.out_key is not None and \
             getattr(popts, "output_policy", "bounded") == "none"
-        self.before, self.after = _Joined(counter), _Joined(counter)
-        self.middle = _Joined(counter, twins=(self.before, self.after))
-        self.model_before, self.model_after = _Joined(counter), _Joined(counter)
+        from toolcat import tokens
+
+        # (the empty piece never occurs: its entry holds the bytes left to remember)
+        seen: dict[bytes, int] | None = {b"": _SEEN_BYTES} \
+            if isinstance(counter, tokens.Counter) else None
+        self.before, self.after = _Joined(counter, seen=seen), _Joined(counter, seen=seen)
+        self.middle = _Joined(counter, twins=(self.before, self.after), seen=seen)
+        self.model_before = _Joined(counter, seen=seen)
+        self.model_after = _Joined(counter, seen=seen)
         self.desc = self.prose = self.schema = 0
         self.sizes = {"before": {"input": 0, "output": 0}, "after": {"input": 0, "output": 0}}
         self.tools = 0
@@ -549,7 +605,13 @@ class _Sums:
         # the canonical bytes are compositional: an array's are its items' joined
         b = b"[" + b",".join(text for _, text in befores) + b"]"
         a = canonical.dumps(after_items)
-        m = canonical.dumps([_lossless_only(env, t, bi) for t, bi in zip(pts, before_items)])
+        # the lossless-only descriptor is often the before one (a widened output schema):
+        # its bytes are known
+        mid = []
+        for t, (bi, text) in zip(pts, befores):
+            lo = _lossless_only(env, t, bi)
+            mid.append(text if lo is bi else canonical.dumps(lo))
+        m = b"[" + b",".join(mid) + b"]"
         self.before.add(b)
         self.after.add(a)
         self.middle.add(m)
@@ -557,13 +619,15 @@ class _Sums:
 
         self.model_before.add(canonical.dumps([model_facing(env, i) for i in before_items]))
         self.model_after.add(canonical.dumps([model_facing(env, i) for i in after_items]))
-        parts = parts_of.split(before_items, env.name, dialects, len(b))
+        parts = parts_of.split(before_items, env.name, dialects, len(b),
+                               [text for _, text in befores])
         self.desc += parts["descriptions"]
         self.prose += parts["schema_prose"]
         self.schema += parts["schema_prose"] + parts["schema_shape"]
         for side, items in (("before", before_items), ("after", after_items)):
             for k, v in parts_of.schema_sizes(env, items).items():
                 self.sizes[side][k] += v
+        parts_of.known = {}
         self.unlowerable.extend(t.id for t in pts if getattr(t, "failed", False))
         self.tools += len(pts)
         if self.per_tool:

@@ -221,22 +221,46 @@ def cues(sentence: str, node: dict | None = None, names: frozenset = frozenset()
     schema's property names (a quoted or code name that is one of them, and not one of the
     node's own properties, is a reference)."""
     node = node if isinstance(node, dict) else {}
-    if _DOCS.search(sentence):
+    facts = _FACTS.get(sentence)
+    if facts is None:
+        facts = _facts(sentence)
+    docs, fmt, depends, named, values, example = facts
+    if docs:
         return []        # a pointer to documentation, not the value's meaning
     got = []
-    if "format" not in node and _FORMAT.search(sentence):
+    if "format" not in node and fmt:
         got.append("format")
-    own = _own_properties(node)
-    if _DEPENDS.search(sentence) or (names and any(
-            m.group(1) in names and m.group(1) not in own for m in _NAMED.finditer(sentence))):
+    if depends or (names and named and any(n in names for n in named) and any(
+            n in names and n not in own for own in (_own_properties(node),) for n in named)):
         got.append("reference")
-    if "enum" not in node and "const" not in node and _VALUES.search(sentence):
+    if "enum" not in node and "const" not in node and values:
         got.append("values")
-    m = _EXAMPLE.search(sentence) if got else None   # an example alone: not enough
-    if m and any(len(w.group(0).strip("'\"`“”‘’.")) > 1
-                 for w in _SHAPED.finditer(sentence, m.end())):
+    if got and example:   # an example alone: not enough
         got.append("example")
     return got
+
+
+#: what :func:`cues` finds in a sentence whatever the node and names (its regex searches):
+#: a catalog's schemas repeat their descriptions (Kubernetes: ObjectMeta's in every tool),
+#: each distinct sentence is searched once. Bounded: cleared past _FACTS_MAX sentences.
+_FACTS: dict[str, tuple] = {}
+_FACTS_MAX = 1 << 16
+
+
+def _facts(sentence: str) -> tuple:
+    """(a pointer to docs, a format cue, a dependency cue, the quoted or code names, a
+    values cue, an example with a shaped value after it) of ``sentence``."""
+    m = _EXAMPLE.search(sentence)
+    facts = (_DOCS.search(sentence) is not None, _FORMAT.search(sentence) is not None,
+             _DEPENDS.search(sentence) is not None,
+             tuple(m.group(1) for m in _NAMED.finditer(sentence)),
+             _VALUES.search(sentence) is not None,
+             m is not None and any(len(w.group(0).strip("'\"`“”‘’.")) > 1
+                                   for w in _SHAPED.finditer(sentence, m.end())))
+    if len(_FACTS) >= _FACTS_MAX:
+        _FACTS.clear()
+    _FACTS[sentence] = facts
+    return facts
 
 
 #: a sentence this long or shorter is kept whole; a longer one, by its clauses

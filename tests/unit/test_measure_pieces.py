@@ -1,0 +1,53 @@
+"""measure counts each distinct piece of its views once (issue 35): the views are cut where
+a BPE count cannot change (:func:`toolcat.tokens.pieces`), a piece met again is not
+submitted again, and the figures are the counts of the whole texts."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.common import corpus
+from toolcat import tokens
+from toolcat.api import load, project
+from toolcat.document import canonical
+from toolcat.measure import measure_catalogs
+from toolcat.project import options_from_cli
+
+
+class _Recording(tokens.Counter):
+    """The in-process counter, keeping what it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[bytes] = []
+
+    def submit(self, data):
+        self.texts.append(bytes(data))
+        return super().submit(data)
+
+
+def test_pieces_join_to_the_text_and_count_as_it():
+    cat = load(corpus("openapi", "box.openapi.json"))
+    whole = project([cat]).standard_bytes()
+    got = tokens.pieces(whole)
+    assert b"".join(got) == whole
+    assert len(got) > 100 and len(set(got)) < len(got)     # box repeats its schemas
+    assert all(len(p) >= tokens._PIECE_MIN for p in got[:-1])
+    enc = tokens.encoding()
+    assert sum(len(enc.encode_ordinary(p.decode())) for p in set(got)
+               for _ in range(got.count(p))) == len(enc.encode_ordinary(whole.decode()))
+
+
+@pytest.mark.parametrize("name", ["box.openapi.json", "openai.openapi.yaml"])
+def test_each_distinct_piece_is_submitted_once_and_the_figures_are_exact(name):
+    cat = load(corpus("openapi", name))
+    c = _Recording()
+    fig = measure_catalogs([cat], options_from_cli(), counter=c)[0]
+    assert len(c.texts) == len(set(c.texts))            # no piece counted twice
+    proj = project([cat])
+    enc = tokens.encoding()
+    assert fig.tokens_before == len(enc.encode_ordinary(proj.standard_bytes().decode()))
+    assert fig.tokens_after == len(enc.encode_ordinary(canonical.dumps(
+        [t.descriptor for t in proj.tools]).decode()))
+    # far less is submitted than the views hold (before, after, lossless-only, model-facing)
+    assert sum(map(len, c.texts)) < fig.bytes_before
