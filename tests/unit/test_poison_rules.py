@@ -253,3 +253,101 @@ def test_pagerduty_spec_has_no_poisoning_finding() -> None:
 
     res = api.lint([api.load(str(outside("pagerduty-rest")))], select=["TP"])
     assert res.findings == []
+
+
+# ----------------------------------------------------------------------------- lint's scan
+# lint scans each schema container once per catalog (poison._tool_hits) instead of every
+# string of every tool (Kubernetes' tools carry their bundled definitions: 1.4 M texts, ~15 s)
+
+
+class _Ctx:
+    """What the TP rules read of a lint context."""
+
+    def __init__(self, cat, codes=("TP101", "TP102", "TP103", "TP104")) -> None:
+        self.catalog = cat
+        self.cache: dict = {}
+        self._codes = set(codes)
+
+    def enabled(self, code: str) -> bool:
+        return code in self._codes
+
+
+def _lint_hits(cat) -> list:
+    from toolcat.lint.registry import get
+
+    ctx = _Ctx(cat)
+    rules = [(code, get(code).check) for code in ("TP101", "TP102", "TP103", "TP104")]
+    return sorted((t.id, code, h.pointer, h.message) for t in cat.tools for code, check in rules
+                  for h in check(ctx, t))
+
+
+def _reference_hits(cat) -> list:
+    sib = frozenset(t.id for t in cat.tools if isinstance(t.id, str))
+    return sorted((t.id, code, ptr, msg) for t in cat.tools
+                  for code, ptr, msg in poison.tool_findings(t, sib))
+
+
+def test_lint_scan_equals_the_plain_scan_on_shared_containers(tmp_path) -> None:
+    import json
+
+    # one container reached as a `properties` object and as something else, a property
+    # named "description" (not prose) next to descriptions that are, shared by two tools
+    shared = {"description": {"type": "string", "description": "Say it." + TAGS},
+              "title": {"type": "string", "title": "x" + " " * 45 + "hidden"},
+              "n": {"enum": ["a\u200bb", "ok"]}}
+    schema = {"type": "object", "properties": shared,
+              "$defs": {"d": {"type": "object", "properties": shared,
+                              "description": DIRECT}, "e": shared}}
+    f = tmp_path / "tools.json"
+    f.write_text(json.dumps({"tools": [
+        {"name": "add", "description": SHADOWING, "inputSchema": schema},
+        {"name": "send_email", "description": WHATSAPP, "inputSchema": schema}]}))
+    cat = api.load(str(f))
+    tools = cat.tools
+    tools[1].input_schema = tools[0].input_schema      # the same objects, as bundling gives
+    got = _lint_hits(cat)
+    assert got == _reference_hits(cat)
+    assert {c for _t, c, _p, _m in got} == {"TP101", "TP102", "TP103", "TP104"}
+
+
+def test_lint_scan_equals_the_plain_scan_on_the_corpus() -> None:
+    paths = sorted(glob.glob(str(corpus("mcp-context-cost") / "*.json")))[:40] + \
+        sorted(glob.glob(str(corpus("openapi") / "*")))[:6]
+    n = 0
+    for p in paths:
+        try:
+            cats = api.load_all([p])
+        except Exception:  # noqa: BLE001 -- a file of the corpus that is no catalog
+            continue
+        for c in cats:
+            assert _lint_hits(c) == _reference_hits(c), c.file
+            n += len(c.tools)
+    assert n > 500
+
+
+def test_kubernetes_strings_are_scanned_once_not_per_tool(monkeypatch) -> None:
+    import json
+
+    from support.outside import outside
+
+    path = outside("kubernetes-swagger")
+    calls = [0]
+    hidden = poison.hidden
+
+    def counting(*a: Any, **k: Any):
+        calls[0] += 1
+        return hidden(*a, **k)
+
+    monkeypatch.setattr(poison, "hidden", counting)
+    res = api.lint([api.load(str(path))], select=["TP"])
+
+    def strings(v: Any) -> int:
+        if isinstance(v, str):
+            return 1
+        if isinstance(v, dict):
+            return sum(1 + strings(x) for x in v.values())
+        return sum(strings(x) for x in v) if isinstance(v, list) else 0
+
+    # each string and key of the file once at most (the tools hold 1.4 M copies of them)
+    assert 0 < calls[0] <= strings(json.loads(path.read_text()))
+    assert res.tools == 1123

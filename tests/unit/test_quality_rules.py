@@ -230,3 +230,31 @@ def test_rule_docs(code) -> None:
 
     r = get(code)
     assert r is not None and r.severity == "info" and len(r.doc) > 300
+
+
+def test_streamed_catalog_siblings_hold_no_schemas(tmp_path, monkeypatch, capsys) -> None:
+    """A streamed tools list (read a batch at a time) is compared by name and description:
+    the siblings' tools keep no schemas (they held the whole catalog at once: lint's memory
+    grew with the catalog), and the findings are those of the catalog read whole."""
+    tools = [t.raw for t in api.load(str(cc("xcodebuildmcp.json"))).tools]
+    assert len(tools) > 20
+    f = tmp_path / "tools.json"
+    f.write_text(json.dumps({"tools": tools}))
+    outs = []
+    held: list = []
+    init = q.Siblings.__init__
+
+    def spy(self, ts):
+        held.extend(ts)
+        init(self, ts)
+
+    monkeypatch.setattr(q.Siblings, "__init__", spy)
+    for threshold in ("1", str(1 << 30)):
+        monkeypatch.setenv("TOOLCAT_STREAM_THRESHOLD", threshold)
+        held.clear()
+        cli_run(["lint", "--format", "json", str(f)])
+        outs.append(capsys.readouterr().out)
+        if threshold == "1":
+            assert held and all(t.input_schema is None and t.raw is None for t in held)
+    assert outs[0] == outs[1]
+    assert '"MR406"' in outs[0] or '"MR405"' in outs[0]

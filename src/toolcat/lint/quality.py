@@ -213,8 +213,25 @@ def siblings_of(ctx: Any) -> Siblings:
     """The catalog's :class:`Siblings`, computed once per lint context."""
     got = ctx.cache.get("siblings")
     if got is None:
-        got = ctx.cache["siblings"] = Siblings(linted_tools(ctx.catalog.tools))
+        tools = ctx.catalog.tools
+        linted = linted_tools(tools)
+        if not isinstance(tools, list):
+            # a streamed catalog (read a batch at a time): keep what the comparison and its
+            # findings read of each tool, not its schemas (they made lint's memory grow with
+            # the catalog: the whole catalog held at once)
+            linted = [_light(t) for t in linted]
+        got = ctx.cache["siblings"] = Siblings(linted)
     return got
+
+
+def _light(t: Any) -> Any:
+    """``t`` without its schemas and raw descriptor (names, descriptions and where it is)."""
+    from toolcat.model import Tool
+
+    return Tool(id=t.id, title=t.title, description=t.description, annotations=t.annotations,
+                source=t.source, safety_tier=t.safety_tier, invalid=t.invalid,
+                server_tool=t.server_tool, file=t.file, pointer=t.pointer, origin=t.origin,
+                http_method=t.http_method, http_path=t.http_path, dialect=t.dialect)
 
 
 def linted_tools(tools: Iterable[Any]) -> list[Any]:

@@ -295,6 +295,141 @@ def _prose(tool: Any) -> Iterator[tuple[str, str]]:
             yield ptr, text
 
 
+# ----------------------------------------------------------------------------- lint's scan
+#
+# The four rules read the same texts; a tool of a large OpenAPI spec carries its bundled
+# components (Kubernetes: ~1,300 strings per tool, 1.4 M over 1,123 tools, the same few
+# thousand components each time). Lint scans each schema container once per catalog: the
+# hits of TP101-TP103 and the texts TP104 must judge per tool (its own name and siblings
+# change the verdict) are kept by container identity, relative to it, and handed to every
+# tool that holds it, in the order :func:`texts` yields them (so the findings are the same
+# hits in the same order as a scan of each tool's texts).
+
+_TP = ("TP101", "TP102", "TP103", "TP104")
+#: containers remembered per catalog at most (memory stays bounded on huge catalogs)
+_MEMO_MAX = 200_000
+
+
+def _text_hits(text: str, prose: bool, codes: frozenset) -> list[tuple[str, str]]:
+    """``(code, message)`` of one text for the enabled rules; TP104's entry is a candidate
+    (``("TP104", "")``) when ``text`` names a tool the way shadowing does."""
+    out: list[tuple[str, str]] = []
+    if "TP101" in codes:
+        out += [("TP101", m) for m in hidden(text, prose)]
+    if not prose:
+        return out
+    if "TP102" in codes:
+        out += [("TP102", m) for m in to_model(text)]
+    if "TP103" in codes:
+        out += [("TP103", m) for m in secrets(text)]
+    if "TP104" in codes and any(_SHADOW.search(s) for s in _sentences(text)):
+        out.append(("TP104", ""))   # shadows() finds nothing in a text without a match
+    return out
+
+
+def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset) -> tuple:
+    """``((relative pointer, code, message, text), ...)`` of the strings below ``v`` (``v``
+    itself when it is a string), in :func:`texts` order; containers are memoized by
+    identity (and whether their key is a ``properties`` object's: prose-ness of their own
+    keys depends on it)."""
+    c = v.__class__
+    if c is str:
+        return ()
+    key = (id(v), under_properties)
+    got = memo.get(key)
+    if got is not None:
+        return got[0]
+    out: list = []
+    if c is dict:
+        subs = []
+        for k, sub in v.items():
+            rel = "/" + jp.escape(str(k))
+            if isinstance(k, str):
+                # its pointer ends in ".../<k>": prose when k is description/title and the
+                # container is not a properties object
+                prose = k in ("description", "title") and not (
+                    k == "description" and under_properties)
+                for code, msg in _text_hits(k, prose, codes):
+                    out.append((rel, code, msg, k))
+            subs.append((rel, k, sub))
+        for rel, k, sub in reversed(subs):
+            if sub.__class__ is str:
+                prose = k in ("description", "title") and not (
+                    k == "description" and under_properties)
+                for code, msg in _text_hits(sub, prose, codes):
+                    out.append((rel, code, msg, sub))
+            else:
+                out.extend((rel + r, code, msg, t)
+                           for r, code, msg, t in _scan(sub, k == "properties", memo, codes))
+    elif c is list:
+        for i in range(len(v) - 1, -1, -1):
+            sub = v[i]
+            rel = f"/{i}"
+            if sub.__class__ is str:
+                # a list item's pointer ends in a number: never prose
+                for code, msg in _text_hits(sub, False, codes):
+                    out.append((rel, code, msg, sub))
+            else:
+                out.extend((rel + r, code, msg, t)
+                           for r, code, msg, t in _scan(sub, False, memo, codes))
+    elif isinstance(v, (dict, list)):   # a subclass: as texts() reads it
+        return tuple(_plain_scan(v, codes))
+    res = tuple(out)
+    if len(memo) < _MEMO_MAX:
+        memo[key] = (res, v)   # v kept alive: its id stays its own while the memo lives
+    return res
+
+
+def _plain_scan(v: Any, codes: frozenset) -> Iterator[tuple]:
+    class _T:
+        id = None
+        description = None
+        input_schema = v
+    for ptr, text in texts(_T):
+        rel = ptr[len("/inputSchema"):]
+        for code, msg in _text_hits(text, _is_prose(ptr), codes):
+            yield rel, code, msg, text
+
+
+def _tool_hits(ctx: Any, tool: Any) -> dict[str, list[Hit]]:
+    """The hits of the enabled TP rules on ``tool``, by code (computed once per tool for
+    the four rules)."""
+    cache = ctx.cache
+    last = cache.get("tp-last")
+    if last is not None and last[0] is tool:
+        return last[1]
+    codes = frozenset(c for c in _TP if ctx.enabled(c))
+    memo = cache.setdefault(("tp-memo", codes), {})
+    hits: dict[str, list[Hit]] = {c: [] for c in _TP}
+    head: list[tuple[str, str, str, str]] = []
+    if isinstance(tool.id, str):
+        head += [("/name", c, m, tool.id) for c, m in _text_hits(tool.id, False, codes)]
+    if isinstance(tool.description, str):
+        head += [("/description", c, m, tool.description)
+                 for c, m in _text_hits(tool.description, True, codes)]
+    schema = tool.input_schema
+    try:
+        if schema.__class__ is str:
+            body: Any = [("/inputSchema", c, m, schema)
+                         for c, m in _text_hits(schema, False, codes)]
+        else:
+            body = [("/inputSchema" + r, c, m, t) for r, c, m, t in
+                    _scan(schema, False, memo, codes)]
+    except RecursionError:   # deeper than the interpreter allows: the plain walk
+        body = [("/inputSchema" + r, c, m, t) for r, c, m, t in _plain_scan(schema, codes)]
+    sib = None
+    for ptr, code, msg, text in head + body:
+        if code == "TP104":
+            if sib is None:
+                sib = _siblings(ctx)
+            for m in shadows(text, tool.id, sib):
+                hits[code].append(Hit(m, ptr))
+        else:
+            hits[code].append(Hit(msg, ptr))
+    cache["tp-last"] = (tool, hits)
+    return hits
+
+
 @rule("TP101", "hidden-text", "error",
       "no hidden or invisible text a model reads and a person does not: Unicode tag "
       "characters, zero-width and bidi controls, HTML comments, long whitespace runs")
@@ -308,9 +443,7 @@ def hidden_text(ctx: Context, tool: Tool) -> Iterator[Hit]:
     what follows out of a reader's view). Checked in the tool's name, description and
     every key and string of its input schema. Remove them; nothing a tool needs to say
     needs to be invisible."""
-    for ptr, text in texts(tool):
-        for msg in hidden(text, _is_prose(ptr)):
-            yield Hit(msg, ptr)
+    yield from _tool_hits(ctx, tool)["TP101"]
 
 
 @rule("TP102", "instructions-to-the-model", "error",
@@ -324,9 +457,7 @@ def instructions_to_model(ctx: Context, tool: Tool) -> Iterator[Hit]:
     you...") -- is the signature of a poisoned tool (Invariant Labs' tool-poisoning
     examples all use it). Checked in the description and the schema's descriptions and
     titles."""
-    for ptr, text in _prose(tool):
-        for msg in to_model(text):
-            yield Hit(msg, ptr)
+    yield from _tool_hits(ctx, tool)["TP102"]
 
 
 @rule("TP103", "secrets-or-exfiltration", "error",
@@ -342,9 +473,7 @@ def secrets_or_exfiltration(ctx: Context, tool: Tool) -> Iterator[Hit]:
     conversation) with a verb that passes it as an argument or to an address; a send to an
     address (example.com addresses are examples). An API-key *parameter* described as such
     ("Your API key") is not reported."""
-    for ptr, text in _prose(tool):
-        for msg in secrets(text):
-            yield Hit(msg, ptr)
+    yield from _tool_hits(ctx, tool)["TP103"]
 
 
 @rule("TP104", "shadows-other-tools", "error",
@@ -359,7 +488,4 @@ def shadows_other_tools(ctx: Context, tool: Tool) -> Iterator[Hit]:
     tool must...) and tells the model what to do with it. A tool of the same catalog named
     only to order the calls ("call get_project first") is a workflow and is not reported;
     one whose arguments or destination the sentence changes is."""
-    sib = _siblings(ctx)
-    for ptr, text in _prose(tool):
-        for msg in shadows(text, tool.id, sib):
-            yield Hit(msg, ptr)
+    yield from _tool_hits(ctx, tool)["TP104"]
