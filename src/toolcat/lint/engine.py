@@ -170,7 +170,7 @@ def check_selection(config: Config) -> list[str]:
     for code in config.severity:
         if code not in known:
             raise UsageError(f"severity: unknown rule {code!r}", config.path)
-    if not any(PROFILES[n].provider for n in names):
+    if not any(PROFILES[n].provider or PROFILES[n].client for n in names):
         # `--select PV...` without a provider profile would report nothing: say which to pass
         for sels in (config.select, config.extend_select):
             for s in sels or []:
