@@ -18,19 +18,34 @@ from toolcat.lint.registry import Example, example, fix_example, section_problem
 RULES = registry.all_rules()
 
 
-def _expand(text: str, lang: str, n: int) -> str:
-    """``repeat=N``: the fragment's one tool N times, its name numbered."""
-    assert lang == "json"
+def _tools_lists(data):
+    """The tools arrays of a fragment: its own, or each server's of a setup."""
+    if isinstance(data, list):
+        return [data]
+    if "tools" in data:
+        return [data["tools"]]
+    return [server["tools"] for server in data.values()]
+
+
+def _expand(text: str, opts: dict) -> str:
+    """``repeat=N``: each tools array's one tool N times, its name numbered;
+    ``long-description=N``: each description repeated to N characters."""
     data = json.loads(text)
-    tools = data if isinstance(data, list) else data["tools"]
-    (one,) = tools
-    copies = []
-    for i in range(1, n + 1):
-        t = json.loads(json.dumps(one))
-        holder = t["function"] if "function" in t and "name" in t["function"] else t
-        holder["name"] = f"{holder['name']}_{i}"
-        copies.append(t)
-    tools[:] = copies
+    for tools in _tools_lists(data):
+        if "repeat" in opts:
+            (one,) = tools
+            copies = []
+            for i in range(1, int(opts["repeat"]) + 1):
+                t = json.loads(json.dumps(one))
+                holder = t["function"] if "name" in t.get("function", {}) else t
+                holder["name"] = f"{holder['name']}_{i}"
+                copies.append(t)
+            tools[:] = copies
+        if "long-description" in opts:
+            n = int(opts["long-description"])
+            for t in tools:
+                d = t["description"] + " "
+                t["description"] = (d * (n // len(d) + 1))[:n]
     return json.dumps(data)
 
 
@@ -40,8 +55,8 @@ def lint_fragment(code: str, ex: Example, tmp_path) -> list:
 
     opts = dict(ex.options)
     text = ex.text
-    if "repeat" in opts:
-        text = _expand(text, ex.lang, int(opts["repeat"]))
+    if "repeat" in opts or "long-description" in opts:
+        text = _expand(text, opts)
     cfg = Config(max_depth=int(opts.get("max-depth", 5))).merged(
         profile=opts.get("profile"), select=[code], mcp_version=opts.get("mcp-version"),
         description_max=int(opts["description-max"]) if "description-max" in opts else None,

@@ -84,7 +84,9 @@ EXAMPLE_OPTIONS = {
     "description-max": "`--description-max`",
     "prose-max": "`--prose-max`",
     "max-depth": "the `max-depth` setting",
-    "repeat": "the fragment's one tool N times, each name numbered (_1, _2, ...)",
+    "repeat": "the fragment's one tool N times, each name numbered (_1, _2, ...); in a setup, "
+              "each server's one tool",
+    "long-description": "each tool's description repeated to N characters",
     "setup": "the fragment is a client's setup: each key a server's name, its value the "
              "server's `tools/list` result (`yes`)",
     "client": "the MCP client of the setup (`--client`)",
@@ -343,6 +345,8 @@ def example_settings(ex: Example) -> str:
     for k, v in ex.options.items():
         if k == "repeat":
             words.append(f"the tool {v} times, names numbered")
+        elif k == "long-description":
+            words.append(f"each description repeated to {v} characters")
         elif k == "setup":
             words.append("a setup: each key a server, its value the server's tools")
         elif k == "file":
