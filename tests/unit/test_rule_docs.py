@@ -105,3 +105,55 @@ def test_example_is_reported_and_fix_is_not(r, tmp_path):
         (tmp_path / "fix").mkdir()
         assert lint_fragment(r.code, fixed, tmp_path / "fix") == [], \
             f"{r.code}'s Fix is reported by {r.code}"
+
+
+# ----------------------------------------------------------------------------- the parser
+
+DOC = """## What it does
+Reports a thing.
+
+## Why
+It breaks clients.
+
+## Example
+A tool:
+```json profile=openai repeat=3
+{"tools": []}
+```
+
+## Fix
+Do not.
+"""
+
+
+def test_sections_split_in_order_and_the_example_is_read():
+    assert list(sections(DOC)) == ["What it does", "Why", "Example", "Fix"]
+    assert sections(DOC)["Why"] == "It breaks clients."
+    assert section_problems(DOC) == []
+    ex = example(DOC)
+    assert ex == Example("json", {"profile": "openai", "repeat": "3"}, '{"tools": []}\n',
+                         "A tool:")
+    assert fix_example(DOC) is None
+    # a doc written before sections is its "What it does", and is told what it lacks
+    assert sections("Checks a thing.") == {"What it does": "Checks a thing."}
+    assert section_problems("Checks a thing.") == ["no 'Why' section", "no 'Example' section",
+                                                   "no 'Fix' section"]
+
+
+def test_section_problems_name_each_fault():
+    swapped = DOC.replace("## Why", "## Sources").replace("## What it does", "## Why")
+    assert "unknown section 'Whatever'" in section_problems(DOC.replace("## Fix",
+                                                                        "## Whatever"))
+    assert any(p.startswith("sections out of order") for p in section_problems(swapped))
+    assert "the Example holds no fenced fragment, or more than one" in \
+        section_problems(DOC.replace("```json profile=openai repeat=3\n", "").replace(
+            '{"tools": []}\n```\n', ""))
+    assert "unknown example option 'proflie'" in \
+        section_problems(DOC.replace("profile=openai", "proflie=openai"))
+
+
+def test_rule_doc_is_markdown_and_its_prose_one_paragraph():
+    r = registry.get("CS202")
+    assert r is not None and r.markdown.startswith("## What it does\n")
+    assert "## Example" not in r.doc and "```" not in r.doc and "\n" not in r.doc
+    assert r.doc.startswith("Checks that the input schema has an explicit `properties` map")

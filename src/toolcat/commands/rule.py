@@ -103,7 +103,6 @@ def rules_text(rules, width: int | None) -> str:
 
 def _json(rules) -> bytes:
     from toolcat.document.canonical import dumps
-
     from toolcat.lint.registry import REDIRECTS, example
 
     out = []
