@@ -14,7 +14,6 @@ from support.common import corpus, run_toolcat
 from toolcat.lint import registry
 
 
-
 def github():
     return corpus("mcp-context-cost", "github.json")       # TC106 x1, SC304 x6 by default
 

@@ -31,7 +31,7 @@ def rule(
                                                   show_default=False)] = None,
     all_: Annotated[bool, typer.Option("--all", "-a", help="List every rule.")] = False,
     fmt: Annotated[str, typer.Option("--format", "-f",
-                                     help="text, markdown or json.")] = "text",
+                                     help="Output format: text, markdown or json.")] = "text",
     no_color: NoColor = False,
     quiet: Quiet = False,
 ) -> None:
