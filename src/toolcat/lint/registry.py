@@ -318,7 +318,10 @@ def _fragment(text: str) -> Example | None:
     m = _FENCE.search(text)
     if m is None:
         return None
-    opts = dict(kv.split("=", 1) if "=" in kv else (kv, "yes") for kv in m.group(2).split())
+    opts: dict[str, str] = {}
+    for kv in m.group(2).split():
+        key, _eq, value = kv.partition("=")
+        opts[key] = value if _eq else "yes"
     return Example(m.group(1), opts, m.group(3), text[:m.start()].strip())
 
 
