@@ -1,7 +1,7 @@
 """Rule docs that cannot lie (issue 31 item 6): every rule's doc has the sections of
 ``registry.SECTIONS`` in order, and its Example is a catalog fragment that the rule really
-reports when linted in-process with the settings its fence gives (a Fix's fragment, when
-there is one, lints clean of it). Also the section parser, ``toolcat rule``'s rendering and
+reports when linted in-process as a user would with the settings its fence gives (its
+profile's rules, no --select; a Fix's fragment, when there is one, lints clean of it). Also the section parser, ``toolcat rule``'s rendering and
 the redirect table for renamed codes (``registry.REDIRECTS``)."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def lint_fragment(code: str, ex: Example, tmp_path) -> list:
     if "repeat" in opts or "long-description" in opts:
         text = _expand(text, opts)
     cfg = Config(max_depth=int(opts.get("max-depth", 5))).merged(
-        profile=opts.get("profile"), select=[code], mcp_version=opts.get("mcp-version"),
+        profile=opts.get("profile"), mcp_version=opts.get("mcp-version"),
         description_max=int(opts["description-max"]) if "description-max" in opts else None,
         prose_max=int(opts["prose-max"]) if "prose-max" in opts else None)
     if opts.get("setup") == "yes":

@@ -22,11 +22,12 @@ def input_type_object(ctx: Context, tool: Tool) -> Iterator[Hit]:
     except in OpenWOP catalogs where it is optional ("opaque arguments").
 
     ## Why
-    RFC 0112's compact structural subset (and MCP's `tools/list`) require it. With the `mcp`
-    profile this is a warning ("not compact-ready"); in an OpenWOP compact catalog, an error.
+    RFC 0112's compact structural subset (and MCP's `tools/list`) require it. The
+    `openwop-compact` profile reports it as an error, and so does every profile on an OpenWOP
+    compact catalog; with the `mcp` profile MC101 reports the same shapes.
 
     ## Example
-    ```json
+    ```json profile=openwop-compact
     {"tools": [{"name": "search", "description": "Search the web for a query.",
                 "inputSchema": {"type": ["object", "null"], "properties": {}}}]}
     ```
@@ -64,7 +65,7 @@ def input_properties(ctx: Context, tool: Tool) -> Iterator[Hit]:
     object schema without it says nothing about its arguments.
 
     ## Example
-    ```json
+    ```json profile=openwop-compact
     {"tools": [{"name": "ping", "description": "Check that the server answers.",
                 "inputSchema": {"type": "object"}}]}
     ```
@@ -104,7 +105,7 @@ def forbidden_keyword(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     `const`, `default` or `examples` values, are data and never reported.
 
     ## Example
-    ```json
+    ```json profile=openwop-compact
     {"tools": [{"name": "find", "description": "Find a record by id or by name.",
                 "inputSchema": {"type": "object", "properties": {
                   "key": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}}}]}
@@ -136,7 +137,7 @@ def lowered_keyword(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
     RFC 0112 does not forbid them, so this is a warning.
 
     ## Example
-    ```json
+    ```json profile=openwop-compact
     {"tools": [{"name": "ship", "description": "Ship an order to an address.",
                 "inputSchema": {"type": "object", "properties": {"express": {"type": "boolean"}},
                                 "if": {"required": ["express"]},
