@@ -106,6 +106,20 @@ def test_ignore_comment_takes_the_old_code(renamed, tmp_path):
     assert "MC198 is now MC103" in r.stderr.decode()
 
 
+def test_baseline_takes_the_old_code(renamed, tmp_path):
+    base = tmp_path / "baseline.json"
+    r = run_toolcat("lint", str(github()), "--write-baseline", str(base))
+    assert r.returncode == 0, r.stderr
+    data = json.loads(base.read_text())
+    assert [e["code"] for e in data["findings"] if e["code"].startswith("TC1")] == ["TC106"]
+    for e in data["findings"]:
+        e["code"] = e["code"].replace("TC106", "TC198")      # written before a rename
+    base.write_text(json.dumps(data))
+    r = run_toolcat("lint", str(github()), "--baseline", str(base), "--format", "json")
+    assert r.returncode == 0 and codes(r) == []
+    assert "TC198 is now TC106" in r.stderr.decode()
+
+
 def test_without_a_redirect_an_unknown_code_is_still_refused():
     r = run_toolcat("lint", str(github()), "--select", "TC198")
     assert r.returncode == 2 and b"matches no rule" in r.stderr

@@ -45,7 +45,7 @@ fragment too; it must lint clean of the rule.
 
 Codes are never reused, but a rule may be renamed or merged into another: :data:`REDIRECTS`
 maps each old code to its new one. ``--select``/``--extend-select``/``--ignore``, the
-configuration (those keys, ``[severity]``, ``per-file-ignores``) and ``# toolcat:
+configuration (those keys, ``[severity]``, ``per-file-ignores``), baselines and ``# toolcat:
 ignore[CODE]`` comments take an old code as the new one, with a warning naming the new code
 (:func:`redirect`), and ``toolcat rule OLD`` explains the new rule.
 """
