@@ -264,7 +264,7 @@ complete -c toolcat -n '__fish_seen_subcommand_from serve' -l help -s h -d 'Show
 
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -x -a 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MC110 MR401 MR402 MR403 MR404 MR405 MR406 MR407 MR408 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 PV515 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TP101 TP102 TP103 TP104'
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -l all -s a -d 'List every rule'
-complete -c toolcat -n '__fish_seen_subcommand_from rule' -l format -s f -x -a 'text markdown json' -d 'With --all: text, markdown or json'
+complete -c toolcat -n '__fish_seen_subcommand_from rule' -l format -s f -x -a 'text markdown json' -d 'Output format: text, markdown or json'
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -l no-color -d 'No colours (also: NO_COLOR=1)'
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -l quiet -s q -d 'No summaries on stderr'
 complete -c toolcat -n '__fish_seen_subcommand_from rule' -l help -s h -d 'Show the help and exit'

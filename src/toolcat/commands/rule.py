@@ -12,6 +12,8 @@ EPILOG = """Examples:
 
   toolcat rule CS203
 
+  toolcat rule CS203 --format markdown
+
   toolcat rule --all
 
   toolcat rule --all --format markdown
@@ -29,7 +31,7 @@ def rule(
                                                   show_default=False)] = None,
     all_: Annotated[bool, typer.Option("--all", "-a", help="List every rule.")] = False,
     fmt: Annotated[str, typer.Option("--format", "-f",
-                                     help="With --all: text, markdown or json.")] = "text",
+                                     help="Output format: text, markdown or json.")] = "text",
     no_color: NoColor = False,
     quiet: Quiet = False,
 ) -> None:
@@ -51,6 +53,8 @@ def rule(
             raise UsageError(f"unknown rule {code!r}{hint}; `toolcat rule --all` lists them")
         if fmt == "json":
             write_stdout(_json([r]))
+        elif fmt == "markdown":
+            write_stdout(f"# {r.code} {r.name}\n\n{r.markdown}\n")
         else:
             write_stdout(registry.rule_text(r))
         raise typer.Exit(0)
@@ -99,7 +103,15 @@ def rules_text(rules, width: int | None) -> str:
 
 def _json(rules) -> bytes:
     from toolcat.document.canonical import dumps
+    from toolcat.lint.registry import REDIRECTS, example
 
-    return dumps([{"code": r.code, "name": r.name, "severity": r.severity,
-                   "summary": r.summary, "doc": r.doc, "category": r.category}
-                  for r in rules], indent=2) + b"\n"
+    out = []
+    for r in rules:
+        ex = example(r.markdown)
+        out.append({"code": r.code, "name": r.name, "severity": r.severity,
+                    "summary": r.summary, "doc": r.doc, "category": r.category,
+                    "sections": r.sections,
+                    "example": None if ex is None else {"lang": ex.lang, "options": ex.options,
+                                                        "text": ex.text},
+                    "formerly": sorted(o for o, n in REDIRECTS.items() if n == r.code)})
+    return dumps(out, indent=2) + b"\n"

@@ -60,6 +60,7 @@ def write_baseline(path: str, findings: list[Finding],
 def load_baseline(path: str) -> tuple[str, Counter]:
     from toolcat.document.parse import Limits
     from toolcat.files import read_regular
+    from toolcat.lint.registry import redirect
 
     raw = read_regular(path, Limits.from_env().max_file_size, UsageError, what="baseline file")
     try:
@@ -82,7 +83,9 @@ def load_baseline(path: str) -> tuple[str, Counter]:
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise UsageError(f"malformed count in baseline entry #{i + 1} (a positive integer)",
                              path)
-        counts[(e["file"], e["code"], e.get("tool") or "", e.get("pointer") or "")] += n
+        # a renamed rule's old code counts as its new one (registry.REDIRECTS, with a warning)
+        code = redirect(e["code"], path)
+        counts[(e["file"], code, e.get("tool") or "", e.get("pointer") or "")] += n
     return os.path.dirname(os.path.abspath(path)), counts
 
 

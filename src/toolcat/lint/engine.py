@@ -20,7 +20,7 @@ from toolcat.document import pointer as jp
 from toolcat.errors import InputError
 from toolcat.formats import registry
 from toolcat.lint.profiles import CLIENTS, PROFILES, PROVIDERS, Profile, Provider
-from toolcat.lint.registry import SEVERITY_ORDER, Hit, Rule, all_rules, matches
+from toolcat.lint.registry import SEVERITY_ORDER, Hit, Rule, all_rules, matches, redirect_all
 from toolcat.model import COMPACT, Catalog, Finding, Tool
 from toolcat.schema.keywords import DRAFT2020
 from toolcat.schema.walker import node_dialect, subschemas
@@ -160,6 +160,7 @@ def check_selection(config: Config) -> list[str]:
 
     names = profile_names(config)
     known = codes()
+    _redirect_config(config)
     for label, sels in (("select", config.select), ("extend-select", config.extend_select),
                         ("ignore", config.ignore)):
         for s in sels or []:
@@ -169,7 +170,7 @@ def check_selection(config: Config) -> list[str]:
     for code in config.severity:
         if code not in known:
             raise UsageError(f"severity: unknown rule {code!r}", config.path)
-    if not any(PROFILES[n].provider for n in names):
+    if not any(PROFILES[n].provider or PROFILES[n].client for n in names):
         # `--select PV...` without a provider profile would report nothing: say which to pass
         for sels in (config.select, config.extend_select):
             for s in sels or []:
@@ -179,6 +180,23 @@ def check_selection(config: Config) -> list[str]:
                                      f"provider profile: pass --profile with one of "
                                      f"{', '.join(PROVIDER_PROFILES)} (several: comma-separated)")
     return names
+
+
+def _redirect_config(config: Config) -> None:
+    """Old codes of renamed rules (:data:`~toolcat.lint.registry.REDIRECTS`) in the settings
+    become the new ones, each with a warning (see :func:`~toolcat.lint.registry.redirect`)."""
+    from toolcat.lint.registry import REDIRECTS, redirect
+
+    if not REDIRECTS:
+        return
+    where = ""       # the command line's and the file's codes are merged by now
+    for attr in ("select", "extend_select", "ignore"):
+        sels = getattr(config, attr)
+        if sels:
+            setattr(config, attr, redirect_all(sels, where))
+    config.severity = {redirect(c, where): v for c, v in config.severity.items()}
+    config.per_file_ignores = {p: redirect_all(c, where)
+                               for p, c in config.per_file_ignores.items()}
 
 
 def lint_with(catalogs: list[Catalog], config: Config, view: str | None = None,
@@ -613,7 +631,7 @@ def _comment_ignores(cat: Catalog, f: Finding, marks: dict[int, list[str] | None
     for ln in cat.sources[f.file].comment_lines(f.line or 0, f.column):
         if ln in marks:
             codes = marks[ln]
-            if codes is None or matches(f.code, codes):
+            if codes is None or matches(f.code, redirect_all(codes, f.file)):
                 return True
     return False
 

@@ -26,11 +26,32 @@ def _pattern(p: str) -> re.Pattern:
 @rule("TC101", "unique-tool-id", "error",
       "toolId (MCP `name`, OpenAPI `operationId`) is unique in the catalog", scope="catalog")
 def unique_tool_id(ctx: Context) -> Iterator[Hit]:
-    """Every tool of a catalog needs its own id: clients call tools by id, and an OpenWOP
-    `toolAllowlist`, an MCP client or a model picking a function cannot tell two tools with one
-    name apart (usually one silently shadows the other). For OpenAPI the id is the
-    `operationId`, which the OpenAPI specification also requires to be unique. The finding is
-    reported on every repetition, naming the first tool that used the id."""
+    """## What it does
+    Checks that every tool of a catalog has its own id (MCP `name`, OpenAPI `operationId`). The
+    finding is reported on every repetition, naming the first tool that used the id.
+
+    ## Why
+    Clients call tools by id, and an OpenWOP `toolAllowlist`, an MCP client or a model picking a
+    function cannot tell two tools with one name apart (usually one silently shadows the other).
+    For OpenAPI the id is the `operationId`, which the OpenAPI specification also requires to be
+    unique.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "search", "description": "Search issues.",
+                "inputSchema": {"type": "object", "properties": {}}},
+               {"name": "search", "description": "Search pull requests.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "search_issues", "description": "Search issues.",
+                "inputSchema": {"type": "object", "properties": {}}},
+               {"name": "search_pull_requests", "description": "Search pull requests.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+    """
     first: dict[str, int] = {}
     ptr = ctx.cache["id_pointer"]
     for i, t in enumerate(ctx.catalog.tools):
@@ -50,14 +71,34 @@ def unique_tool_id(ctx: Context) -> Iterator[Hit]:
       "toolId present and well-formed: non-empty; with the `mcp` profile an MCP tool name "
       "(`^[A-Za-z0-9_.-]{1,128}$`)")
 def tool_id_format(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """A tool needs a non-empty id. With the `mcp` profile the id must be an MCP tool name:
-    1 to 128 ASCII letters, digits, `_`, `-` and `.` (MCP 2025-11-25 and later, "Tool
-    Names"; `admin.tools.list` is the specification's own example; 2025-06-18 had no name
-    grammar). The provider profiles check their own, stricter name rules (PV508: OpenAI and
-    Anthropic allow at most 64 characters and no dot). OpenWOP catalogs only need a
-    non-empty `toolId` (its `<scope>:<id>` form has a colon). An OpenAPI operation without an
-    `operationId` is reported too: toolcat then names the tool from method and path, a name
-    that changes whenever the path does."""
+    """## What it does
+    Checks that a tool has a non-empty id; with the `mcp` profile the id must be an MCP tool
+    name (`^[A-Za-z0-9_.-]{1,128}$`): 1 to 128 ASCII letters, digits, `_`, `-` and `.` (MCP
+    2025-11-25 and later, "Tool Names"; `admin.tools.list` is the specification's own example;
+    2025-06-18 had no name grammar). An OpenAPI operation without an `operationId` is reported
+    too: toolcat then names the tool from method and path, a name that changes whenever the
+    path does.
+
+    ## Why
+    A tool needs an id to be called by; a client that validates names refuses the others.
+
+    ## Not reported
+    OpenWOP catalogs only need a non-empty `toolId` (its `<scope>:<id>` form has a colon). The
+    provider profiles check their own, stricter name rules (PV508: OpenAI and Anthropic allow at
+    most 64 characters and no dot).
+
+    ## Example
+    ```json
+    {"tools": [{"name": "search issues", "description": "Search issues by keyword.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "search_issues", "description": "Search issues by keyword.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+    """
     ptr = ctx.cache["id_pointer"]
     cat = ctx.catalog
     fmt = registry.get(cat.format)
@@ -113,11 +154,27 @@ def _id_mismatch(tid: str, pattern: str) -> str:
 @rule("TC106", "description-too-long", "warning",
       "tool description longer than the configured maximum (default 1,024 characters)")
 def description_too_long(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """Tool descriptions are sent to the model on every turn. A description longer than
-    `description-max` characters (default 1,024; set it in the config or with
-    `--description-max`) costs tokens on every request; move the detail to parameter
-    descriptions or documentation and keep the description to what the model needs to choose
-    the tool."""
+    """## What it does
+    Reports a tool description longer than `description-max` characters.
+
+    ## Why
+    Tool descriptions are sent to the model on every turn. A long description costs tokens on
+    every request.
+
+    ## Example
+    ```json description-max=40
+    {"tools": [{"name": "search",
+                "description": "Search the web for a query; return the ten best results.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    Move the detail to parameter descriptions or documentation and keep the description to what
+    the model needs to choose the tool.
+
+    ## Options
+    `description-max` (default 1,024; set it in the config or with `--description-max`).
+    """
     d = tool.description
     limit = ctx.config.description_max
     if isinstance(d, str) and len(d) > limit:
@@ -126,11 +183,29 @@ def description_too_long(ctx: Context, tool: Tool) -> Iterator[Hit]:
 
 @rule("TC107", "missing-description", "warning", "tool has no description")
 def missing_description(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """Without a description a model has only the tool's name to decide when to call it.
-    Give every tool a one- or two-sentence description of what it does and when to use it.
-    (For OpenAPI, toolcat uses the operation's `description`, else its `summary`.) On a
-    compact view a title is enough (MCP: `title`, else `annotations.title`): `toolcat
-    project` drops a description that only repeats the title."""
+    """## What it does
+    Reports a tool that has no description. (For OpenAPI, toolcat uses the operation's
+    `description`, else its `summary`.)
+
+    ## Why
+    Without a description a model has only the tool's name to decide when to call it.
+
+    ## Not reported
+    On a compact view a title is enough (MCP: `title`, else `annotations.title`): `toolcat
+    project` drops a description that only repeats the title.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "search", "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    Give every tool a one- or two-sentence description of what it does and when to use it:
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web; use it for recent events.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+    """
     d = tool.description
     if isinstance(d, str) and d.strip():
         return
@@ -143,8 +218,24 @@ def missing_description(ctx: Context, tool: Tool) -> Iterator[Hit]:
 @rule("TC108", "duplicate-description", "info",
       "two tools share the same description", scope="catalog")
 def duplicate_description(ctx: Context) -> Iterator[Hit]:
-    """Two tools with the same description look interchangeable to a model, which then picks
-    one at random. Usually a copy-paste slip: say what distinguishes each tool."""
+    """## What it does
+    Reports two tools that share the same description.
+
+    ## Why
+    Two tools with the same description look interchangeable to a model, which then picks one
+    at random. Usually a copy-paste slip.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "list_issues", "description": "List issues.",
+                "inputSchema": {"type": "object", "properties": {}}},
+               {"name": "list_pulls", "description": "List issues.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    Say what distinguishes each tool.
+    """
     from hashlib import blake2b
 
     # keyed by a digest of the text: a streamed catalog of a million tools holds 16 bytes
@@ -165,8 +256,24 @@ def duplicate_description(ctx: Context) -> Iterator[Hit]:
 @rule("TC109", "tool-id-case-collision", "warning",
       "toolIds that differ only in letter case", scope="catalog")
 def tool_id_case_collision(ctx: Context) -> Iterator[Hit]:
-    """Ids such as `getUser` and `getuser` are distinct, but case-insensitive clients,
-    file systems and humans confuse them, and a model may call the wrong one. Rename one."""
+    """## What it does
+    Reports toolIds that differ only in letter case, such as `getUser` and `getuser`.
+
+    ## Why
+    The ids are distinct, but case-insensitive clients, file systems and humans confuse them,
+    and a model may call the wrong one.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "getUser", "description": "Get a user by id.",
+                "inputSchema": {"type": "object", "properties": {}}},
+               {"name": "getuser", "description": "Get the signed-in user.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    Rename one.
+    """
     seen: dict[str, str] = {}
     ptr = ctx.cache["id_pointer"]
     for t in ctx.catalog.tools:
@@ -182,9 +289,24 @@ def tool_id_case_collision(ctx: Context) -> Iterator[Hit]:
 @rule("TC110", "invalid-tool-entry", "error",
       "an entry of the tools array is not a tool descriptor object")
 def invalid_tool_entry(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """Every entry of a tools array must be an object describing one tool. A string, number,
-    array or null entry is rejected by clients (often the whole catalog with it). toolcat
-    reports the entry and skips the other rules for it."""
+    """## What it does
+    Reports an entry of the tools array that is not a tool descriptor object (a string, number,
+    array or null entry). toolcat reports the entry and skips the other rules for it.
+
+    ## Why
+    Every entry of a tools array must be an object describing one tool. Other entries are
+    rejected by clients (often the whole catalog with it).
+
+    ## Example
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {}}},
+               "fetch"]}
+    ```
+
+    ## Fix
+    Remove the entry, or write the tool it stands for as an object.
+    """
     return iter(())  # the engine reports invalid entries itself (they reach no other rule)
 
 
@@ -192,12 +314,29 @@ def invalid_tool_entry(ctx: Context, tool: Tool) -> Iterator[Hit]:
       "an MCP tool has an `inputSchema` (an Anthropic tool an `input_schema`)",
       formats=(MCP, MCP_CAPTURE, ANTHROPIC))
 def missing_input_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """The MCP specification requires every tool to have an `inputSchema` (a JSON Schema
-    object; `{"type": "object"}` for a tool that takes no arguments), and the Anthropic API
-    an `input_schema`: a client that validates the `tools/list` result (the MCP TypeScript
-    SDK does) rejects the whole list when one tool lacks it. A catalog of tools without
-    schemas is often another format read as MCP: a docker/mcp-registry `tools.json`, whose
-    `arguments` toolcat reads itself, or a registry file that lists servers, not tools."""
+    """## What it does
+    Checks that an MCP tool has an `inputSchema` (an Anthropic tool an `input_schema`).
+
+    ## Why
+    The MCP specification requires every tool to have an `inputSchema` (a JSON Schema object),
+    and the Anthropic API an `input_schema`: a client that validates the `tools/list` result
+    (the MCP TypeScript SDK does) rejects the whole list when one tool lacks it. A catalog of
+    tools without schemas is often another format read as MCP: a docker/mcp-registry
+    `tools.json`, whose `arguments` toolcat reads itself, or a registry file that lists servers,
+    not tools.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "ping", "description": "Check that the server answers."}]}
+    ```
+
+    ## Fix
+    Add the schema (`{"type": "object"}` for a tool that takes no arguments):
+    ```json
+    {"tools": [{"name": "ping", "description": "Check that the server answers.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+    """
     if tool.input_schema is None:
         key = registry.get(ctx.catalog.format).schema_key
         yield Hit(f"tool has no {key} (required; {{\"type\": \"object\"}} for a tool "

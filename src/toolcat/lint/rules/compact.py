@@ -16,11 +16,29 @@ if TYPE_CHECKING:  # pragma: no cover
 @rule("CS201", "input-type-object", "error",
       "inputSchema top-level `type` is exactly `\"object\"`")
 def input_type_object(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """RFC 0112's compact structural subset (and MCP's `tools/list`) require the input schema
-    to be an object schema with top-level `type: "object"`, spelled exactly so: not a type
-    array, not left out. A tool without an `inputSchema` is reported too, except in OpenWOP
-    catalogs where it is optional ("opaque arguments"). With the `mcp` profile this is a
-    warning ("not compact-ready"); in an OpenWOP compact catalog, an error."""
+    """## What it does
+    Checks that the input schema is an object schema with top-level `type: "object"`, spelled
+    exactly so: not a type array, not left out. A tool without an `inputSchema` is reported too,
+    except in OpenWOP catalogs where it is optional ("opaque arguments").
+
+    ## Why
+    RFC 0112's compact structural subset (and MCP's `tools/list`) require it. The
+    `openwop-compact` profile reports it as an error, and so does every profile on an OpenWOP
+    compact catalog; with the `mcp` profile MC101 reports the same shapes.
+
+    ## Example
+    ```json profile=openwop-compact
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": ["object", "null"], "properties": {}}}]}
+    ```
+
+    ## Fix
+    Write `"type": "object"` at the top of the input schema:
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+    """
     s = tool.input_schema
     if s is None:
         if ctx.catalog.format != OPENWOP:
@@ -38,9 +56,26 @@ def input_type_object(ctx: Context, tool: Tool) -> Iterator[Hit]:
 
 @rule("CS202", "input-properties", "error", "inputSchema has a `properties` object")
 def input_properties(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """The compact subset requires an explicit `properties` map at the top of the input
-    schema, even when it is empty (`"properties": {}`): clients and providers build the
-    argument form from it. An object schema without it says nothing about its arguments."""
+    """## What it does
+    Checks that the input schema has an explicit `properties` map at its top, even when it is
+    empty (`"properties": {}`).
+
+    ## Why
+    The compact subset requires it: clients and providers build the argument form from it. An
+    object schema without it says nothing about its arguments.
+
+    ## Example
+    ```json profile=openwop-compact
+    {"tools": [{"name": "ping", "description": "Check that the server answers.",
+                "inputSchema": {"type": "object"}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "ping", "description": "Check that the server answers.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+    """
     s = tool.input_schema
     if not isinstance(s, dict):
         return
@@ -58,12 +93,28 @@ def input_properties(ctx: Context, tool: Tool) -> Iterator[Hit]:
       "any schema position at any depth (properties named so are data; `enum`/`const`/"
       "`default`/`examples` values are data)", scope="node", keys=COMPACT_FORBIDDEN, pure=True)
 def forbidden_keyword(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """RFC 0112: a compact `inputSchema` must not use `$ref`, `oneOf`, `allOf`, `anyOf`,
-    `not`, `patternProperties` or `dependentSchemas` at any nesting depth. Only schema
-    positions count: a property *named* `oneOf`, or `$ref` keys inside `enum`, `const`,
-    `default` or `examples` values, are data and never reported. `toolcat project` lowers
-    these keywords (inlining references, merging `allOf`, ...) where it can do so without
-    changing what the schema accepts."""
+    """## What it does
+    Reports `$ref`, `oneOf`, `allOf`, `anyOf`, `not`, `patternProperties` or `dependentSchemas`
+    at any nesting depth of an `inputSchema`.
+
+    ## Why
+    RFC 0112: a compact `inputSchema` must not use these keywords at any nesting depth.
+
+    ## Not reported
+    Only schema positions count: a property *named* `oneOf`, or `$ref` keys inside `enum`,
+    `const`, `default` or `examples` values, are data and never reported.
+
+    ## Example
+    ```json profile=openwop-compact
+    {"tools": [{"name": "find", "description": "Find a record by id or by name.",
+                "inputSchema": {"type": "object", "properties": {
+                  "key": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}}}]}
+    ```
+
+    ## Fix
+    `toolcat project` lowers these keywords (inlining references, merging `allOf`, ...) where it
+    can do so without changing what the schema accepts.
+    """
     node = n.node
     if not isinstance(node, dict):
         return
@@ -76,10 +127,27 @@ def forbidden_keyword(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
       "a `$defs`/`definitions`, `if`/`then`/`else` or `dependencies` that a compact view will "
       "have to lower", scope="node", keys=COMPACT_LOWERED, pure=True)
 def lowered_keyword(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """`$defs`/`definitions` only serve `$ref` (which the compact subset forbids), and
-    `if`/`then`/`else` and draft-07 `dependencies` are conditional constructs few models
-    follow. RFC 0112 does not forbid them, so this is a warning: a compact projection has to
-    inline, lower or drop them, and may have to report that it widened the schema."""
+    """## What it does
+    Reports a `$defs`/`definitions`, an `if`/`then`/`else` or a draft-07 `dependencies` that a
+    compact view will have to lower.
+
+    ## Why
+    `$defs`/`definitions` only serve `$ref` (which the compact subset forbids), and
+    `if`/`then`/`else` and draft-07 `dependencies` are conditional constructs few models follow.
+    RFC 0112 does not forbid them, so this is a warning.
+
+    ## Example
+    ```json profile=openwop-compact
+    {"tools": [{"name": "ship", "description": "Ship an order to an address.",
+                "inputSchema": {"type": "object", "properties": {"express": {"type": "boolean"}},
+                                "if": {"required": ["express"]},
+                                "then": {"required": ["phone"]}}}]}
+    ```
+
+    ## Fix
+    A compact projection (`toolcat project`) has to inline, lower or drop them, and may have to
+    report that it widened the schema; write the schema without them where you can.
+    """
     node = n.node
     if not isinstance(node, dict):
         return

@@ -50,10 +50,29 @@ def _raw(tool: Tool) -> dict:
 @rule("MC101", "input-schema-object", "error",
       "inputSchema is present, an object schema and has top-level `type: \"object\"`")
 def input_schema_object(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """Every MCP tool has an `inputSchema`, "a valid JSON Schema object (not `null`)", and
-    since tool arguments are always a JSON object the schema's root says `type: "object"`
-    (the `Tool` type of every revision's schema.ts requires it). A client validating
-    `tools/list` (the MCP SDKs do) refuses the whole list for one tool that breaks this."""
+    """## What it does
+    Checks that every MCP tool has an `inputSchema` that is an object schema with
+    `type: "object"` at its root.
+
+    ## Why
+    Every MCP tool has an `inputSchema`, "a valid JSON Schema object (not `null`)", and since tool
+    arguments are always a JSON object the schema's root says `type: "object"` (the `Tool` type of
+    every revision's schema.ts requires it). A client validating `tools/list` (the MCP SDKs do)
+    refuses the whole list for one tool that breaks this.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "string"}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object",
+                                "properties": {"q": {"type": "string"}}}}]}
+    ```
+    """
     s = tool.input_schema
     if s is None:
         if ctx.catalog.format in _MCP:
@@ -74,9 +93,30 @@ def input_schema_object(ctx: Context, tool: Tool) -> Iterator[Hit]:
 @rule("MC102", "output-schema-object", "error",
       "outputSchema has top-level `type: \"object\"` (MCP 2025-06-18 and 2025-11-25)")
 def output_schema_object(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """MCP 2025-06-18 and 2025-11-25 type `outputSchema` as an object schema (`type:
-    "object"` at its root: structured content is a JSON object). 2026-07-28 allows any JSON
-    Schema there, so the rule only runs for the older revisions (`--mcp-version`)."""
+    """## What it does
+    Checks that an `outputSchema` has top-level `type: "object"`. The rule only runs for MCP
+    2025-06-18 and 2025-11-25 (`--mcp-version`).
+
+    ## Why
+    MCP 2025-06-18 and 2025-11-25 type `outputSchema` as an object schema (`type: "object"` at its
+    root: structured content is a JSON object). 2026-07-28 allows any JSON Schema there.
+
+    ## Example
+    ```json mcp-version=2025-11-25
+    {"tools": [{"name": "count", "description": "Count the open issues.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "outputSchema": {"type": "integer"}}]}
+    ```
+
+    ## Fix
+    Wrap the result in an object:
+    ```json
+    {"tools": [{"name": "count", "description": "Count the open issues.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "outputSchema": {"type": "object",
+                                 "properties": {"count": {"type": "integer"}}}}]}
+    ```
+    """
     if _rev(ctx) == "2026-07-28":
         return
     s = tool.output_schema
@@ -93,9 +133,28 @@ def output_schema_object(ctx: Context, tool: Tool) -> Iterator[Hit]:
 @rule("MC103", "no-parameters-open", "info",
       "a tool without parameters whose inputSchema does not say `additionalProperties: false`")
 def no_parameters_open(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """For a tool with no parameters the specification (2025-11-25 and later) recommends
+    """## What it does
+    Reports a tool with no parameters whose `inputSchema` does not say `additionalProperties:
+    false`.
+
+    ## Why
+    For a tool with no parameters the specification (2025-11-25 and later) recommends
     `{"type": "object", "additionalProperties": false}`, which accepts only `{}`; a bare
-    `{"type": "object"}` accepts any object, so a model may send arguments the tool ignores."""
+    `{"type": "object"}` accepts any object, so a model may send arguments the tool ignores.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "ping", "description": "Check that the server answers.",
+                "inputSchema": {"type": "object"}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "ping", "description": "Check that the server answers.",
+                "inputSchema": {"type": "object", "properties": {},
+                                "additionalProperties": false}}]}
+    ```
+    """
     if _rev(ctx) == "2025-06-18":
         return
     s = tool.input_schema
@@ -115,9 +174,29 @@ def no_parameters_open(ctx: Context, tool: Tool) -> Iterator[Hit]:
       "`annotations` is an object whose `title` is a string and whose hints are booleans",
       formats=_MCP)
 def annotation_types(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """`ToolAnnotations` (every revision): `title` is a string, `readOnlyHint`,
-    `destructiveHint`, `idempotentHint` and `openWorldHint` are booleans. A client reading
-    `"readOnlyHint": "false"` as truthy may skip the confirmation a destructive tool needs."""
+    """## What it does
+    Checks that `annotations` is an object whose `title` is a string and whose hints are
+    booleans: `ToolAnnotations` (every revision) has `title` a string, `readOnlyHint`,
+    `destructiveHint`, `idempotentHint` and `openWorldHint` booleans.
+
+    ## Why
+    A client reading `"readOnlyHint": "false"` as truthy may skip the confirmation a destructive
+    tool needs.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "delete_file", "description": "Delete a file.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "annotations": {"readOnlyHint": "false", "destructiveHint": true}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "delete_file", "description": "Delete a file.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "annotations": {"readOnlyHint": false, "destructiveHint": true}}]}
+    ```
+    """
     raw = _raw(tool)
     if "annotations" not in raw:
         return
@@ -139,10 +218,30 @@ _SIZE = re.compile(r"^(any|[1-9][0-9]*x[1-9][0-9]*)$")
       "`icons` is an array of `{src, mimeType?, sizes?, theme?}` with an https: or data: `src` "
       "(MCP 2025-11-25 and later)", formats=_MCP)
 def icons_well_formed(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """Tools carry `icons` since 2025-11-25: each an object with a `src` URI, an optional
-    `mimeType` string, `sizes` (strings `WxH` or `any`) and `theme` (`light` or `dark`).
-    Clients "MUST reject icon URIs that use unsafe schemes": only `https:` and `data:` URIs
-    are safe, so an `http:`, `file:` or `javascript:` icon is never shown."""
+    """## What it does
+    Checks that `icons` is an array of `{src, mimeType?, sizes?, theme?}` with an `https:` or
+    `data:` `src` (MCP 2025-11-25 and later). Tools carry `icons` since 2025-11-25: each an
+    object with a `src` URI, an optional `mimeType` string, `sizes` (strings `WxH` or `any`) and
+    `theme` (`light` or `dark`).
+
+    ## Why
+    Clients "MUST reject icon URIs that use unsafe schemes": only `https:` and `data:` URIs are
+    safe, so an `http:`, `file:` or `javascript:` icon is never shown.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "icons": [{"src": "http://example.com/search.png", "sizes": ["48x48"]}]}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "icons": [{"src": "https://example.com/search.png", "sizes": ["48x48"]}]}]}
+    ```
+    """
     if _rev(ctx) == "2025-06-18":
         return
     raw = _raw(tool)
@@ -200,11 +299,30 @@ def meta_reserved(prefix: str, revision: str) -> bool:
       "`_meta` is an object whose keys follow the key grammar; reserved MCP prefixes are not "
       "used for a server's own keys", formats=_MCP)
 def meta_key(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """`_meta` keys are an optional prefix (dot-separated labels that start with a letter
-    and end with a letter or digit, then `/`) and a name (empty, or alphanumerics at both
-    ends with `-`, `_`, `.` between). Prefixes whose second label is `modelcontextprotocol`
-    or `mcp` (`io.modelcontextprotocol/`, `dev.mcp/`; in 2025-06-18 any such label before
-    the last) are reserved for MCP: a server's own key there is a warning."""
+    """## What it does
+    Checks that `_meta` is an object whose keys follow the key grammar: an optional prefix
+    (dot-separated labels that start with a letter and end with a letter or digit, then `/`)
+    and a name (empty, or alphanumerics at both ends with `-`, `_`, `.` between).
+
+    ## Why
+    Clients and SDKs read `_meta` by key. Prefixes whose second label is `modelcontextprotocol`
+    or `mcp` (`io.modelcontextprotocol/`, `dev.mcp/`; in 2025-06-18 any such label before the
+    last) are reserved for MCP: a server's own key there is a warning.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "_meta": {"-acme/cost": 3}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "_meta": {"com.acme/cost": 3}}]}
+    ```
+    """
     raw = _raw(tool)
     if "_meta" not in raw:
         return
@@ -358,13 +476,33 @@ def _may_hold_header(ctx: Context, schema: Any) -> bool:
       "`x-mcp-header` values are valid, unique header names on statically reachable "
       "primitive parameters (MCP 2026-07-28)")
 def x_mcp_header(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """MCP 2026-07-28 lets a parameter's schema carry `x-mcp-header: NAME` to mirror its value
-    into an `Mcp-Param-NAME` HTTP header. The value must be a non-empty HTTP token (RFC 9110
-    `tchar`s, no control characters), case-insensitively unique in the inputSchema, and sit
-    on a `string`, `integer` or `boolean` parameter (not `number`) reached from the root
-    through `properties` only (no `items`, combinators, conditionals or `$ref`). Clients on
-    the Streamable HTTP transport MUST drop a tool that breaks a rule from `tools/list`: a
-    silent loss of the whole tool."""
+    """## What it does
+    Checks `x-mcp-header` values (MCP 2026-07-28), which let a parameter's schema carry
+    `x-mcp-header: NAME` to mirror its value into an `Mcp-Param-NAME` HTTP header. The value
+    must be a non-empty HTTP token (RFC 9110 `tchar`s, no control characters), case-insensitively
+    unique in the inputSchema, and sit on a `string`, `integer` or `boolean` parameter (not
+    `number`) reached from the root through `properties` only (no `items`, combinators,
+    conditionals or `$ref`): valid, unique header names on statically reachable primitive
+    parameters.
+
+    ## Why
+    Clients on the Streamable HTTP transport MUST drop a tool that breaks a rule from
+    `tools/list`: a silent loss of the whole tool.
+
+    ## Example
+    ```json mcp-version=2026-07-28
+    {"tools": [{"name": "query", "description": "Run a query in a workspace.",
+                "inputSchema": {"type": "object", "properties": {
+                  "workspace": {"type": "string", "x-mcp-header": "Work space"}}}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "query", "description": "Run a query in a workspace.",
+                "inputSchema": {"type": "object", "properties": {
+                  "workspace": {"type": "string", "x-mcp-header": "Workspace"}}}}]}
+    ```
+    """
     if _rev(ctx) != "2026-07-28":
         return
     s = tool.input_schema
@@ -400,10 +538,33 @@ def x_mcp_header(ctx: Context, tool: Tool) -> Iterator[Hit]:
       "differently", schemas=("input", "output"), scope="node",
       keys=("items", "additionalItems", "dependencies"))
 def dialect_default(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """Since 2025-11-25 a tool schema without `$schema` is JSON Schema 2020-12. Under 2020-12
-    an `items` array is no tuple (write `prefixItems`), and `additionalItems` and
-    `dependencies` are no keywords at all (write `items` and `dependentRequired` /
-    `dependentSchemas`): a schema written for draft-07 validates differently, or not at all."""
+    """## What it does
+    Reports a schema without `$schema` that uses draft-07 forms that 2020-12 (the MCP default)
+    reads differently: an `items` array, `additionalItems` or `dependencies`.
+
+    ## Why
+    Since 2025-11-25 a tool schema without `$schema` is JSON Schema 2020-12. Under 2020-12 an
+    `items` array is no tuple, and `additionalItems` and `dependencies` are no keywords at all:
+    a schema written for draft-07 validates differently, or not at all.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "move", "description": "Move the cursor to a point.",
+                "inputSchema": {"type": "object", "properties": {
+                  "point": {"type": "array",
+                            "items": [{"type": "number"}, {"type": "number"}]}}}}]}
+    ```
+
+    ## Fix
+    Write `prefixItems` for a tuple, `items` for `additionalItems`, `dependentRequired` /
+    `dependentSchemas` for `dependencies`:
+    ```json
+    {"tools": [{"name": "move", "description": "Move the cursor to a point.",
+                "inputSchema": {"type": "object", "properties": {
+                  "point": {"type": "array",
+                            "prefixItems": [{"type": "number"}, {"type": "number"}]}}}}]}
+    ```
+    """
     if _rev(ctx) == "2025-06-18" or n.dialect != "2020-12":
         return
     node = n.node
@@ -426,8 +587,28 @@ def dialect_default(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
       "`execution.taskSupport` is forbidden, optional or required (MCP 2025-11-25)",
       formats=_MCP)
 def execution_task_support(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """MCP 2025-11-25 gives tools `execution.taskSupport` (`"forbidden"`, the default,
-    `"optional"` or `"required"`) for task-augmented calls; another value is invalid."""
+    """## What it does
+    Checks that `execution.taskSupport` is `"forbidden"`, `"optional"` or `"required"`.
+
+    ## Why
+    MCP 2025-11-25 gives tools `execution.taskSupport` (`"forbidden"`, the default, `"optional"`
+    or `"required"`) for task-augmented calls; another value is invalid. Checked with
+    `--mcp-version 2025-11-25`, the revision that defines it.
+
+    ## Example
+    ```json mcp-version=2025-11-25
+    {"tools": [{"name": "build", "description": "Build the project.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "execution": {"taskSupport": "yes"}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "build", "description": "Build the project.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "execution": {"taskSupport": "optional"}}]}
+    ```
+    """
     if _rev(ctx) != "2025-11-25":
         return
     ex = _raw(tool).get("execution")
@@ -445,17 +626,38 @@ def execution_task_support(ctx: Context, tool: Tool) -> Iterator[Hit]:
       "`destructiveHint` (or says `readOnlyHint: true` and deletes)",
       formats=_MCP + (DOCKER,))
 def missing_behaviour_hints(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """MCP `ToolAnnotations` tell a client how careful to be: `readOnlyHint` (default
-    false) and `destructiveHint` (default true, when not read-only). A tool without them is
-    treated as destructive: clients ask for confirmation on every call, and cannot tell a
-    `delete_repository` from a `create_issue`. Reported: a tool whose name has a word that
-    writes or deletes (`create`, `update`, `set`, `send`, `delete`, `remove`, `run`...; a
-    name that starts with a reading verb, `get_delete_status`, is not) and whose
-    `annotations` say neither hint; and one whose name deletes (`delete`, `remove`,
-    `drop`, `purge`...) while it says `readOnlyHint: true`. MC104 checks the hints' types.
-    Say `"annotations": {"readOnlyHint": false, "destructiveHint": false}` on a tool that
-    only adds, `"destructiveHint": true` on one that deletes or overwrites. Not checked on
-    compact views, which leave out hints equal to the defaults (`toolcat project`)."""
+    """## What it does
+    Reports a tool whose name says it writes or deletes and that has neither `readOnlyHint` nor
+    `destructiveHint` (or says `readOnlyHint: true` and deletes): a tool whose name has a word
+    that writes or deletes (`create`, `update`, `set`, `send`, `delete`, `remove`, `run`...) and
+    whose `annotations` say neither hint; and one whose name deletes (`delete`, `remove`, `drop`,
+    `purge`...) while it says `readOnlyHint: true`. MC104 checks the hints' types.
+
+    ## Why
+    MCP `ToolAnnotations` tell a client how careful to be: `readOnlyHint` (default false) and
+    `destructiveHint` (default true, when not read-only). A tool without them is treated as
+    destructive: clients ask for confirmation on every call, and cannot tell a
+    `delete_repository` from a `create_issue`.
+
+    ## Not reported
+    A name that starts with a reading verb (`get_delete_status`). Not checked on compact views,
+    which leave out hints equal to the defaults (`toolcat project`).
+
+    ## Example
+    ```json
+    {"tools": [{"name": "create_issue", "description": "Open an issue in a repository.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    Say `"annotations": {"readOnlyHint": false, "destructiveHint": false}` on a tool that only
+    adds, `"destructiveHint": true` on one that deletes or overwrites:
+    ```json
+    {"tools": [{"name": "create_issue", "description": "Open an issue in a repository.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "annotations": {"readOnlyHint": false, "destructiveHint": false}}]}
+    ```
+    """
     from toolcat.lint.quality import missing_hints
     from toolcat.model import COMPACT
 

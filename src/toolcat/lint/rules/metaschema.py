@@ -308,13 +308,32 @@ def schema_problems(schema: Any, dialect: str = DRAFT2020) -> list[tuple[str, st
       "schema is not valid JSON Schema for its dialect (metaschema check)", scope="node",
       schemas=("input", "output"), pure=True)
 def invalid_schema(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """Every schema must be valid against its dialect's metaschema (the `$schema` it
-    declares; 2020-12 when none; OpenAPI schemas are converted to 2020-12 on load): subschema
-    positions hold schemas (objects, or booleans from draft-06 on), `allOf`/`anyOf`/`oneOf`
-    are non-empty arrays of schemas, `type` names JSON Schema types, `required` lists unique
-    strings, length and count keywords are non-negative integers, `multipleOf` is positive,
-    `pattern` and `patternProperties` names are regular expressions. Validators and providers
-    reject or misread invalid schemas; models guess."""
+    """## What it does
+    Checks every schema against its dialect's metaschema (the `$schema` it declares; 2020-12
+    when none; OpenAPI schemas are converted to 2020-12 on load): subschema positions hold
+    schemas (objects, or booleans from draft-06 on), `allOf`/`anyOf`/`oneOf` are non-empty arrays
+    of schemas, `type` names JSON Schema types, `required` lists unique strings, length and count
+    keywords are non-negative integers, `multipleOf` is positive, `pattern` and
+    `patternProperties` names are regular expressions.
+
+    ## Why
+    Every schema must be valid against its dialect's metaschema: validators and providers reject
+    or misread invalid schemas; models guess.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {
+                  "q": {"type": "text", "minLength": -1}}}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {
+                  "q": {"type": "string", "minLength": 1}}}}]}
+    ```
+    """
     for rel, msg in node_problems(n.node, n.dialect):
         if n.is_root and rel == ():
             msg = f"{n.role}Schema is not a schema: " + msg

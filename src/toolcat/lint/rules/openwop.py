@@ -53,13 +53,34 @@ def _covered(ctx: Context, err: Any) -> bool:
       "OpenWOP descriptor validates against `tool-descriptor.schema.json` (or the compact "
       "schema for a compact catalog)", formats=_FORMATS)
 def descriptor_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """Each OpenWOP descriptor must validate against the published v1 schema:
+    """## What it does
+    Validates each OpenWOP descriptor against the published v1 schema:
     `tool-descriptor.schema.json` (RFC 0078) for a standard catalog,
     `compact-tool-descriptor.schema.json` (RFC 0112) for a compact one (`"view": "compact"` in
-    the envelope, a file name containing `compact`, or `--from openwop` with the compact
-    view). Required fields are `toolId`, `source` and `safetyTier`; both schemas are closed
-    (`additionalProperties: false`). Errors that TC104 and the CS rules report more precisely
-    are left to them."""
+    the envelope, a file name containing `compact`, or `--from openwop` with the compact view).
+
+    ## Why
+    Required fields are `toolId`, `source` and `safetyTier`; both schemas are closed
+    (`additionalProperties: false`), so hosts refuse a descriptor that breaks them.
+
+    ## Not reported
+    Errors that TC104 and the CS rules report more precisely are left to them.
+
+    ## Example
+    ```json
+    {"tools": [{"toolId": "x-host-acme-tool", "source": "host-extension",
+                "description": "Does a thing.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    Add the required fields and drop unknown ones:
+    ```json
+    {"tools": [{"toolId": "x-host-acme-tool", "source": "host-extension", "safetyTier": "read",
+                "description": "Does a thing.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+    """
     v = _validator(ctx)
     errors = sorted(v.iter_errors(tool.raw), key=lambda e: (list(e.absolute_path),
                                                              list(e.schema_path)))
@@ -76,9 +97,28 @@ def descriptor_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
 @rule("TC104", "exec-needs-host-extension", "error",
       "`safetyTier: \"exec\"` only with `source: \"host-extension\"`", formats=_FORMATS)
 def exec_tier(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """RFC 0069 and tool-catalog.md §C-1: an `exec`-tier tool (arbitrary command execution)
-    is never protocol-tier; it must be backed by a host extension, so `safetyTier: "exec"`
-    requires `source: "host-extension"`. Both descriptor schemas encode the rule."""
+    """## What it does
+    Checks that `safetyTier: "exec"` comes only with `source: "host-extension"`.
+
+    ## Why
+    RFC 0069 and tool-catalog.md §C-1: an `exec`-tier tool (arbitrary command execution) is
+    never protocol-tier; it must be backed by a host extension. Both descriptor schemas encode
+    the rule.
+
+    ## Example
+    ```json
+    {"tools": [{"toolId": "shell", "source": "node-pack", "safetyTier": "exec",
+                "description": "Run a shell command.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"toolId": "shell", "source": "host-extension", "safetyTier": "exec",
+                "description": "Run a shell command.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+    """
     if tool.safety_tier == "exec" and tool.source != "host-extension":
         shown = tool.source if tool.source is not None else "(missing)"
         yield Hit(f"safetyTier \"exec\" requires source \"host-extension\" (source is {shown})",
@@ -89,10 +129,28 @@ def exec_tier(ctx: Context, tool: Tool) -> Iterator[Hit]:
       "compact descriptor carries only the compact field set (no outputSchema, auth, egress, "
       "approval, replayPolicy, costHint, latencyHint, or unknown fields)", formats=_FORMATS)
 def compact_fields(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """A `CompactToolDescriptor` (RFC 0112) holds exactly `toolId`, `source`, `safetyTier`,
-    `title`, `description` and `inputSchema`; the heavy descriptive fields are dropped from
-    the compact view and any other field is rejected by its closed schema. Checked on OpenWOP
-    catalogs in the compact view."""
+    """## What it does
+    Checks that a `CompactToolDescriptor` (RFC 0112) holds exactly `toolId`, `source`,
+    `safetyTier`, `title`, `description` and `inputSchema`. Checked on OpenWOP catalogs in the
+    compact view.
+
+    ## Why
+    The heavy descriptive fields (`outputSchema`, `auth`, `egress`, `approval`, `replayPolicy`,
+    `costHint`, `latencyHint`) are dropped from the compact view and any other field is
+    rejected by its closed schema.
+
+    ## Example
+    ```json file=tools.compact.json
+    {"view": "compact",
+     "tools": [{"toolId": "mcp:fs.read", "source": "mcp", "safetyTier": "read",
+                "description": "Read a file.", "costHint": "low",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    Drop the fields from the compact descriptor (`toolcat project` writes the compact view);
+    they stay in the standard view.
+    """
     if not ctx.is_compact or not isinstance(tool.raw, dict):
         return
     for key in tool.raw:

@@ -57,15 +57,37 @@ def _short(s: str, n: int = 60) -> str:
 @rule("PV501", "provider-unsupported-keyword", "error",
       "a keyword the target provider does not accept in a tool schema", scope="node")
 def unsupported_keyword(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """Providers accept a subset of JSON Schema in tool parameters, and reject a request
-    (often the whole tool list) that uses anything else. OpenAI strict mode rejects e.g.
-    `allOf`, `oneOf`, `not`, `if`/`then`/`else`, `patternProperties`, `minLength`,
+    """## What it does
+    Reports a keyword the target provider does not accept in a tool schema. OpenAI strict mode
+    rejects e.g. `allOf`, `oneOf`, `not`, `if`/`then`/`else`, `patternProperties`, `minLength`,
     `uniqueItems` and `default`; Gemini's `parameters` Schema object is closed (only `type`,
     `format`, `description`, `nullable`, `enum`, `properties`, `required`, `items`, `anyOf`,
-    bounds and a few more; `$ref`, `$schema` or `additionalProperties` are rejected).
-    With the `anthropic` profile, keywords unsupported only in strict tool use are reported
-    as info. The keyword sets and their sources are in the provider table
-    (`toolcat/formats/providers.py`)."""
+    bounds and a few more; `$ref`, `$schema` or `additionalProperties` are rejected). With the
+    `anthropic` profile, keywords unsupported only in strict tool use are reported as info.
+
+    ## Why
+    Providers accept a subset of JSON Schema in tool parameters, and reject a request (often the
+    whole tool list) that uses anything else.
+
+    ## Example
+    ```json profile=gemini
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}},
+                                "additionalProperties": false}}]}
+    ```
+
+    ## Fix
+    Drop the keyword (say in the description what it said), or let `toolcat project --to` the
+    provider's target rewrite the schema:
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]}
+    ```
+
+    ## Sources
+    The keyword sets and their sources are in the provider table
+    (`toolcat/formats/providers.py`).
+    """
     p = _provider(ctx, tool)
     node = n.node
     if p is None or not isinstance(node, dict):
@@ -87,8 +109,28 @@ def unsupported_keyword(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
 @rule("PV502", "strict-additional-properties", "error",
       "strict mode: an object schema without `additionalProperties: false`", scope="node")
 def strict_additional_properties(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """OpenAI strict mode requires `additionalProperties: false` on every object schema,
-    nested ones included; the request is rejected otherwise."""
+    """## What it does
+    Strict mode: reports an object schema without `additionalProperties: false`, nested ones
+    included.
+
+    ## Why
+    OpenAI strict mode requires `additionalProperties: false` on every object schema; the
+    request is rejected otherwise.
+
+    ## Example
+    ```json profile=openai-strict
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}},
+                                "required": ["q"]}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}},
+                                "required": ["q"], "additionalProperties": false}}]}
+    ```
+    """
     p = _provider(ctx, tool)
     node = n.node
     if p is None or not p.strict_objects or not isinstance(node, dict):
@@ -100,9 +142,30 @@ def strict_additional_properties(ctx: Context, tool: Tool, n: Node) -> Iterator[
 @rule("PV503", "strict-all-required", "error",
       "strict mode: a property that is not listed in `required`", scope="node")
 def strict_all_required(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """OpenAI strict mode requires every property of every object to be listed in
-    `required`. An optional argument is written as a required one whose type admits null
-    (`"type": ["string", "null"]`)."""
+    """## What it does
+    Strict mode: reports a property that is not listed in `required`.
+
+    ## Why
+    OpenAI strict mode requires every property of every object to be listed in `required`.
+
+    ## Example
+    ```json profile=openai-strict
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {
+                  "q": {"type": "string"}, "limit": {"type": "integer"}},
+                  "required": ["q"], "additionalProperties": false}}]}
+    ```
+
+    ## Fix
+    An optional argument is written as a required one whose type admits null
+    (`"type": ["string", "null"]`):
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {
+                  "q": {"type": "string"}, "limit": {"type": ["integer", "null"]}},
+                  "required": ["q", "limit"], "additionalProperties": false}}]}
+    ```
+    """
     p = _provider(ctx, tool)
     node = n.node
     if p is None or not p.all_required or not isinstance(node, dict):
@@ -122,10 +185,43 @@ def strict_all_required(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
       "a tool schema exceeds the provider's size limits (properties, nesting, enum values, "
       "characters)")
 def size_limits(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """Providers cap how big one tool schema may be. OpenAI strict mode: at most 5,000 object
-    properties in all, 10 levels of nesting, 1,000 enum values in all, 120,000 characters of
-    property names, definition names and enum/const values together, and 15,000 characters
-    for a string enum of more than 250 values. Figures and sources: the provider table."""
+    """## What it does
+    Reports a tool schema that exceeds the provider's size limits (properties, nesting, enum
+    values, characters). OpenAI strict mode: at most 5,000 object properties in all, 10 levels
+    of nesting, 1,000 enum values in all, 120,000 characters of property names, definition names
+    and enum/const values together, and 15,000 characters for a string enum of more than 250
+    values.
+
+    ## Why
+    Providers cap how big one tool schema may be, and refuse a request with a larger one.
+
+    ## Example
+    Eleven levels of objects:
+    ```json profile=openai-strict
+    {"tools": [{"name": "deep", "description": "Store a deeply nested value.",
+     "inputSchema":
+    {"type": "object", "properties": {"a":
+      {"type": "object", "properties": {"a":
+        {"type": "object", "properties": {"a":
+          {"type": "object", "properties": {"a":
+            {"type": "object", "properties": {"a":
+              {"type": "object", "properties": {"a":
+                {"type": "object", "properties": {"a":
+                  {"type": "object", "properties": {"a":
+                    {"type": "object", "properties": {"a":
+                      {"type": "object", "properties": {"a":
+                        {"type": "object", "properties": {"a":
+                          {"type": "string"}
+    }}}}}}}}}}}}}}}}}}}}}}
+    }]}
+    ```
+
+    ## Fix
+    Flatten the schema, split the tool, or move long enums into the description.
+
+    ## Sources
+    Figures and sources: the provider table.
+    """
     p = _provider(ctx, tool)
     s = tool.input_schema
     if p is None or not isinstance(s, (dict, bool)):
@@ -138,12 +234,30 @@ def size_limits(ctx: Context, tool: Tool) -> Iterator[Hit]:
       "the provider's rules for the top of a tool schema (an object; no top-level "
       "combinators)")
 def root_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """Providers want the parameters schema to be an object schema. OpenAI strict mode
-    rejects a root `anyOf`, and (strict or not) an object schema without `properties` at the
-    top ("object schema missing properties": a tool without arguments needs
-    `"properties": {}`); Anthropic rejects `oneOf`, `allOf` or `anyOf` at the top level of
-    `input_schema` ("input_schema does not support oneOf, allOf, or anyOf at the top level"),
-    failing every request that lists the tool."""
+    """## What it does
+    Checks the provider's rules for the top of a tool schema: an object schema, no top-level
+    combinators. OpenAI strict mode rejects a root `anyOf`, and (strict or not) an object schema
+    without `properties` at the top ("object schema missing properties": a tool without
+    arguments needs `"properties": {}`); Anthropic rejects `oneOf`, `allOf` or `anyOf` at the
+    top level of `input_schema` ("input_schema does not support oneOf, allOf, or anyOf at the top
+    level").
+
+    ## Why
+    Providers want the parameters schema to be an object schema; a refused one fails every
+    request that lists the tool.
+
+    ## Example
+    ```json profile=anthropic
+    {"tools": [{"name": "find", "description": "Find a user by id or by e-mail.",
+                "inputSchema": {"type": "object", "properties": {
+                                  "id": {"type": "string"}, "email": {"type": "string"}},
+                                "oneOf": [{"required": ["id"]}, {"required": ["email"]}]}}]}
+    ```
+
+    ## Fix
+    Move the alternatives into the properties (and the description), or let `toolcat project
+    --for claude-code` merge them where that is exact.
+    """
     p = ctx.provider
     if p is None:
         return
@@ -170,8 +284,23 @@ def root_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
 @rule("PV506", "provider-tool-count", "error",
       "more tools than the provider accepts in one request", scope="catalog")
 def tool_count(ctx: Context) -> Iterator[Hit]:
-    """OpenAI accepts at most 128 functions in one request's `tools`; Anthropic at most 20
-    strict tools. A larger catalog has to be split or filtered before it is sent."""
+    """## What it does
+    Reports more tools than the provider accepts in one request: OpenAI accepts at most 128
+    functions in one request's `tools`; Anthropic at most 20 strict tools.
+
+    ## Why
+    A larger catalog fails the request: it has to be split or filtered before it is sent.
+
+    ## Example
+    ```json profile=openai repeat=129
+    {"tools": [{"name": "get_record", "description": "Get a record of the table by id.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    Split or filter the catalog, or defer tools behind a tool search (`toolcat project
+    --defer`).
+    """
     p = ctx.provider
     if p is None:
         return
@@ -197,11 +326,31 @@ def _non_string(values: list) -> Any:
       "a keyword value in a form the provider does not accept (type arrays, non-string "
       "enums, unsupported formats, minItems values)", scope="node")
 def value_form(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """Some providers accept a keyword but not every JSON Schema spelling of it. Gemini's
-    Schema takes one `type` (write `nullable: true` instead of `["string", "null"]`) and
-    `enum` values that are strings; OpenAI strict mode and Anthropic strict tool use accept
-    a fixed list of string `format`s; Anthropic strict tool use accepts `minItems` 0 or 1
-    only."""
+    """## What it does
+    Reports a keyword value in a form the provider does not accept (type arrays, non-string
+    enums, unsupported formats, `minItems` values): Gemini's Schema takes one `type` and `enum`
+    values that are strings; OpenAI strict mode and Anthropic strict tool use accept a fixed list
+    of string `format`s; Anthropic strict tool use accepts `minItems` 0 or 1 only.
+
+    ## Why
+    Some providers accept a keyword but not every JSON Schema spelling of it, and refuse the
+    request.
+
+    ## Example
+    ```json profile=gemini
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {
+                  "lang": {"type": ["string", "null"]}}}}]}
+    ```
+
+    ## Fix
+    For Gemini, write `nullable: true` instead of `["string", "null"]`:
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {
+                  "lang": {"type": "string", "nullable": true}}}}]}
+    ```
+    """
     p = _provider(ctx, tool)
     node = n.node
     if p is None or not isinstance(node, dict):
@@ -231,11 +380,28 @@ def value_form(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
       "the tool name does not match the provider's name rule (OpenAI and Anthropic: "
       "`^[a-zA-Z0-9_-]{1,64}$`)")
 def provider_tool_name(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """Each provider has its own rule for function names, stricter than MCP's (which allows
-    128 characters and dots, e.g. `admin.tools.list`): OpenAI and Anthropic accept
-    `^[a-zA-Z0-9_-]{1,64}$`, Gemini names start with a letter or `_` and may hold `.`, `:`
-    and `-` (64 characters at most). A request listing a tool with another name is rejected,
-    so an MCP catalog that is fine for MCP clients is not portable to that provider."""
+    """## What it does
+    Reports a tool name that does not match the provider's name rule: OpenAI and Anthropic
+    accept `^[a-zA-Z0-9_-]{1,64}$`, Gemini names start with a letter or `_` and may hold `.`,
+    `:` and `-` (64 characters at most).
+
+    ## Why
+    Each provider has its own rule for function names, stricter than MCP's (which allows 128
+    characters and dots, e.g. `admin.tools.list`). A request listing a tool with another name is
+    rejected, so an MCP catalog that is fine for MCP clients is not portable to that provider.
+
+    ## Example
+    ```json profile=openai
+    {"tools": [{"name": "admin.tools.list", "description": "List the admin tools.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "admin_tools_list", "description": "List the admin tools.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+    """
     p = ctx.provider
     tid = tool.id
     if p is None or not isinstance(tid, str) or not tid.strip():
@@ -248,9 +414,27 @@ def provider_tool_name(ctx: Context, tool: Tool) -> Iterator[Hit]:
 @rule("PV509", "provider-recursive-schema", "error",
       "a recursive `$ref` where the provider accepts none (Anthropic strict tool use)")
 def recursive_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """Anthropic strict tool use compiles the schema into a grammar and does not support
-    recursive schemas (a `$ref` that leads back to itself). OpenAI strict mode supports
-    them (`"$ref": "#"` or through `$defs`)."""
+    """## What it does
+    Reports a recursive `$ref` (a `$ref` that leads back to itself) where the provider accepts
+    none (Anthropic strict tool use).
+
+    ## Why
+    Anthropic strict tool use compiles the schema into a grammar and does not support recursive
+    schemas. OpenAI strict mode supports them (`"$ref": "#"` or through `$defs`).
+
+    ## Example
+    ```json profile=anthropic-strict
+    {"tools": [{"name": "make_tree", "description": "Create a tree of folders.",
+                "inputSchema": {"type": "object", "properties": {
+                  "root": {"$ref": "#/$defs/Node"}},
+                  "$defs": {"Node": {"type": "object", "properties": {
+                    "name": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}}}]}
+    ```
+
+    ## Fix
+    Bound the depth (write out the levels the tool takes), or send the tool without `strict`.
+    """
     p = _provider(ctx, tool)
     s = tool.input_schema
     if p is None or p.recursion or not isinstance(s, dict):
@@ -264,11 +448,27 @@ def recursive_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
       "strict mode: a schema of any value (no `type`, `enum`, `const`, `anyOf`, `$ref`...)",
       scope="node")
 def strict_untyped_schema(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """Strict modes compile the schema into a grammar and need a type for every schema: a
-    parameter of any value (`{}`, or only a description) is refused by OpenAI strict mode,
-    and both providers' SDKs stop their strict transform on it. Give it a type (or an
-    `anyOf` of the types it takes), or send the tool with `"strict": false`, as `toolcat
-    project --to openai-strict` does."""
+    """## What it does
+    Strict mode: reports a schema of any value (no `type`, `enum`, `const`, `anyOf`, `$ref`...):
+    a parameter of any value (`{}`, or only a description).
+
+    ## Why
+    Strict modes compile the schema into a grammar and need a type for every schema: such a
+    parameter is refused by OpenAI strict mode, and both providers' SDKs stop their strict
+    transform on it.
+
+    ## Example
+    ```json profile=openai-strict
+    {"tools": [{"name": "store", "description": "Store a value under a key.",
+                "inputSchema": {"type": "object", "properties": {
+                  "value": {"description": "Any JSON value."}},
+                  "required": ["value"], "additionalProperties": false}}]}
+    ```
+
+    ## Fix
+    Give it a type (or an `anyOf` of the types it takes), or send the tool with
+    `"strict": false`, as `toolcat project --to openai-strict` does.
+    """
     p = _provider(ctx, tool)
     node = n.node
     if p is None or not p.strict:
@@ -283,10 +483,27 @@ def strict_untyped_schema(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
       "the strict tools of one request exceed the provider's totals (Anthropic: 24 optional "
       "and 16 union-typed parameters)", scope="catalog")
 def strict_request_budget(ctx: Context) -> Iterator[Hit]:
-    """Anthropic strict tool use compiles every strict tool of a request into one grammar
-    and caps its size: at most 24 optional parameters and 16 parameters whose type is a
-    union (`["string", "null"]` counts, as does `anyOf`) over all strict tools together.
-    A request beyond them fails; send the other tools without `strict`."""
+    """## What it does
+    Reports the strict tools of one request that exceed the provider's totals: Anthropic strict
+    tool use caps them at 24 optional parameters and 16 parameters whose type is a union
+    (`["string", "null"]` counts, as does `anyOf`) over all strict tools together.
+
+    ## Why
+    Anthropic strict tool use compiles every strict tool of a request into one grammar and caps
+    its size. A request beyond them fails.
+
+    ## Example
+    Thirteen tools of two optional parameters each:
+    ```json profile=anthropic-strict repeat=13
+    {"tools": [{"name": "search", "description": "Search a table of the database.",
+                "inputSchema": {"type": "object", "properties": {
+                  "q": {"type": "string"}, "limit": {"type": "integer"}},
+                  "additionalProperties": false}}]}
+    ```
+
+    ## Fix
+    Send the other tools without `strict`.
+    """
     p = ctx.provider
     if p is None or (p.max_optional is None and p.max_unions is None):
         return
@@ -319,12 +536,34 @@ def _cite(c: Client, fact: str) -> str:
       "a `$ref`/`$defs` in a tool schema for an MCP client that strips or refuses them",
       scope="node")
 def client_ref(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """Several MCP clients do not take JSON Schema references in a tool schema: VS Code
-    Copilot and Claude Desktop strip `$defs` and send the dangling `$ref` on (the model's
-    provider then refuses the request, or the parameter loses its type); Copilot CLI, Gemini
-    CLI, Kiro, opencode and Bedrock AgentCore fail on the tool (or the whole server). Inline
-    them: `toolcat project --to mcp` never adds one to a schema that had none. Facts and
-    sources: the client table (`toolcat/formats/providers.py`)."""
+    """## What it does
+    Reports a `$ref`/`$defs` in a tool schema for an MCP client that strips or refuses them.
+
+    ## Why
+    Several MCP clients do not take JSON Schema references in a tool schema: VS Code Copilot and
+    Claude Desktop strip `$defs` and send the dangling `$ref` on (the model's provider then
+    refuses the request, or the parameter loses its type); Copilot CLI, Gemini CLI, Kiro,
+    opencode and Bedrock AgentCore fail on the tool (or the whole server).
+
+    ## Example
+    ```json profile=copilot-cli
+    {"tools": [{"name": "ship", "description": "Ship an order to an address.",
+                "inputSchema": {"type": "object", "properties": {
+                  "to": {"$ref": "#/$defs/Address"}},
+                  "$defs": {"Address": {"type": "string"}}}}]}
+    ```
+
+    ## Fix
+    Inline them: `toolcat project --to mcp` never adds one to a schema that had none.
+    ```json
+    {"tools": [{"name": "ship", "description": "Ship an order to an address.",
+                "inputSchema": {"type": "object", "properties": {
+                  "to": {"type": "string"}}}}]}
+    ```
+
+    ## Sources
+    Facts and sources: the client table (`toolcat/formats/providers.py`).
+    """
     c = getattr(ctx, "client", None)
     node = n.node
     if c is None or not c.refs or not isinstance(node, dict):
@@ -340,12 +579,30 @@ def client_ref(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
 @rule("PV513", "client-dialect", "error",
       "a tool schema declares a `$schema` dialect the MCP client does not take")
 def client_dialect(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """Claude Desktop (and Cowork) and Claude Code validate tool schemas with the MCP
-    TypeScript SDK's 2020-12-only validator and refuse every tool whose `inputSchema` or
-    `outputSchema` declares another dialect ("JSON Schema declares an unsupported dialect
-    (...draft-07...). The default validator supports JSON Schema 2020-12 only"). Declare
-    2020-12 (after rewriting draft-07-only forms: tuple `items`, `additionalItems`,
-    `definitions`) or leave `$schema` out."""
+    """## What it does
+    Reports a tool schema that declares a `$schema` dialect the MCP client does not take.
+
+    ## Why
+    Claude Desktop (and Cowork) and Claude Code validate tool schemas with the MCP TypeScript
+    SDK's 2020-12-only validator and refuse every tool whose `inputSchema` or `outputSchema`
+    declares another dialect ("JSON Schema declares an unsupported dialect (...draft-07...). The
+    default validator supports JSON Schema 2020-12 only").
+
+    ## Example
+    ```json profile=claude-desktop
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#",
+                                "type": "object", "properties": {"q": {"type": "string"}}}}]}
+    ```
+
+    ## Fix
+    Declare 2020-12 (after rewriting draft-07-only forms: tuple `items`, `additionalItems`,
+    `definitions`) or leave `$schema` out:
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]}
+    ```
+    """
     from toolcat.schema.keywords import dialect_from_uri
 
     c = getattr(ctx, "client", None)
@@ -364,9 +621,27 @@ def client_dialect(ctx: Context, tool: Tool) -> Iterator[Hit]:
 @rule("PV514", "client-root-properties", "error",
       "a top-level object schema without `properties` for an MCP client that refuses it")
 def client_root_properties(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """GitHub Copilot CLI sends a tool without parameters, `{"type": "object"}`, on to
-    models that refuse it ("object schema missing properties") and every prompt fails while
-    the server is connected. Write `"properties": {}`."""
+    """## What it does
+    Reports a top-level object schema without `properties` for an MCP client that refuses it.
+
+    ## Why
+    GitHub Copilot CLI sends a tool without parameters, `{"type": "object"}`, on to models that
+    refuse it ("object schema missing properties") and every prompt fails while the server is
+    connected.
+
+    ## Example
+    ```json profile=copilot-cli
+    {"tools": [{"name": "ping", "description": "Check that the server answers.",
+                "inputSchema": {"type": "object"}}]}
+    ```
+
+    ## Fix
+    Write `"properties": {}`:
+    ```json
+    {"tools": [{"name": "ping", "description": "Check that the server answers.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+    """
     c = getattr(ctx, "client", None)
     s = tool.input_schema
     if c is None or not c.root_properties or not isinstance(s, dict):
@@ -379,14 +654,30 @@ def client_root_properties(ctx: Context, tool: Tool) -> Iterator[Hit]:
 @rule("PV515", "client-tool-name-length", "error",
       "a tool's name, with the MCP client's prefix, is longer than its provider accepts")
 def client_tool_name_length(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """Claude Code sends a server's tool as `mcp__<server>__<tool>` (a plugin's server:
-    `mcp__plugin_<plugin>_<server>__<tool>`), and Anthropic's API refuses a request with a
-    tool name over 64 characters ("tool_name: String should have at most 64 characters"):
-    every request of the session fails while the server is connected. The server's name is
-    the catalog's (a live server's configured name, else the file's name up to its first
-    dot); a live setup reports the same as SU602. Shorten the tool's name or the server's,
-    or serve it through `toolcat serve --for claude-code`, which shortens the names that are
-    too long (reported) and routes calls to the server's own names."""
+    """## What it does
+    Reports a tool whose name, with the MCP client's prefix, is longer than its provider accepts.
+    Claude Code sends a server's tool as `mcp__<server>__<tool>` (a plugin's server:
+    `mcp__plugin_<plugin>_<server>__<tool>`). The server's name is the catalog's (a live server's
+    configured name, else the file's name up to its first dot); a live setup reports the same as
+    SU602.
+
+    ## Why
+    Anthropic's API refuses a request with a tool name over 64 characters ("tool_name: String
+    should have at most 64 characters"): every request of the session fails while the server is
+    connected.
+
+    ## Example
+    ```json profile=claude-code file=github.json
+    {"tools": [{"name": "list_repository_security_advisories_for_organization",
+                "description": "List the security advisories of an organization's repositories.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    Shorten the tool's name or the server's, or serve it through `toolcat serve --for
+    claude-code`, which shortens the names that are too long (reported) and routes calls to the
+    server's own names.
+    """
     from toolcat.formats.providers import server_name
 
     c = getattr(ctx, "client", None)

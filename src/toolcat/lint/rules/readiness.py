@@ -30,14 +30,37 @@ def _params(tool: Tool) -> Any:
 @rule("MR401", "parameter-without-description", "warning",
       "a top-level parameter has no description", prose=True)
 def parameter_without_description(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """The description of each argument is what a model reads to fill it in: its meaning,
-    units, format and how it relates to the others. A parameter with only a name and a type
-    invites guesses. Parameters that are only a `$ref` are skipped (the referenced schema
-    may carry the description). Not checked on compact views, which leave schema prose out
-    on purpose (it goes to the handbook): OpenWOP compact catalogs, MCP results that declare
-    `"_meta": {"toolcat/view": "compact"}` (`toolcat project --to mcp` writes it), tool
-    arrays whose file name contains "compact" (like `tools.compact.json`), and any catalog
-    linted with `--view compact`."""
+    """## What it does
+    Reports a top-level parameter that has no description.
+
+    ## Why
+    The description of each argument is what a model reads to fill it in: its meaning, units,
+    format and how it relates to the others. A parameter with only a name and a type invites
+    guesses.
+
+    ## Not reported
+    Parameters that are only a `$ref` are skipped (the referenced schema may carry the
+    description). Not checked on compact views, which leave schema prose out on purpose (it goes
+    to the handbook): OpenWOP compact catalogs, MCP results that declare
+    `"_meta": {"toolcat/view": "compact"}` (`toolcat project --to mcp` writes it), tool arrays
+    whose file name contains "compact" (like `tools.compact.json`), and any catalog linted with
+    `--view compact`.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "get_weather", "description": "Get the weather forecast for a city.",
+                "inputSchema": {"type": "object", "properties": {
+                  "city": {"type": "string"}, "days": {"type": "integer"}}}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "get_weather", "description": "Get the weather forecast for a city.",
+                "inputSchema": {"type": "object", "properties": {
+                  "city": {"type": "string", "description": "City name, e.g. Paris."},
+                  "days": {"type": "integer", "description": "Days ahead, 1 to 7."}}}}]}
+    ```
+    """
     for name, p in _params(tool).items():
         if not isinstance(p, dict) or "$ref" in p:
             continue
@@ -50,9 +73,31 @@ def parameter_without_description(ctx: Context, tool: Tool) -> Iterator[Hit]:
 @rule("MR402", "single-value-enum", "info", "an `enum` with exactly one value", scope="node",
       keys=("enum",), pure=True)
 def single_value_enum(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """An `enum` with one value is a constant: write `const` (clearer to models and to
-    strict-mode providers), or drop the parameter and fill the value in server-side, which
-    also saves the tokens of describing it."""
+    """## What it does
+    Reports an `enum` with exactly one value.
+
+    ## Why
+    An `enum` with one value is a constant: `const` is clearer to models and to strict-mode
+    providers.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "export", "description": "Export the report.",
+                "inputSchema": {"type": "object", "properties": {
+                  "format": {"type": "string", "description": "File format.",
+                             "enum": ["pdf"]}}}}]}
+    ```
+
+    ## Fix
+    Write `const`, or drop the parameter and fill the value in server-side, which also saves the
+    tokens of describing it:
+    ```json
+    {"tools": [{"name": "export", "description": "Export the report.",
+                "inputSchema": {"type": "object", "properties": {
+                  "format": {"type": "string", "description": "File format.",
+                             "const": "pdf"}}}}]}
+    ```
+    """
     node = n.node
     if isinstance(node, dict):
         e = node.get("enum")
@@ -83,10 +128,30 @@ def nesting_depth(path: tuple) -> int:
       "arguments nested deeper than the configured maximum (default 5 levels)", scope="node",
       keys=_NESTING)
 def deep_nesting(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """Models fill deeply nested arguments poorly, and providers limit nesting (OpenAI strict
-    mode allows 10 levels). A schema node `max-depth` object/array levels below the arguments (default
-    5; config `max-depth`) that nests further is reported, once per such node.
-    Depth restarts inside `$defs` (references are not followed)."""
+    """## What it does
+    Reports arguments nested deeper than the configured maximum: a schema node `max-depth`
+    object/array levels below the arguments that nests further is reported, once per such node.
+    Depth restarts inside `$defs` (references are not followed).
+
+    ## Why
+    Models fill deeply nested arguments poorly, and providers limit nesting (OpenAI strict mode
+    allows 10 levels).
+
+    ## Example
+    ```json max-depth=2
+    {"tools": [{"name": "order", "description": "Place an order.",
+                "inputSchema": {"type": "object", "properties": {
+                  "items": {"type": "array", "items": {"type": "object", "properties": {
+                    "options": {"type": "object", "properties": {
+                      "color": {"type": "string"}}}}}}}}}]}
+    ```
+
+    ## Fix
+    Flatten the arguments (`options.color` as a top-level `color`), or split the tool.
+
+    ## Options
+    `max-depth` in the configuration (default 5).
+    """
     limit = ctx.config.max_depth
     node = n.node
     if len(n.path) < limit or not isinstance(node, dict):  # each level adds a path token
@@ -101,9 +166,29 @@ def deep_nesting(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
 @rule("MR404", "parameter-without-type", "info",
       "a top-level parameter says nothing about its type")
 def parameter_without_type(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """A parameter schema without `type`, `enum`, `const`, a reference or a combinator
-    accepts any JSON value, so a model must guess between a string, a number and an object.
-    Say what the argument is."""
+    """## What it does
+    Reports a top-level parameter that says nothing about its type: a parameter schema without
+    `type`, `enum`, `const`, a reference or a combinator.
+
+    ## Why
+    Such a parameter accepts any JSON value, so a model must guess between a string, a number
+    and an object.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "set_limit", "description": "Set the rate limit of the account.",
+                "inputSchema": {"type": "object", "properties": {
+                  "limit": {"description": "Requests per minute."}}}}]}
+    ```
+
+    ## Fix
+    Say what the argument is:
+    ```json
+    {"tools": [{"name": "set_limit", "description": "Set the rate limit of the account.",
+                "inputSchema": {"type": "object", "properties": {
+                  "limit": {"type": "integer", "description": "Requests per minute."}}}}]}
+    ```
+    """
     for name, p in _params(tool).items():
         if isinstance(p, dict) and not any(k in p for k in _TYPE_HINTS):
             yield Hit(f"parameter {name!r} has no type", "/inputSchema/properties/" + jp.escape(name))

@@ -38,11 +38,33 @@ def _index(ctx: Context, tool: Tool, role: str) -> RefIndex:
       schemas=("input", "output"),
       formats=(MCP, MCP_CAPTURE, OPENWOP, OPENAI, ANTHROPIC), keys=("$ref",))
 def unresolved_ref(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """A `$ref` must point at a schema the validator can find. In a tool catalog each tool's
-    schema travels alone, so a reference must resolve inside it: a JSON pointer to an
-    existing node (`#/$defs/Address`), an `$id`, or an `$anchor`. For OpenAPI and Swagger
-    documents the loader resolves references across the document (and files next to it) and
-    reports the ones it cannot resolve under this code, with their position in the source."""
+    """## What it does
+    Reports a `$ref` that does not resolve. In a tool catalog each tool's schema travels alone,
+    so a reference must resolve inside it: a JSON pointer to an existing node
+    (`#/$defs/Address`), an `$id`, or an `$anchor`. For OpenAPI and Swagger documents the loader
+    resolves references across the document (and files next to it) and reports the ones it
+    cannot resolve under this code, with their position in the source.
+
+    ## Why
+    A `$ref` must point at a schema the validator can find; validators refuse the schema
+    otherwise, and a model is left without the parameter's shape.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "ship", "description": "Ship an order to an address.",
+                "inputSchema": {"type": "object", "properties": {
+                  "to": {"$ref": "#/$defs/Address"}}}}]}
+    ```
+
+    ## Fix
+    Define the target in the tool's own schema:
+    ```json
+    {"tools": [{"name": "ship", "description": "Ship an order to an address.",
+                "inputSchema": {"type": "object", "properties": {
+                  "to": {"$ref": "#/$defs/Address"}},
+                  "$defs": {"Address": {"type": "string"}}}}]}
+    ```
+    """
     node = n.node
     if not isinstance(node, dict):
         return

@@ -126,15 +126,37 @@ def _reported(ctx: Context, code: str, tool: Tool) -> set:
       "a `required` name that is not among `properties`", scope="node",
       schemas=("input", "output"), keys=("required", "allOf"))
 def required_not_declared(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """A name in `required` that no `properties` entry declares (on the same object, in its
-    `allOf`/`anyOf`/`oneOf`/`then`/`else` branches or local `$ref` targets, or beside it when
-    it is a branch of `allOf`/`anyOf`/`oneOf`) is almost always a typo or a
-    renamed parameter: the model is told the argument is mandatory but not what it is, and
-    if `additionalProperties` is false no call can ever be valid. Objects that declare no
-    `properties` at all, neither themselves nor through their branches and references, are
-    not checked (a `required`-only subschema is a common idiom), unless they are joined by
-    `allOf` (inline, or a referenced definition) to schemas that do: the instance is one
-    object, and a name none of them declares is reported where the `required` is written."""
+    """## What it does
+    Reports a name in `required` that no `properties` entry declares (on the same object, in its
+    `allOf`/`anyOf`/`oneOf`/`then`/`else` branches or local `$ref` targets, or beside it when it
+    is a branch of `allOf`/`anyOf`/`oneOf`).
+
+    ## Why
+    It is almost always a typo or a renamed parameter: the model is told the argument is
+    mandatory but not what it is, and if `additionalProperties` is false no call can ever be
+    valid.
+
+    ## Not reported
+    Objects that declare no `properties` at all, neither themselves nor through their branches
+    and references, are not checked (a `required`-only subschema is a common idiom), unless they
+    are joined by `allOf` (inline, or a referenced definition) to schemas that do: the instance
+    is one object, and a name none of them declares is reported where the `required` is
+    written.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}},
+                                "required": ["qeury"]}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}},
+                                "required": ["query"]}}]}
+    ```
+    """
     node = n.node
     if not isinstance(node, dict):
         return
@@ -206,10 +228,28 @@ def _matches_any(name: str, pats: dict) -> tuple[bool, tuple[str, str] | None]:
       "a schema node's prose is longer than the configured maximum (default 300 characters)",
       scope="node", schemas=("input", "output"), keys=_PROSE_TEXT, pure=True)
 def prose_too_long(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """`description`, `title` and `$comment` inside a schema are sent to the model with the
-    tool on every turn. Text longer than `prose-max` characters (default 300; config or
-    `--prose-max`) is usually documentation that belongs elsewhere; `toolcat project` can
-    trim or drop schema prose in the compact view."""
+    """## What it does
+    Reports a schema node whose prose (`description`, `title` or `$comment`) is longer than
+    `prose-max` characters.
+
+    ## Why
+    `description`, `title` and `$comment` inside a schema are sent to the model with the tool on
+    every turn. Longer text is usually documentation that belongs elsewhere.
+
+    ## Example
+    ```json prose-max=40
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {
+                  "q": {"type": "string",
+                        "description": "The query, in any language; quotes make a phrase."}}}}]}
+    ```
+
+    ## Fix
+    Shorten it; `toolcat project` can trim or drop schema prose in the compact view.
+
+    ## Options
+    `prose-max` (default 300; config or `--prose-max`).
+    """
     node = n.node
     if not isinstance(node, dict):
         return
@@ -224,11 +264,34 @@ def prose_too_long(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
       "validation keywords next to `$ref` are ignored in draft-04/06/07", scope="node",
       schemas=("input", "output"), keys=("$ref",), pure=True)
 def ref_siblings(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """Before 2019-09, a schema object with `$ref` is replaced by the referenced schema:
-    every other keyword beside it is ignored. A `type`, `minimum` or `enum` written next to a
-    `$ref` in a draft-07 schema therefore constrains nothing, though models and readers
-    assume it does. Wrap them with the reference in an `allOf`, or move the schema to
-    2020-12."""
+    """## What it does
+    Reports validation keywords next to `$ref` in draft-04/06/07 schemas.
+
+    ## Why
+    Before 2019-09, a schema object with `$ref` is replaced by the referenced schema: every other
+    keyword beside it is ignored. A `type`, `minimum` or `enum` written next to a `$ref` in a
+    draft-07 schema therefore constrains nothing, though models and readers assume it does.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "order", "description": "Order some items.",
+                "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#",
+                                "type": "object", "properties": {
+                                  "count": {"$ref": "#/definitions/Count", "maximum": 10}},
+                                "definitions": {"Count": {"type": "integer"}}}}]}
+    ```
+
+    ## Fix
+    Wrap them with the reference in an `allOf`, or move the schema to 2020-12:
+    ```json
+    {"tools": [{"name": "order", "description": "Order some items.",
+                "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#",
+                                "type": "object", "properties": {
+                                  "count": {"allOf": [{"$ref": "#/definitions/Count"},
+                                                      {"maximum": 10}]}},
+                                "definitions": {"Count": {"type": "integer"}}}}]}
+    ```
+    """
     node = n.node
     if not isinstance(node, dict) or n.dialect not in LEGACY_DIALECTS or "$ref" not in node:
         return
@@ -292,10 +355,31 @@ def _allows_null(t: Any) -> bool:
       "a keyword that JSON Schema ignores: OpenAPI's `nullable`, or a misspelt keyword",
       scope="node", schemas=("input", "output"), pure=True)
 def keyword_no_effect(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """Unknown keywords are legal in JSON Schema and silently ignored, which hides two common
-    mistakes: OpenAPI 3.0's `nullable: true` in a JSON Schema (MCP, OpenAI, Anthropic tools),
-    where it does not make `null` valid (write `"type": ["string", "null"]`), and misspelt
-    keywords (`requried`, `descripton`, `minLenght`), which constrain or describe nothing."""
+    """## What it does
+    Reports a keyword that JSON Schema ignores: OpenAPI 3.0's `nullable: true` in a JSON Schema
+    (MCP, OpenAI, Anthropic tools), or a misspelt keyword (`requried`, `descripton`,
+    `minLenght`).
+
+    ## Why
+    Unknown keywords are legal in JSON Schema and silently ignored, which hides two common
+    mistakes: `nullable` does not make `null` valid, and misspelt keywords constrain or describe
+    nothing.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {
+                  "q": {"type": "string", "minLenght": 1}}}}]}
+    ```
+
+    ## Fix
+    Spell the keyword; write `"type": ["string", "null"]` for `nullable`:
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {
+                  "q": {"type": "string", "minLength": 1}}}}]}
+    ```
+    """
     node = n.node
     if not isinstance(node, dict):
         return
@@ -417,15 +501,34 @@ def _branch_mismatches(node: dict, types: list[str], root: Any) -> Iterator[tupl
       scope="node", schemas=("input", "output"),
       keys=("default", "const", "enum", *_APPLICATORS))
 def value_type_mismatch(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """A `default` of `"10"` on an `integer` parameter, or an `enum` of strings on a
-    `number`, contradicts the schema: a model that copies the default sends an invalid call,
-    and an enum value of the wrong type can never be valid. Only the JSON type is compared
-    (integer values count as numbers); a schema without `type` is judged by the types its
-    `anyOf`/`oneOf` branches (or its local `$ref`) allow, when every branch says. A schema
-    with a `type` also judges the values of its `allOf`/`anyOf`/`oneOf` branches (through
-    local `$ref`s): `{"type": "object", "oneOf": [{"$ref": "#/$defs/Status"}, {"type":
-    "null"}]}` with a string enum in Status accepts none of its values (reported at that
-    `type`, with the message a view that merged the branches into the schema gets)."""
+    """## What it does
+    Reports a `default`, `const` or `enum` value that does not match the schema's own `type`.
+    Only the JSON type is compared (integer values count as numbers); a schema without `type`
+    is judged by the types its `anyOf`/`oneOf` branches (or its local `$ref`) allow, when every
+    branch says. A schema with a `type` also judges the values of its `allOf`/`anyOf`/`oneOf`
+    branches (through local `$ref`s): `{"type": "object", "oneOf": [{"$ref": "#/$defs/Status"},
+    {"type": "null"}]}` with a string enum in Status accepts none of its values (reported at that
+    `type`, with the message a view that merged the branches into the schema gets).
+
+    ## Why
+    A `default` of `"10"` on an `integer` parameter, or an `enum` of strings on a `number`,
+    contradicts the schema: a model that copies the default sends an invalid call, and an enum
+    value of the wrong type can never be valid.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {
+                  "limit": {"type": "integer", "default": "10"}}}}]}
+    ```
+
+    ## Fix
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {
+                  "limit": {"type": "integer", "default": 10}}}}]}
+    ```
+    """
     node = n.node
     if not isinstance(node, dict):
         return
@@ -450,19 +553,35 @@ def value_type_mismatch(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
       "a required property that the other side owns: `readOnly` in an input, `writeOnly` in "
       "an output", scope="node", schemas=("input", "output"), keys=("required", "allOf"))
 def required_read_only(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
-    """A property marked `readOnly` is set by the server (an id, a creation time); listed in
-    an inputSchema's `required`, it makes the model invent a value on every call, and a
-    client that validates arguments rejects the calls that leave it out. OpenAPI 3.0 and
-    Swagger 2.0 say such a property is required in responses only, and toolcat's loader
-    applies that; OpenAPI 3.1 and MCP schemas keep JSON Schema's meaning (the keywords are
-    annotations), so the `required` stands as written. The same holds for a `writeOnly`
-    property (a password) required in an outputSchema. Drop the name from `required`, or
-    use separate request and response schemas.
+    """## What it does
+    Reports a required property that the other side owns: `readOnly` in an input, `writeOnly`
+    in an output. A property is marked by its own schema (through `$ref`s and composition) or by
+    any schema whose properties apply to the same instance: the `allOf` branches of the node with
+    the `required`, and their siblings when that node is itself a branch (a base schema that
+    marks `id` readOnly, joined with a branch that requires it).
 
-    A property is marked by its own schema (through `$ref`s and composition) or by any schema
-    whose properties apply to the same instance: the `allOf` branches of the node with the
-    `required`, and their siblings when that node is itself a branch (a base schema that
-    marks `id` readOnly, joined with a branch that requires it)."""
+    ## Why
+    A property marked `readOnly` is set by the server (an id, a creation time); listed in an
+    inputSchema's `required`, it makes the model invent a value on every call, and a client that
+    validates arguments rejects the calls that leave it out. The same holds for a `writeOnly`
+    property (a password) required in an outputSchema.
+
+    ## Not reported
+    OpenAPI 3.0 and Swagger 2.0 say such a property is required in responses only, and
+    toolcat's loader applies that; OpenAPI 3.1 and MCP schemas keep JSON Schema's meaning (the
+    keywords are annotations), so the `required` stands as written.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "update_pet", "description": "Update a pet.",
+                "inputSchema": {"type": "object", "properties": {
+                  "id": {"type": "string", "readOnly": true},
+                  "name": {"type": "string"}}, "required": ["id", "name"]}}]}
+    ```
+
+    ## Fix
+    Drop the name from `required`, or use separate request and response schemas.
+    """
     node = n.node
     if not isinstance(node, dict):
         return

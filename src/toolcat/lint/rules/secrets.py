@@ -499,15 +499,33 @@ def document_secrets(ctx: Context) -> Iterator[Hit]:
       "values; known token shapes (cloud keys, GitHub/Slack tokens, private keys, JWTs) "
       "anywhere, `default` and `examples` included", after=document_secrets)
 def secret_material(ctx: Context, tool: Tool) -> Iterator[Hit]:
-    """No secret material in a catalog: catalogs are published, cached by clients and
-    sent to models. Reported are keys such as `apiKey`, `token`, `password`, `secret` or
-    `credential(s)` that hold a literal value (placeholders like `<your-token>`, `${ENV}` or
-    `changeme` are not), the `default`/`example(s)`/`enum`/`const` values of parameters named
-    so, and strings shaped like real credentials anywhere, descriptions, `default` and
-    `examples` included: AWS and Google keys, GitHub, GitLab, Slack, npm, Hugging Face,
-    OpenAI, Anthropic, Stripe and SendGrid tokens, private keys, JSON Web Tokens, Slack
-    webhook URLs (vendors' published example keys, such as AWS's `AKIAIOSFODNN7EXAMPLE`, are
-    not). Revoke a leaked credential; do not only delete it."""
+    """## What it does
+    Reports secret material in a catalog: keys such as `apiKey`, `token`, `password`, `secret` or
+    `credential(s)` that hold a literal value, the `default`/`example(s)`/`enum`/`const` values
+    of parameters named so, and strings shaped like real credentials anywhere, descriptions,
+    `default` and `examples` included: AWS and Google keys, GitHub, GitLab, Slack, npm, Hugging
+    Face, OpenAI, Anthropic, Stripe and SendGrid tokens, private keys, JSON Web Tokens, Slack
+    webhook URLs.
+
+    ## Why
+    Catalogs are published, cached by clients and sent to models: no secret material belongs in
+    one.
+
+    ## Not reported
+    Placeholders like `<your-token>`, `${ENV}` or `changeme`, and vendors' published example
+    keys, such as AWS's `AKIAIOSFODNN7EXAMPLE`.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "search", "description": "Search the web for a query.",
+                "inputSchema": {"type": "object", "properties": {
+                  "password": {"type": "string", "description": "Password.",
+                               "default": "hunter2x"}}}}]}
+    ```
+
+    ## Fix
+    Revoke a leaked credential; do not only delete it.
+    """
     sets = _seen(ctx)
     cat = ctx.catalog
     hints = _hints(ctx, [tool.file])

@@ -75,10 +75,30 @@ def _valid(ctx: Context) -> Iterator[Any]:
 @rule("SU601", "setup-tool-count", "error",
       "a setup sends more tools in one request than a provider accepts", scope="setup")
 def tool_count(ctx: Context) -> Iterator[Hit]:
-    """A client sends the tools of all its servers in every request. OpenAI accepts at most
-    128 tools per request and Gemini at most 512 function declarations; a setup above that
-    fails every request until servers are removed or their tools filtered. A single server
-    linted with a provider profile reports this as PV506 instead."""
+    """## What it does
+    Reports a setup that sends more tools in one request than a provider accepts: OpenAI accepts
+    at most 128 tools per request and Gemini at most 512 function declarations.
+
+    ## Why
+    A client sends the tools of all its servers in every request; a setup above that fails every
+    request until servers are removed or their tools filtered. A single server linted with a
+    provider profile reports this as PV506 instead.
+
+    ## Example
+    Three servers of 100 tools each (300 in a request):
+    ```json setup repeat=100
+    {"github": {"tools": [{"name": "get_issue", "description": "Get an issue by number.",
+                           "inputSchema": {"type": "object", "properties": {}}}]},
+     "jira": {"tools": [{"name": "get_ticket", "description": "Get a ticket by key.",
+                         "inputSchema": {"type": "object", "properties": {}}}]},
+     "notion": {"tools": [{"name": "get_page", "description": "Get a page by id.",
+                           "inputSchema": {"type": "object", "properties": {}}}]}}
+    ```
+
+    ## Fix
+    Remove servers from the client's configuration, or filter their tools (where the client
+    has a tool filter).
+    """
     n = len(ctx.catalog.tools)
     single = len(_setup(ctx).get("servers", ())) == 1
     said: set[tuple[str, int]] = set()
@@ -98,11 +118,27 @@ def tool_count(ctx: Context) -> Iterator[Hit]:
       "a tool's name, as the client sends it (with its server prefix), is longer than the "
       "provider accepts", scope="setup")
 def prefixed_name(ctx: Context) -> Iterator[Hit]:
-    """Some clients send a server's tool under a longer name: Claude Code sends
-    `mcp__<server>__<tool>` (the server's name in its configuration, characters other than
-    letters, digits, `_` and `-` made `_`). The provider's 64-character limit applies to that
-    name, and one tool over it fails every request of the session ("String should have at
-    most 64 characters"). Shorten the server's name in the configuration, or the tool's."""
+    """## What it does
+    Reports a tool whose name, as the client sends it (with its server prefix), is longer than
+    the provider accepts. Some clients send a server's tool under a longer name: Claude Code
+    sends `mcp__<server>__<tool>` (the server's name in its configuration, characters other than
+    letters, digits, `_` and `-` made `_`).
+
+    ## Why
+    The provider's 64-character limit applies to that name, and one tool over it fails every
+    request of the session ("String should have at most 64 characters").
+
+    ## Example
+    ```json setup client=claude-code
+    {"github.enterprise": {"tools": [
+      {"name": "list_repository_security_advisories_for_organization",
+       "description": "List the security advisories of an organization's repositories.",
+       "inputSchema": {"type": "object", "properties": {}}}]}}
+    ```
+
+    ## Fix
+    Shorten the server's name in the configuration, or the tool's.
+    """
     keys = _keys(ctx)
     for c in clients(ctx):
         if c.tool_name is None or c.name_max is None:
@@ -119,10 +155,24 @@ def prefixed_name(ctx: Context) -> Iterator[Hit]:
 @rule("SU603", "client-description-cut", "warning",
       "a tool description longer than the client passes on to the model", scope="setup")
 def description_cut(ctx: Context) -> Iterator[Hit]:
-    """Claude Code cuts every MCP tool description at 2,048 characters (and server
-    instructions too) before the model sees it, silently: whatever the description says after
-    that is lost. Put what the model needs first, or move details into parameter
-    descriptions."""
+    """## What it does
+    Reports a tool description longer than the client passes on to the model: Claude Code cuts
+    every MCP tool description at 2,048 characters (and server instructions too) before the model
+    sees it.
+
+    ## Why
+    The cut is silent: whatever the description says after that is lost.
+
+    ## Example
+    ```json setup client=claude-code long-description=2100
+    {"docs": {"tools": [{"name": "search_docs",
+                         "description": "Search the documentation; the syntax of a query is",
+                         "inputSchema": {"type": "object", "properties": {}}}]}}
+    ```
+
+    ## Fix
+    Put what the model needs first, or move details into parameter descriptions.
+    """
     for c in clients(ctx):
         if c.description_max is None:
             continue
@@ -137,10 +187,31 @@ def description_cut(ctx: Context) -> Iterator[Hit]:
       "the setup cannot be sent with strict tool use (the provider's per-request limits)",
       scope="setup")
 def strict_limits(ctx: Context) -> Iterator[Hit]:
-    """Anthropic's strict tool use (`strict: true`, inputs guaranteed to match the schema)
-    takes at most 20 strict tools per request, 24 optional parameters and 16 union-typed
-    parameters (`anyOf` or a `type` array) across all strict schemas. MCP clients do not send
-    tools as strict today; this says whether the setup could be."""
+    """## What it does
+    Reports a setup that cannot be sent with strict tool use (the provider's per-request limits):
+    Anthropic's strict tool use (`strict: true`, inputs guaranteed to match the schema) takes at
+    most 20 strict tools per request, 24 optional parameters and 16 union-typed parameters
+    (`anyOf` or a `type` array) across all strict schemas.
+
+    ## Why
+    MCP clients do not send tools as strict today; this says whether the setup could be.
+
+    ## Example
+    Five tools of five optional, union-typed parameters each:
+    ```json setup repeat=5
+    {"crm": {"tools": [{"name": "find_contact", "description": "Find contacts by any field.",
+                        "inputSchema": {"type": "object", "properties": {
+                          "name": {"type": ["string", "null"]},
+                          "email": {"type": ["string", "null"]},
+                          "phone": {"type": ["string", "null"]},
+                          "city": {"type": ["string", "null"]},
+                          "company": {"type": ["string", "null"]}}}}]}}
+    ```
+
+    ## Fix
+    Make parameters required where the tool needs them, use one type where one will do, or keep
+    such tools out of a strict request.
+    """
     tools = list(_valid(ctx))
     counted: tuple[int, int] | None = None
     for p in providers(ctx):
@@ -166,13 +237,28 @@ def strict_limits(ctx: Context) -> Iterator[Hit]:
 @rule("SU605", "setup-duplicate-tool-name", "error",
       "two servers' tools are sent under one name in the same request", scope="setup")
 def duplicate_name(ctx: Context) -> Iterator[Hit]:
-    """A client that sends each tool under its own name sends two servers' `search` tools as
-    two tools named `search` in one request, and Anthropic rejects every such request (400
-    "tools: Tool names must be unique."); where a provider takes them, the model cannot tell
-    them apart and calls reach one server. Claude Code's `mcp__<server>__<tool>` names collide
-    only when two server names become one once characters outside `[A-Za-z0-9_-]` are `_`.
-    Rename a tool, or disable one of the servers. Two tools of one server with one name are
-    TC101."""
+    """## What it does
+    Reports two servers' tools that are sent under one name in the same request. Two tools of
+    one server with one name are TC101.
+
+    ## Why
+    A client that sends each tool under its own name sends two servers' `search` tools as two
+    tools named `search` in one request, and Anthropic rejects every such request (400 "tools:
+    Tool names must be unique."); where a provider takes them, the model cannot tell them apart
+    and calls reach one server. Claude Code's `mcp__<server>__<tool>` names collide only when
+    two server names become one once characters outside `[A-Za-z0-9_-]` are `_`.
+
+    ## Example
+    ```json setup
+    {"docs": {"tools": [{"name": "search", "description": "Search the documentation.",
+                         "inputSchema": {"type": "object", "properties": {}}}]},
+     "web": {"tools": [{"name": "search", "description": "Search the web.",
+                        "inputSchema": {"type": "object", "properties": {}}}]}}
+    ```
+
+    ## Fix
+    Rename a tool, or disable one of the servers.
+    """
     strict = [p for p in providers(ctx) if p.unique_names]
     if not strict:
         return
