@@ -228,16 +228,12 @@ def setup_findings(src: Sources, config_path: str | None = None) -> list:
     if setup is None:
         return []
     from toolcat.config import load_config
-    from toolcat.lint.engine import enabled_rules, lint_catalog
+    from toolcat.lint.engine import lint, profile_names
     from toolcat.lint.profiles import PROFILES
 
     cfg = load_config(config_path, profiles=PROFILES)
     cfg.select = ["SU"]
     cfg.extend_select = []
-    # (a list of profiles in the configuration is an internal error here: TypeError)
-    profile = PROFILES[cfg.profile or "mcp"]  # type: ignore[index]
-    findings = lint_catalog(setup, cfg, profile, enabled_rules(cfg, profile))
-    from toolcat.model import Finding
-
-    findings.sort(key=Finding.sort_key)
-    return findings
+    # a list of profiles in the configuration: each finding names its profiles, as in lint
+    names = profile_names(cfg)
+    return lint([], cfg, names if len(names) > 1 else names[0], setup=setup).findings
