@@ -21,29 +21,13 @@ def __getattr__(name: str) -> Any:
 def load_options(from_format: str | None, webhooks: bool = False, cookies: bool = False,
                  merge: bool = False, strict: bool = True, max_file_size: int | None = None,
                  view: str | None = None, broken_refs: str = "fail", root: str | None = None):
-    from toolcat.document.parse import MAX_LIMIT, Limits
-    from toolcat.errors import UsageError
-    from toolcat.formats import LoadOptions
-    from toolcat.formats.registry import keys
+    """The checked load options of the command-line values (the API's builder,
+    :func:`toolcat.formats.load.load_options`: one set of limits and messages)."""
+    from toolcat.formats.load import load_options as build
 
-    if from_format is not None and from_format not in keys():
-        raise UsageError(f"--from must be one of {', '.join(keys())} (got {from_format!r})")
-    if max_file_size is not None and not 0 < max_file_size <= MAX_LIMIT:
-        raise UsageError(f"--max-file-size must be a positive number of bytes up to {MAX_LIMIT:,}"
-                         f" (got {max_file_size:,})")
-    from toolcat.formats.openapi.refs import BROKEN_REFS
-
-    if broken_refs not in BROKEN_REFS:
-        raise UsageError(f"--broken-refs must be one of {', '.join(BROKEN_REFS)} "
-                         f"(got {broken_refs!r})")
-    if root is not None:
-        import os
-
-        if not root or not os.path.isdir(root):
-            raise UsageError(f"--root must be a folder (got {root!r})")
-    return LoadOptions(from_format=from_format, webhooks=webhooks, cookies=cookies, merge=merge,
-                       strict=strict, view=view, limits=Limits.from_env(max_file_size),
-                       broken_refs=broken_refs, root=root)
+    return build(from_format=from_format, webhooks=webhooks, cookies=cookies, merge=merge,
+                 strict=strict, view=view, max_file_size=max_file_size,
+                 broken_refs=broken_refs, root=root)
 
 
 def warn_broken_refs(cats: list) -> None:
