@@ -28,6 +28,7 @@ from toolcat.commands.sources import (
     Urls,
     Verbose,
 )
+from toolcat.lint.profiles import PROFILES
 
 EPILOG = """Examples:
 
@@ -56,6 +57,10 @@ does, 2 usage or input error.
 `toolcat rule CODE` explains a rule; `toolcat rule --all` lists them.
 """
 
+# --profile's names: the profiles table (toolcat.lint.profiles), MCP clients last
+_PROFILES = [n for n, p in PROFILES.items() if p.client is None]
+_CLIENTS = [n for n, p in PROFILES.items() if p.client is not None]
+
 HELP = ("Check catalogs for conformance and model-readiness problems; report the file, line, "
         "column, tool and JSON pointer of each.")
 SHORT = "Check catalogs for conformance and model-readiness problems."
@@ -76,11 +81,9 @@ def lint(
         "--statistics", help="Print how many findings each rule has instead of the findings "
         "(text, or json with --format json).")] = False,
     profile: Annotated[Optional[str], typer.Option(
-        "--profile", "-p", help="Rule set and severities: mcp, openwop-compact, openai-strict, "
-        "openai, anthropic, anthropic-strict, gemini, gemini-json, or an MCP client: claude-code, "
-        "claude-desktop, cursor, vscode, windsurf, copilot-cli, gemini-cli, kiro, opencode, "
-        "bedrock-agentcore, codex; several comma-separated (each finding names its profiles, "
-        "and a tools x profiles matrix follows) [default: mcp].",
+        "--profile", "-p", help=f"Rule set and severities: {', '.join(_PROFILES)}, or an MCP "
+        f"client: {', '.join(_CLIENTS)}; several comma-separated (each finding names its "
+        "profiles, and a tools x profiles matrix follows) [default: mcp].",
         show_default=False)] = None,
     mcp_version: Annotated[Optional[str], typer.Option(
         "--mcp-version", help="MCP specification revision the mcp profile checks: "

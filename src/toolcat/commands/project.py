@@ -34,6 +34,7 @@ from toolcat.commands.sources import (
     load_sources,
     require_inputs,
 )
+from toolcat.formats.providers import CLIENTS
 from toolcat.formats.targets import TARGETS
 
 HELP = "Write the compact (or lossless standard) view of catalogs in a target's tool envelope."
@@ -108,8 +109,7 @@ FactorAll = Annotated[bool, typer.Option(
     "refuse $ref/$defs: by default a schema without one never gets one).")]
 ForClients = Annotated[Optional[list[str]], typer.Option(
     "--for", help="Make the compact view acceptable to these MCP clients (repeatable or "
-    "comma-separated: claude-code, claude-desktop, cursor, vscode, windsurf, copilot-cli, "
-    "gemini-cli, kiro, opencode, bedrock-agentcore, codex) with exact rewrites: $ref inlined, "
+    f"comma-separated: {', '.join(CLIENTS)}) with exact rewrites: $ref inlined, "
     "draft-07 upgraded to 2020-12, properties: {} at the top; what cannot be done exactly is "
     "reported [default: none].", show_default=False)]
 ServerName = Annotated[Optional[str], typer.Option(

@@ -282,18 +282,17 @@ def _defer_options(mode: str | None, eager: list[str], max_loaded: int,
                    threshold: int) -> _Deferring | None:
     """The options of ``--defer`` (None: every tool listed, as without it)."""
     from toolcat.errors import UsageError
-    from toolcat.serve.defer import CALL_TOOL, MODES, SEARCH_TOOL, DeferOptions
+    from toolcat.project.defer import DeferOptions as Checked
+    from toolcat.serve.defer import CALL_TOOL, SEARCH_TOOL, DeferOptions
 
-    if mode is not None and mode not in MODES:
-        raise UsageError(f"--defer must be one of {', '.join(MODES)} (got {mode!r})")
+    # the mode and threshold checks are project's and measure's (one set of messages)
+    Checked(mode or "none", tuple(eager), threshold).check()
     if mode in (None, "none"):
         if eager:
             raise UsageError("--eager needs --defer (all or auto)")
         return None
     if max_loaded < 1:
         raise UsageError(f"--max-loaded must be 1 or more (got {max_loaded})")
-    if threshold < 0:
-        raise UsageError(f"--defer-threshold must be 0 or more tokens (got {threshold})")
     return _Deferring(DeferOptions(mode=mode, eager=list(eager), max_loaded=max_loaded,
                                    threshold=threshold), SEARCH_TOOL, CALL_TOOL)
 
