@@ -41,19 +41,10 @@ def _catalogs(catalogs: Catalogs) -> list[Catalog]:
 def _load_options(format: str | None, webhooks: bool, cookies: bool, merge: bool,
                   view: str | None, max_file_size: int | None, strict: bool = True,
                   errors: list | None = None) -> LoadOptions:
-    from toolcat.document.parse import Limits
-    from toolcat.formats import LoadOptions
-    from toolcat.formats.registry import keys
+    from toolcat.formats.load import load_options
 
-    if format is not None and format not in keys():
-        raise UsageError(f"--from must be one of {', '.join(keys())} (got {format!r})")
-    if view is not None and view not in ("compact", "standard"):
-        raise UsageError(f"--view must be compact or standard (got {view!r})")
-    if max_file_size is not None and max_file_size <= 0:
-        raise UsageError("--max-file-size must be positive")
-    return LoadOptions(from_format=format, webhooks=webhooks, cookies=cookies, merge=merge,
-                       view=view, strict=strict, errors=errors,
-                       limits=Limits.from_env(max_file_size))
+    return load_options(from_format=format, webhooks=webhooks, cookies=cookies, merge=merge,
+                        view=view, max_file_size=max_file_size, strict=strict, errors=errors)
 
 
 # ----------------------------------------------------------------------------- load

@@ -220,3 +220,32 @@ def test_diff_callable_before_and_after_the_package_import() -> None:
     _code, data = _cli_json("diff", "--format", "json", str(SAMPLES / "git.tools.json"),
                             str(SAMPLES / "git.v2.tools.json"))
     assert r.stdout.split() == [str(data["summary"]["breaking"])]
+
+
+# The load options: one validator for the API's keywords and the command line's options
+# (the same values refused with the same message; a refused one is exit 2 on the command line
+# and a UsageError from the API).
+@pytest.mark.parametrize("keyword,option,value", [
+    ("max_file_size", "--max-file-size", 10**30),
+    ("max_file_size", "--max-file-size", 0),
+    ("max_file_size", "--max-file-size", -5),
+    ("max_file_size", "--max-file-size", 2**63 - 1),
+    ("max_file_size", "--max-file-size", 10_000_000),
+    ("max_file_size", "--max-file-size", 10),
+    ("format", "--from", "nope"),
+    ("format", "--from", "mcp"),
+    ("view", "--view", "tiny"),
+    ("view", "--view", "standard"),
+])
+def test_api_and_cli_refuse_and_accept_the_same_load_options(keyword, option, value):
+    path = SAMPLES / "git.tools.json"
+    cli = run_toolcat("lint", str(path), option, str(value), "-q", "-f", "json")
+    err = cli.stderr.decode()
+    try:
+        toolcat.lint(toolcat.load(path, **{keyword: value}))
+    except toolcat.UsageError as e:
+        assert cli.returncode == 2 and err == f"{e}\n", err
+    except toolcat.InputError as e:     # accepted, then the file is over the limit
+        assert cli.returncode == 2 and err == f"{e}\n", err
+    else:
+        assert cli.returncode in (0, 1), err

@@ -236,3 +236,24 @@ def test_quiet(cmd):
         assert q_before.stdout == loud.stdout
     if cmd == "project":
         assert b"digest sha256:" in loud.stderr  # there was a summary to silence
+
+
+def test_profile_and_for_help_list_the_profiles_and_clients_tables():
+    """--profile and --for list what the tables hold (lint.profiles.PROFILES,
+    formats.providers.CLIENTS), not names written by hand: a client added to the table is in
+    both help texts."""
+    code = (
+        "import sys\n"
+        "from toolcat.formats.providers import CLIENTS, Client\n"
+        "from toolcat.lint import profiles\n"
+        "CLIENTS['zz-client'] = Client('zz-client', 'ZZ', ())\n"
+        "profiles.PROFILES['zz-client'] = profiles.Profile('zz-client', 's', (), client='zz-client')\n"
+        "from toolcat.cli import run\n"
+        "sys.exit(run(sys.argv[1:]))\n")
+    for cmd, option in (("lint", "--profile"), ("project", "--for")):
+        r = subprocess.run([sys.executable, "-c", code, cmd, "--help"], capture_output=True,
+                           text=True, cwd=REPO, env={**os.environ, "COLUMNS": "300"},
+                           timeout=120)
+        assert r.returncode == 0, r.stderr
+        text = re.sub(r"(?<=\w-) ", "", " ".join(r.stdout.split()))   # words cut at a "-"
+        assert re.search(rf"{option}\b.*?codex, zz-client", text), (cmd, text)

@@ -22,6 +22,7 @@ import typer.main
 from support.common import REPO
 from toolcat import cli, ui
 from toolcat.commands import lint_run
+from toolcat.commands.common import Shared
 
 KINDS = {"StringParamType": "str", "IntParamType": "int", "FloatParamType": "float"}
 
@@ -64,7 +65,9 @@ def test_the_option_table_is_the_typer_commands(group) -> None:
             and p.expose_value} >= set(lint_run.ROOT_FLAGS)
     assert set(lint_run.ROOT_FLAGS) == cli._ROOT_FLAGS
     run_params = list(lint_run.run.__code__.co_varnames[:lint_run.run.__code__.co_argcount])
-    assert run_params == [p.name for p in cmd.params]
+    # run takes lint's own options, then the shared ones as one object (opts)
+    assert run_params[-1] == "opts"
+    assert run_params[:-1] + list(lint_run.SHARED_NAMES) == [p.name for p in cmd.params]
 
 
 # --------------------------------------------------------------------------- equivalence
@@ -204,8 +207,9 @@ def test_what_parse_leaves_to_typer(args) -> None:
 
 
 def test_no_arguments_is_lints_usage_error(capfd) -> None:
-    assert lint_run.parse(["lint"]) == ({}, {**{n: (False if k == "flag" else None) for n, k
-                                                in lint_run.OPTIONS.values()}, "paths": None})
+    own = {n: (False if k == "flag" else None) for n, k in lint_run.OPTIONS.values()
+           if n not in lint_run.SHARED_NAMES}
+    assert lint_run.parse(["lint"]) == ({}, {**own, "paths": None, "opts": Shared()})
     assert cli.run(["lint"]) == 2
     assert "toolcat: error: missing argument" in capfd.readouterr().err
 

@@ -371,3 +371,18 @@ def test_a_stdio_server_and_an_http_server_read_together(cli, everything_http):
                   "--url", everything_http)
         assert run.rc == 0, run.err
         assert len(json.loads(run.out)["catalogs"]) == 2
+
+
+def test_measure_setup_rules_with_a_list_of_profiles_in_the_config(cli, tmp_path):
+    """``profile = [...]`` in toolcat.toml: measure's setup rules run every profile, as
+    lint's do (it was an internal error: TypeError, unhashable list)."""
+    (tmp_path / "toolcat.toml").write_text('profile = ["mcp", "openai"]\n')
+    git = raw_cmd(str(REPO / "samples" / "git.tools.json"))
+    servers = ("--server", git, "--server", git)     # one name twice: SU605
+    m = cli("measure", *SLACK, "-f", "json", *servers)
+    assert m.rc == 0 and "Traceback" not in m.err and "internal error" not in m.err, m.err
+    lint = cli("lint", *SLACK, "-f", "json", "--select", "SU", *servers)
+    want = [(f["code"], f["file"], f["index"]) for f in json.loads(lint.out)["findings"]]
+    got = [(f["code"], f["file"], f["index"]) for f in json.loads(m.out)["setup"]["findings"]]
+    assert got == want and ("SU605", "raw_server-2", 0) in got
+    assert wait_gone(m.marker) == []

@@ -169,3 +169,19 @@ def test_usage_errors(tmp_path, args, said):
     assert run.returncode == 2
     err = run.stderr.decode() if isinstance(run.stderr, bytes) else run.stderr
     assert err.startswith("toolcat: error: ") and said in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("args", [["--defer", "auto", "--defer-threshold", "-1"],
+                                  ["--defer=sometimes"]])
+def test_serve_project_and_measure_check_defer_alike(tmp_path, args):
+    """One check of --defer and --defer-threshold (project.defer.DeferOptions.check): the
+    same message from serve, project and measure."""
+    f = tools_file(tmp_path, ["a"])
+    said = set()
+    for cmd in (["serve", "--catalog", str(f)], ["project", str(f), "--to", "anthropic"],
+                ["measure", str(f), "--to", "anthropic"]):
+        run = run_toolcat(*cmd, *args)
+        err = run.stderr.decode() if isinstance(run.stderr, bytes) else run.stderr
+        assert run.returncode == 2 and len(err.splitlines()) == 1, (cmd, err)
+        said.add(err)
+    assert len(said) == 1, said

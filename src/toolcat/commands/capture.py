@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Optional
 
 import typer
 
-from toolcat.commands.common import NoColor, Quiet, apply_ui
-from toolcat.commands.sources import (
-    Client,
-    ClientConfig,
-    Headers,
-    Servers,
-    Timeout,
-    Urls,
-    Verbose,
-    live_options,
-    report_errors,
-)
+from toolcat.commands.common import LIVE, UI, Shared
+from toolcat.commands.options import shared
+from toolcat.commands.sources import report_errors
 
 HELP = ("Capture the tools/list of live MCP servers (every page) with what their handshake "
         "said, into a file that every toolcat command reads.")
@@ -50,6 +42,7 @@ def register(app: typer.Typer) -> None:
     app.command("capture", epilog=EPILOG, help=HELP, short_help=SHORT)(capture)
 
 
+@shared(*LIVE, *UI)
 def capture(
     servers: Annotated[Optional[list[str]], typer.Argument(
         help="Servers: a command line, or an http(s):// URL.", show_default=False)] = None,
@@ -59,52 +52,65 @@ def capture(
     check: Annotated[bool, typer.Option(
         "--check", help="Write nothing; exit 1 when the file (or a file in the folder) "
         "differs from a new capture, capturedAt aside.")] = False,
-    server: Servers = None,
-    url: Urls = None,
-    header: Headers = None,
-    timeout: Timeout = None,
-    client: Client = None,
-    client_config: ClientConfig = None,
-    verbose: Verbose = False,
-    no_color: NoColor = False,
-    quiet: Quiet = False,
+    *,
+    opts: Shared,
 ) -> None:
-    import os
     import re
-    import sys
 
-    from toolcat import ui
     from toolcat.errors import UsageError
+    from toolcat.formats.live import capture as cap
 
-    apply_ui(no_color, quiet)
-    cmds, urls = list(server or []), list(url or [])
+    opts.apply_ui()
+    cmds, urls = list(opts.server or []), list(opts.url or [])
     for s in servers or []:
         (urls if re.match(r"(?i)https?://", s) else cmds).append(s)
-    live = live_options(cmds, urls, header, timeout, client, client_config, verbose)
+    live = opts.live(cmds, urls)
     if not live.any:
         raise UsageError("give a server: a command line or URL, --server CMD, --url URL, "
                          "--client NAME or --client-config FILE")
     many = len(live.specs) > 1
+    _check_output(output, check, len(live.specs), opts.client_config)
+    outcomes = cap.capture(live.specs, timeout=live.timeout, verbose=live.verbose)
+    errors = [o.error for o in outcomes if o.error is not None]
+    done = [o.capture for o in outcomes if o.error is None]
+    stale = _write(done, output, check, many, opts.verbose)
+    if errors:
+        report_errors(errors)
+        sys.stderr.flush()
+        raise typer.Exit(2)
+    raise typer.Exit(1 if stale else 0)
+
+
+def _check_output(output: str | None, check: bool, n: int, client_config: str | None) -> None:
+    """-o for ``n`` servers: a file (one server; stdout without -o) or a folder."""
+    import os
+
+    from toolcat.errors import UsageError
+
     to_stdout = output is None or output == "-"
     if check and to_stdout:
         raise UsageError("--check needs -o/--output (the file to compare)")
-    if many and to_stdout:
-        raise UsageError(f"{len(live.specs)} servers: -o must name a folder (each server "
+    if n > 1 and to_stdout:
+        raise UsageError(f"{n} servers: -o must name a folder (each server "
                          "gets <name>.tools.json)")
-    if many and output is not None and os.path.exists(output) and not os.path.isdir(output):
-        raise UsageError(f"{len(live.specs)} servers: -o must name a folder, not a file",
-                         output)
-    if not many and not check:
+    if n > 1 and output is not None and os.path.exists(output) and not os.path.isdir(output):
+        raise UsageError(f"{n} servers: -o must name a folder, not a file", output)
+    if n == 1 and not check:
         from toolcat.commands.sources import input_files
         from toolcat.files import check_outputs
 
         check_outputs([("-o", output)], input_files(None, client_config))
 
+
+def _write(done: list, output: str | None, check: bool, many: bool, verbose: bool) -> int:
+    """Each capture to stdout, its file, or compared with it (--check); the number of files
+    out of date."""
+    import os
+
+    from toolcat import ui
     from toolcat.formats.live import capture as cap
 
-    outcomes = cap.capture(live.specs, timeout=live.timeout, verbose=live.verbose)
-    errors = [o.error for o in outcomes if o.error is not None]
-    done = [o.capture for o in outcomes if o.error is None]
+    to_stdout = output is None or output == "-"
     stale = 0
     writes: list[tuple[str, bytes]] = []
     for c in done:
@@ -138,11 +144,7 @@ def capture(
         if many:
             os.makedirs(output, exist_ok=True)
         ui.write_atomic_many(writes)
-    if errors:
-        report_errors(errors)
-        sys.stderr.flush()
-        raise typer.Exit(2)
-    raise typer.Exit(1 if stale else 0)
+    return stale
 
 
 def _read_capture(path: str, check: bool):

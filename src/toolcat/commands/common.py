@@ -1,49 +1,108 @@
-"""What several commands share: their load options and the ui flags. The Typer declarations
-of the shared options (``Paths``, ``FromFormat``, ...) are in :mod:`toolcat.commands.options`;
-importing one of them from here imports that module (and Typer) then, not before."""
+"""What several commands share: one declaration of the shared options (:data:`SHARED`:
+where the catalogs come from, files and servers, and the ui flags), the typed object a
+command gets from them (:class:`Shared`), and what it does with it (the ui, the load and
+live options, the sources). The Typer declarations built from :data:`SHARED` (help texts,
+and :func:`toolcat.commands.options.shared`, which adds the group to a command) are in
+:mod:`toolcat.commands.options`; nothing here imports Typer (the fast ``toolcat lint`` path,
+:mod:`toolcat.commands.lint_run`, reads :data:`SHARED` too)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
-_TYPER_ALIASES = frozenset(("Paths", "FromFormat", "Webhooks", "Cookies", "Merge", "NoColor",
-                            "Quiet", "MaxFileSize", "BrokenRefs", "Root"))
+if TYPE_CHECKING:
+    from toolcat.commands.sources import LiveOptions, Sources
+    from toolcat.formats.load import LoadOptions
+
+#: The shared options: parameter -> (option strings, kind). Kinds (as the fast lint path
+#: reads them): "flag", "str", "int", "float" (one value) and "list" (repeatable).
+SHARED: dict[str, tuple[tuple[str, ...], str]] = {
+    # the load options (files)
+    "from_format": (("--from",), "str"), "webhooks": (("--webhooks",), "flag"),
+    "cookies": (("--cookies",), "flag"), "broken_refs": (("--broken-refs",), "str"),
+    "root": (("--root",), "str"), "merge": (("--merge",), "flag"),
+    "max_file_size": (("--max-file-size",), "int"),
+    # the live options (servers)
+    "server": (("--server",), "list"), "url": (("--url",), "list"),
+    "header": (("--header",), "list"), "timeout": (("--timeout",), "float"),
+    "client": (("--client",), "str"), "client_config": (("--client-config",), "str"),
+    "verbose": (("--verbose", "-v"), "flag"),
+    # the ui flags
+    "no_color": (("--no-color",), "flag"), "quiet": (("--quiet", "-q"), "flag"),
+}
+#: The groups of :data:`SHARED`, in the order commands list them.
+LOAD = ("from_format", "webhooks", "cookies", "broken_refs", "root", "merge", "max_file_size")
+LIVE = ("server", "url", "header", "timeout", "client", "client_config", "verbose")
+UI = ("no_color", "quiet")
 
 
-def __getattr__(name: str) -> Any:
-    if name in _TYPER_ALIASES:
-        from toolcat.commands import options
+@dataclass
+class Shared:
+    """The values of the shared options (a command that lacks one has its default here)."""
 
-        return getattr(options, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from_format: str | None = None
+    webhooks: bool = False
+    cookies: bool = False
+    broken_refs: str = "fail"
+    root: str | None = None
+    merge: bool = False
+    max_file_size: int | None = None
+    server: list[str] | None = None
+    url: list[str] | None = None
+    header: list[str] | None = None
+    timeout: float | None = None
+    client: str | None = None
+    client_config: str | None = None
+    verbose: bool = False
+    no_color: bool = False
+    quiet: bool = False
+
+    def apply_ui(self) -> None:
+        apply_ui(self.no_color, self.quiet)
+
+    def live(self, server: list[str] | None = None,
+             url: list[str] | None = None) -> LiveOptions:
+        """The checked live options (``server``/``url``: instead of the options', for a
+        command that also takes servers as arguments)."""
+        from toolcat.commands.sources import live_options
+
+        return live_options(self.server if server is None else server,
+                            self.url if url is None else url, self.header, self.timeout,
+                            self.client, self.client_config, self.verbose)
+
+    def load(self, *, strict: bool = True, view: str | None = None,
+             root: str | None = None) -> LoadOptions:
+        """The checked load options (``root``: the default of --root, a configuration's)."""
+        return load_options(self.from_format, self.webhooks, self.cookies, self.merge,
+                            strict=strict, max_file_size=self.max_file_size, view=view,
+                            broken_refs=self.broken_refs,
+                            root=self.root if self.root is not None else root)
+
+    def sources(self, paths: list[str] | None, live: LiveOptions, *,
+                lopts: LoadOptions | None = None, load_files: Any = None) -> Sources:
+        """Every catalog: files (``paths``; a usage error when there is neither a path nor a
+        server) and servers, as :func:`toolcat.commands.sources.load_sources` reads them."""
+        from toolcat.commands.sources import load_sources, require_inputs
+
+        paths = require_inputs(paths, live)
+        return load_sources(paths, lopts or self.load(), live, load_files=load_files)
+
+    def values(self, names: tuple[str, ...]) -> dict[str, Any]:
+        every = asdict(self)
+        return {n: every[n] for n in names}
 
 
 def load_options(from_format: str | None, webhooks: bool = False, cookies: bool = False,
                  merge: bool = False, strict: bool = True, max_file_size: int | None = None,
                  view: str | None = None, broken_refs: str = "fail", root: str | None = None):
-    from toolcat.document.parse import MAX_LIMIT, Limits
-    from toolcat.errors import UsageError
-    from toolcat.formats import LoadOptions
-    from toolcat.formats.registry import keys
+    """The checked load options of the command-line values (the API's builder,
+    :func:`toolcat.formats.load.load_options`: one set of limits and messages)."""
+    from toolcat.formats.load import load_options as build
 
-    if from_format is not None and from_format not in keys():
-        raise UsageError(f"--from must be one of {', '.join(keys())} (got {from_format!r})")
-    if max_file_size is not None and not 0 < max_file_size <= MAX_LIMIT:
-        raise UsageError(f"--max-file-size must be a positive number of bytes up to {MAX_LIMIT:,}"
-                         f" (got {max_file_size:,})")
-    from toolcat.formats.openapi.refs import BROKEN_REFS
-
-    if broken_refs not in BROKEN_REFS:
-        raise UsageError(f"--broken-refs must be one of {', '.join(BROKEN_REFS)} "
-                         f"(got {broken_refs!r})")
-    if root is not None:
-        import os
-
-        if not root or not os.path.isdir(root):
-            raise UsageError(f"--root must be a folder (got {root!r})")
-    return LoadOptions(from_format=from_format, webhooks=webhooks, cookies=cookies, merge=merge,
-                       strict=strict, view=view, limits=Limits.from_env(max_file_size),
-                       broken_refs=broken_refs, root=root)
+    return build(from_format=from_format, webhooks=webhooks, cookies=cookies, merge=merge,
+                 strict=strict, view=view, max_file_size=max_file_size,
+                 broken_refs=broken_refs, root=root)
 
 
 def warn_broken_refs(cats: list) -> None:

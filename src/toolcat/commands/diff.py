@@ -7,32 +7,13 @@ from typing import Annotated, Optional
 
 import typer
 
-from toolcat.commands.common import (
-    BrokenRefs,
-    Cookies,
-    FromFormat,
-    MaxFileSize,
-    NoColor,
-    Quiet,
-    Root,
-    Webhooks,
-    apply_ui,
-    load_options,
-    warn_broken_refs,
-)
-from toolcat.commands.sources import (
-    Client,
-    ClientConfig,
-    Headers,
-    Servers,
-    Timeout,
-    Urls,
-    Verbose,
-    exit_on_errors,
-    live_options,
-    load_sources,
-)
+from toolcat.commands.common import LIVE, LOAD, UI, Shared, warn_broken_refs
+from toolcat.commands.options import shared
+from toolcat.commands.sources import exit_on_errors, load_sources
 from toolcat.diff import MAX_CHECKS, MAX_CHECKS_TOTAL
+
+#: diff's shared options (no --merge: each side is its own catalog)
+_SHARED = (*(n for n in LOAD if n != "merge"), *LIVE, *UI)
 
 HELP = "Compare the toolId sets of two catalogs, or of one catalog's standard and compact views."
 SHORT = "Compare the toolId sets of two catalogs or of two views."
@@ -157,6 +138,7 @@ def _ignore_file(path: str, limit: int) -> list[str]:
     return out
 
 
+@shared(*_SHARED)
 def diff(
     old: Annotated[Optional[str], typer.Argument(
         help="The old catalog (file, folder or `-`) [default: the first server].",
@@ -182,28 +164,15 @@ def diff(
         "checks of one tool; past them its undecided changes are unknown.")] = MAX_CHECKS,
     max_checks_total: Annotated[int, typer.Option(
         "--max-checks-total", help="The same, for the whole diff.")] = MAX_CHECKS_TOTAL,
-    from_format: FromFormat = None,
-    webhooks: Webhooks = False,
-    cookies: Cookies = False,
-    broken_refs: BrokenRefs = "widen",
-    root: Root = None,
-    max_file_size: MaxFileSize = None,
-    server: Servers = None,
-    url: Urls = None,
-    header: Headers = None,
-    timeout: Timeout = None,
-    client: Client = None,
-    client_config: ClientConfig = None,
-    verbose: Verbose = False,
-    no_color: NoColor = False,
-    quiet: Quiet = False,
+    *,
+    opts: Shared,
 ) -> int:
     """Compare two catalog versions; exit 1 when a finding of the --fail-on kinds is found."""
     from toolcat.diff.catalog import FAIL_ON
     from toolcat.diff.render import FORMATS
     from toolcat.errors import UsageError
 
-    apply_ui(no_color, quiet)
+    opts.apply_ui()
     if ids_only:
         if fmt not in ("text", "json"):
             raise UsageError(f"--format must be text or json with --ids-only (got {fmt!r})")
@@ -222,16 +191,16 @@ def diff(
     entries = list(ignore or [])
     for e in entries:
         _check_ignore(e, "--ignore")
-    live = live_options(server, url, header, timeout, client, client_config, verbose)
+    live = opts.live()
     given = [p for p in (old, new) if p is not None]
-    pair = not given and not (client or client_config) and len(live.specs) == 2
+    pair = not given and not (opts.client or opts.client_config) and len(live.specs) == 2
     if len(given) + (2 if pair else live.any) != 2:
         raise UsageError("diff compares two catalogs: OLD and NEW, OLD and the servers "
                          "(--server, --url, --client, --client-config; together one side), "
                          "or two servers (--server/--url twice)")
-    lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size,
-                         broken_refs=broken_refs, root=root)
+    lopts = opts.load()
     if ignore_file is not None:
+        assert lopts.limits is not None      # (the builder sets them)
         more = _ignore_file(ignore_file, lopts.limits.max_file_size)
         for e in more:
             _check_ignore(e, "--ignore-file", ignore_file)
@@ -259,6 +228,7 @@ def diff(
     raise typer.Exit(rep.exit_code(fail_on))
 
 
+@shared(*_SHARED)
 def diff_toolids(
     a: Annotated[Optional[str], typer.Argument(
         help="First catalog (file, folder or `-`) [default: the servers].",
@@ -277,26 +247,13 @@ def diff_toolids(
     safety_tier: Annotated[Optional[str], typer.Option(
         "--safety-tier", help="With A alone: OpenWOP `safetyTier` for tools that have none "
         "[default: derived].", show_default=False)] = None,
-    from_format: FromFormat = None,
-    webhooks: Webhooks = False,
-    cookies: Cookies = False,
-    broken_refs: BrokenRefs = "widen",
-    root: Root = None,
-    max_file_size: MaxFileSize = None,
-    server: Servers = None,
-    url: Urls = None,
-    header: Headers = None,
-    timeout: Timeout = None,
-    client: Client = None,
-    client_config: ClientConfig = None,
-    verbose: Verbose = False,
-    no_color: NoColor = False,
-    quiet: Quiet = False,
+    *,
+    opts: Shared,
 ) -> int:
     """Compare toolId sets; exit 0 when equal, 1 when different."""
     from toolcat.errors import UsageError
 
-    apply_ui(no_color, quiet)
+    opts.apply_ui()
     if fmt not in ("text", "json"):
         raise UsageError(f"--format must be text or json (got {fmt!r})")
     from toolcat.formats.targets import TARGETS
@@ -305,11 +262,11 @@ def diff_toolids(
         raise UsageError(f"--to must be one of {', '.join(TARGETS)} (got {to!r})")
     if a == "-" and b == "-":
         raise UsageError("only one of A and B can be stdin (-)")
-    live = live_options(server, url, header, timeout, client, client_config, verbose)
+    live = opts.live()
     given = [p for p in (a, b) if p is not None]
     # two servers (--server/--url) and no file: A is the first, B the second; otherwise the
     # servers together (a client's whole setup) are one side
-    pair = not given and not (client or client_config) and len(live.specs) == 2
+    pair = not given and not (opts.client or opts.client_config) and len(live.specs) == 2
     if len(given) + live.any > 2:
         raise UsageError("diff-toolids compares two catalogs: A and B, or one of them and the "
                          "servers (--server, --url, --client, --client-config)")
@@ -323,8 +280,7 @@ def diff_toolids(
 
     from toolcat.diff.toolids import diff_sides, render_text, side_from_catalogs, side_from_items
 
-    lopts = load_options(from_format, webhooks, cookies, max_file_size=max_file_size,
-                         broken_refs=broken_refs, root=root)
+    lopts = opts.load()
     sides = _sides(given, live, lopts, whole_setup=not pair)
     warn_broken_refs([c for _label, cs in sides for c in cs])
     a, cats_a = sides[0]
@@ -336,8 +292,8 @@ def diff_toolids(
         from toolcat.project import options_from_cli, project_catalogs, standard_array
 
         # ids only: no description or schema is projected (issue 17: as fast as `tools`)
-        opts = options_from_cli(to=to, source=source, safety_tier=safety_tier)
-        proj = project_catalogs(list(cats_a), opts, ids_only=True)
+        popts = options_from_cli(to=to, source=source, safety_tier=safety_tier)
+        proj = project_catalogs(list(cats_a), popts, ids_only=True)
         target = proj.target
         side_a = side_from_items(standard_array(cats_a, target, ids_only=True), target,
                                  f"{a} (standard view, {target})")

@@ -8,26 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from toolcat.commands.common import (
-    Cookies,
-    FromFormat,
-    MaxFileSize,
-    Merge,
-    NoColor,
-    Paths,
-    Quiet,
-    Root,
-    Webhooks,
-)
-from toolcat.commands.sources import (
-    Client,
-    ClientConfig,
-    Headers,
-    Servers,
-    Timeout,
-    Urls,
-    Verbose,
-)
+from toolcat.commands.common import Shared
+from toolcat.commands.lint_run import SHARED_NAMES
+from toolcat.commands.options import Paths, shared
+from toolcat.lint.profiles import PROFILES
 
 EPILOG = """Examples:
 
@@ -56,6 +40,10 @@ does, 2 usage or input error.
 `toolcat rule CODE` explains a rule; `toolcat rule --all` lists them.
 """
 
+# --profile's names: the profiles table (toolcat.lint.profiles), MCP clients last
+_PROFILES = [n for n, p in PROFILES.items() if p.client is None]
+_CLIENTS = [n for n, p in PROFILES.items() if p.client is not None]
+
 HELP = ("Check catalogs for conformance and model-readiness problems; report the file, line, "
         "column, tool and JSON pointer of each.")
 SHORT = "Check catalogs for conformance and model-readiness problems."
@@ -65,6 +53,7 @@ def register(app: typer.Typer) -> None:
     app.command("lint", epilog=EPILOG, help=HELP, short_help=SHORT)(lint)
 
 
+@shared(*SHARED_NAMES)
 def lint(
     paths: Paths = None,
     fmt: Annotated[Optional[str], typer.Option(
@@ -76,11 +65,9 @@ def lint(
         "--statistics", help="Print how many findings each rule has instead of the findings "
         "(text, or json with --format json).")] = False,
     profile: Annotated[Optional[str], typer.Option(
-        "--profile", "-p", help="Rule set and severities: mcp, openwop-compact, openai-strict, "
-        "openai, anthropic, anthropic-strict, gemini, gemini-json, or an MCP client: claude-code, "
-        "claude-desktop, cursor, vscode, windsurf, copilot-cli, gemini-cli, kiro, opencode, "
-        "bedrock-agentcore, codex; several comma-separated (each finding names its profiles, "
-        "and a tools x profiles matrix follows) [default: mcp].",
+        "--profile", "-p", help=f"Rule set and severities: {', '.join(_PROFILES)}, or an MCP "
+        f"client: {', '.join(_CLIENTS)}; several comma-separated (each finding names its "
+        "profiles, and a tools x profiles matrix follows) [default: mcp].",
         show_default=False)] = None,
     mcp_version: Annotated[Optional[str], typer.Option(
         "--mcp-version", help="MCP specification revision the mcp profile checks: "
@@ -129,21 +116,8 @@ def lint(
         "\"toolcat/view\", which toolcat project writes), else compact when the file name "
         "contains \"compact\"].",
         show_default=False)] = None,
-    from_format: FromFormat = None,
-    webhooks: Webhooks = False,
-    cookies: Cookies = False,
-    merge: Merge = False,
-    max_file_size: MaxFileSize = None,
-    root: Root = None,
-    server: Servers = None,
-    url: Urls = None,
-    header: Headers = None,
-    timeout: Timeout = None,
-    client: Client = None,
-    client_config: ClientConfig = None,
-    verbose: Verbose = False,
-    no_color: NoColor = False,
-    quiet: Quiet = False,
+    *,
+    opts: Shared,
 ) -> None:
     from toolcat.commands import lint_run
 
@@ -154,7 +128,4 @@ def lint(
         baseline=baseline,
         write_baseline=write_baseline, output_file=output_file,
         description_max=description_max, prose_max=prose_max, view=view,
-        from_format=from_format, webhooks=webhooks, cookies=cookies, merge=merge,
-        max_file_size=max_file_size, root=root, server=server, url=url, header=header, timeout=timeout,
-        client=client, client_config=client_config, verbose=verbose, no_color=no_color,
-        quiet=quiet))
+        opts=opts))

@@ -4,15 +4,24 @@ parameters; :mod:`toolcat.commands.lint` declares them for Typer and calls it) a
 one of the plain shapes it knows, so that a small lint (a pre-commit hook) need not import
 Typer (issue 17, "a small-catalog lint < 150 ms").
 
-:data:`OPTIONS` is the lint command's option table as the Typer declaration makes it;
+:data:`OPTIONS` is the lint command's option table as the Typer declaration makes it (its
+own options, and the shared ones of :data:`SHARED_NAMES` from their one declaration,
+:data:`toolcat.commands.common.SHARED`);
 tests/cli/test_lint_fast.py checks it against the Click command Typer builds, and that every
 command line :func:`parse` takes gives :func:`run` the values Typer gives it.
 """
 
 from __future__ import annotations
 
-from toolcat.commands.common import apply_ui, load_options
-from toolcat.commands.sources import input_files, live_options, load_sources, require_inputs
+from typing import Any
+
+from toolcat.commands.common import LIVE, SHARED, UI, Shared
+from toolcat.commands.sources import input_files, load_sources, require_inputs
+
+#: The shared options lint takes, in the order its help lists them (no --broken-refs: lint
+#: reports every broken $ref, SC302).
+SHARED_NAMES = ("from_format", "webhooks", "cookies", "merge", "max_file_size", "root",
+                *LIVE, *UI)
 
 #: Option string -> (parameter, kind). Kinds: "flag" (True when given, takes no value),
 #: "str", "int", "float" (one value: the next argument, or after "=" in a long option; the
@@ -34,21 +43,7 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "--description-max": ("description_max", "int"),
     "--prose-max": ("prose_max", "int"),
     "--view": ("view", "str"),
-    "--from": ("from_format", "str"),
-    "--webhooks": ("webhooks", "flag"),
-    "--cookies": ("cookies", "flag"),
-    "--merge": ("merge", "flag"),
-    "--max-file-size": ("max_file_size", "int"),
-    "--root": ("root", "str"),
-    "--server": ("server", "list"),
-    "--url": ("url", "list"),
-    "--header": ("header", "list"),
-    "--timeout": ("timeout", "float"),
-    "--client": ("client", "str"),
-    "--client-config": ("client_config", "str"),
-    "--verbose": ("verbose", "flag"), "-v": ("verbose", "flag"),
-    "--no-color": ("no_color", "flag"),
-    "--quiet": ("quiet", "flag"), "-q": ("quiet", "flag"),
+    **{opt: (name, SHARED[name][1]) for name in SHARED_NAMES for opt in SHARED[name][0]},
 }
 #: The root options that may come before ``lint`` (:func:`toolcat.cli.command_of`).
 ROOT_FLAGS: dict[str, str] = {"--no-color": "no_color", "--quiet": "quiet", "-q": "quiet"}
@@ -106,6 +101,7 @@ def parse(args: list[str]) -> tuple[dict[str, bool], dict] | None:
         else:
             params[param] = value
     params["paths"] = paths or None
+    params["opts"] = Shared(**{n: params.pop(n) for n in SHARED_NAMES})
     return root, params
 
 
@@ -127,73 +123,31 @@ def run(
     description_max: int | None = None,
     prose_max: int | None = None,
     view: str | None = None,
-    from_format: str | None = None,
-    webhooks: bool = False,
-    cookies: bool = False,
-    merge: bool = False,
-    max_file_size: int | None = None,
-    root: str | None = None,
-    server: list[str] | None = None,
-    url: list[str] | None = None,
-    header: list[str] | None = None,
-    timeout: float | None = None,
-    client: str | None = None,
-    client_config: str | None = None,
-    verbose: bool = False,
-    no_color: bool = False,
-    quiet: bool = False,
+    opts: Shared | None = None,
 ) -> int:
-    """`toolcat lint` with these parameters (each option's value; None where not given):
-    the findings on stdout (or ``output_file``), the exit code returned."""
-    import sys
+    """`toolcat lint` with these parameters (each option's value; None where not given;
+    ``opts``: the shared options): the findings on stdout (or ``output_file``), the exit
+    code returned."""
+    from toolcat.files import check_outputs
+    from toolcat.lint.engine import lint_with
 
-    from toolcat import ui
-    from toolcat.config import load_config
-    from toolcat.errors import UsageError
-    from toolcat.files import check_inputs, check_outputs
-    from toolcat.lint.engine import check_selection, lint_with
-    from toolcat.lint.profiles import PROFILES
-    from toolcat.lint.render import FORMATS
-
-    apply_ui(no_color, quiet)
-    check_inputs([("--config", config_file), ("--baseline", baseline)])
-    # the settings: the config file, with the command line on top
-    cfg = load_config(config_file, profiles=PROFILES)
-    fmt = fmt or cfg.format or "text"
-    if fmt not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
-    if statistics and fmt not in ("text", "json"):
-        raise UsageError(f"--statistics prints text or json (got --format {fmt})")
-    # a selector that matches no rule is a typo, blamed where it was written: the command
-    # line's here (on the command line), the config file's by check_selection below (on the
-    # file); an empty one (an unset CI variable) is a usage error, not "no rules"
-    for option, values in (("--select", select), ("--extend-select", extend_select),
-                           ("--ignore", ignore)):
-        if values is not None:
-            _check_cli_codes(option, values)
-    cfg = cfg.merged(profile=profile, fail_on=fail_on, select=select,
-                     extend_select=extend_select, ignore=ignore,
-                     description_max=description_max, prose_max=prose_max,
-                     mcp_version=mcp_version, min_score=min_score)
-    if baseline and write_baseline:
-        raise UsageError("--baseline and --write-baseline cannot be used together")
-    if view is not None and view not in ("compact", "standard"):
-        raise UsageError(f"--view must be compact or standard (got {view!r})")
-    check_selection(cfg)
-    fail = cfg.fail_on or "error"
-
+    opts = opts or Shared()
+    opts.apply_ui()
+    cfg, fmt = _settings(config_file, baseline, write_baseline, fmt, statistics, view,
+                         profile=profile, fail_on=fail_on, select=select,
+                         extend_select=extend_select, ignore=ignore,
+                         description_max=description_max, prose_max=prose_max,
+                         mcp_version=mcp_version, min_score=min_score)
     check_outputs([("-o", output_file), ("--write-baseline", write_baseline)],
-                  input_files(paths, client_config, baseline))
-    live = live_options(server, url, header, timeout, client, client_config, verbose)
+                  input_files(paths, opts.client_config, baseline))
+    live = opts.live()
     paths = require_inputs(paths, live)
-    opts = load_options(from_format, webhooks, cookies, merge, strict=False,
-                        max_file_size=max_file_size, view=view,
-                        root=root if root is not None else cfg.ref_root)
+    lopts = opts.load(strict=False, view=view, root=cfg.ref_root)
     # an input that cannot be read (a broken file among many, in a folder or given; a server
     # that fails) does not stop the others: each is one error line at the end, exit code 2
-    opts.errors = input_errors = []
-    opts.stream = True        # a large MCP tools list is linted a batch of tools at a time
-    src = load_sources(paths, opts, live)
+    lopts.errors = input_errors = []
+    lopts.stream = True       # a large MCP tools list is linted a batch of tools at a time
+    src = load_sources(paths, lopts, live)
     input_errors.extend(src.errors)
     cats = src.catalogs
     if not cats and input_errors:
@@ -204,39 +158,86 @@ def run(
     if not cats and input_errors:      # the only input was a streamed file found broken
         _report_input_errors(input_errors)
         return 2
-    findings = result.findings
-    labels = src.labels()
-
     if write_baseline:
-        from toolcat.lint.baseline import write_baseline as write
+        return _write_baseline(write_baseline, result.findings, src.labels(), input_errors)
+    return _report(cats, result, src.labels(), cfg, fmt, statistics, baseline, output_file,
+                   input_errors)
 
-        if input_errors:   # a baseline must cover every input: do not write a partial one
-            _report_input_errors(input_errors)
-            sys.stderr.write(f"toolcat: error: {write_baseline}: not written: "
-                             f"{len(input_errors):,} input{'s' if len(input_errors) != 1 else ''}"
-                             " could not be read\n")
-            return 2
-        n = write(write_baseline, findings, set(labels))
-        if not ui.state.quiet:
-            sys.stderr.write(f"toolcat: recorded {n:,} finding{'s' if n != 1 else ''} in "
-                             f"{write_baseline}\n")
-        return 0
 
-    hidden = 0
+def _settings(config_file: str | None, baseline: str | None, write_baseline: str | None,
+              fmt: str | None, statistics: bool, view: str | None, **cli: Any) -> tuple:
+    """The settings: the config file, with the command line (``cli``: Config.merged's
+    keywords) on top, checked; and the output format."""
+    from toolcat.config import load_config
+    from toolcat.errors import UsageError
+    from toolcat.files import check_inputs
+    from toolcat.lint.engine import check_selection
+    from toolcat.lint.profiles import PROFILES
+    from toolcat.lint.render import FORMATS
+
+    check_inputs([("--config", config_file), ("--baseline", baseline)])
+    cfg = load_config(config_file, profiles=PROFILES)
+    fmt = fmt or cfg.format or "text"
+    if fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
+    if statistics and fmt not in ("text", "json"):
+        raise UsageError(f"--statistics prints text or json (got --format {fmt})")
+    # a selector that matches no rule is a typo, blamed where it was written: the command
+    # line's here (on the command line), the config file's by check_selection below (on the
+    # file); an empty one (an unset CI variable) is a usage error, not "no rules"
+    for option, key in (("--select", "select"), ("--extend-select", "extend_select"),
+                        ("--ignore", "ignore")):
+        if cli[key] is not None:
+            _check_cli_codes(option, cli[key])
+    cfg = cfg.merged(**cli)
+    if baseline and write_baseline:
+        raise UsageError("--baseline and --write-baseline cannot be used together")
+    if view is not None and view not in ("compact", "standard"):
+        raise UsageError(f"--view must be compact or standard (got {view!r})")
+    check_selection(cfg)
+    return cfg, fmt
+
+
+def _write_baseline(path: str, findings: list, labels: dict, input_errors: list) -> int:
+    """--write-baseline: record the findings (not when an input could not be read)."""
+    import sys
+
+    from toolcat import ui
+    from toolcat.lint.baseline import write_baseline as write
+
+    if input_errors:   # a baseline must cover every input: do not write a partial one
+        _report_input_errors(input_errors)
+        sys.stderr.write(f"toolcat: error: {path}: not written: "
+                         f"{len(input_errors):,} input{'s' if len(input_errors) != 1 else ''}"
+                         " could not be read\n")
+        return 2
+    n = write(path, findings, set(labels))
+    if not ui.state.quiet:
+        sys.stderr.write(f"toolcat: recorded {n:,} finding{'s' if n != 1 else ''} in "
+                         f"{path}\n")
+    return 0
+
+
+def _report(cats: list, result: Any, labels: dict, cfg: Any, fmt: str, statistics: bool,
+            baseline: str | None, output_file: str | None, input_errors: list) -> int:
+    """The report (stdout or ``output_file``), then the input errors; the exit code."""
+    import sys
+
+    from toolcat import ui
+    from toolcat.lint import registry
+    from toolcat.lint.render import Report, render
+
+    findings, hidden = result.findings, 0
     if baseline:
         from toolcat.lint.baseline import apply_baseline
 
         findings, hidden = apply_baseline(baseline, findings, set(labels))
-
-    from toolcat.lint import registry
-    from toolcat.lint.engine import reaches
-    from toolcat.lint.render import Report, render
-
     quality = None
     if statistics or cfg.min_score is not None:
         from toolcat.lint.quality import score
 
         quality = score(cats)
+    fail = cfg.fail_on or "error"
     report = Report(findings=findings, files=result.files, tools=result.tools, fail_on=fail,
                     profile=result.profile, hidden=hidden, sources=result.sources,
                     rules=registry.all_rules(), profiles=result.profiles, matrix=result.matrix,
@@ -256,16 +257,25 @@ def run(
     if input_errors:      # input errors win over findings (exit 2, like any input error)
         _report_input_errors(input_errors)
         return 2
+    return 1 if _failed(findings, fail, cfg.min_score, quality) else 0
+
+
+def _failed(findings: list, fail: str, min_score: float | None, quality: Any) -> bool:
+    """A finding reaches --fail-on, or a catalog scores under --min-score (said)."""
+    import sys
+
+    from toolcat.lint.engine import reaches
+
     failed = any(reaches(f.severity, fail) for f in findings)
-    if cfg.min_score is not None and quality is not None:
-        under = [(f, s) for f, s, n in quality.catalogs if n and s < cfg.min_score]
+    if min_score is not None and quality is not None:
+        under = [(f, s) for f, s, n in quality.catalogs if n and s < min_score]
         if under:
             sys.stdout.flush()
             for f, s in under:
                 sys.stderr.write(f"toolcat: {f}: description score {s:.1f} is under "
-                                 f"--min-score {cfg.min_score:g}\n")
+                                 f"--min-score {min_score:g}\n")
             failed = True
-    return 1 if failed else 0
+    return failed
 
 
 def _report_input_errors(errors: list) -> None:

@@ -8,21 +8,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolcat.commands.common import (
-    BrokenRefs,
-    Cookies,
-    FromFormat,
-    MaxFileSize,
-    Merge,
-    NoColor,
-    Paths,
-    Quiet,
-    Root,
-    Webhooks,
-    apply_ui,
-    load_options,
-    warn_broken_refs,
-)
+from toolcat.commands.common import LIVE, LOAD, UI, Shared, warn_broken_refs
+from toolcat.commands.options import Paths, shared
 from toolcat.commands.project import (
     Defer,
     DeferThreshold,
@@ -43,14 +30,7 @@ from toolcat.commands.project import (
     output_policy,
 )
 from toolcat.commands.sources import (
-    Client,
-    ClientConfig,
-    Headers,
-    Servers,
-    Timeout,
-    Urls,
-    Verbose,
-    live_options,
+    input_files,
     load_sources,
     report_errors,
     require_inputs,
@@ -158,39 +138,7 @@ def want_progress(fmt: str, quiet: bool, stream: Any = None) -> bool:
         return False
 
 
-def config_budget(path: str | None = None) -> dict:
-    """Budgets from ``[tool.toolcat.budgets]`` of the configuration (``--config`` or the
-    nearest ``toolcat.toml`` / ``pyproject.toml`` upwards from the current folder)."""
-    from toolcat.config import load_config
-    from toolcat.lint.profiles import PROFILES
-
-    cfg = load_config(path, profiles=PROFILES)
-    budgets = getattr(cfg, "budgets", None)
-    out = dict(budgets) if isinstance(budgets, dict) else {}
-    if cfg.ref_root is not None:
-        out["root"] = cfg.ref_root    # the configuration's `root` (not a budget)
-    return out
-
-
-def _int_budget(cfg: dict, key: str) -> int | None:
-    from toolcat.errors import UsageError
-
-    v = cfg.get(key)
-    if v is None:
-        return None
-    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-        raise UsageError(f"[tool.toolcat.budgets] {key} must be a non-negative integer "
-                         f"(got {v!r})")
-    return v
-
-
-#: `--as`: the providers whose request `measure` can count (each a target of the same name;
-#: harmony: the openai target's function tools as gpt-oss reads them, toolcat.measure.harmony)
-AS_PROVIDERS = ("openai", "anthropic", "gemini", "harmony", "openai-responses")
-#: what the --as harmony figures are counted with (the label in reports and baselines)
-HARMONY_TOKENS = "o200k_harmony"
-
-
+@shared(*LOAD, *LIVE, *UI)
 def measure(
     paths: Paths = None,
     tokenizer: Annotated[Optional[str], typer.Option(
@@ -255,114 +203,55 @@ def measure(
     lossless: Lossless = False,
     source: Source = None,
     safety_tier: SafetyTier = None,
-    from_format: FromFormat = None,
-    webhooks: Webhooks = False,
-    cookies: Cookies = False,
-    broken_refs: BrokenRefs = "widen",
-    root: Root = None,
-    merge: Merge = False,
-    max_file_size: MaxFileSize = None,
-    server: Servers = None,
-    url: Urls = None,
-    header: Headers = None,
-    timeout: Timeout = None,
-    client: Client = None,
-    client_config: ClientConfig = None,
-    verbose: Verbose = False,
-    no_color: NoColor = False,
-    quiet: Quiet = False,
+    *,
+    opts: Shared,
 ) -> int:
     """Measure bytes and tokens of each catalog's standard view against its compact view."""
     from toolcat.commands.project import defer_options
     from toolcat.errors import UsageError
-    from toolcat.measure import (
-        Budget,
-        check_gates,
-        load_for_measure,
-        pct_fraction,
-        read_baseline,
-        tokenizer_name,
-        top_tools,
-    )
-
-    apply_ui(no_color, quiet)
-    if fmt not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
-    from toolcat.commands.sources import input_files
     from toolcat.files import check_inputs, check_outputs
-
-    check_inputs([("--baseline", baseline)])
-    check_outputs([("--write-baseline", write_baseline)],
-                  input_files(paths, client_config, baseline))
-    cfg = config_budget(config)
-    if gate is None:
-        gate = cfg.get("gate", "before")
-    if tokenizer is None:
-        tokenizer = cfg.get("tokenizer", "o200k_base")
-    if gate not in ("after", "before", "upfront"):
-        raise UsageError(f"--gate must be after, before or upfront (got {gate!r})")
-    if gate == "upfront" and defer == "none":
-        raise UsageError("--gate upfront needs --defer all or --defer auto")
-    if as_provider is not None:
-        if as_provider not in AS_PROVIDERS:
-            raise UsageError(f"--as must be one of {', '.join(AS_PROVIDERS)} (got "
-                             f"{as_provider!r})")
-        as_target = "openai" if as_provider == "harmony" else as_provider
-        if to is not None and to != as_target:
-            raise UsageError(f"--as {as_provider} counts the {as_target} target: leave out "
-                             f"--to {to}")
-        to = as_target
-        if as_provider == "harmony" and tokenizer_name(tokenizer) != "o200k_base":
-            raise UsageError("--as harmony counts with the harmony encoding (o200k_base and "
-                             "its special tokens): leave out --tokenizer")
+    from toolcat.measure.settings import Settings
     from toolcat.project import options_from_cli
 
+    opts.apply_ui()
+    if fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
+    check_inputs([("--baseline", baseline)])
+    check_outputs([("--write-baseline", write_baseline)],
+                  input_files(paths, opts.client_config, baseline))
+    ms = Settings.read(config, gate, tokenizer, to, as_provider, defer)
     # the options `toolcat project` builds from the same values (checked here, early)
     popts = options_from_cli(
-        to=to, description_max=description_max, unlowerable=unlowerable, subset=subset,
+        to=ms.to, description_max=description_max, unlowerable=unlowerable, subset=subset,
         output_schema=output_policy(output_schema, no_output_schema), factor=not no_factor,
         factor_all=factor_all,
         keep_titles=keep_titles, source=source, safety_tier=safety_tier, lossless=lossless,
         defer=defer_options(defer, eager, defer_threshold, search))
-    if as_provider == "harmony" and popts.defer.active:
-        raise UsageError("--defer: --as harmony renders no deferred tools (use --as "
-                         "anthropic or openai-responses)")
-    tok = tokenizer_name(tokenizer)
-    # the figures' tokenizer as reports and baselines name it
-    tok_label = HARMONY_TOKENS if as_provider == "harmony" else tok
-
-    if max_increase is not None and baseline is None:
-        raise UsageError("--max-increase needs --baseline FILE")
-    budget = Budget(
-        max_bytes=max_bytes if max_bytes is not None else _int_budget(cfg, "max-bytes"),
-        max_tokens=max_tokens if max_tokens is not None else _int_budget(cfg, "max-tokens"),
-        gate=gate,
-    )
-    if baseline is not None:
-        budget.baseline = read_baseline(baseline, tok_label)
-        budget.baseline_file = baseline
-        inc = max_increase if max_increase is not None else cfg.get("max-increase")
-        budget.max_increase = pct_fraction(inc if inc is not None else 0)
-
-    live = live_options(server, url, header, timeout, client, client_config, verbose)
+    budget = ms.budget(popts, max_bytes, max_tokens, baseline, max_increase)
+    live = opts.live()
     paths = require_inputs(paths, live)
-    lopts = load_options(from_format, webhooks, cookies, merge, max_file_size=max_file_size,
-                         broken_refs=broken_refs,
-                         root=root if root is not None else cfg.get("root"))
+    lopts = opts.load(root=ms.root)
     lopts.stream = True       # a large MCP tools list is measured a batch of tools at a time
+    src, figs = _measure(paths, live, lopts, ms, popts, fmt, top, loaded, opts.quiet)
+    return _report(src, figs, budget, ms, fmt, top, config, write_baseline, opts.quiet)
 
+
+def _measure(paths: list[str], live: Any, lopts: Any, ms: Any, popts: Any, fmt: str,
+             top: int, loaded: int, quiet: bool) -> tuple[Any, list]:
+    """Load and measure, with a progress bar on a terminal; the sources and the figures."""
     import toolcat
     from toolcat import tokens
+    from toolcat.measure import load_for_measure
 
     # Started first: the tokenizer loads (in a child process where possible) while the
     # catalogs are read and projected.
     counter: tokens.TokenCounter
-    if as_provider == "harmony":
+    if ms.as_provider == "harmony":
         from toolcat.measure.harmony import HarmonyCounter
 
         counter = HarmonyCounter()
     else:
-        counter = tokens.counter(tok)
+        counter = tokens.counter(ms.tok)
     inputs = len(paths) + len(live.specs)
     progress = DelayedProgress(want_progress(fmt, quiet), total=inputs * 2)
     skipped: list = []
@@ -389,16 +278,23 @@ def measure(
         def on_catalog(cat: Any) -> None:
             progress.update(f"measured {cat.file}", advance=1)
 
-        figs = toolcat.measure(cats, tok, per_tool=top > 0, settings=popts, counter=counter,
-                               on_catalog=on_catalog, loaded=loaded).catalogs
+        figs = toolcat.measure(cats, ms.tok, per_tool=top > 0, settings=popts,
+                               counter=counter, on_catalog=on_catalog, loaded=loaded).catalogs
     finally:
         counter.close(kill=True)  # a no-op once the counts are in; frees the child on errors
         progress.stop()
-
     if not quiet:
         for file, status in skipped:
             sys.stderr.write(f"toolcat: note: {file}: skipped, the capture holds no tools "
                              f"(status: {status})\n")
+    return src, figs
+
+
+def _report(src: Any, figs: list, budget: Any, ms: Any, fmt: str, top: int,
+            config: str | None, write_baseline: str | None, quiet: bool) -> int:
+    """The figures (stdout), the baseline file, the notes and failures (stderr); the exit
+    code (raised)."""
+    from toolcat.measure import check_gates, top_tools
 
     fails, notes = check_gates(figs, budget)
     tops = top_tools(figs, top) if top > 0 else None
@@ -409,13 +305,12 @@ def measure(
                  "servers": [c.file for c in src.servers],
                  "findings": setup_findings(src, config), "labels": labels}
     missing = [{"server": e.file or "", "error": e.message} for e in src.errors]
-    _render(fmt, figs, tok_label, tops, {(f.file, f.figure) for f in fails}, as_provider,
-            setup, missing)
-
+    _render(fmt, figs, ms.tok_label, tops, {(f.file, f.figure) for f in fails},
+            ms.as_provider, setup, missing)
     if write_baseline is not None:
         from toolcat.measure import write_baseline as _write
 
-        _write(write_baseline, figs, tok_label)
+        _write(write_baseline, figs, ms.tok_label)
     if not quiet:
         for n in notes:
             sys.stderr.write(f"toolcat: note: {n}\n")

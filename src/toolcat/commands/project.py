@@ -6,34 +6,10 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolcat.commands.common import (
-    BrokenRefs,
-    Cookies,
-    FromFormat,
-    MaxFileSize,
-    Merge,
-    NoColor,
-    Paths,
-    Quiet,
-    Root,
-    Webhooks,
-    apply_ui,
-    load_options,
-)
-from toolcat.commands.sources import (
-    Client,
-    ClientConfig,
-    Headers,
-    Servers,
-    Timeout,
-    Urls,
-    Verbose,
-    exit_on_errors,
-    input_files,
-    live_options,
-    load_sources,
-    require_inputs,
-)
+from toolcat.commands.common import LIVE, LOAD, UI, Shared
+from toolcat.commands.options import Paths, shared
+from toolcat.commands.sources import exit_on_errors, input_files, require_inputs
+from toolcat.formats.providers import CLIENTS
 from toolcat.formats.targets import TARGETS
 
 HELP = "Write the compact (or lossless standard) view of catalogs in a target's tool envelope."
@@ -108,8 +84,7 @@ FactorAll = Annotated[bool, typer.Option(
     "refuse $ref/$defs: by default a schema without one never gets one).")]
 ForClients = Annotated[Optional[list[str]], typer.Option(
     "--for", help="Make the compact view acceptable to these MCP clients (repeatable or "
-    "comma-separated: claude-code, claude-desktop, cursor, vscode, windsurf, copilot-cli, "
-    "gemini-cli, kiro, opencode, bedrock-agentcore, codex) with exact rewrites: $ref inlined, "
+    f"comma-separated: {', '.join(CLIENTS)}) with exact rewrites: $ref inlined, "
     "draft-07 upgraded to 2020-12, properties: {} at the top; what cannot be done exactly is "
     "reported [default: none].", show_default=False)]
 ServerName = Annotated[Optional[str], typer.Option(
@@ -173,6 +148,7 @@ def register(app: typer.Typer) -> None:
     app.command("project", epilog=EPILOG, help=HELP, short_help=SHORT)(project)
 
 
+@shared(*LOAD, *LIVE, *UI)
 def project(
     paths: Paths = None,
     output: Annotated[Optional[str], typer.Option(
@@ -211,43 +187,19 @@ def project(
     lossless: Lossless = False,
     source: Source = None,
     safety_tier: SafetyTier = None,
-    from_format: FromFormat = None,
-    webhooks: Webhooks = False,
-    cookies: Cookies = False,
-    broken_refs: BrokenRefs = "widen",
-    root: Root = None,
-    merge: Merge = False,
-    max_file_size: MaxFileSize = None,
-    server: Servers = None,
-    url: Urls = None,
-    header: Headers = None,
-    timeout: Timeout = None,
-    client: Client = None,
-    client_config: ClientConfig = None,
-    verbose: Verbose = False,
-    no_color: NoColor = False,
-    quiet: Quiet = False,
+    *,
+    opts: Shared,
 ) -> None:
     """Write the compact (or standard) view of catalogs in a target envelope."""
-    from toolcat.errors import UsageError
-
-    apply_ui(no_color, quiet)
-    if check and not output:
-        raise UsageError("--check needs -o/--output (the file to compare)")
-    if output == "-" and check:
-        raise UsageError("--check cannot compare stdout")
-    from toolcat.files import check_outputs
-
-    # --check reads -o, it does not write it: only the other outputs must not be inputs
-    check_outputs([("-o", None if check else "-" if output is None else output),
-                   ("--handbook", handbook),
-                   ("--report", report)], input_files(paths, client_config))
-    live = live_options(server, url, header, timeout, client, client_config, verbose)
-    paths = require_inputs(paths, live)
     import toolcat
+    from toolcat import ui
     from toolcat.project import options_from_cli
 
-    opts = options_from_cli(
+    opts.apply_ui()
+    _check_outputs(paths, output, handbook, report, check, opts.client_config)
+    live = opts.live()
+    require_inputs(paths, live)
+    popts = options_from_cli(
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
         subset=subset, output_schema=output_policy(output_schema, no_output_schema),
         factor=not no_factor,
@@ -256,8 +208,6 @@ def project(
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier,
         indent=indent, duplicate_ids=duplicate_ids, lossless=lossless,
         defer=defer_options(defer, eager, defer_threshold, search))
-    from toolcat import ui
-
     counter = None
     if not ui.state.quiet and not check:
         # the summary's token counts: a forked counter loads the tokenizer while we project
@@ -265,35 +215,64 @@ def project(
 
         counter = tokens.counter()
     try:
-        src = load_sources(paths, load_options(from_format, webhooks, cookies, merge,
-                                               strict=True, max_file_size=max_file_size,
-                                               broken_refs=broken_refs, root=root), live)
+        src = opts.sources(paths, live)
         exit_on_errors(src.errors)     # a server that failed: nothing is written
-        cats = src.catalogs
-        proj = toolcat.project(cats, settings=opts)
+        proj = toolcat.project(src.catalogs, settings=popts)
         data = proj.output_bytes()     # first: the summary counts a view into it
         if counter is not None:
             from toolcat.project.report import start_counting
 
             start_counting(proj, counter)
-        files: list[tuple[str, bytes]] = []
-        if output and output != "-":
-            files.append((output, data))
-        if handbook:
-            files.append((handbook, proj.handbook_bytes()))
-        if report:
-            files.append((report, proj.report_bytes()))
-        code = proj.exit_code()
-        if check:
-            raise typer.Exit(_check(files))
-        if code:
-            # --unlowerable fail: nothing is written but the report (to say what failed)
-            files = [(p, d) for p, d in files if p == report]
-        ui.write_atomic_many(files)   # all or nothing: no output is replaced if one cannot be
+        code = _write(proj, data, output, handbook, report, check)
     except BaseException:
         if counter is not None:   # the summary will not be printed: stop its child
             counter.close(kill=True)
         raise
+    _finish(proj, data, code, output, report, counter)
+
+
+def _check_outputs(paths: list[str] | None, output: str | None, handbook: str | None,
+                   report: str | None, check: bool, client_config: str | None) -> None:
+    from toolcat.errors import UsageError
+    from toolcat.files import check_outputs
+
+    if check and not output:
+        raise UsageError("--check needs -o/--output (the file to compare)")
+    if output == "-" and check:
+        raise UsageError("--check cannot compare stdout")
+    # --check reads -o, it does not write it: only the other outputs must not be inputs
+    check_outputs([("-o", None if check else "-" if output is None else output),
+                   ("--handbook", handbook),
+                   ("--report", report)], input_files(paths, client_config))
+
+
+def _write(proj: Any, data: bytes, output: str | None, handbook: str | None,
+           report: str | None, check: bool) -> int:
+    """Write the files (all or none), or compare them (--check); the exit code."""
+    from toolcat import ui
+
+    files: list[tuple[str, bytes]] = []
+    if output and output != "-":
+        files.append((output, data))
+    if handbook:
+        files.append((handbook, proj.handbook_bytes()))
+    if report:
+        files.append((report, proj.report_bytes()))
+    code = proj.exit_code()
+    if check:
+        raise typer.Exit(_check(files))
+    if code:
+        # --unlowerable fail: nothing is written but the report (to say what failed)
+        files = [(p, d) for p, d in files if p == report]
+    ui.write_atomic_many(files)   # all or nothing: no output is replaced if one cannot be
+    return int(code)
+
+
+def _finish(proj: Any, data: bytes, code: int, output: str | None, report: str | None,
+            counter: Any) -> None:
+    """stdout, the warnings and the summary; exit with ``code``."""
+    from toolcat import ui
+
     if code == 0 and (not output or output == "-"):
         ui.write_stdout(data)
     for w in proj.warnings:

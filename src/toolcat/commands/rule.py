@@ -6,7 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from toolcat.commands.common import NoColor, Quiet, apply_ui
+from toolcat.commands.common import UI, Shared
+from toolcat.commands.options import shared
 
 EPILOG = """Examples:
 
@@ -26,20 +27,21 @@ def register(app: typer.Typer) -> None:
                 short_help="Explain a lint rule, or list them all.")(rule)
 
 
+@shared(*UI)
 def rule(
     code: Annotated[Optional[str], typer.Argument(help="A rule code, e.g. CS203.",
                                                   show_default=False)] = None,
     all_: Annotated[bool, typer.Option("--all", "-a", help="List every rule.")] = False,
     fmt: Annotated[str, typer.Option("--format", "-f",
                                      help="Output format: text, markdown or json.")] = "text",
-    no_color: NoColor = False,
-    quiet: Quiet = False,
+    *,
+    opts: Shared,
 ) -> None:
     from toolcat.errors import UsageError
     from toolcat.lint import registry
     from toolcat.ui import write_stdout
 
-    apply_ui(no_color, quiet)
+    opts.apply_ui()
 
     if fmt not in ("text", "markdown", "json"):
         raise UsageError(f"--format must be text, markdown or json (got {fmt!r})")

@@ -7,7 +7,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolcat.commands.common import NoColor, Quiet, apply_ui
+from toolcat.commands.common import Shared
+from toolcat.commands.options import Client, ClientConfig, Headers, Timeout, shared
 from toolcat.commands.project import (
     DescriptionMax,
     ForClients,
@@ -20,7 +21,6 @@ from toolcat.commands.project import (
     ServerName,
     output_policy,
 )
-from toolcat.commands.sources import Client, ClientConfig, Headers, Timeout, Verbose
 
 HELP = ("Serve an MCP server's tools in the compact view, over stdio (or Streamable HTTP on "
         "127.0.0.1 with --http): tools/list lists what "
@@ -144,6 +144,7 @@ def register(app: typer.Typer) -> None:
     app.command("serve", epilog=EPILOG, help=HELP, short_help=SHORT)(serve)
 
 
+@shared("verbose", "no_color", "quiet")
 def serve(
     upstream: Annotated[Optional[str], typer.Argument(
         metavar="SERVER", help="The upstream server: a command line, or an http(s):// URL.",
@@ -175,41 +176,25 @@ def serve(
     for_clients: ForClients = None,
     server_name: ServerName = None,
     plugin: Plugin = None,
-    verbose: Verbose = False,
-    no_color: NoColor = False,
-    quiet: Quiet = False,
+    *,
+    opts: Shared,
 ) -> None:
     import gc
-    import re
 
     from toolcat import ui
-    from toolcat.commands.sources import live_options
-    from toolcat.errors import UsageError
-
-    gc.enable()     # a long-lived process (the CLI turns the cyclic collector off)
-    apply_ui(no_color, quiet)
-    cmds = list(server or [])
-    urls = list(url or [])
-    if upstream is not None:
-        (urls if re.match(r"(?i)https?://", upstream) else cmds).insert(0, upstream)
-    if not cmds and not urls and not client and not client_config and not catalog:
-        raise UsageError("give the upstream server: a command line or URL, --server CMD, "
-                         "--url URL, --client NAME or --client-config FILE (or a catalog "
-                         "file to serve without a server: --catalog FILE)")
-    if not call_timeout >= 0:
-        raise UsageError(f"--call-timeout must be 0 (no limit) or more seconds "
-                         f"(got {call_timeout:g})")
-    if validate not in VALIDATE_MODES:
-        raise UsageError(f"--validate must be one of {', '.join(VALIDATE_MODES)} "
-                         f"(got {validate!r})")
-    if no_validate:
-        validate = "off"
-    if http is not None and not 0 <= http <= 65535:
-        raise UsageError(f"--http must be a port number, 0 to 65535 (got {http})")
     from toolcat.commands.project import client_names
+    from toolcat.errors import UsageError
     from toolcat.project import options_from_cli
+    from toolcat.serve.runner import ServeOptions
+    from toolcat.serve.runner import serve as run
     from toolcat.serve.view import check_tool_name
 
+    gc.enable()     # a long-lived process (the CLI turns the cyclic collector off)
+    opts.apply_ui()
+    cmds, urls = _upstream_args(upstream, server, url, client, client_config, catalog)
+    _check_args(call_timeout, validate, http)
+    if no_validate:
+        validate = "off"
     check_tool_name(handbook_tool)
     deferring = _defer_options(defer, eager or [], max_loaded, defer_threshold)
     if deferring is not None and handbook_tool in (deferring.search, deferring.call):
@@ -222,7 +207,58 @@ def serve(
                                 keep_titles=keep_titles, lossless=lossless,
                                 for_clients=client_names(for_clients),
                                 server_name=server_name, plugin=plugin)
+    live = _live(cmds, urls, header, timeout, client, client_config, opts.verbose, catalog)
+    statics = _catalogs(catalog or [], [s.name for s in live.specs])
+    code = run(ServeOptions(specs=live.specs, settings=settings, handbook_tool=handbook_tool,
+                            timeout=live.timeout, call_timeout=call_timeout or None,
+                            verbose=live.verbose, quiet=ui.state.quiet, http=http,
+                            validate=validate, repair_args=not no_repair_args,
+                            catalogs=statics, defer=deferring and deferring.options,
+                            deny_poisoned=deny_poisoned))
+    raise typer.Exit(code)
+
+
+def _upstream_args(upstream: str | None, server: list[str] | None, url: list[str] | None,
+                   client: str | None, client_config: str | None,
+                   catalog: list[str] | None) -> tuple[list[str], list[str]]:
+    """The upstream commands and URLs (SERVER is one or the other); a usage error when
+    there is nothing to serve."""
+    import re
+
+    from toolcat.errors import UsageError
+
+    cmds = list(server or [])
+    urls = list(url or [])
+    if upstream is not None:
+        (urls if re.match(r"(?i)https?://", upstream) else cmds).insert(0, upstream)
+    if not cmds and not urls and not client and not client_config and not catalog:
+        raise UsageError("give the upstream server: a command line or URL, --server CMD, "
+                         "--url URL, --client NAME or --client-config FILE (or a catalog "
+                         "file to serve without a server: --catalog FILE)")
+    return cmds, urls
+
+
+def _check_args(call_timeout: float, validate: str, http: int | None) -> None:
+    from toolcat.errors import UsageError
+
+    if not call_timeout >= 0:
+        raise UsageError(f"--call-timeout must be 0 (no limit) or more seconds "
+                         f"(got {call_timeout:g})")
+    if validate not in VALIDATE_MODES:
+        raise UsageError(f"--validate must be one of {', '.join(VALIDATE_MODES)} "
+                         f"(got {validate!r})")
+    if http is not None and not 0 <= http <= 65535:
+        raise UsageError(f"--http must be a port number, 0 to 65535 (got {http})")
+
+
+def _live(cmds: list[str], urls: list[str], header: list[str] | None, timeout: float | None,
+          client: str | None, client_config: str | None, verbose: bool,
+          catalog: list[str] | None) -> Any:
+    """The upstreams' live options; those of a client configuration are marked (NESTED)."""
     import os
+
+    from toolcat.commands.sources import live_options
+    from toolcat.errors import UsageError
 
     from_config = bool(client or client_config)
     if from_config and os.environ.get(NESTED):
@@ -234,20 +270,10 @@ def serve(
     live = live_options(cmds, urls, header, timeout, client, client_config, verbose)
     if not live.specs and from_config and not catalog:
         raise UsageError("the client configuration has no MCP server to serve")
-    statics = _catalogs(catalog or [], [s.name for s in live.specs])
     if from_config:
         for spec in live.specs:
             spec.env[NESTED] = "1"
-    from toolcat.serve.runner import ServeOptions
-    from toolcat.serve.runner import serve as run
-
-    code = run(ServeOptions(specs=live.specs, settings=settings, handbook_tool=handbook_tool,
-                            timeout=live.timeout, call_timeout=call_timeout or None,
-                            verbose=live.verbose, quiet=ui.state.quiet, http=http,
-                            validate=validate, repair_args=not no_repair_args,
-                            catalogs=statics, defer=deferring and deferring.options,
-                            deny_poisoned=deny_poisoned))
-    raise typer.Exit(code)
+    return live
 
 
 def _catalogs(files: list[str], taken: list[str]) -> list:
@@ -282,18 +308,17 @@ def _defer_options(mode: str | None, eager: list[str], max_loaded: int,
                    threshold: int) -> _Deferring | None:
     """The options of ``--defer`` (None: every tool listed, as without it)."""
     from toolcat.errors import UsageError
-    from toolcat.serve.defer import CALL_TOOL, MODES, SEARCH_TOOL, DeferOptions
+    from toolcat.project.defer import DeferOptions as Checked
+    from toolcat.serve.defer import CALL_TOOL, SEARCH_TOOL, DeferOptions
 
-    if mode is not None and mode not in MODES:
-        raise UsageError(f"--defer must be one of {', '.join(MODES)} (got {mode!r})")
+    # the mode and threshold checks are project's and measure's (one set of messages)
+    Checked(mode or "none", tuple(eager), threshold).check()
     if mode in (None, "none"):
         if eager:
             raise UsageError("--eager needs --defer (all or auto)")
         return None
     if max_loaded < 1:
         raise UsageError(f"--max-loaded must be 1 or more (got {max_loaded})")
-    if threshold < 0:
-        raise UsageError(f"--defer-threshold must be 0 or more tokens (got {threshold})")
     return _Deferring(DeferOptions(mode=mode, eager=list(eager), max_loaded=max_loaded,
                                    threshold=threshold), SEARCH_TOOL, CALL_TOOL)
 

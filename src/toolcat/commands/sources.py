@@ -1,15 +1,15 @@
 """Where a command's catalogs come from: files and folders, and live MCP servers.
 
 Every command that takes catalogs takes servers too, with the same options (issue 14). A
-command adds the aliases below to its signature, builds :class:`LiveOptions` with
-:func:`live_options` and loads everything with :func:`load_sources`::
+command takes them with the other shared options (:data:`toolcat.commands.common.SHARED`),
+builds :class:`LiveOptions` with :func:`live_options` and loads everything with
+:func:`load_sources`::
 
-    def mycommand(paths: Paths = None, ..., server: Servers = None, url: Urls = None,
-                  header: Headers = None, timeout: Timeout = None, client: Client = None,
-                  client_config: ClientConfig = None, verbose: Verbose = False):
-        live = live_options(server, url, header, timeout, client, client_config, verbose)
-        src = load_sources(paths, lopts, live)      # files first, then servers
-        for e in src.errors: ...                    # servers that failed, one error each
+    @shared(*LOAD, *LIVE, *UI)          # toolcat.commands.options
+    def mycommand(paths: Paths = None, ..., *, opts: Shared):
+        live = opts.live()                  # live_options() of the shared options
+        src = opts.sources(paths, live)     # load_sources(): files first, then servers
+        for e in src.errors: ...            # servers that failed, one error each
 
 ``--server CMD`` (repeatable) runs a stdio server, ``--url URL`` (repeatable, with
 ``--header 'Name: value'``) reaches a Streamable HTTP one, ``--client NAME`` and
@@ -31,20 +31,6 @@ if TYPE_CHECKING:
     from toolcat.model import Catalog
 
 CLIENT_NAMES = ("claude-desktop", "claude-code", "cursor", "vscode", "windsurf")
-
-
-# The Typer declarations of the live options are in toolcat.commands.options: Typer is
-# imported when one of them is imported from here, not with this module.
-_TYPER_ALIASES = frozenset(("Servers", "Urls", "Headers", "Timeout", "Client", "ClientConfig",
-                            "Verbose"))
-
-
-def __getattr__(name: str) -> Any:
-    if name in _TYPER_ALIASES:
-        from toolcat.commands import options
-
-        return getattr(options, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: What the commands say when neither a file nor a server was given.
@@ -228,16 +214,12 @@ def setup_findings(src: Sources, config_path: str | None = None) -> list:
     if setup is None:
         return []
     from toolcat.config import load_config
-    from toolcat.lint.engine import enabled_rules, lint_catalog
+    from toolcat.lint.engine import lint, profile_names
     from toolcat.lint.profiles import PROFILES
 
     cfg = load_config(config_path, profiles=PROFILES)
     cfg.select = ["SU"]
     cfg.extend_select = []
-    # (a list of profiles in the configuration is an internal error here: TypeError)
-    profile = PROFILES[cfg.profile or "mcp"]  # type: ignore[index]
-    findings = lint_catalog(setup, cfg, profile, enabled_rules(cfg, profile))
-    from toolcat.model import Finding
-
-    findings.sort(key=Finding.sort_key)
-    return findings
+    # a list of profiles in the configuration: each finding names its profiles, as in lint
+    names = profile_names(cfg)
+    return lint([], cfg, names if len(names) > 1 else names[0], setup=setup).findings

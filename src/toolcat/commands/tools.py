@@ -6,34 +6,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from toolcat.commands.common import (
-    BrokenRefs,
-    Cookies,
-    FromFormat,
-    MaxFileSize,
-    Merge,
-    NoColor,
-    Paths,
-    Quiet,
-    Root,
-    Webhooks,
-    apply_ui,
-    load_options,
-    warn_broken_refs,
-)
-from toolcat.commands.sources import (
-    Client,
-    ClientConfig,
-    Headers,
-    Servers,
-    Timeout,
-    Urls,
-    Verbose,
-    live_options,
-    load_sources,
-    report_errors,
-    require_inputs,
-)
+from toolcat.commands.common import LIVE, LOAD, UI, Shared, warn_broken_refs
+from toolcat.commands.options import Paths, shared
+from toolcat.commands.sources import report_errors
 
 if TYPE_CHECKING:
     from toolcat.model import Catalog
@@ -52,38 +27,21 @@ def register(app: typer.Typer) -> None:
     app.command("tools", epilog=EPILOG, help="List the tools toolcat loads from each catalog.")(tools)
 
 
+@shared(*LOAD, *LIVE, *UI)
 def tools(
     paths: Paths = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="Output: text or json.")] = "text",
-    from_format: FromFormat = None,
-    webhooks: Webhooks = False,
-    cookies: Cookies = False,
-    broken_refs: BrokenRefs = "widen",
-    root: Root = None,
-    merge: Merge = False,
-    max_file_size: MaxFileSize = None,
-    server: Servers = None,
-    url: Urls = None,
-    header: Headers = None,
-    timeout: Timeout = None,
-    client: Client = None,
-    client_config: ClientConfig = None,
-    verbose: Verbose = False,
-    no_color: NoColor = False,
-    quiet: Quiet = False,
+    *,
+    opts: Shared,
 ) -> int:
     """List the tools toolcat loads: id, source format, title, parameters, the bytes of
     its input schema and of its output schema."""
     from toolcat.errors import UsageError
 
-    apply_ui(no_color, quiet)
+    opts.apply_ui()
     if fmt not in ("text", "json"):
         raise UsageError(f"--format must be text or json (got {fmt!r})")
-    live = live_options(server, url, header, timeout, client, client_config, verbose)
-    paths = require_inputs(paths, live)
-    src = load_sources(paths, load_options(from_format, webhooks, cookies, merge,
-                                           max_file_size=max_file_size,
-                                           broken_refs=broken_refs, root=root), live)
+    src = opts.sources(paths, opts.live())
     cats = src.catalogs
     warn_broken_refs(cats)
     if fmt == "json":

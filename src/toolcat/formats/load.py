@@ -50,6 +50,41 @@ class LoadOptions:
     root: str | None = None
 
 
+def load_options(*, from_format: str | None = None, webhooks: bool = False,
+                 cookies: bool = False, merge: bool = False, strict: bool = True,
+                 view: str | None = None, max_file_size: int | None = None,
+                 broken_refs: str = "fail", root: str | None = None,
+                 errors: list[InputError] | None = None) -> LoadOptions:
+    """The one builder and validator of :class:`LoadOptions`, for the command line
+    (:func:`toolcat.commands.common.load_options`) and the API's keywords
+    (:func:`toolcat.api.load_all` ...): the same limits and messages, named by the options
+    (a :class:`~toolcat.errors.UsageError`: exit 2 on the command line, raised by the API)."""
+    from toolcat.document.parse import MAX_LIMIT
+    from toolcat.errors import UsageError
+    from toolcat.formats.openapi.refs import BROKEN_REFS
+
+    if from_format is not None and from_format not in registry.keys():
+        raise UsageError(f"--from must be one of {', '.join(registry.keys())} "
+                         f"(got {from_format!r})")
+    if view is not None and view not in ("compact", "standard"):
+        raise UsageError(f"--view must be compact or standard (got {view!r})")
+    if max_file_size is not None and (not isinstance(max_file_size, int)
+                                      or isinstance(max_file_size, bool)
+                                      or not 0 < max_file_size <= MAX_LIMIT):
+        got = f"{max_file_size:,}" if isinstance(max_file_size, int) else repr(max_file_size)
+        raise UsageError(f"--max-file-size must be a positive number of bytes up to "
+                         f"{MAX_LIMIT:,} (got {got})")
+    if broken_refs not in BROKEN_REFS:
+        raise UsageError(f"--broken-refs must be one of {', '.join(BROKEN_REFS)} "
+                         f"(got {broken_refs!r})")
+    if root is not None and (not root or not os.path.isdir(root)):
+        raise UsageError(f"--root must be a folder (got {root!r})")
+    return LoadOptions(from_format=from_format, webhooks=webhooks, cookies=cookies,
+                       merge=merge, strict=strict, view=view, errors=errors,
+                       limits=Limits.from_env(max_file_size), broken_refs=broken_refs,
+                       root=root)
+
+
 def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalog:
     fmt = opts.from_format
     if fmt is not None:

@@ -57,7 +57,7 @@ class DeferOptions:
             raise UsageError(f"--search must be one of {', '.join(SEARCH_KINDS)} "
                              f"(got {self.search!r})")
         if not isinstance(self.threshold, int) or self.threshold < 0:
-            raise UsageError("--defer-threshold must be a number of tokens >= 0")
+            raise UsageError(f"--defer-threshold must be 0 or more tokens (got {self.threshold!r})")
         for p in self.eager:
             if not isinstance(p, str) or not p:
                 raise UsageError("--eager needs a tool name or a shell-style pattern")
