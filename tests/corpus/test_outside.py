@@ -49,9 +49,6 @@ RUN_LARGE = os.environ.get("TOOLCAT_OUTSIDE_LARGE") == "1"
 
 # ---------------------------------------------------------------- what toolcat gets wrong today
 # (entry id, check) -> reason. Each one is a failure class in the notes with a reproducer.
-ITEM9 = ("issue 12 item 9: operation-level $ref to another file is ignored (empty tools with "
-         "invented ids)")
-ITEM11 = "issue 12 item 11: duplicate tool ids are written into the output"
 KNOWN: dict[tuple[str, str], str] = {}
 
 
