@@ -55,19 +55,37 @@ def _bounded(cpu: int):
     return pre
 
 
-def run(*args, input=None, cwd=None, env=None, cpu: int = 20, timeout: float = 120,
-        stdin=None) -> subprocess.CompletedProcess:
-    """toolcat in a fresh process with a CPU bound (RLIMIT_CPU: a runaway is killed by
-    SIGXCPU, a negative exit code) and a generous wall-clock guard against blocking."""
-    e = dict(os.environ)
-    e.pop("FORCE_COLOR", None)
-    e.pop("TOOLCAT_DEBUG", None)
-    e["NO_COLOR"] = "1"
-    if env:
-        e.update(env)
-    return subprocess.run([sys.executable, "-m", "toolcat", *map(str, args)], input=input,
-                          stdin=stdin, capture_output=True, cwd=cwd, env=e, timeout=timeout,
-                          preexec_fn=_bounded(cpu))
+CPU_BOUND = 20   # seconds of CPU a run may take before it counts as a runaway
+
+
+def run(*args, input=None, cwd=None, env=None, cpu: int | None = None, timeout: float = 120,
+        stdin=None, fresh: bool = False) -> subprocess.CompletedProcess:
+    """toolcat with a CPU bound of ``cpu`` seconds (default 20) and a wall-clock guard.
+
+    In this process (support.fuzz_support.run_inprocess: ``toolcat.cli.run`` as ``main`` runs
+    it) unless ``fresh``, ``env``, ``stdin`` or an explicit ``cpu`` is given: then in a fresh
+    process with RLIMIT_CPU (a runaway, even inside C code, is killed by SIGXCPU: a negative
+    exit code). In this process a run over the bound gets that same exit code, and the
+    wall-clock guard (``timeout``) ends a run that blocks."""
+    if fresh or env or stdin is not None or cpu is not None:
+        e = dict(os.environ)
+        e.pop("FORCE_COLOR", None)
+        e.pop("TOOLCAT_DEBUG", None)
+        e["NO_COLOR"] = "1"
+        if env:
+            e.update(env)
+        return subprocess.run([sys.executable, "-m", "toolcat", *map(str, args)], input=input,
+                              stdin=stdin, capture_output=True, cwd=cwd, env=e, timeout=timeout,
+                              preexec_fn=_bounded(cpu or CPU_BOUND))
+    from support.fuzz_support import run_inprocess
+
+    argv = [str(a) for a in args]
+    r = run_inprocess(argv, cwd=str(cwd) if cwd is not None else None, input=input,
+                      timeout=timeout)
+    if r.timed_out:
+        raise subprocess.TimeoutExpired(["toolcat", *argv], timeout)
+    code = -signal.SIGXCPU if r.cpu > CPU_BOUND else r.code
+    return subprocess.CompletedProcess(["toolcat", *argv], code, r.out, r.err)
 
 
 def one_error_line(r, *needles: str) -> str:
@@ -156,6 +174,7 @@ def test_a_fifo_without_reader_is_one_error_not_a_hang(tmp_path: Path) -> None:
     no_temp_files(tmp_path)
 
 
+@pytest.mark.fresh
 def test_dev_stdout_style_link_reaches_stdout(tmp_path: Path) -> None:
     # /dev/stdout's shape (a link to /proc/self/fd/1), and /dev/fd/1's (a link through a
     # link), as copies: never the real /dev entries
@@ -165,8 +184,8 @@ def test_dev_stdout_style_link_reaches_stdout(tmp_path: Path) -> None:
     fd.symlink_to("/proc/self/fd")
     via = tmp_path / "via"
     via.symlink_to(fd / "1")
-    for target in (link, via):
-        r = run("project", GIT, "-q", "-o", target)
+    for target in (link, via):   # a fresh process: /proc/self/fd/1 is its own stdout
+        r = run("project", GIT, "-q", "-o", target, fresh=True)
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout)["tools"], "the catalog must reach stdout"
         assert os.path.islink(target) and os.readlink(target) in ("/proc/self/fd/1",
@@ -211,6 +230,7 @@ def test_a_socket_target_is_one_error(tmp_path: Path) -> None:
 
 # ---- patterns from the catalog never hang
 
+@pytest.mark.fresh
 def test_catastrophic_pattern_is_bounded(tmp_path: Path) -> None:
     f = _write(tmp_path / "redos.json", _mcp({"name": "t", "inputSchema": {
         "type": "object", "properties": {}, "required": ["a" * 40 + "!"],
@@ -249,6 +269,7 @@ def test_huge_repeat_counts_never_overflow(tmp_path: Path) -> None:
     assert not any(p.endswith("/a/pattern") for p in sc301), findings
 
 
+@pytest.mark.fresh
 def test_deeply_nested_groups_stay_in_bounded_memory(tmp_path: Path) -> None:
     # 30,000 nested capture groups: RE2 with captures allocated ~22 GB (the OOM killer
     # ended the run, exit 137). An address-space limit makes a regression a failure here,
@@ -329,6 +350,7 @@ def test_zero_device_is_refused(tmp_path: Path) -> None:
     one_error_line(run("project", GIT, "-o", zero, "--check", timeout=60), "character device")
 
 
+@pytest.mark.fresh
 def test_check_and_baseline_files_have_the_size_limit(tmp_path: Path) -> None:
     big = _write(tmp_path / "big.json", b"[" + b"0," * 60_000 + b"0]")
     env = {"TOOLCAT_MAX_FILE_SIZE": "100000"}
@@ -530,6 +552,7 @@ def test_non_utf8_file_name_in_a_folder(tmp_path: Path) -> None:
 
 # ---- closed streams, Ctrl-C, SIGTERM
 
+@pytest.mark.fresh
 def test_closed_stdout_and_stdin(tmp_path: Path) -> None:
     for cmd, stdin_closed in (("lint", False), ("tools", False), ("measure", False),
                               ("lint", True)):
@@ -559,6 +582,7 @@ def _loaded(pid: int, lib: str) -> bool:
         return False
 
 
+@pytest.mark.fresh
 def test_sigterm_removes_temp_files_and_exits_143(tmp_path: Path) -> None:
     src = _big_catalog(tmp_path / "big.json", 6000)
     out = tmp_path / "out" / "o.json"
@@ -586,6 +610,7 @@ def test_sigterm_removes_temp_files_and_exits_143(tmp_path: Path) -> None:
     assert hit, "SIGTERM never landed while a temp file existed"
 
 
+@pytest.mark.fresh
 def test_early_ctrl_c_prints_no_traceback(tmp_path: Path) -> None:
     for sig, code, word in ((signal.SIGINT, 130, "interrupted"),
                             (signal.SIGTERM, 143, "terminated")):
@@ -618,6 +643,7 @@ if __name__ == '__main__':
 """
 
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("how", ["launcher", "-m"])
 @pytest.mark.parametrize("module", ["toolcat.api", "toolcat.errors", "toolcat.version",
                                     "toolcat.cli"])
@@ -661,6 +687,7 @@ files.write_outputs([(sys.argv[1], b"x" * 200000)])
 """
 
 
+@pytest.mark.fresh
 def test_sigkill_during_an_atomic_write_leaves_no_temp_file(tmp_path: Path) -> None:
     """SIGKILL while the output is written: nothing is left beside it (the temp file has no
     name until the rename: O_TMPFILE + linkat where the system has them); SIGKILL at the
@@ -716,6 +743,7 @@ def test_malformed_config_values(tmp_path: Path, name: str, text: str,
         one_error_line(run(cmd, GIT, cwd=tmp_path), name, needle)
 
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("env,args", [
     ({"TOOLCAT_MAX_FILE_SIZE": "abc"}, []), ({"TOOLCAT_MAX_FILE_SIZE": "1e9"}, []),
     ({"TOOLCAT_MAX_DEPTH": "abc"}, []), ({"TOOLCAT_MAX_FILE_SIZE": "-5"}, []),
@@ -735,6 +763,7 @@ def test_malformed_baseline_entries(tmp_path: Path, entry) -> None:
     one_error_line(run("lint", GIT, "--baseline", b), "baseline")
 
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("entry", [1, 2.5, [1, 2], None, "x", True])
 def test_measure_baseline_entry_that_is_no_object(tmp_path: Path, entry) -> None:
     """A catalog entry of a measure baseline that is a number, a list (...) is one error line
@@ -888,6 +917,7 @@ def test_check_reads_its_output_and_other_outputs_still_work(tmp_path: Path) -> 
 
 # ---- a closed pipe exits 0 for every command
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("args", [["tools"], ["measure", "--top", "2000"], ["lint"],
                                   ["lint", "-f", "json"], ["project", "--indent", "2"],
                                   ["diff-toolids"], ["rule", "--all"]])
@@ -988,6 +1018,7 @@ def test_utf32_is_named(tmp_path: Path) -> None:
 
 # ---- a $ref chain 3,000+ deep names the file
 
+@pytest.mark.fresh
 def test_deep_ref_chain_names_the_file(tmp_path: Path) -> None:
     n = 5000
     defs = {f"d{i}": {"$ref": f"#/components/schemas/d{i + 1}"} for i in range(n)}
@@ -1052,6 +1083,7 @@ def test_tools_piped_never_cuts_ids_or_titles(tmp_path: Path) -> None:
         assert i in out and ("A title " * 12).strip() in out
 
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("args", [["tools"], ["measure", "--top", "5"], ["rule", "--all"]])
 def test_narrow_terminal_layouts_fit(tmp_path: Path, args: list) -> None:
     folder = tmp_path / "a_folder_with_quite_a_long_name_for_catalogs"
@@ -1180,15 +1212,16 @@ def _specials(tmp_path: Path) -> dict[str, Path]:
 
 
 @pytest.mark.parametrize("what", ["FIFO", "character device", "over the"])
-def test_h29_diff_ignore_file_is_read_by_the_one_reader(tmp_path: Path, what: str) -> None:
+def test_diff_ignore_file_is_read_by_the_one_reader(tmp_path: Path, what: str) -> None:
     path = _specials(tmp_path)[what]
     small = _write(tmp_path / "t.json", _mcp({"name": "a"}))
     r = run("diff", small, small, "--ignore-file", path, "--max-file-size", "1000", timeout=60)
     one_error_line(r, str(path), what)
 
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("what", ["FIFO", "character device", "over the"])
-def test_h29_client_config_env_file_is_read_by_the_one_reader(tmp_path: Path,
+def test_client_config_env_file_is_read_by_the_one_reader(tmp_path: Path,
                                                                what: str) -> None:
     path = _specials(tmp_path)[what]
     cfg = _write(tmp_path / "mcp.json", {"mcpServers": {"a": {
@@ -1197,7 +1230,7 @@ def test_h29_client_config_env_file_is_read_by_the_one_reader(tmp_path: Path,
     one_error_line(r, "envFile", what)
 
 
-def test_h29_env_file_not_utf8_is_one_error_line(tmp_path: Path) -> None:
+def test_env_file_not_utf8_is_one_error_line(tmp_path: Path) -> None:
     env = _write(tmp_path / "x.env", b"A=1\nB=\xff\n")
     cfg = _write(tmp_path / "mcp.json", {"mcpServers": {"a": {
         "command": sys.executable, "args": ["-c", "pass"], "envFile": "x.env"}}})
@@ -1214,6 +1247,7 @@ def _tool_schema(**kw) -> dict:
     return _mcp({"name": "t", "inputSchema": dict({"type": "object"}, **kw)})
 
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("old,new", [
     # a pattern jsonschema checks candidates against
     ({"properties": {"k": {"type": "string", "pattern": _EVIL}}},
@@ -1229,7 +1263,7 @@ def _tool_schema(**kw) -> dict:
          "$schema": "http://json-schema.org/draft-07/schema#", "pattern": _EVIL,
          "enum": [_LONG]}}}),
 ], ids=["pattern", "patternProperties", "nested-$schema"])
-def test_h29_diff_runs_catalog_patterns_by_re2(tmp_path: Path, old: dict, new: dict) -> None:
+def test_diff_runs_catalog_patterns_by_re2(tmp_path: Path, old: dict, new: dict) -> None:
     a = _write(tmp_path / "a.json", _tool_schema(**old))
     b = _write(tmp_path / "b.json", _tool_schema(**new))
     for fmt in ("text", "json"):
@@ -1255,7 +1289,7 @@ def _md_tags(markdown: str) -> tuple[set, list[set]]:
     return tags, tables
 
 
-def test_h29_markdown_reports_never_render_catalog_text_as_markup(tmp_path: Path) -> None:
+def test_markdown_reports_never_render_catalog_text_as_markup(tmp_path: Path) -> None:
     folder = tmp_path / "d|`<b>x</b>[y](http://e)"
     old = _write(folder / "old.json", _mcp({"name": _MD_NAME, "description": "<i>d</i> `x",
                                             "inputSchema": {"type": "object", "properties": {
@@ -1281,7 +1315,7 @@ def test_h29_markdown_reports_never_render_catalog_text_as_markup(tmp_path: Path
     ("http://127.0.0.1:1/\x1b[31m", "control character"),
     ("http://", "scheme and host"),
 ])
-def test_h29_malformed_server_url_is_one_error_line(tmp_path: Path, url: str,
+def test_malformed_server_url_is_one_error_line(tmp_path: Path, url: str,
                                                      needle: str) -> None:
     one_error_line(run("tools", "--url", url, "--timeout", "5"), "--url", needle)
     cfg = _write(tmp_path / "mcp.json", {"mcpServers": {"a": {"url": url}}})
@@ -1293,7 +1327,7 @@ def test_h29_malformed_server_url_is_one_error_line(tmp_path: Path, url: str,
     ("X", "caf\u00e9", "not ASCII"),
     ("X Y", "a", "no header name"),
 ])
-def test_h29_config_headers_are_checked_as_header_is(tmp_path: Path, name: str, value: str,
+def test_config_headers_are_checked_as_header_is(tmp_path: Path, name: str, value: str,
                                                      needle: str) -> None:
     """A client configuration's headers get --header's check (one header_problem): before,
     they went to the HTTP client unchecked (a UnicodeEncodeError in the handshake)."""
