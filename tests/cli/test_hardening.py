@@ -763,7 +763,6 @@ def test_malformed_baseline_entries(tmp_path: Path, entry) -> None:
     one_error_line(run("lint", GIT, "--baseline", b), "baseline")
 
 
-@pytest.mark.fresh
 @pytest.mark.parametrize("entry", [1, 2.5, [1, 2], None, "x", True])
 def test_measure_baseline_entry_that_is_no_object(tmp_path: Path, entry) -> None:
     """A catalog entry of a measure baseline that is a number, a list (...) is one error line
@@ -783,6 +782,7 @@ def _tokens(env: dict) -> int:
     return json.loads(r.stdout)["catalogs"][0]["tokens_before"]
 
 
+@pytest.mark.fresh
 def test_tokenizer_cache_is_checked(tmp_path: Path) -> None:
     env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
     want = _tokens(env)
@@ -1018,7 +1018,6 @@ def test_utf32_is_named(tmp_path: Path) -> None:
 
 # ---- a $ref chain 3,000+ deep names the file
 
-@pytest.mark.fresh
 def test_deep_ref_chain_names_the_file(tmp_path: Path) -> None:
     n = 5000
     defs = {f"d{i}": {"$ref": f"#/components/schemas/d{i + 1}"} for i in range(n)}
