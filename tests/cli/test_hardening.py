@@ -63,11 +63,12 @@ def run(*args, input=None, cwd=None, env=None, cpu: int | None = None, timeout: 
     """toolcat with a CPU bound of ``cpu`` seconds (default 20) and a wall-clock guard.
 
     In this process (support.fuzz_support.run_inprocess: ``toolcat.cli.run`` as ``main`` runs
-    it) unless ``fresh``, ``env``, ``stdin`` or an explicit ``cpu`` is given: then in a fresh
+    it) unless ``fresh``, ``env``, ``stdin`` or an explicit ``cpu`` is given (or
+    ``TOOLCAT_TEST_FRESH=1`` is set, as for support.common.run_toolcat): then in a fresh
     process with RLIMIT_CPU (a runaway, even inside C code, is killed by SIGXCPU: a negative
     exit code). In this process a run over the bound gets that same exit code, and the
     wall-clock guard (``timeout``) ends a run that blocks."""
-    if fresh or env or stdin is not None or cpu is not None:
+    if fresh or env or stdin is not None or cpu is not None or os.environ.get("TOOLCAT_TEST_FRESH"):
         e = dict(os.environ)
         e.pop("FORCE_COLOR", None)
         e.pop("TOOLCAT_DEBUG", None)
