@@ -2,8 +2,8 @@
 items 16-18). One test (or a few) per item; every input is made here, devices and FIFOs in a
 temporary folder (as root, which is who CI runs as, a device node can be made with mknod).
 
-The name of each test says the item: ``test_i13_01_...`` is issue 13 item 1, ``test_i12_16_...``
-issue 12 item 16.
+Each test is named for what it checks. Most run toolcat in a fresh process with a CPU bound
+(what a hang or a runaway would look like to a user); see ``run`` below.
 """
 
 from __future__ import annotations
@@ -55,19 +55,38 @@ def _bounded(cpu: int):
     return pre
 
 
-def run(*args, input=None, cwd=None, env=None, cpu: int = 20, timeout: float = 120,
-        stdin=None) -> subprocess.CompletedProcess:
-    """toolcat in a fresh process with a CPU bound (RLIMIT_CPU: a runaway is killed by
-    SIGXCPU, a negative exit code) and a generous wall-clock guard against blocking."""
-    e = dict(os.environ)
-    e.pop("FORCE_COLOR", None)
-    e.pop("TOOLCAT_DEBUG", None)
-    e["NO_COLOR"] = "1"
-    if env:
-        e.update(env)
-    return subprocess.run([sys.executable, "-m", "toolcat", *map(str, args)], input=input,
-                          stdin=stdin, capture_output=True, cwd=cwd, env=e, timeout=timeout,
-                          preexec_fn=_bounded(cpu))
+CPU_BOUND = 20   # seconds of CPU a run may take before it counts as a runaway
+
+
+def run(*args, input=None, cwd=None, env=None, cpu: int | None = None, timeout: float = 120,
+        stdin=None, fresh: bool = False) -> subprocess.CompletedProcess:
+    """toolcat with a CPU bound of ``cpu`` seconds (default 20) and a wall-clock guard.
+
+    In this process (support.fuzz_support.run_inprocess: ``toolcat.cli.run`` as ``main`` runs
+    it) unless ``fresh``, ``env``, ``stdin`` or an explicit ``cpu`` is given (or
+    ``TOOLCAT_TEST_FRESH=1`` is set, as for support.common.run_toolcat): then in a fresh
+    process with RLIMIT_CPU (a runaway, even inside C code, is killed by SIGXCPU: a negative
+    exit code). In this process a run over the bound gets that same exit code, and the
+    wall-clock guard (``timeout``) ends a run that blocks."""
+    if fresh or env or stdin is not None or cpu is not None or os.environ.get("TOOLCAT_TEST_FRESH"):
+        e = dict(os.environ)
+        e.pop("FORCE_COLOR", None)
+        e.pop("TOOLCAT_DEBUG", None)
+        e["NO_COLOR"] = "1"
+        if env:
+            e.update(env)
+        return subprocess.run([sys.executable, "-m", "toolcat", *map(str, args)], input=input,
+                              stdin=stdin, capture_output=True, cwd=cwd, env=e, timeout=timeout,
+                              preexec_fn=_bounded(cpu or CPU_BOUND))
+    from support.fuzz_support import run_inprocess
+
+    argv = [str(a) for a in args]
+    r = run_inprocess(argv, cwd=str(cwd) if cwd is not None else None, input=input,
+                      timeout=timeout)
+    if r.timed_out:
+        raise subprocess.TimeoutExpired(["toolcat", *argv], timeout)
+    code = -signal.SIGXCPU if r.cpu > CPU_BOUND else r.code
+    return subprocess.CompletedProcess(["toolcat", *argv], code, r.out, r.err)
 
 
 def one_error_line(r, *needles: str) -> str:
@@ -90,9 +109,9 @@ def no_temp_files(folder: Path) -> None:
     assert not left, left
 
 
-# ============================================================================ issue 13
+# ============================================================================ files, streams, signals, text
 
-# ---- 1. writing over a special file
+# ---- writing over a special file
 
 WRITERS = {
     "project -o": lambda out, other: ["project", GIT, "-q", "-o", out],
@@ -110,7 +129,7 @@ WRITERS = {
 
 @needs_root
 @pytest.mark.parametrize("writer", list(WRITERS))
-def test_i13_01_a_device_target_is_written_not_replaced(tmp_path: Path, writer: str) -> None:
+def test_a_device_target_is_written_not_replaced(tmp_path: Path, writer: str) -> None:
     dev = tmp_path / "null"
     os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))   # a copy of /dev/null
     os.chmod(dev, 0o666)
@@ -123,7 +142,7 @@ def test_i13_01_a_device_target_is_written_not_replaced(tmp_path: Path, writer: 
 
 
 @pytest.mark.parametrize("writer", ["project -o", "lint -o", "measure --write-baseline"])
-def test_i13_01_a_fifo_target_is_written_not_replaced(tmp_path: Path, writer: str) -> None:
+def test_a_fifo_target_is_written_not_replaced(tmp_path: Path, writer: str) -> None:
     fifo = tmp_path / "out.fifo"
     os.mkfifo(fifo)
     got = bytearray()
@@ -144,7 +163,7 @@ def test_i13_01_a_fifo_target_is_written_not_replaced(tmp_path: Path, writer: st
     no_temp_files(tmp_path)
 
 
-def test_i13_01_a_fifo_without_reader_is_one_error_not_a_hang(tmp_path: Path) -> None:
+def test_a_fifo_without_reader_is_one_error_not_a_hang(tmp_path: Path) -> None:
     from toolcat.files import FIFO_WAIT
 
     fifo = tmp_path / "nobody.fifo"
@@ -156,7 +175,8 @@ def test_i13_01_a_fifo_without_reader_is_one_error_not_a_hang(tmp_path: Path) ->
     no_temp_files(tmp_path)
 
 
-def test_i13_01_dev_stdout_style_link_reaches_stdout(tmp_path: Path) -> None:
+@pytest.mark.fresh
+def test_dev_stdout_style_link_reaches_stdout(tmp_path: Path) -> None:
     # /dev/stdout's shape (a link to /proc/self/fd/1), and /dev/fd/1's (a link through a
     # link), as copies: never the real /dev entries
     link = tmp_path / "stdout"
@@ -165,8 +185,8 @@ def test_i13_01_dev_stdout_style_link_reaches_stdout(tmp_path: Path) -> None:
     fd.symlink_to("/proc/self/fd")
     via = tmp_path / "via"
     via.symlink_to(fd / "1")
-    for target in (link, via):
-        r = run("project", GIT, "-q", "-o", target)
+    for target in (link, via):   # a fresh process: /proc/self/fd/1 is its own stdout
+        r = run("project", GIT, "-q", "-o", target, fresh=True)
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout)["tools"], "the catalog must reach stdout"
         assert os.path.islink(target) and os.readlink(target) in ("/proc/self/fd/1",
@@ -174,7 +194,7 @@ def test_i13_01_dev_stdout_style_link_reaches_stdout(tmp_path: Path) -> None:
     no_temp_files(tmp_path)
 
 
-def test_i13_01_symlink_written_through_owner_and_mode_kept(tmp_path: Path) -> None:
+def test_symlink_written_through_owner_and_mode_kept(tmp_path: Path) -> None:
     real = _write(tmp_path / "data" / "out.json", b"old")
     os.chmod(real, 0o640)
     if IS_ROOT:
@@ -195,7 +215,7 @@ def test_i13_01_symlink_written_through_owner_and_mode_kept(tmp_path: Path) -> N
     assert r.returncode == 0 and json.loads(r.stdout)["tools"]
 
 
-def test_i13_01_a_socket_target_is_one_error(tmp_path: Path) -> None:
+def test_a_socket_target_is_one_error(tmp_path: Path) -> None:
     import socket
 
     path = tmp_path / "s.sock"
@@ -209,9 +229,10 @@ def test_i13_01_a_socket_target_is_one_error(tmp_path: Path) -> None:
         s.close()
 
 
-# ---- 2. patterns from the catalog never hang
+# ---- patterns from the catalog never hang
 
-def test_i13_02_catastrophic_pattern_is_bounded(tmp_path: Path) -> None:
+@pytest.mark.fresh
+def test_catastrophic_pattern_is_bounded(tmp_path: Path) -> None:
     f = _write(tmp_path / "redos.json", _mcp({"name": "t", "inputSchema": {
         "type": "object", "properties": {}, "required": ["a" * 40 + "!"],
         "patternProperties": {"^(a+)+$": {}}}}))
@@ -222,7 +243,7 @@ def test_i13_02_catastrophic_pattern_is_bounded(tmp_path: Path) -> None:
         assert run(cmd, f, "-q", cpu=10).returncode == 0
 
 
-def test_i13_02_unevaluable_pattern_is_a_finding_that_says_so(tmp_path: Path) -> None:
+def test_unevaluable_pattern_is_a_finding_that_says_so(tmp_path: Path) -> None:
     f = _write(tmp_path / "look.json", _mcp({"name": "t", "inputSchema": {
         "type": "object", "properties": {}, "required": ["ab"],
         "patternProperties": {"^(?=a)ab$": {}, "a{99999999999}": {}}}}))
@@ -232,7 +253,7 @@ def test_i13_02_unevaluable_pattern_is_a_finding_that_says_so(tmp_path: Path) ->
     assert msgs and "could not be checked" in msgs[0] and "lookahead" in msgs[0], msgs
 
 
-def test_i13_02_huge_repeat_counts_never_overflow(tmp_path: Path) -> None:
+def test_huge_repeat_counts_never_overflow(tmp_path: Path) -> None:
     f = _write(tmp_path / "rep.json", _mcp({"name": "t", "inputSchema": {
         "type": "object", "properties": {"a": {"type": "string", "pattern": "a{99999999999}"},
                                          "b": {"type": "string", "pattern": "(a{3,2}"}},
@@ -249,7 +270,8 @@ def test_i13_02_huge_repeat_counts_never_overflow(tmp_path: Path) -> None:
     assert not any(p.endswith("/a/pattern") for p in sc301), findings
 
 
-def test_i13_02_deeply_nested_groups_stay_in_bounded_memory(tmp_path: Path) -> None:
+@pytest.mark.fresh
+def test_deeply_nested_groups_stay_in_bounded_memory(tmp_path: Path) -> None:
     # 30,000 nested capture groups: RE2 with captures allocated ~22 GB (the OOM killer
     # ended the run, exit 137). An address-space limit makes a regression a failure here,
     # not a machine out of memory.
@@ -270,7 +292,7 @@ def test_i13_02_deeply_nested_groups_stay_in_bounded_memory(tmp_path: Path) -> N
     assert any("could not be checked" in m or "nests groups" in m for m in msgs), msgs
 
 
-def test_i13_02_regex_module_answers_as_ecma262() -> None:
+def test_regex_module_answers_as_ecma262() -> None:
     from toolcat.schema.regex import Unchecked, search, syntax_error
 
     cases = [("^a$", "a\n", False),          # $ is the end of the text (Python's re: True)
@@ -291,9 +313,9 @@ def test_i13_02_regex_module_answers_as_ecma262() -> None:
         assert syntax_error(pat), pat
 
 
-# ---- 3. reading a FIFO never blocks; the same size limit everywhere
+# ---- reading a FIFO never blocks; the same size limit everywhere
 
-def test_i13_03_fifos_are_refused_in_one_line(tmp_path: Path) -> None:
+def test_fifos_are_refused_in_one_line(tmp_path: Path) -> None:
     fifo = tmp_path / "cat.json"
     os.mkfifo(fifo)
     link = tmp_path / "link.json"
@@ -321,7 +343,7 @@ def test_i13_03_fifos_are_refused_in_one_line(tmp_path: Path) -> None:
 
 
 @needs_root
-def test_i13_03_zero_device_is_refused(tmp_path: Path) -> None:
+def test_zero_device_is_refused(tmp_path: Path) -> None:
     zero = tmp_path / "zero"
     os.mknod(zero, 0o666 | stat.S_IFCHR, os.makedev(1, 5))   # a copy of /dev/zero
     one_error_line(run("lint", zero, timeout=60), "character device")
@@ -329,7 +351,8 @@ def test_i13_03_zero_device_is_refused(tmp_path: Path) -> None:
     one_error_line(run("project", GIT, "-o", zero, "--check", timeout=60), "character device")
 
 
-def test_i13_03_check_and_baseline_files_have_the_size_limit(tmp_path: Path) -> None:
+@pytest.mark.fresh
+def test_check_and_baseline_files_have_the_size_limit(tmp_path: Path) -> None:
     big = _write(tmp_path / "big.json", b"[" + b"0," * 60_000 + b"0]")
     env = {"TOOLCAT_MAX_FILE_SIZE": "100000"}
     one_error_line(run("lint", GIT, "--baseline", big, env=env), "over the", "limit")
@@ -339,7 +362,7 @@ def test_i13_03_check_and_baseline_files_have_the_size_limit(tmp_path: Path) -> 
     assert r.returncode == 1          # over the limit: not what would be written
 
 
-# ---- 4. terminal injection
+# ---- terminal injection
 
 HOSTILE = "x\x1b]0;pwned\x07\x1b[2J\x1b[31mred\rCR\nLF\x00nul\x7f\u009b\u202eevil\u2028"
 
@@ -350,7 +373,7 @@ def _no_control(*streams: bytes) -> None:
         assert "\u202e".encode() not in s and "\u2028".encode() not in s
 
 
-def test_i13_04_control_characters_are_escaped_everywhere(tmp_path: Path) -> None:
+def test_control_characters_are_escaped_everywhere(tmp_path: Path) -> None:
     f = _write(tmp_path / "evil.json", _mcp(
         {"name": HOSTILE, "title": HOSTILE, "description": HOSTILE,
          "inputSchema": {"type": "object", "properties": {HOSTILE: {"type": "string"}},
@@ -371,7 +394,7 @@ def test_i13_04_control_characters_are_escaped_everywhere(tmp_path: Path) -> Non
         == HOSTILE
 
 
-def test_i13_04_error_lines_and_file_names_stay_one_line(tmp_path: Path) -> None:
+def test_error_lines_and_file_names_stay_one_line(tmp_path: Path) -> None:
     name = tmp_path / "a\nb\x1b[31m.json"
     _write(name, "{not json")
     for cmd in ("tools", "lint", "measure", "project"):
@@ -384,11 +407,11 @@ def test_i13_04_error_lines_and_file_names_stay_one_line(tmp_path: Path) -> None
     one_error_line(run("tools", tag))
 
 
-# ---- 5. Rich markup
+# ---- Rich markup
 
 @pytest.mark.parametrize("name", ["[/]", "[bold]x[/bold]", "[link=http://evil.example]x[/link]",
                                   "[red]", "a[/b]"])
-def test_i13_05_catalog_text_is_never_markup(tmp_path: Path, name: str) -> None:
+def test_catalog_text_is_never_markup(tmp_path: Path, name: str) -> None:
     f = _write(tmp_path / f"m{abs(hash(name))}.json",
                _mcp({"name": name, "title": name}, {"name": "ok"}))
     for args in (["tools", f], ["measure", f, "--top", "2"], ["lint", f],
@@ -402,15 +425,15 @@ def test_i13_05_catalog_text_is_never_markup(tmp_path: Path, name: str) -> None:
     assert name in top, top
 
 
-def test_i13_05_markup_in_file_names_is_literal(tmp_path: Path) -> None:
+def test_markup_in_file_names_is_literal(tmp_path: Path) -> None:
     f = _write(tmp_path / "[bold]x[/].json", GIT.read_bytes())
     r = run("tools", f)
     assert r.returncode == 0 and b"[bold]x[/].json" in r.stdout
 
 
-# ---- 6. secrets are not reprinted
+# ---- secrets are not reprinted
 
-def test_i13_06_tc105_source_line_is_masked(tmp_path: Path) -> None:
+def test_tc105_source_line_is_masked(tmp_path: Path) -> None:
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
     f = _write(tmp_path / "s.yaml", "tools:\n  - name: t\n    description: d\n"
                "    inputSchema:\n      type: object\n      properties:\n        k:\n"
@@ -425,9 +448,9 @@ def test_i13_06_tc105_source_line_is_masked(tmp_path: Path) -> None:
         assert token.encode() not in run("lint", "-f", fmt, f).stdout, fmt
 
 
-# ---- 7. a symlinked spec does not move the containment folder
+# ---- a symlinked spec does not move the containment folder
 
-def test_i13_07_symlinked_spec_refs_stay_in_the_named_folder(tmp_path: Path) -> None:
+def test_symlinked_spec_refs_stay_in_the_named_folder(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     _write(elsewhere / "spec.yaml",
            "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
@@ -449,9 +472,9 @@ def test_i13_07_symlinked_spec_refs_stay_in_the_named_folder(tmp_path: Path) -> 
     assert b"TOPSECRET" not in r.stdout and b"SC302" in r.stdout
 
 
-# ---- 8. one crafted value never kills the run
+# ---- one crafted value never kills the run
 
-def test_i13_08_nul_byte_in_a_ref_is_a_finding(tmp_path: Path) -> None:
+def test_nul_byte_in_a_ref_is_a_finding(tmp_path: Path) -> None:
     f = _write(tmp_path / "o" / "spec.yaml",
                "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
                "      operationId: a\n      parameters:\n        - $ref: 'x%00.json'\n"
@@ -464,7 +487,7 @@ def test_i13_08_nul_byte_in_a_ref_is_a_finding(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("fmt", ["text", "concise", "json", "sarif", "junit", "github"])
-def test_i13_08_lone_surrogate_in_every_lint_format(tmp_path: Path, fmt: str) -> None:
+def test_lone_surrogate_in_every_lint_format(tmp_path: Path, fmt: str) -> None:
     f = _write(tmp_path / "sur.json",
                '{"tools":[{"name":"a\\ud800b","description":"x",'
                '"inputSchema":{"type":"object","properties":{}}}]}')
@@ -481,7 +504,7 @@ def test_i13_08_lone_surrogate_in_every_lint_format(tmp_path: Path, fmt: str) ->
         assert b"a\\ud800b" in r.stdout
 
 
-def test_i13_08_lone_surrogate_in_tools_measure_project(tmp_path: Path) -> None:
+def test_lone_surrogate_in_tools_measure_project(tmp_path: Path) -> None:
     f = _write(tmp_path / "sur.json",
                '{"tools":[{"name":"a\\ud800b","description":"x\\udfff",'
                '"inputSchema":{"type":"object","properties":{}}}]}')
@@ -493,7 +516,7 @@ def test_i13_08_lone_surrogate_in_tools_measure_project(tmp_path: Path) -> None:
     assert json.loads(run("project", "-q", f).stdout)["tools"][0]["name"] == "a\ud800b"
 
 
-def test_i13_08_huge_yaml_integer_is_one_line(tmp_path: Path) -> None:
+def test_huge_yaml_integer_is_one_line(tmp_path: Path) -> None:
     # JSON refuses numbers of more than 4,300 digits (Python's int/str limit) in one line;
     # YAML's parser accepted them and `tools`, `measure`, `project` then died with an
     # internal ValueError when writing them
@@ -507,7 +530,7 @@ def test_i13_08_huge_yaml_integer_is_one_line(tmp_path: Path) -> None:
     assert run("project", "-q", ok).returncode == 0
 
 
-def test_i13_08_non_utf8_file_name_in_a_folder(tmp_path: Path) -> None:
+def test_non_utf8_file_name_in_a_folder(tmp_path: Path) -> None:
     folder = tmp_path / "f"
     folder.mkdir()
     (folder / "ok.json").write_bytes(GIT.read_bytes())
@@ -528,9 +551,10 @@ def test_i13_08_non_utf8_file_name_in_a_folder(tmp_path: Path) -> None:
         assert r.returncode in (0, 2) and b"internal error" not in r.stderr, (cmd, r.stderr)
 
 
-# ---- 9. closed streams, Ctrl-C, SIGTERM
+# ---- closed streams, Ctrl-C, SIGTERM
 
-def test_i13_09_closed_stdout_and_stdin(tmp_path: Path) -> None:
+@pytest.mark.fresh
+def test_closed_stdout_and_stdin(tmp_path: Path) -> None:
     for cmd, stdin_closed in (("lint", False), ("tools", False), ("measure", False),
                               ("lint", True)):
         args = [sys.executable, "-m", "toolcat", cmd, "-" if stdin_closed else GIT]
@@ -559,7 +583,8 @@ def _loaded(pid: int, lib: str) -> bool:
         return False
 
 
-def test_i13_09_sigterm_removes_temp_files_and_exits_143(tmp_path: Path) -> None:
+@pytest.mark.fresh
+def test_sigterm_removes_temp_files_and_exits_143(tmp_path: Path) -> None:
     src = _big_catalog(tmp_path / "big.json", 6000)
     out = tmp_path / "out" / "o.json"
     out.parent.mkdir()
@@ -586,7 +611,8 @@ def test_i13_09_sigterm_removes_temp_files_and_exits_143(tmp_path: Path) -> None
     assert hit, "SIGTERM never landed while a temp file existed"
 
 
-def test_i13_09_early_ctrl_c_prints_no_traceback(tmp_path: Path) -> None:
+@pytest.mark.fresh
+def test_early_ctrl_c_prints_no_traceback(tmp_path: Path) -> None:
     for sig, code, word in ((signal.SIGINT, 130, "interrupted"),
                             (signal.SIGTERM, 143, "terminated")):
         p = subprocess.Popen([sys.executable, "-m", "toolcat", "lint", GIT],
@@ -618,10 +644,11 @@ if __name__ == '__main__':
 """
 
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("how", ["launcher", "-m"])
 @pytest.mark.parametrize("module", ["toolcat.api", "toolcat.errors", "toolcat.version",
                                     "toolcat.cli"])
-def test_i36_22_ctrl_c_while_toolcat_is_imported(tmp_path: Path, how, module) -> None:
+def test_ctrl_c_while_toolcat_is_imported(tmp_path: Path, how, module) -> None:
     """A Ctrl-C from toolcat's first line of code until cli.main takes over (the imports of
     the package and of toolcat.cli): one line, exit 130, no KeyboardInterrupt traceback
     (before: Python's traceback through the launcher, exit by SIGINT)."""
@@ -661,7 +688,8 @@ files.write_outputs([(sys.argv[1], b"x" * 200000)])
 """
 
 
-def test_i36_23_sigkill_during_an_atomic_write_leaves_no_temp_file(tmp_path: Path) -> None:
+@pytest.mark.fresh
+def test_sigkill_during_an_atomic_write_leaves_no_temp_file(tmp_path: Path) -> None:
     """SIGKILL while the output is written: nothing is left beside it (the temp file has no
     name until the rename: O_TMPFILE + linkat where the system has them); SIGKILL at the
     rename (or where a named temp is used): the next write to that folder removes the stale
@@ -695,7 +723,7 @@ def test_i36_23_sigkill_during_an_atomic_write_leaves_no_temp_file(tmp_path: Pat
     assert json.loads((out.parent / "next.json").read_text())["tools"]
 
 
-# ---- 10. malformed config and environment values
+# ---- malformed config and environment values
 
 @pytest.mark.parametrize("name,text,needle", [
     # (a list of profile names is valid since issue 15: several profiles in one run)
@@ -709,19 +737,20 @@ def test_i36_23_sigkill_during_an_atomic_write_leaves_no_temp_file(tmp_path: Pat
     ("toolcat.toml", "[severity]\nTC101 = 1\n", "severity"),
     ("toolcat.toml", "[budgets]\nmax-increase = nan\n", "max-increase"),
 ])
-def test_i13_10_malformed_config_values(tmp_path: Path, name: str, text: str,
+def test_malformed_config_values(tmp_path: Path, name: str, text: str,
                                         needle: str) -> None:
     (tmp_path / name).write_bytes(text.encode("latin-1"))
     for cmd in ("lint", "measure"):
         one_error_line(run(cmd, GIT, cwd=tmp_path), name, needle)
 
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("env,args", [
     ({"TOOLCAT_MAX_FILE_SIZE": "abc"}, []), ({"TOOLCAT_MAX_FILE_SIZE": "1e9"}, []),
     ({"TOOLCAT_MAX_DEPTH": "abc"}, []), ({"TOOLCAT_MAX_FILE_SIZE": "-5"}, []),
     ({}, ["--max-file-size", "99999999999999999999999"]), ({}, ["--max-file-size", "0"]),
 ])
-def test_i13_10_malformed_limits(env: dict, args: list) -> None:
+def test_malformed_limits(env: dict, args: list) -> None:
     for cmd in ("lint", "tools", "measure", "project"):
         one_error_line(run(cmd, GIT, *args, env=env))
 
@@ -730,13 +759,13 @@ def test_i13_10_malformed_limits(env: dict, args: list) -> None:
                                    {"file": "a", "code": "TC101", "tool": [1]},
                                    {"file": "a", "code": "TC101", "pointer": {}},
                                    {"file": "a", "code": "TC101", "count": "2"}])
-def test_i13_10_malformed_baseline_entries(tmp_path: Path, entry) -> None:
+def test_malformed_baseline_entries(tmp_path: Path, entry) -> None:
     b = _write(tmp_path / "b.json", {"toolcat-baseline": 1, "findings": [entry]})
     one_error_line(run("lint", GIT, "--baseline", b), "baseline")
 
 
 @pytest.mark.parametrize("entry", [1, 2.5, [1, 2], None, "x", True])
-def test_i36_21_measure_baseline_entry_that_is_no_object(tmp_path: Path, entry) -> None:
+def test_measure_baseline_entry_that_is_no_object(tmp_path: Path, entry) -> None:
     """A catalog entry of a measure baseline that is a number, a list (...) is one error line
     naming the file and the entry (was: internal error: AttributeError: 'int' object has no
     attribute 'get')."""
@@ -746,7 +775,7 @@ def test_i36_21_measure_baseline_entry_that_is_no_object(tmp_path: Path, entry) 
     assert f'catalogs/"{GIT}"' in line and "internal error" not in line
 
 
-# ---- 11. the tokenizer cache
+# ---- the tokenizer cache
 
 def _tokens(env: dict) -> int:
     r = run("measure", "-f", "json", GIT, env=env)
@@ -754,7 +783,8 @@ def _tokens(env: dict) -> int:
     return json.loads(r.stdout)["catalogs"][0]["tokens_before"]
 
 
-def test_i13_11_tokenizer_cache_is_checked(tmp_path: Path) -> None:
+@pytest.mark.fresh
+def test_tokenizer_cache_is_checked(tmp_path: Path) -> None:
     env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
     want = _tokens(env)
     assert want == 1455
@@ -782,9 +812,9 @@ def test_i13_11_tokenizer_cache_is_checked(tmp_path: Path) -> None:
     no_temp_files(tmp_path)
 
 
-# ---- 12. two outputs to stdout
+# ---- two outputs to stdout
 
-def test_i13_12_two_outputs_to_stdout_is_a_usage_error(tmp_path: Path) -> None:
+def test_two_outputs_to_stdout_is_a_usage_error(tmp_path: Path) -> None:
     one_error_line(run("project", GIT, "-o", "-", "--handbook", "-"), "stdout")
     one_error_line(run("project", GIT, "--handbook", "-"), "stdout")   # -o not given: stdout
     one_error_line(run("project", GIT, "-o", tmp_path / "a.json", "--handbook",
@@ -794,10 +824,10 @@ def test_i13_12_two_outputs_to_stdout_is_a_usage_error(tmp_path: Path) -> None:
     assert r.returncode == 0 and json.loads(r.stdout)["tools"]["git_status"]
 
 
-# ---- 12b. an output that is an input: the source is never replaced by what was made of it
+# ---- an output that is an input: the source is never replaced by what was made of it
 
 @pytest.mark.parametrize("option", ["-o", "--handbook", "--report"])
-def test_i13_12b_project_output_naming_an_input_is_a_usage_error(tmp_path: Path,
+def test_project_output_naming_an_input_is_a_usage_error(tmp_path: Path,
                                                                  option: str) -> None:
     src = _write(tmp_path / "cat.json", GIT.read_bytes())
     before = src.read_bytes()
@@ -813,7 +843,7 @@ def test_i13_12b_project_output_naming_an_input_is_a_usage_error(tmp_path: Path,
     no_temp_files(tmp_path)
 
 
-def test_i13_12b_lint_outputs_naming_an_input_are_usage_errors(tmp_path: Path) -> None:
+def test_lint_outputs_naming_an_input_are_usage_errors(tmp_path: Path) -> None:
     src = _write(tmp_path / "cat.json", GIT.read_bytes())
     before = src.read_bytes()
     one_error_line(run("lint", src, "-o", src), "-o", "reads")
@@ -825,7 +855,7 @@ def test_i13_12b_lint_outputs_naming_an_input_are_usage_errors(tmp_path: Path) -
     assert src.read_bytes() == before and base.read_bytes() == baseline
 
 
-def test_i13_12b_measure_write_baseline_naming_an_input_is_a_usage_error(tmp_path: Path) -> None:
+def test_measure_write_baseline_naming_an_input_is_a_usage_error(tmp_path: Path) -> None:
     src = _write(tmp_path / "cat.json", GIT.read_bytes())
     before = src.read_bytes()
     one_error_line(run("measure", src, "--write-baseline", src), "--write-baseline", "reads")
@@ -843,7 +873,7 @@ def test_i13_12b_measure_write_baseline_naming_an_input_is_a_usage_error(tmp_pat
     (["tools", "--client-config"], "--client-config"),
     (["diff", GIT, GIT, "--ignore-file"], "--ignore-file"),
 ])
-def test_i13_12c_an_empty_file_name_is_a_usage_error_naming_the_option(args, option) -> None:
+def test_an_empty_file_name_is_a_usage_error_naming_the_option(args, option) -> None:
     """An empty file name is never taken as "not given" (stdout, no baseline, no config):
     one error line naming the option."""
     r = run(*args, "")
@@ -852,7 +882,7 @@ def test_i13_12c_an_empty_file_name_is_a_usage_error_naming_the_option(args, opt
     assert r.stdout == b""
 
 
-def test_i13_12d_diff_ignore_entries_are_checked(tmp_path: Path) -> None:
+def test_diff_ignore_entries_are_checked(tmp_path: Path) -> None:
     """An --ignore entry whose pointer is no JSON pointer (a '~' not followed by 0 or 1) is
     a usage error, from the command line and from --ignore-file (naming the file); valid
     escapes are taken."""
@@ -863,7 +893,7 @@ def test_i13_12d_diff_ignore_entries_are_checked(tmp_path: Path) -> None:
     assert run("diff", GIT, GIT, "--ignore", "git_status:/a~1b/~0").returncode == 0
 
 
-def test_i13_12d_an_infinite_budget_in_the_config_is_an_error_of_the_config(
+def test_an_infinite_budget_in_the_config_is_an_error_of_the_config(
         tmp_path: Path) -> None:
     base = tmp_path / "base.json"
     assert run("measure", GIT, "--write-baseline", base).returncode == 0
@@ -873,7 +903,7 @@ def test_i13_12d_an_infinite_budget_in_the_config_is_an_error_of_the_config(
     assert str(cfg) in line or "pyproject.toml" in line, line
 
 
-def test_i13_12b_check_reads_its_output_and_other_outputs_still_work(tmp_path: Path) -> None:
+def test_check_reads_its_output_and_other_outputs_still_work(tmp_path: Path) -> None:
     src = _write(tmp_path / "cat.json", GIT.read_bytes())
     out = tmp_path / "out.json"
     # --check compares -o with what would be written: -o naming the input is a comparison
@@ -886,12 +916,13 @@ def test_i13_12b_check_reads_its_output_and_other_outputs_still_work(tmp_path: P
     assert (tmp_path / "report.txt").exists()
 
 
-# ---- 13. a closed pipe exits 0 for every command
+# ---- a closed pipe exits 0 for every command
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("args", [["tools"], ["measure", "--top", "2000"], ["lint"],
                                   ["lint", "-f", "json"], ["project", "--indent", "2"],
                                   ["diff-toolids"], ["rule", "--all"]])
-def test_i13_13_closed_pipe_exits_0(tmp_path: Path, args: list) -> None:
+def test_closed_pipe_exits_0(tmp_path: Path, args: list) -> None:
     big = _big_catalog(tmp_path / "big.json", 300)
     cmd = args[:1] + ([] if args[0] == "rule" else [big]) + args[1:]
     if args[0] == "diff-toolids":
@@ -910,7 +941,7 @@ def test_i13_13_closed_pipe_exits_0(tmp_path: Path, args: list) -> None:
         assert p.returncode == 0, (p.returncode, e)
 
 
-# ---- 14. Click's usage errors in one line
+# ---- Click's usage errors in one line
 
 @pytest.mark.parametrize("args,needle", [
     (["lint", "--bogus", GIT], "no such option"), (["lint"], "missing argument"),
@@ -919,14 +950,14 @@ def test_i13_13_closed_pipe_exits_0(tmp_path: Path, args: list) -> None:
     (["nocmd"], "no such command"), (["measure", GIT, "--top", "x"], "--top"),
     (["project", GIT, "--indent", "two"], "--indent"),
 ])
-def test_i13_14_usage_errors_are_one_line(args: list, needle: str) -> None:
+def test_usage_errors_are_one_line(args: list, needle: str) -> None:
     line = one_error_line(run(*args))
     assert needle in line.lower(), line
 
 
-# ---- 15. CR-only line endings
+# ---- CR-only line endings
 
-def test_i13_15_cr_only_yaml_is_read_with_its_line_breaks(tmp_path: Path) -> None:
+def test_cr_only_yaml_is_read_with_its_line_breaks(tmp_path: Path) -> None:
     lf = _write(tmp_path / "lf.yaml", "tools: []\n---\n{}\n")
     cr = _write(tmp_path / "cr.yaml", "tools: []\r---\r{}\r")
     a, b = one_error_line(run("tools", lf)), one_error_line(run("tools", cr))
@@ -937,18 +968,18 @@ def test_i13_15_cr_only_yaml_is_read_with_its_line_breaks(tmp_path: Path) -> Non
     assert r.returncode == 0 and json.loads(r.stdout)["catalogs"][0]["tools"][0]["id"] == "t"
 
 
-# ---- 16. an empty selection
+# ---- an empty selection
 
-def test_i13_16_empty_select_is_a_usage_error() -> None:
+def test_empty_select_is_a_usage_error() -> None:
     broken = SAMPLES / "broken.tools.json"
     for opt in ("--select", "--extend-select", "--ignore"):
         one_error_line(run("lint", opt, "", broken), opt, "empty")
         one_error_line(run("lint", opt, " , ", broken), opt, "empty")
 
 
-# ---- 17. JUnit is well-formed XML
+# ---- JUnit is well-formed XML
 
-def test_i13_17_junit_is_well_formed_xml(tmp_path: Path) -> None:
+def test_junit_is_well_formed_xml(tmp_path: Path) -> None:
     import xml.etree.ElementTree as ET
 
     f = _write(tmp_path / "nul.json", '{"tools":[{"name":"a\\u0000b\\u001bc\\ufffe",'
@@ -960,9 +991,9 @@ def test_i13_17_junit_is_well_formed_xml(tmp_path: Path) -> None:
     assert any("a\\x00b\\x1bc\\ufffe" in n for n in names), names
 
 
-# ---- 18. SC302 quotes each spelling
+# ---- SC302 quotes each spelling
 
-def test_i13_18_sc302_quotes_each_spelling_of_a_ref(tmp_path: Path) -> None:
+def test_sc302_quotes_each_spelling_of_a_ref(tmp_path: Path) -> None:
     f = _write(tmp_path / "o" / "spec.yaml",
                "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
                "      operationId: a\n      parameters:\n        - $ref: 'missing.yaml'\n"
@@ -976,9 +1007,9 @@ def test_i13_18_sc302_quotes_each_spelling_of_a_ref(tmp_path: Path) -> None:
         assert msg.startswith(f"$ref {spelling}:"), msgs
 
 
-# ---- 19. UTF-32
+# ---- UTF-32
 
-def test_i13_19_utf32_is_named(tmp_path: Path) -> None:
+def test_utf32_is_named(tmp_path: Path) -> None:
     body = json.dumps(_mcp({"name": "t"}))
     le = _write(tmp_path / "le.json", b"\xff\xfe\x00\x00" + body.encode("utf-32-le"))
     be = _write(tmp_path / "be.json", b"\x00\x00\xfe\xff" + body.encode("utf-32-be"))
@@ -986,9 +1017,9 @@ def test_i13_19_utf32_is_named(tmp_path: Path) -> None:
         one_error_line(run("tools", f), "UTF-32")
 
 
-# ---- 20. a $ref chain 3,000+ deep names the file
+# ---- a $ref chain 3,000+ deep names the file
 
-def test_i13_20_deep_ref_chain_names_the_file(tmp_path: Path) -> None:
+def test_deep_ref_chain_names_the_file(tmp_path: Path) -> None:
     n = 5000
     defs = {f"d{i}": {"$ref": f"#/components/schemas/d{i + 1}"} for i in range(n)}
     defs[f"d{n}"] = {"type": "string"}
@@ -1006,7 +1037,7 @@ def test_i13_20_deep_ref_chain_names_the_file(tmp_path: Path) -> None:
             assert r.returncode in (0, 1), r.stderr
 
 
-# ============================================================================ issue 12
+# ============================================================================ terminal width, messages
 
 def _pty_run(args: list, columns: int, env: dict | None = None) -> str:
     """toolcat on a pseudo-terminal ``columns`` wide (what a person sees)."""
@@ -1043,7 +1074,7 @@ LONG_IDS = [f"{w}_{'x' * (i % 7)}_operation_with_a_rather_long_identifier_{i}"
             for i, w in enumerate(["create", "delete", "list", "update"] * 3)]
 
 
-def test_i12_16_tools_piped_never_cuts_ids_or_titles(tmp_path: Path) -> None:
+def test_tools_piped_never_cuts_ids_or_titles(tmp_path: Path) -> None:
     f = _write(tmp_path / "long.json", _mcp(*[{"name": i, "title": "A title " * 12 + i}
                                               for i in LONG_IDS]))
     out = run("tools", f).stdout.decode()
@@ -1052,8 +1083,9 @@ def test_i12_16_tools_piped_never_cuts_ids_or_titles(tmp_path: Path) -> None:
         assert i in out and ("A title " * 12).strip() in out
 
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("args", [["tools"], ["measure", "--top", "5"], ["rule", "--all"]])
-def test_i12_16_narrow_terminal_layouts_fit(tmp_path: Path, args: list) -> None:
+def test_narrow_terminal_layouts_fit(tmp_path: Path, args: list) -> None:
     folder = tmp_path / "a_folder_with_quite_a_long_name_for_catalogs"
     files = [_write(folder / f"{n}.catalog_with_a_long_file_name.json",
                     _mcp(*[{"name": i, "title": "Some title of the tool " + i} for i in LONG_IDS]))
@@ -1081,9 +1113,9 @@ def test_i12_16_narrow_terminal_layouts_fit(tmp_path: Path, args: list) -> None:
                     assert w in out, w              # words never broken across lines
 
 
-# ---- 17. messages that mislead
+# ---- messages that mislead
 
-def test_i12_17_select_typo_blames_the_command_line(tmp_path: Path) -> None:
+def test_select_typo_blames_the_command_line(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.toolcat]\nprofile = "mcp"\n')
     line = one_error_line(run("lint", "--select", "XX999", GIT, cwd=tmp_path), "--select")
     assert "pyproject.toml" not in line
@@ -1091,7 +1123,7 @@ def test_i12_17_select_typo_blames_the_command_line(tmp_path: Path) -> None:
     one_error_line(run("lint", GIT, cwd=tmp_path), "pyproject.toml", "XX9")
 
 
-def test_i12_17_unlowerable_fail_says_nothing_was_written(tmp_path: Path) -> None:
+def test_unlowerable_fail_says_nothing_was_written(tmp_path: Path) -> None:
     f = _write(tmp_path / "u.json", {"tools": [{"name": "u", "inputSchema": {
         "type": "object", "properties": {"a": {"not": {"const": 1}}}}}]})
     out = tmp_path / "out.json"
@@ -1101,7 +1133,7 @@ def test_i12_17_unlowerable_fail_says_nothing_was_written(tmp_path: Path) -> Non
     assert "->" not in err and "digest" not in err and "nothing written" in err, err
 
 
-def test_i12_17_tc102_says_too_long_and_never_cuts(tmp_path: Path) -> None:
+def test_tc102_says_too_long_and_never_cuts(tmp_path: Path) -> None:
     long_id = "a_" + "b" * 148      # MCP names: at most 128 characters
     f = _write(tmp_path / "t.json", _mcp({"name": long_id}, {"name": "has space"}))
     msgs = [x["message"] for x in json.loads(run("lint", "-f", "json", f).stdout)["findings"]
@@ -1111,7 +1143,7 @@ def test_i12_17_tc102_says_too_long_and_never_cuts(tmp_path: Path) -> None:
     assert not any("…" in m for m in msgs)
 
 
-def test_i12_17_description_cut_never_inside_an_html_tag() -> None:
+def test_description_cut_never_inside_an_html_tag() -> None:
     from toolcat.project.describe import truncate
 
     text = ('Returns the <a href="https://example.com/docs/a/very/long/path/to/the/page">'
@@ -1121,7 +1153,7 @@ def test_i12_17_description_cut_never_inside_an_html_tag() -> None:
         assert cut.count("<") == cut.count(">"), (limit, cut)
 
 
-def test_i12_17_plurals(tmp_path: Path) -> None:
+def test_plurals(tmp_path: Path) -> None:
     f = _write(tmp_path / "p.json", _mcp({"name": "t", "inputSchema": {
         "type": "object", "properties": {"a": {"type": "string", "description": "x"}}}}))
     rep = tmp_path / "r.json"
@@ -1130,9 +1162,9 @@ def test_i12_17_plurals(tmp_path: Path) -> None:
     assert "1 prose key removed" in text and "1 prose keys" not in text, text
 
 
-# ---- 18. many findings
+# ---- many findings
 
-def test_i12_18_lint_statistics(tmp_path: Path) -> None:
+def test_lint_statistics(tmp_path: Path) -> None:
     f = _write(tmp_path / "many.json", _mcp(*[{"name": f"bad name {i}", "description": ""}
                                               for i in range(30)]))
     r = run("lint", "--statistics", f)
@@ -1150,7 +1182,7 @@ def test_i12_18_lint_statistics(tmp_path: Path) -> None:
     one_error_line(run("lint", "--statistics", "-f", "sarif", f), "--statistics")
 
 
-def test_i12_18_lint_concise(tmp_path: Path) -> None:
+def test_lint_concise(tmp_path: Path) -> None:
     broken = SAMPLES / "broken.tools.json"
     r = run("lint", "-f", "concise", broken)
     assert r.returncode == 1
@@ -1163,7 +1195,7 @@ def test_i12_18_lint_concise(tmp_path: Path) -> None:
         (int(x.split(":")[1]), x.split(": ", 1)[1].split()[0]) for x in lines[:-1]}
 
 
-# ============================================================================ session 29 hunt
+# ============================================================================ readers, patterns, reports, URLs
 # (hostile inputs the batteries above did not reach; ``test_h29_...``)
 
 # ---- every file toolcat reads goes through the one reader (files.read_regular)
@@ -1180,15 +1212,16 @@ def _specials(tmp_path: Path) -> dict[str, Path]:
 
 
 @pytest.mark.parametrize("what", ["FIFO", "character device", "over the"])
-def test_h29_diff_ignore_file_is_read_by_the_one_reader(tmp_path: Path, what: str) -> None:
+def test_diff_ignore_file_is_read_by_the_one_reader(tmp_path: Path, what: str) -> None:
     path = _specials(tmp_path)[what]
     small = _write(tmp_path / "t.json", _mcp({"name": "a"}))
     r = run("diff", small, small, "--ignore-file", path, "--max-file-size", "1000", timeout=60)
     one_error_line(r, str(path), what)
 
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("what", ["FIFO", "character device", "over the"])
-def test_h29_client_config_env_file_is_read_by_the_one_reader(tmp_path: Path,
+def test_client_config_env_file_is_read_by_the_one_reader(tmp_path: Path,
                                                                what: str) -> None:
     path = _specials(tmp_path)[what]
     cfg = _write(tmp_path / "mcp.json", {"mcpServers": {"a": {
@@ -1197,7 +1230,7 @@ def test_h29_client_config_env_file_is_read_by_the_one_reader(tmp_path: Path,
     one_error_line(r, "envFile", what)
 
 
-def test_h29_env_file_not_utf8_is_one_error_line(tmp_path: Path) -> None:
+def test_env_file_not_utf8_is_one_error_line(tmp_path: Path) -> None:
     env = _write(tmp_path / "x.env", b"A=1\nB=\xff\n")
     cfg = _write(tmp_path / "mcp.json", {"mcpServers": {"a": {
         "command": sys.executable, "args": ["-c", "pass"], "envFile": "x.env"}}})
@@ -1214,6 +1247,7 @@ def _tool_schema(**kw) -> dict:
     return _mcp({"name": "t", "inputSchema": dict({"type": "object"}, **kw)})
 
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("old,new", [
     # a pattern jsonschema checks candidates against
     ({"properties": {"k": {"type": "string", "pattern": _EVIL}}},
@@ -1229,7 +1263,7 @@ def _tool_schema(**kw) -> dict:
          "$schema": "http://json-schema.org/draft-07/schema#", "pattern": _EVIL,
          "enum": [_LONG]}}}),
 ], ids=["pattern", "patternProperties", "nested-$schema"])
-def test_h29_diff_runs_catalog_patterns_by_re2(tmp_path: Path, old: dict, new: dict) -> None:
+def test_diff_runs_catalog_patterns_by_re2(tmp_path: Path, old: dict, new: dict) -> None:
     a = _write(tmp_path / "a.json", _tool_schema(**old))
     b = _write(tmp_path / "b.json", _tool_schema(**new))
     for fmt in ("text", "json"):
@@ -1255,7 +1289,7 @@ def _md_tags(markdown: str) -> tuple[set, list[set]]:
     return tags, tables
 
 
-def test_h29_markdown_reports_never_render_catalog_text_as_markup(tmp_path: Path) -> None:
+def test_markdown_reports_never_render_catalog_text_as_markup(tmp_path: Path) -> None:
     folder = tmp_path / "d|`<b>x</b>[y](http://e)"
     old = _write(folder / "old.json", _mcp({"name": _MD_NAME, "description": "<i>d</i> `x",
                                             "inputSchema": {"type": "object", "properties": {
@@ -1281,7 +1315,7 @@ def test_h29_markdown_reports_never_render_catalog_text_as_markup(tmp_path: Path
     ("http://127.0.0.1:1/\x1b[31m", "control character"),
     ("http://", "scheme and host"),
 ])
-def test_h29_malformed_server_url_is_one_error_line(tmp_path: Path, url: str,
+def test_malformed_server_url_is_one_error_line(tmp_path: Path, url: str,
                                                      needle: str) -> None:
     one_error_line(run("tools", "--url", url, "--timeout", "5"), "--url", needle)
     cfg = _write(tmp_path / "mcp.json", {"mcpServers": {"a": {"url": url}}})
@@ -1293,7 +1327,7 @@ def test_h29_malformed_server_url_is_one_error_line(tmp_path: Path, url: str,
     ("X", "caf\u00e9", "not ASCII"),
     ("X Y", "a", "no header name"),
 ])
-def test_h29_config_headers_are_checked_as_header_is(tmp_path: Path, name: str, value: str,
+def test_config_headers_are_checked_as_header_is(tmp_path: Path, name: str, value: str,
                                                      needle: str) -> None:
     """A client configuration's headers get --header's check (one header_problem): before,
     they went to the HTTP client unchecked (a UnicodeEncodeError in the handshake)."""

@@ -27,6 +27,9 @@ import pytest
 
 from support.fuzz_support import check_outcome, run_child
 
+# every run is a child process: its peak RSS and CPU are what is checked
+pytestmark = pytest.mark.fresh
+
 COMMANDS = ["tools", "lint", "project", "measure", "diff-toolids"]
 CPU_LIMIT = 5.0          # seconds of CPU per run
 RSS_LIMIT_MB = 500

@@ -7,7 +7,8 @@ tool names). ``python scripts/outside_corpus.py build --mirrors /work/.mirror --
 materializes the cache; the tests find it through ``TOOLCAT_OUTSIDE`` (default: the folder
 ``outside`` next to the repository) and skip, saying so, when it is absent.
 
-Each command runs in a fresh process, as a user runs it. Where toolcat is wrong today the test
+Each command runs in the test process (``toolcat.cli.run`` as ``main`` runs it; the bad-input
+cases, marked ``fresh``, in a new interpreter as a user runs it). Where toolcat is wrong today the test
 is ``xfail(strict=True)`` with the issue item: the fix flips it. The failure classes and their
 minimal reproducers are in the notes (/work/notes/outside.md).
 """
@@ -20,12 +21,13 @@ import json
 import os
 import re
 import subprocess
-import sys
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
+
+from support.common import run_toolcat
 
 REPO = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("outside_corpus", REPO / "scripts" / "outside_corpus.py")
@@ -49,9 +51,6 @@ RUN_LARGE = os.environ.get("TOOLCAT_OUTSIDE_LARGE") == "1"
 
 # ---------------------------------------------------------------- what toolcat gets wrong today
 # (entry id, check) -> reason. Each one is a failure class in the notes with a reproducer.
-ITEM9 = ("issue 12 item 9: operation-level $ref to another file is ignored (empty tools with "
-         "invented ids)")
-ITEM11 = "issue 12 item 11: duplicate tool ids are written into the output"
 KNOWN: dict[tuple[str, str], str] = {}
 
 
@@ -150,12 +149,10 @@ def project(eid: str, target: str, view: str) -> tuple[subprocess.CompletedProce
     return _RUNS[key], d
 
 
-def toolcat(*args, cwd=None) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env.pop("FORCE_COLOR", None)
-    env["NO_COLOR"] = "1"
-    return subprocess.run([sys.executable, "-m", "toolcat", *map(str, args)], capture_output=True,
-                          env=env, cwd=cwd, timeout=TIMEOUT)
+def toolcat(*args, cwd=None, fresh: bool = False) -> subprocess.CompletedProcess:
+    """toolcat in this process (support.common.run_toolcat: ``toolcat.cli.run`` as ``main``
+    runs it), or with ``fresh`` in a new interpreter, as a user runs it."""
+    return run_toolcat(*args, cwd=cwd, timeout=TIMEOUT, fresh=fresh)
 
 
 def clean(r: subprocess.CompletedProcess, allowed=(0,)) -> str:
@@ -242,13 +239,15 @@ CMDS_BAD = [("tools",), ("lint",), ("measure",), ("project",), ("project", "--vi
             ("diff-toolids",)]
 
 
+@pytest.mark.fresh
 @pytest.mark.parametrize("eid,cmd", [pytest.param(e["id"], c, marks=xf(e["id"], f"bad-{c[0]}"),
                                                   id=f"{e['id']}-{'-'.join(c)}")
                                      for e in BAD for c in CMDS_BAD])
 def test_bad_input_is_one_error_line(eid, cmd, tmp_path):
-    """A file that is not a catalog (or not JSON) gets exit 2 and one `toolcat: error:` line."""
+    """A file that is not a catalog (or not JSON) gets exit 2 and one `toolcat: error:` line
+    (a fresh process each: what a user sees, interpreter exit included)."""
     extra = ("-o", tmp_path / "out.json") if cmd[0] == "project" else ()
-    r = toolcat(*cmd, *extra, catalog(eid))
+    r = toolcat(*cmd, *extra, catalog(eid), fresh=True)
     line = one_error_line(r)
     assert str(BY_ID[eid]["path"]).split("/")[-1] in line
     assert not list(tmp_path.iterdir()), "a file was written for bad input"
@@ -261,7 +260,7 @@ def test_lint_has_no_false_findings(eid):
     calls false: no 'no operationId' for an operation that has one, no duplicate-id error where
     the ids are unique, no TC105 on placeholder values in documentation examples."""
     e = BY_ID[eid]
-    r = toolcat("lint", "--format", "json", catalog(eid))
+    r = run("lint", "--format", "json", catalog(eid))     # the run the compact-view test reads
     clean(r, allowed=(0, 1))
     rep = json.loads(r.stdout)
     assert rep["summary"]["tools"] == expected_count(e, e["kind"])

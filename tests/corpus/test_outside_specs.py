@@ -1,9 +1,11 @@
-"""Issue 36 "Specs" on the real API descriptions of the outside corpus where each class occurs.
+"""Spec-reading classes (broken $refs, OpenAPI 3.2, path variables, output schemas, ...) on the
+real API descriptions of the outside corpus where each class occurs.
 
 The catalogs are listed in ``tests/outside/manifest.toml`` (repository, commit, licence, size,
 sha256, facts derived without toolcat) and built into the cache by ``scripts/outside_corpus.py``
 (``TOOLCAT_OUTSIDE``, default: the folder ``outside`` next to the repository); every test skips,
-saying so, when its catalog is absent. Each command runs in a fresh process, as a user runs it.
+saying so, when its catalog is absent. Each command runs in the test
+process (support.common.run_toolcat).
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ import importlib.util
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from support.common import run_toolcat
 
 REPO = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("outside_corpus", REPO / "scripts" / "outside_corpus.py")
@@ -39,16 +42,13 @@ def catalog(eid: str) -> Path:
 
 
 def toolcat(*args) -> subprocess.CompletedProcess:
-    env = dict(os.environ, NO_COLOR="1")
-    env.pop("FORCE_COLOR", None)
-    r = subprocess.run([sys.executable, "-m", "toolcat", *map(str, args)], capture_output=True,
-                       env=env, timeout=1800)
+    r = run_toolcat(*args, timeout=1800)
     err = r.stderr.decode("utf-8", "replace")
     assert "Traceback" not in err and "internal error" not in err, err[-3000:]
     return r
 
 
-# ---------------------------------------------------------------- item 1: broken $refs
+# ---------------------------------------------------------------- broken $refs
 BROKEN = ["square-connect", "docusign-esignature-v2"]
 
 
@@ -121,7 +121,7 @@ def test_broken_refs_other_commands(eid, cmd):
     assert "do not resolve" in r.stderr.decode() or "does not resolve" in r.stderr.decode()
 
 
-# ---------------------------------------------------------------- item 3: OpenAPI 3.2
+# ---------------------------------------------------------------- OpenAPI 3.2
 def test_openapi_32_query_and_additional_operations(tmp_path):
     """The OAI repository's 3.2 path item example: get, query and additionalOperations COPY
     are three tools (2 of them vanished when 3.2 was read as 3.1); QUERY is a read."""
@@ -145,7 +145,7 @@ def test_openapi_32_query_and_additional_operations(tmp_path):
     assert r.returncode == 0 and b"3.3.0" in r.stderr and b"TC112" not in r.stdout
 
 
-# ---------------------------------------------------------------- item 8: path variables
+# ---------------------------------------------------------------- path variables
 @pytest.mark.parametrize("eid", ["intercom-2.15", "square-connect"])
 def test_path_variable_not_in_path_is_an_error(eid):
     """Intercom declares {job_identifier} `in: query`; Square's PUT /v2/vendors/{vendor_id}
@@ -161,7 +161,7 @@ def test_path_variable_not_in_path_is_an_error(eid):
     assert all(f["line"] for f in found)
 
 
-# ---------------------------------------------------------------- item 4: output schemas
+# ---------------------------------------------------------------- output schemas
 def _nullable_responses(spec: Path) -> set[str]:
     """operationIds whose first 2xx JSON response schema is nullable at its top level
     (following $refs), derived with PyYAML alone."""

@@ -39,6 +39,8 @@ import pytest
 
 from support.fuzz_profile import is_long
 
+# every run is a child with RLIMIT_CPU and RLIMIT_AS: a runaway fails its case, not the machine
+pytestmark = pytest.mark.fresh
 CASES = int(os.environ.get("TOOLCAT_HOSTILE_CASES", "0")) or (400 if is_long() else 36)
 COMMANDS_PER_CASE = None if is_long() or os.environ.get("TOOLCAT_HOSTILE_CASES") else 3
 CPU_LIMIT = 15            # seconds of CPU per run (RLIMIT_CPU kills past it)

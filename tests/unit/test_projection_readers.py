@@ -1,5 +1,5 @@
-"""Issue 12 items 1-7 (and the survey's classes 8 and source data): the projection keeps the
-verdict of every real reader and writes what the MCP SDK accepts.
+"""The projection keeps the verdict of every real reader and writes what the MCP SDK accepts
+(allOf merges, inlined copies, schema roots, $ref siblings, reachable definitions, dialects).
 
 Real readers: python-jsonschema by the letter of the declared dialect; Ajv as the MCP
 TypeScript SDK 1.x runs it (draft-07 Ajv for every schema, ``$schema`` never read, keywords
@@ -53,9 +53,9 @@ def verdicts(schema, instances, cls=None):
     return [v.is_valid(x) for x in instances]
 
 
-# ----------------------------------------------------------------------------- item 1
+# ------------------------------------------------------------------------- allOf merges
 
-def test_item1_allof_merge_names_each_type_once() -> None:
+def test_allof_merge_names_each_type_once() -> None:
     schema = {"type": "object", "properties": {
         "n": {"allOf": [{"type": ["integer", "null"]}, {"type": "integer"}]},
         "m": {"allOf": [{"type": ["string", "null"]}, {"type": ["null", "string"]}]}}}
@@ -67,7 +67,7 @@ def test_item1_allof_merge_names_each_type_once() -> None:
     jsonschema.Draft7Validator.check_schema(res.schema)
 
 
-# ----------------------------------------------------------------------------- item 2
+# ----------------------------------------------------------------------- inlined copies
 
 TREE = {"$schema": D2020, "$id": "https://example.com/tree", "type": "object",
         "properties": {"kids": {"type": "array", "items": {"$ref": "tree"}}}}
@@ -77,7 +77,7 @@ URN = {"$schema": D2020, "$id": "urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed",
 
 @pytest.mark.parametrize("schema,kw", [(TREE, {"subset": True}),
                                        (URN, {"subset": True, "floor": False})])
-def test_item2_an_inlined_copy_carries_no_identifiers(schema, kw) -> None:
+def test_an_inlined_copy_carries_no_identifiers(schema, kw) -> None:
     res = lower_schema(schema, **kw)
     ids = [v for p, v in walk(res.schema) if p.endswith("/$id")]
     assert len(ids) == len(set(ids)), res.schema
@@ -89,7 +89,7 @@ def test_item2_an_inlined_copy_carries_no_identifiers(schema, kw) -> None:
     assert all(a or not b for a, b in zip(verdicts(res.schema, ok), before))
 
 
-def test_item2_tool_projection_openwop(tmp_path: Path) -> None:
+def test_tool_projection_openwop(tmp_path: Path) -> None:
     proj = project(tmp_path, [{"name": "t", "description": "d.", "inputSchema": TREE}],
                    to="openwop")
     (t,) = proj.tools
@@ -97,7 +97,7 @@ def test_item2_tool_projection_openwop(tmp_path: Path) -> None:
     assert len(ids) == len(set(ids)), t.descriptor
 
 
-# ----------------------------------------------------------------------------- item 3
+# -------------------------------------------------------------------- tool schema roots
 
 NOTHING = {"type": "object", "properties": {"a": {"type": "string"}}, "not": {}}
 NOTHING_PROP = {"type": "object", "properties": {"a": {"not": {}}, "b": {"type": "string"}}}
@@ -112,7 +112,7 @@ def _schemas(target: str, descriptor: dict) -> list:
 
 
 @pytest.mark.parametrize("to", ["mcp", "openai", "anthropic", "openwop"])
-def test_item3_a_tool_schema_root_is_never_a_boolean(tmp_path: Path, to: str) -> None:
+def test_a_tool_schema_root_is_never_a_boolean(tmp_path: Path, to: str) -> None:
     proj = project(tmp_path, [{"name": "a", "description": "A.", "inputSchema": NOTHING,
                                "outputSchema": NOTHING}], to=to)
     (t,) = proj.tools
@@ -125,7 +125,7 @@ def test_item3_a_tool_schema_root_is_never_a_boolean(tmp_path: Path, to: str) ->
         assert widened or verdicts(s, [{}, {"a": "x"}]) == [False, False], (s, t.changes)
 
 
-def test_item3_mcp_roots_typed_and_properties_objects(tmp_path: Path) -> None:
+def test_mcp_roots_typed_and_properties_objects(tmp_path: Path) -> None:
     for view in ("compact", "standard"):
         for src, name in ((NOTHING, "n.openai.json"), (NOTHING_PROP, "p.openai.json"),
                           (True, "t.openai.json"), (False, "f.openai.json")):
@@ -143,7 +143,7 @@ def test_item3_mcp_roots_typed_and_properties_objects(tmp_path: Path) -> None:
             assert verdicts(s, objs) == want, (view, src, s)
 
 
-# ----------------------------------------------------------------------------- item 4
+# --------------------------------------------------------------------- siblings of $ref
 
 SIBLINGS = {"$schema": D7, "definitions": {"tags": {"type": "array"}}, "type": "object",
             "properties": {"t": {"$ref": "#/definitions/tags", "maxItems": 2}}}
@@ -155,7 +155,7 @@ def _ajv_reading(schema: dict) -> dict:
     return {**{k: v for k, v in schema.items() if k != "$schema"}, "$schema": D2020}
 
 
-def test_item4_draft07_siblings_of_ref_keep_both_readings() -> None:
+def test_draft07_siblings_of_ref_keep_both_readings() -> None:
     three = {"t": ["a", "b", "c"]}
     assert verdicts(SIBLINGS, [three]) == [True]                  # the letter of draft-07
     assert verdicts(_ajv_reading(SIBLINGS), [three]) == [False]   # Ajv's reading
@@ -169,14 +169,14 @@ def test_item4_draft07_siblings_of_ref_keep_both_readings() -> None:
     assert any(c.kind == "widened" and c.pointer == "/properties/t" for c in sub.changes)
 
 
-def test_item4_siblings_the_target_implies_are_exact() -> None:
+def test_siblings_the_target_implies_are_exact() -> None:
     s = {"$schema": D7, "definitions": {"tags": {"type": "array"}}, "type": "object",
          "properties": {"t": {"$ref": "#/definitions/tags", "type": "array"}}}
     res = lower_schema(s, DRAFT7, subset=True)
     assert all(c.kind == "exact" for c in res.changes), res.changes
 
 
-# ----------------------------------------------------------------------------- item 5
+# --------------------------------------------------------- definitions a reader reaches
 
 TUPLE = {"type": "object", "properties": {"p": {"type": "array",
                                                 "items": [{"$ref": "#/definitions/a"}]}},
@@ -184,7 +184,7 @@ TUPLE = {"type": "object", "properties": {"p": {"type": "array",
 
 
 @pytest.mark.parametrize("kw", [{}, {"factor": True}])
-def test_item5_definitions_a_draft07_reader_reaches_are_kept(kw) -> None:
+def test_definitions_a_draft07_reader_reaches_are_kept(kw) -> None:
     res = lower_schema(TUPLE, DRAFT2020, **kw)      # no $schema: read as 2020-12
     assert res.schema.get("definitions") == {"a": {"type": "string"}}, res.schema
     # the SDK's reading (draft-07): the tuple's $ref still resolves, same verdicts
@@ -193,7 +193,7 @@ def test_item5_definitions_a_draft07_reader_reaches_are_kept(kw) -> None:
         verdicts(TUPLE, objs, jsonschema.Draft7Validator) == [False, True, True]
 
 
-def test_item5_dependencies_read_by_ajv_in_2020_12() -> None:
+def test_dependencies_read_by_ajv_in_2020_12() -> None:
     """Ajv (every class, and so both SDKs) applies draft-07's `dependencies` in a 2020-12
     schema: a branch holding one is not a branch that accepts everything."""
     s = {"$schema": D2020, "anyOf": [{"dependencies": {"bar": ["foo"]}}] * 3}
@@ -206,9 +206,9 @@ def test_item5_dependencies_read_by_ajv_in_2020_12() -> None:
     assert "e" in res2.schema.get("$defs", {}), res2.schema
 
 
-# ----------------------------------------------------------------------------- item 6
+# ----------------------------------------------------------------- $schema and dialects
 
-def test_item6_only_the_exact_metaschema_uris_name_a_dialect() -> None:
+def test_only_the_exact_metaschema_uris_name_a_dialect() -> None:
     assert dialect_from_uri("https://example.com/draft2020-12/my-vocabulary.json", "x") == "x"
     assert dialect_from_uri("http://localhost:1234/draft2020-12/metaschema-no-validation.json",
                             "x") == "x"
@@ -230,20 +230,20 @@ def test_item6_only_the_exact_metaschema_uris_name_a_dialect() -> None:
     # jsonschema does not know this spelling (the SDK v2 does): not provably the same
     {"$schema": "https://json-schema.org/draft-07/schema#", "type": "object"},
 ])
-def test_item6_schema_kept_unless_provably_neutral(schema) -> None:
+def test_schema_kept_unless_provably_neutral(schema) -> None:
     res = lower_schema(schema)
     assert res.schema.get("$schema") == schema["$schema"], res.changes
 
 
-def test_item6_neutral_schema_still_dropped() -> None:
+def test_neutral_schema_still_dropped() -> None:
     res = lower_schema({"$schema": D2020, "type": "object",
                         "properties": {"a": {"type": "string"}}})
     assert "$schema" not in res.schema
 
 
-# ----------------------------------------------------------------------------- item 7
+# -------------------------------------------------------------- wrapped and typed roots
 
-def test_item7_readme_sample_outputs_are_object_schemas() -> None:
+def test_readme_sample_outputs_are_object_schemas() -> None:
     cats = load_catalogs([str(SAMPLES / "petstore.openapi.yaml")], LoadOptions())
     for view in ("standard", "compact"):
         proj = project_catalogs(cats, ProjectOptions(to="mcp", view=view))
@@ -260,7 +260,7 @@ def test_item7_readme_sample_outputs_are_object_schemas() -> None:
                 if c.pointer == "/outputSchema"] == ["wrapped"]
 
 
-def test_item7_wrap_and_type_keep_every_verdict(tmp_path: Path) -> None:
+def test_wrap_and_type_keep_every_verdict(tmp_path: Path) -> None:
     pets = {
         "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
         "paths": {
@@ -296,7 +296,7 @@ def test_item7_wrap_and_type_keep_every_verdict(tmp_path: Path) -> None:
                     assert verdicts(out, [x]) == verdicts(src, [x]), (view, t.id, x)
 
 
-def test_item7_wrap_repoints_local_refs(tmp_path: Path) -> None:
+def test_wrap_repoints_local_refs(tmp_path: Path) -> None:
     from toolcat.project.roots import wrap
 
     s = {"type": "array", "items": {"$ref": "#/$defs/N"},
@@ -309,14 +309,14 @@ def test_item7_wrap_repoints_local_refs(tmp_path: Path) -> None:
     assert verdicts(w, [{"result": x} for x in vals]) == verdicts(s, vals)
 
 
-def test_item7_bare_input_schema_gets_type_object(tmp_path: Path) -> None:
+def test_bare_input_schema_gets_type_object(tmp_path: Path) -> None:
     """gitlab's tools: inputSchema {"$schema": draft-07} (accepts any arguments)."""
     proj = project(tmp_path, [{"name": "create_or_update_file",
                                "inputSchema": {"$schema": D7}}])
     assert proj.tools[0].descriptor["inputSchema"] == {"type": "object"}
 
 
-def test_item7_input_schema_that_accepts_no_object(tmp_path: Path) -> None:
+def test_input_schema_that_accepts_no_object(tmp_path: Path) -> None:
     proj = project(tmp_path, [{"name": "a", "description": "A.",
                                "inputSchema": {"type": "string"}},
                               {"name": "b", "description": "B.",
@@ -327,7 +327,7 @@ def test_item7_input_schema_that_accepts_no_object(tmp_path: Path) -> None:
     assert b == {"type": "object", "properties": {"x": {"type": "integer"}}}
 
 
-def test_item7_root_referenced_input_is_kept_and_reported(tmp_path: Path) -> None:
+def test_root_referenced_input_is_kept_and_reported(tmp_path: Path) -> None:
     s = {"properties": {"a": {"$ref": "#"}}}
     proj = project(tmp_path, [{"name": "a", "description": "A.", "inputSchema": s}])
     (t,) = proj.tools
