@@ -92,7 +92,8 @@ def test_lint_does_not_take_server_tools_for_client_tools(tmp_path):
     # a client tool without input_schema is still one
     p2 = write(tmp_path, [{"name": "broken", "description": "x"}, *SERVER], "b.anthropic.json")
     found = lint(load_catalogs([str(p2)], LoadOptions(strict=True)), Config()).findings
-    assert [f.code for f in found if f.tool == "broken"] == ["TC111"]
+    # (MR405 also says its one-word description says nothing: a client tool's rule)
+    assert "TC111" in [f.code for f in found if f.tool == "broken"]
 
 
 def test_an_array_of_server_tools_alone_is_anthropic(tmp_path):

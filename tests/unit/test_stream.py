@@ -249,7 +249,7 @@ def test_measure_streamed_memos_last_a_batch(tmp_path, monkeypatch):
         for i in range(12)]
     path = _write(tmp_path, "big", {"tools": tools}, None)
     streamed = _figures(path, True, monkeypatch)
-    assert len(made) == 4 and all(b.sizes for b in made)
+    assert len(made) == 4 and all(b.sizes or b.prose for b in made)
     del made[:]
     assert _figures(path, False, monkeypatch) == streamed
     assert len(made) == 1

@@ -193,7 +193,8 @@ def _name(g: str) -> str:
     parentheses) as the group ``g``."""
     return (r"[`'\"]?(?:\(\w+\)\s+)?(?P<" + g + r">[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+)"
             r"(?![\w-])(?![`'\"]?\s+(?:parameter|argument|field|option|mode|"
-            r"flag|property|key|value)s?\b)[`'\"]?")
+            r"flag|property|key|value|type|grant|scope|format|header|event|status)s?\b)"
+            r"[`'\"]?")
 
 
 _SHADOW = re.compile(
