@@ -118,3 +118,10 @@ def test_xero_openwop_bounds_are_reported_and_sound(xero):
         assert ok
         for x in ok:
             assert v_out.is_valid(x), x
+
+
+def test_integers_beyond_64_bits_are_weighed():
+    """As bound_output weighs them (DigitalOcean's specs hold such integers)."""
+    s = {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}},
+         "$defs": {"N": {"type": "integer", "maximum": 2**70}}}
+    assert inlined_weight(s, D, 10**6) > len(str(2**70))

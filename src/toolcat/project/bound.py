@@ -153,12 +153,20 @@ def _leaf_chain(sub: Any, root: dict, app: dict, table: dict) -> list | None:
         sub = _body(root, tgt)
 
 
-def _walk(body: Any, root: dict, dialect: str, top: bool) -> _Info:
-    """Walk one definition's body (the root's without its ``$defs``)."""
+def _data_weight(key: str, value: Any) -> int:
+    """The weight of ``"key": value`` for a keyword whose value holds no subschema."""
     import orjson
 
-    from toolcat.document.canonical import dumps
+    try:
+        return len(key) + 3 + len(orjson.dumps(value))
+    except TypeError:       # an integer beyond 64 bits (DigitalOcean's)
+        from toolcat.document.canonical import dumps
 
+        return len(key) + 3 + len(dumps(value))
+
+
+def _walk(body: Any, root: dict, dialect: str, top: bool) -> _Info:
+    """Walk one definition's body (the root's without its ``$defs``)."""
     app = APPLICATORS[dialect]
     table = KEYWORDS[dialect]
     info = _Info()
@@ -193,10 +201,7 @@ def _walk(body: Any, root: dict, dialect: str, top: bool) -> _Info:
             shape = app.get(k)
             if shape is None:
                 if not _plain_key(k, table):
-                    try:
-                        w += len(k) + 3 + len(orjson.dumps(v))
-                    except TypeError:       # an integer beyond 64 bits (DigitalOcean's)
-                        w += len(k) + 3 + len(dumps(v))
+                    w += _data_weight(k, v)
                 continue
             down = rel + 1 if k in _DOWN else rel
             w += len(k) + 5
@@ -446,8 +451,6 @@ def inlined_weight(schema: Any, dialect: str, limit: int) -> int:
     subset writes it (a ``$ref`` back into one being expanded counts as ``{}``: the lowering
     widens it there). Stops counting past ``limit`` (returns a value above it), so the cost
     is bounded by ``limit``, not by the expansion."""
-    import orjson
-
     app = APPLICATORS[dialect]
     table = KEYWORDS[dialect]
     root = schema
@@ -466,7 +469,7 @@ def inlined_weight(schema: Any, dialect: str, limit: int) -> int:
                 try:
                     did = _ref_target(v, root)
                 except _Unsupported:
-                    w += len(k) + 3 + len(orjson.dumps(v))
+                    w += _data_weight(k, v)
                     continue
                 body = _body(root, did)
                 if id(body) in active:
@@ -482,7 +485,7 @@ def inlined_weight(schema: Any, dialect: str, limit: int) -> int:
             shape = app.get(k)
             if shape is None:
                 if not _plain_key(k, table):
-                    w += len(k) + 3 + len(orjson.dumps(v))
+                    w += _data_weight(k, v)
                 continue
             w += len(k) + 5
             if shape == SCHEMA_MAP or shape == SCHEMA_OR_NAMES:
