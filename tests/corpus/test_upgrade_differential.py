@@ -277,7 +277,8 @@ def test_upgrade_fixtures_and_suite_report_every_verdict_change(client, ajv_judg
     # python-jsonschema's reading changes where the readers of the input disagreed (every
     # such change reported); Ajv's never does (its reading is the one kept)
     assert stats["jsonschema changes reported"] > 0 and stats["Ajv verdicts changed"] == 0
-    assert stats["pairs"] > 100 and stats["Ajv instances"] > 1000, stats
+    if (CORPUS / "json-schema-test-suite" / "draft7").is_dir():   # (else the fixtures only)
+        assert stats["pairs"] > 100 and stats["Ajv instances"] > 1000, stats
 
 
 def test_upgrade_reports_ref_siblings_changed_at_their_pointer():
