@@ -45,8 +45,8 @@ def servers(tmp: Path) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     gh = SHARED / "corpus" / "github-mcp-server"
     if gh.is_dir():
+        from toolcat.features.project import standard_array
         from toolcat.formats import LoadOptions, load_catalogs
-        from toolcat.project import standard_array
 
         tools = standard_array(load_catalogs([str(gh)], LoadOptions(strict=False)), "mcp")
         f = tmp / "github.json"

@@ -38,9 +38,17 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from toolcat.features.project import (
+    EXACT,
+    KEPT,
+    OMITTED,
+    ProjectOptions,
+    lower_schema,
+    project_catalogs,
+)
+
 # --- toolcat's public functions (the only toolcat imports; update after the restructure) ---
 from toolcat.formats import LoadOptions, load_catalogs
-from toolcat.project import EXACT, KEPT, OMITTED, ProjectOptions, lower_schema, project_catalogs
 
 # ---------------------------------------------------------------------------------------------
 

@@ -34,12 +34,12 @@ def values() -> dict[tuple[str, str], tuple[str, ...]]:
     from toolcat import config, model, tokens
     from toolcat.commands import measure as measure_cmd
     from toolcat.commands import sources
-    from toolcat.diff import catalog as diff_catalog
-    from toolcat.diff import render as diff_render
+    from toolcat.features.diff import catalog as diff_catalog
+    from toolcat.features.diff import render as diff_render
+    from toolcat.features.lint import profiles, registry, render
+    from toolcat.features.project import TARGETS, VIEWS, defer
+    from toolcat.features.project.bound import POLICIES as output_policies
     from toolcat.formats import registry as fmt_registry
-    from toolcat.lint import profiles, registry, render
-    from toolcat.project import TARGETS, VIEWS, defer
-    from toolcat.project.bound import POLICIES as output_policies
 
     codes = tuple(registry.codes())
     return {

@@ -17,9 +17,9 @@ How the blocks run (README.md, section "How the README is tested", says the same
   is normalised.
 
 The rule table between ``<!-- rules:begin -->`` and ``<!-- rules:end -->`` is
-``toolcat.lint.registry.rules_markdown()``; the provider and client tables between
+``toolcat.features.lint.registry.rules_markdown()``; the provider and client tables between
 ``<!-- providers:begin -->`` and ``<!-- providers:end -->`` are
-``toolcat.lint.profiles.providers_markdown()``.
+``toolcat.features.lint.profiles.providers_markdown()``.
 
     python scripts/readme_examples.py           # exit 1 and show the differences
     python scripts/readme_examples.py --update  # rewrite README.md with the real output
@@ -128,14 +128,14 @@ def check(text: str) -> list[str]:
                                                       "README", "real run", lineterm=""))
                 problems.append(f"{where}: output differs\n{diff}")
     rules = RULES_RE.search(text)
-    from toolcat.lint.registry import rules_markdown
+    from toolcat.features.lint.registry import rules_markdown
 
     if not rules:
         problems.append("README.md: no <!-- rules:begin --> ... <!-- rules:end --> section")
     elif rules.group(2).strip() != rules_markdown().strip():
         problems.append("README.md: the rule table differs from rules_markdown()")
     providers = PROVIDERS_RE.search(text)
-    from toolcat.lint.profiles import providers_markdown
+    from toolcat.features.lint.profiles import providers_markdown
 
     if not providers:
         problems.append("README.md: no <!-- providers:begin --> ... <!-- providers:end --> "
@@ -156,11 +156,11 @@ def update(text: str) -> str:
             out = normalize(out)
             body += out + "\n" if out else ""
         text = text[:block.start] + body + text[block.end:]
-    from toolcat.lint.registry import rules_markdown
+    from toolcat.features.lint.registry import rules_markdown
 
     text = RULES_RE.sub(lambda m: m.group(1) + rules_markdown().strip() + "\n" + m.group(3),
                         text)
-    from toolcat.lint.profiles import providers_markdown
+    from toolcat.features.lint.profiles import providers_markdown
 
     text = PROVIDERS_RE.sub(lambda m: m.group(1) + providers_markdown().strip() + "\n"
                             + m.group(3), text)

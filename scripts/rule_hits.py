@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{int(res.failed('error'))} {int(res.failed('warning'))}  {c.file}")
         return 0
     if a.what == "score":
-        from toolcat.lint.quality import score
+        from toolcat.features.lint.quality import score
 
         for c in cats:
             s = score([c])

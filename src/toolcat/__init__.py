@@ -62,11 +62,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
-    from toolcat.diff.catalog import DiffReport
-    from toolcat.lint.engine import LintResult
-    from toolcat.measure import Measurement
+    from toolcat.features.diff.catalog import DiffReport
+    from toolcat.features.lint.engine import LintResult
+    from toolcat.features.measure import Measurement
+    from toolcat.features.project import Projection
     from toolcat.model import Catalog, Finding, Tool
-    from toolcat.project import Projection
 
 __all__ = [
     "__version__", "load", "load_all", "load_data", "project", "lint", "measure", "diff",
@@ -81,19 +81,19 @@ def __getattr__(name: str) -> Any:
 
         return getattr(model, name)
     if name == "Projection":
-        from toolcat.project import Projection
+        from toolcat.features.project import Projection
 
         return Projection
     if name == "LintResult":
-        from toolcat.lint.engine import LintResult
+        from toolcat.features.lint.engine import LintResult
 
         return LintResult
     if name == "Measurement":
-        from toolcat.measure import Measurement
+        from toolcat.features.measure import Measurement
 
         return Measurement
     if name == "DiffReport":
-        from toolcat.diff.catalog import DiffReport
+        from toolcat.features.diff.catalog import DiffReport
 
         return DiffReport
     raise AttributeError(f"module 'toolcat' has no attribute {name!r}")

@@ -1,9 +1,8 @@
 """The implementation of the public API (:mod:`toolcat` re-exports it; see its docstring).
 
-Light to import: every function imports what it needs when called. ``toolcat.project``,
-``toolcat.lint``, ``toolcat.measure`` and ``toolcat.diff`` are also the names of the feature
-packages; once one is imported, ``toolcat.<name>`` is that package, which is callable as the
-same function (:mod:`toolcat.entry`).
+Light to import: every function imports what it needs when called. The features live in
+``toolcat.features`` (``toolcat.features.project``, ...), so ``toolcat.project`` is always this
+module's function, whatever has been imported before.
 """
 
 from __future__ import annotations
@@ -16,12 +15,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any, Iterable, Union
 
     from toolcat.config import Config
-    from toolcat.diff.catalog import Report
+    from toolcat.features.diff.catalog import Report
+    from toolcat.features.lint.engine import LintResult
+    from toolcat.features.measure import Measurement
+    from toolcat.features.project import Projection, ProjectOptions
     from toolcat.formats.load import LoadOptions
-    from toolcat.lint.engine import LintResult
-    from toolcat.measure import Measurement
     from toolcat.model import Catalog
-    from toolcat.project import Projection, ProjectOptions
 
     PathLike = Union[str, os.PathLike]
     Catalogs = Union[Catalog, Iterable[Catalog]]
@@ -114,14 +113,14 @@ def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
     """The compact (or ``view="standard"``) view of the catalogs in target ``to``'s envelope
     (``mcp``, ``openwop``, ``openai``, ``anthropic``; default: ``openwop`` for OpenWOP input,
     else ``mcp``), as ``toolcat project`` writes it; every option is that command's (see
-    ``toolcat project --help``). The result's :meth:`~toolcat.project.Projection.catalog`,
-    :meth:`~toolcat.project.Projection.handbook` and
-    :meth:`~toolcat.project.Projection.report` are JSON data; its ``tools`` list each tool's
-    descriptor and :class:`~toolcat.project.lower.Change` s. ``defer``, ``eager``,
-    ``defer_threshold``, ``search``: the deferral plan (:mod:`toolcat.project.defer`).
+    ``toolcat project --help``). The result's :meth:`~toolcat.features.project.Projection.catalog`,
+    :meth:`~toolcat.features.project.Projection.handbook` and
+    :meth:`~toolcat.features.project.Projection.report` are JSON data; its ``tools`` list each tool's
+    descriptor and :class:`~toolcat.features.project.lower.Change` s. ``defer``, ``eager``,
+    ``defer_threshold``, ``search``: the deferral plan (:mod:`toolcat.features.project.defer`).
     ``for_clients`` (``--for``): MCP clients whose rules the compact view meets
-    (:mod:`toolcat.project.portable`); ``server_name``, ``plugin``: their name prefix."""
-    from toolcat.project import options_from_cli, project_catalogs
+    (:mod:`toolcat.features.project.portable`); ``server_name``, ``plugin``: their name prefix."""
+    from toolcat.features.project import options_from_cli, project_catalogs
 
     opts = settings or options_from_cli(
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
@@ -135,7 +134,7 @@ def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
 
 
 def _defer_options(defer: str, eager: Iterable[str], threshold: int, search: str) -> Any:
-    from toolcat.project.defer import DeferOptions
+    from toolcat.features.project.defer import DeferOptions
 
     if isinstance(eager, str):
         eager = (eager,)
@@ -162,11 +161,11 @@ def lint(catalogs: Catalogs, profile: str | Iterable[str] | None = None, *,
     (TC106), ``prose_max`` (SC304), ``view`` (lint every input as a ``compact`` or
     ``standard`` view). ``config``: a ``toolcat.toml`` / ``pyproject.toml`` to start from
     (default: none; the keywords override it). The result's ``findings`` are sorted by file
-    and position; :meth:`~toolcat.lint.engine.LintResult.json` is ``lint --format json``'s
-    data, :meth:`~toolcat.lint.engine.LintResult.failed` the exit code's verdict."""
+    and position; :meth:`~toolcat.features.lint.engine.LintResult.json` is ``lint --format json``'s
+    data, :meth:`~toolcat.features.lint.engine.LintResult.failed` the exit code's verdict."""
     from toolcat.config import Config, load_config
-    from toolcat.lint.engine import lint_with
-    from toolcat.lint.profiles import PROFILES
+    from toolcat.features.lint.engine import lint_with
+    from toolcat.features.lint.profiles import PROFILES
 
     if settings is None:
         base = load_config(str(config), profiles=PROFILES) if config is not None else Config()
@@ -194,14 +193,14 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
     """Bytes and exact BPE tokens (``o200k_base`` or ``cl100k_base``) of each catalog's
     standard view against the compact view ``toolcat project`` writes with the same options,
     as ``toolcat measure`` counts them. ``per_tool``: also each tool's figures (for
-    :meth:`~toolcat.measure.Measurement.top`). ``counter``: a
+    :meth:`~toolcat.features.measure.Measurement.top`). ``counter``: a
     :func:`toolcat.tokens.counter` started earlier (the CLI starts one before loading, so
     that the tokenizer loads meanwhile); ``on_catalog(catalog)`` is called as each catalog is
-    done (progress). :meth:`~toolcat.measure.Measurement.json` is ``measure --format json``'s
+    done (progress). :meth:`~toolcat.features.measure.Measurement.json` is ``measure --format json``'s
     data. ``loaded``: with deferral (``settings.defer``), the tools a session loads (the
     session estimate)."""
-    from toolcat.measure import Measurement, measure_catalogs, tokenizer_name
-    from toolcat.project import options_from_cli
+    from toolcat.features.measure import Measurement, measure_catalogs, tokenizer_name
+    from toolcat.features.project import options_from_cli
 
     opts = settings or options_from_cli(
         to=to, description_max=description_max, unlowerable=unlowerable, subset=subset,
@@ -230,14 +229,14 @@ def diff(old: Catalogs, new: Catalogs, *, ignore: Iterable[str] | None = None,
     check budgets per tool and for the whole diff (``--max-checks``, default 20,000;
     ``--max-checks-total``, default 500,000); ``old_label`` / ``new_label`` stand for the
     inputs in the report (default: the catalogs' files). The
-    :class:`~toolcat.diff.catalog.Report` has ``tools`` (each a ``ToolDiff``: ``old_id``,
-    ``new_id``, ``status``, ``findings``), :meth:`~toolcat.diff.catalog.Report.findings`,
-    :meth:`~toolcat.diff.catalog.Report.counts`,
-    :meth:`~toolcat.diff.catalog.Report.failed` (``fail_on``: ``breaking``, ``unknown``,
-    ``behavioural`` or ``any``), :meth:`~toolcat.diff.catalog.Report.json` (what
-    ``diff --format json`` prints) and :meth:`~toolcat.diff.catalog.Report.render`
+    :class:`~toolcat.features.diff.catalog.Report` has ``tools`` (each a ``ToolDiff``: ``old_id``,
+    ``new_id``, ``status``, ``findings``), :meth:`~toolcat.features.diff.catalog.Report.findings`,
+    :meth:`~toolcat.features.diff.catalog.Report.counts`,
+    :meth:`~toolcat.features.diff.catalog.Report.failed` (``fail_on``: ``breaking``, ``unknown``,
+    ``behavioural`` or ``any``), :meth:`~toolcat.features.diff.catalog.Report.json` (what
+    ``diff --format json`` prints) and :meth:`~toolcat.features.diff.catalog.Report.render`
     (``text``, ``json``, ``markdown``, ``github``)."""
-    from toolcat.diff.catalog import Options, diff_catalogs
+    from toolcat.features.diff.catalog import Options, diff_catalogs
 
     entries = [ignore] if isinstance(ignore, str) else list(ignore or [])
     for e in entries:

@@ -45,7 +45,7 @@ from typing import Any, Collection, Iterable
 from toolcat.errors import UsageError
 
 FAIL_ON = ("error", "warning", "info", "never")
-#: the MCP revisions lint knows (the last is the default; toolcat.lint.profiles.MCP_VERSIONS)
+#: the MCP revisions lint knows (the last is the default; toolcat.features.lint.profiles.MCP_VERSIONS)
 MCP_VERSIONS = ("2025-06-18", "2025-11-25", "2026-07-28")
 SEVERITY_VALUES = ("error", "warning", "info", "off")
 
@@ -90,7 +90,7 @@ class Config:
         self.budgets = budgets or {}        # see BUDGET_KEYS
         self.mcp_version: str | None = None  # lint: the MCP revision (None: the newest)
         # lint: the lowest description quality score a catalog may have (exit 1 under it;
-        # toolcat.lint.quality); None: no gate
+        # toolcat.features.lint.quality); None: no gate
         self.min_score: float | None = None
         # OpenAPI: the folder `$ref`s may reach (`root`, relative to the config file's
         # folder; --root overrides it); None: each spec's own folder

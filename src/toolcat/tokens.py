@@ -359,7 +359,7 @@ def count(data: bytes | memoryview | str, name: str = DEFAULT_ENCODING) -> int:
 
 class TokenCounter(Protocol):
     """What ``measure`` counts with: a :class:`Counter`, or another counter of the same
-    form (``measure --as harmony``'s :class:`toolcat.measure.harmony.HarmonyCounter`)."""
+    form (``measure --as harmony``'s :class:`toolcat.features.measure.harmony.HarmonyCounter`)."""
 
     name: str
 

@@ -127,12 +127,13 @@ def test_lint_options_match_the_cli() -> None:
         assert toolcat.lint(cat, **kw).json() == data, args
 
 
-def test_callable_before_and_after_the_package_import() -> None:
-    """``toolcat.project`` is also the name of the package: calling it works either way."""
+def test_api_functions_survive_the_feature_imports() -> None:
+    """``toolcat.project`` and the rest stay the API's functions after the feature packages
+    (``toolcat.features.project``, ...) are imported: no package shadows them."""
     code = ("import toolcat; c = toolcat.load('samples/git.tools.json'); "
-            "a = toolcat.project(c).catalog(); import toolcat.project.lower; "
+            "a = toolcat.project(c).catalog(); import toolcat.features.project.lower; "
             "b = toolcat.project(c).catalog(); assert a == b; "
-            "import toolcat.lint.engine, toolcat.measure; "
+            "import toolcat.features.lint.engine, toolcat.features.measure; "
             "print(toolcat.lint(c).counts()['warning'], toolcat.measure(c).total()['tools'])")
     r = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
@@ -213,7 +214,7 @@ def test_diff_errors_are_raised() -> None:
 def test_diff_callable_before_and_after_the_package_import() -> None:
     code = ("import toolcat; a = toolcat.load('samples/git.tools.json'); "
             "b = toolcat.load('samples/git.v2.tools.json'); x = toolcat.diff(a, b).json(); "
-            "import toolcat.diff.catalog; y = toolcat.diff(a, b).json(); assert x == y; "
+            "import toolcat.features.diff.catalog; y = toolcat.diff(a, b).json(); assert x == y; "
             "print(x['summary']['breaking'])")
     r = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

@@ -54,7 +54,7 @@ def test_choices_match_the_help_texts(gen):
     """Each value offered for an option is named in that option's --help text (in this
     command, or in another command where this one's help does not list them); rule codes
     are checked against the registry instead."""
-    from toolcat.lint import registry
+    from toolcat.features.lint import registry
 
     root, cmds = gen.model_cli()
     codes = set(registry.codes())

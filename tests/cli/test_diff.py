@@ -7,7 +7,7 @@ import json
 import pytest
 
 from support.common import corpus, run_toolcat
-from toolcat.diff.toolids import Side, diff_sides, likely_renames, rename_reason
+from toolcat.features.diff.toolids import Side, diff_sides, likely_renames, rename_reason
 
 
 def write(tmp_path, name, doc):
@@ -192,8 +192,8 @@ def test_single_openwop_catalog_keeps_source_and_tier(tmp_path):
 
 
 def test_mcp_catalog_against_its_openwop_projection_shows_renames(tmp_path):
+    from toolcat.features.project import ProjectOptions, project_catalogs
     from toolcat.formats import load_catalogs
-    from toolcat.project import ProjectOptions, project_catalogs
 
     p, doc = _some_captures(1)[0]
     proj = project_catalogs(load_catalogs([str(p)]), ProjectOptions(to="openwop"))

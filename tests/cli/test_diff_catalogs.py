@@ -109,7 +109,7 @@ def test_schema_change_kinds_and_exit_codes(name, tmp_path):
     assert doc["summary"]["unchanged"] == (1 if want == "none" else 0)
     assert code == EXIT[want]["breaking"]
     # the other --fail-on levels, in-process (the CLI's exit is the report's exit_code)
-    from toolcat.diff.catalog import diff_catalogs
+    from toolcat.features.diff.catalog import diff_catalogs
     from toolcat.formats import load_catalogs
 
     rep = diff_catalogs(load_catalogs([str(old)]), load_catalogs([str(new)]), "old", "new")
@@ -530,7 +530,7 @@ def test_a_small_budget_turns_witnesses_into_unknowns_never_into_compatible(opti
 
 def test_readme_states_the_budget_defaults():
     from support.common import REPO
-    from toolcat.diff import MAX_CHECKS, MAX_CHECKS_TOTAL
+    from toolcat.features.diff import MAX_CHECKS, MAX_CHECKS_TOTAL
 
     text = " ".join((REPO / "README.md").read_text().split())
     assert "`--max-checks N` jsonschema steps" in text

@@ -1105,7 +1105,7 @@ def test_narrow_terminal_layouts_fit(tmp_path: Path, args: list) -> None:
             assert len(whole) >= (3 if args[0] == "measure" else len(LONG_IDS)), out
             assert any(Path(p).name in words or p in words for p in map(str, files)), out
         else:
-            from toolcat.lint.registry import all_rules
+            from toolcat.features.lint.registry import all_rules
 
             for r in all_rules():
                 assert r.code in words and r.name in words
@@ -1144,7 +1144,7 @@ def test_tc102_says_too_long_and_never_cuts(tmp_path: Path) -> None:
 
 
 def test_description_cut_never_inside_an_html_tag() -> None:
-    from toolcat.project.describe import truncate
+    from toolcat.features.project.describe import truncate
 
     text = ('Returns the <a href="https://example.com/docs/a/very/long/path/to/the/page">'
             "documentation page</a> and more words after it")

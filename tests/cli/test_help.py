@@ -245,7 +245,7 @@ def test_profile_and_for_help_list_the_profiles_and_clients_tables():
     code = (
         "import sys\n"
         "from toolcat.formats.providers import CLIENTS, Client\n"
-        "from toolcat.lint import profiles\n"
+        "from toolcat.features.lint import profiles\n"
         "CLIENTS['zz-client'] = Client('zz-client', 'ZZ', ())\n"
         "profiles.PROFILES['zz-client'] = profiles.Profile('zz-client', 's', (), client='zz-client')\n"
         "from toolcat.cli import run\n"

@@ -11,7 +11,7 @@ from support.common import SAMPLES, run_toolcat
 from support.lint import mcp, tool, write
 from toolcat.cli import run as cli_run
 from toolcat.config import load_config
-from toolcat.lint.registry import all_rules, rules_markdown
+from toolcat.features.lint.registry import all_rules, rules_markdown
 
 
 def lint_json(capfd, *args) -> tuple[int, dict | None, str]:

@@ -52,7 +52,7 @@ def test_as_openai_is_exact_with_o200k_and_implies_the_target():
 
 def _harmony_tokens(functions: list) -> int:
     """Tokens a developer message gains from these function tools, rendered by OpenAI's
-    harmony package itself (independently of toolcat.measure.harmony)."""
+    harmony package itself (independently of toolcat.features.measure.harmony)."""
     import os
     import tempfile
 

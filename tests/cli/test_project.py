@@ -30,7 +30,7 @@ def _load(*paths, **kw):
 
 
 def _project(*paths, **opts):
-    from toolcat.project import ProjectOptions, project_catalogs
+    from toolcat.features.project import ProjectOptions, project_catalogs
 
     return project_catalogs(_load(*paths), ProjectOptions(**opts))
 
@@ -94,7 +94,7 @@ def mcp_file(tmp_path: Path) -> Path:
 
 def test_api_contract_shapes(mcp_file: Path) -> None:
     from toolcat.document.canonical import dumps
-    from toolcat.project import ProjectOptions, standard_array
+    from toolcat.features.project import ProjectOptions, standard_array
 
     opts = ProjectOptions()
     assert (opts.view, opts.to, opts.description_max, opts.unlowerable, opts.output_policy,
@@ -124,7 +124,7 @@ def test_standard_view_hashes_to_published_sha256() -> None:
     """Before = standard_array: on every capture its canonical bytes hash to the published
     canonicalSha256 (mcp-context-cost methodology)."""
     from toolcat.document.canonical import dumps
-    from toolcat.project import standard_array
+    from toolcat.features.project import standard_array
 
     files = _captures()
     assert len(files) >= 60
@@ -222,7 +222,7 @@ def test_ref_target_keys_are_kept(tmp_path: Path) -> None:
 
 
 def test_descriptions_unit() -> None:
-    from toolcat.project.describe import length, repeats, truncate
+    from toolcat.features.project.describe import length, repeats, truncate
 
     assert truncate("  a \n b\t c ", 120) == "a b c"
     s = "First sentence here. Second sentence is a lot longer than the first one is."
@@ -325,7 +325,7 @@ def test_openwop_compact_is_conformant_everywhere() -> None:
     CompactToolDescriptor schema, every inputSchema is in the subset at any depth (checked
     independently), and the toolId set equals the standard view's."""
     v = _compact_validator()
-    from toolcat.project import ProjectOptions, project_catalogs, standard_array
+    from toolcat.features.project import ProjectOptions, project_catalogs, standard_array
 
     n = 0
     for path in _all_catalog_paths():
@@ -358,7 +358,7 @@ def test_rfc_example_is_its_own_compact_view(tmp_path: Path) -> None:
 
 
 def _ids(target: str, arr: list) -> list:
-    from toolcat.project.handbook import descriptor_id
+    from toolcat.features.project.handbook import descriptor_id
 
     return [descriptor_id(target, d) for d in arr]
 
@@ -367,8 +367,8 @@ def _ids(target: str, arr: list) -> list:
 def test_handbook_round_trip(to: str) -> None:
     """The standard view rebuilt from the compact output and the handbook is the standard
     view; every description the compact view cut is in the handbook in full."""
-    from toolcat.project import ProjectOptions, project_catalogs, standard_array
-    from toolcat.project.handbook import rebuild_standard
+    from toolcat.features.project import ProjectOptions, project_catalogs, standard_array
+    from toolcat.features.project.handbook import rebuild_standard
 
     for path in [str(corpus("github-mcp-server"))] + _captures()[:25] + \
             sorted(glob.glob(str(corpus("neo") / "*.openapi.yaml"))):
@@ -448,7 +448,7 @@ def test_mcp_compact_keeps_every_validation_value() -> None:
                 values(v, acc)
         return acc
 
-    from toolcat.project import ProjectOptions, project_catalogs
+    from toolcat.features.project import ProjectOptions, project_catalogs
 
     for path in sorted(glob.glob(str(corpus("neo") / "*.openapi.yaml"))) + \
             [str(corpus("github-mcp-server"))]:
@@ -657,7 +657,7 @@ def test_idempotent(tmp_path: Path) -> None:
 def _figures(paths: list[str], **opts) -> tuple[int, int, int, int]:
     from toolcat import tokens
     from toolcat.document.canonical import dumps
-    from toolcat.project import ProjectOptions, project_catalogs, standard_array
+    from toolcat.features.project import ProjectOptions, project_catalogs, standard_array
 
     bb = ba = tb = ta = 0
     for p in paths:
@@ -706,7 +706,7 @@ def test_size_mcp_corpora() -> None:
 def test_noop_keywords_unit() -> None:
     """Validation no-ops, derived by hand from the JSON Schema rules (1.0 is an integer from
     draft-06 on, a boolean is no number, unevaluated* reads additionalProperties/items)."""
-    from toolcat.project.lower import noop_keywords
+    from toolcat.features.project.lower import noop_keywords
 
     def keys(n, d="2020-12", **kw):
         return sorted(k for k, _label in noop_keywords(n, d, **kw))
@@ -742,7 +742,7 @@ def test_noop_keywords_unit() -> None:
 
 
 def _factor(schema, dialect="2020-12"):
-    from toolcat.project.factor import factor_schema
+    from toolcat.features.project.factor import factor_schema
 
     return factor_schema(schema, dialect)
 
@@ -819,7 +819,7 @@ def test_run_cache_changes_nothing(monkeypatch) -> None:
     """The run cache (lowered definitions shared between the tools of an OpenAPI spec) is
     an optimization only: output and report are byte-identical without it, for every
     target, on specs whose tools share many definitions."""
-    import toolcat.project as P
+    import toolcat.features.project as P
 
     paths = [str(corpus("openapi", n)) for n in (
         "oai-petstore-expanded.openapi.yaml", "swagger-petstore-v3.openapi.yaml",

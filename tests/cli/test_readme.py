@@ -108,7 +108,7 @@ def test_example_output_matches_a_real_run(block):
 
 
 def test_rule_table_is_the_registry():
-    from toolcat.lint.registry import codes, rules_markdown
+    from toolcat.features.lint.registry import codes, rules_markdown
 
     m = EX.RULES_RE.search(TEXT)
     assert m, "no rules:begin/rules:end markers"
@@ -117,7 +117,7 @@ def test_rule_table_is_the_registry():
 
 
 def test_provider_tables_are_the_profiles_table():
-    from toolcat.lint.profiles import CLIENTS, PROVIDERS, providers_markdown
+    from toolcat.features.lint.profiles import CLIENTS, PROVIDERS, providers_markdown
 
     m = EX.PROVIDERS_RE.search(TEXT)
     assert m, "no providers:begin/providers:end markers"
@@ -134,7 +134,7 @@ def test_inputs_table_names_every_format():
 
 
 def test_profiles_table_names_every_profile():
-    from toolcat.lint.profiles import PROFILES
+    from toolcat.features.lint.profiles import PROFILES
 
     names = re.findall(r"^\| `([\w-]+)`(?: \(default\))? \|", section("toolcat lint"), re.M)
     assert names == list(PROFILES)

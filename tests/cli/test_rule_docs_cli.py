@@ -11,7 +11,7 @@ import json
 import pytest
 
 from support.common import corpus, run_toolcat
-from toolcat.lint import registry
+from toolcat.features.lint import registry
 
 
 def github():

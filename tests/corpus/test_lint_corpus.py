@@ -15,8 +15,8 @@ from support.common import corpus, spec
 from support.lint import run, write
 from toolcat.config import Config
 from toolcat.errors import InputError
+from toolcat.features.lint.engine import lint
 from toolcat.formats import LoadOptions, load_catalogs
-from toolcat.lint.engine import lint
 from toolcat.schema.keywords import DRAFT7, DRAFT2020
 
 # ----------------------------------------------------------------------------- every catalog
@@ -174,7 +174,7 @@ def test_rfc_compact_negative_example(tmp_path):
 
 
 def test_openwop_schemas_are_the_spec_files():
-    from toolcat.lint import openwop_schemas
+    from toolcat.features.lint import openwop_schemas
 
     std = json.loads(spec("openwop", "tool-descriptor.schema.json").read_text(encoding="utf-8"))
     cmp_ = json.loads(spec("openwop", "compact-tool-descriptor.schema.json")
@@ -217,7 +217,7 @@ def test_sc301_agrees_with_jsonschema_check_schema(draft, dialect, cls):
     import jsonschema
     from jsonschema.exceptions import SchemaError
 
-    from toolcat.lint.rules.metaschema import schema_problems
+    from toolcat.features.lint.rules.metaschema import schema_problems
 
     validator = getattr(jsonschema, cls)
     checked = disagreements = 0

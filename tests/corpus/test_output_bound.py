@@ -1,4 +1,4 @@
-"""``--output-schema bounded`` (issue 35 item 1, :mod:`toolcat.project.bound`): the compact
+"""``--output-schema bounded`` (issue 35 item 1, :mod:`toolcat.features.project.bound`): the compact
 view's output schemas keep the levels near the root that fit a budget and widen what lies
 deeper, soundly (every instance the full schema accepts, the bounded one accepts), with a
 ``widened`` change per cut; ``full`` and ``none`` are what the compact view wrote before
@@ -34,7 +34,7 @@ def _sound(tools, budget: int, seeds: int = 4) -> tuple[int, int, int]:
     """Bound every tool's output schema to ``budget``; every generated instance the full
     schema accepts must be accepted by the bounded one. (tools cut, cuts, instances the
     full schema accepted)"""
-    from toolcat.project.bound import bound_output
+    from toolcat.features.project.bound import bound_output
 
     cut = cuts = accepted = 0
     memo: dict = {}
@@ -111,7 +111,7 @@ _DEEP = {"type": "object", "properties": {"b": {"type": "object", "properties": 
      [{"a": [{"b": 1}, {}]}], "/outputSchema/properties/a/maxContains"),
 ])
 def test_non_monotone_keywords_are_widened_too(schema, valid, widened_at) -> None:
-    from toolcat.project.bound import bound_output
+    from toolcat.features.project.bound import bound_output
 
     seen = set()
     full = _validator(schema)
@@ -131,7 +131,7 @@ def test_names_required_and_closed_objects_stay() -> None:
     """A widened property keeps its name (additionalProperties: false still allows it) and
     stays required; a definition no kept $ref reaches is left out; a leaf one level below
     the bound is kept whole; a recursive definition stays sound."""
-    from toolcat.project.bound import bound_output
+    from toolcat.features.project.bound import bound_output
 
     schema = {"type": "object", "additionalProperties": False, "required": ["a", "n"],
               "properties": {"a": {"$ref": "#/$defs/node"}, "n": {"type": "integer"}},
@@ -158,7 +158,7 @@ def test_names_required_and_closed_objects_stay() -> None:
 
 
 def test_within_budget_is_the_same_object() -> None:
-    from toolcat.project.bound import bound_output
+    from toolcat.features.project.bound import bound_output
 
     schema = {"type": "object", "properties": {"a": _DEEP}}
     out, changes = bound_output(schema, "2020-12")
@@ -168,7 +168,7 @@ def test_within_budget_is_the_same_object() -> None:
 def test_unsupported_references_stay_whole() -> None:
     """A $ref the bound cannot follow (here a pointer into properties) leaves the schema
     whole (exact), however large."""
-    from toolcat.project.bound import bound_output
+    from toolcat.features.project.bound import bound_output
 
     schema = {"type": "object", "properties": {"a": _DEEP, "b": {"$ref": "#/properties/a"}}}
     out, changes = bound_output(schema, "2020-12", budget=1)
@@ -178,7 +178,7 @@ def test_unsupported_references_stay_whole() -> None:
 def test_integers_beyond_64_bits() -> None:
     """A bound beyond 64 bits (DigitalOcean writes 2**64 - 1) is weighed as its canonical
     JSON: the bound cuts as elsewhere (it raised TypeError from orjson)."""
-    from toolcat.project.bound import bound_output
+    from toolcat.features.project.bound import bound_output
 
     schema = {"type": "object", "properties": {
         "a": {"type": "integer", "maximum": 2**64 - 1},

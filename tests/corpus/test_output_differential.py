@@ -116,8 +116,8 @@ def _judge(cats, ref: str, ajv_judge, sample: int | None):
     """Build the differential of ``cats``' output schemas (a seeded sample of ``sample``
     tools per catalog, or all) over :data:`VARIANTS`, run it; (report, problems, tools)."""
     from support.differential import Differential, Pair, widened_at
+    from toolcat.features.project import ProjectOptions, project_catalogs
     from toolcat.formats.providers import CLIENTS
-    from toolcat.project import ProjectOptions, project_catalogs
 
     diff = Differential(ajv_judge)
     shapes: Counter = Counter()
@@ -252,8 +252,8 @@ def test_the_ceiling_places_each_widening() -> None:
 def test_other_targets_leave_output_schemas_out(where) -> None:
     """Only ``--to mcp`` carries output schemas: every other target leaves each one out of
     its compact view, and says so (``omitted`` at /outputSchema)."""
+    from toolcat.features.project import ProjectOptions, project_catalogs
     from toolcat.formats.targets import TARGETS, get
-    from toolcat.project import ProjectOptions, project_catalogs
 
     cats = _load(tuple(_paths(where)))
     seen = 0

@@ -12,8 +12,8 @@ import json
 import pytest
 
 from support.common import CORPUS, or_absent
+from toolcat.features.project import ProjectOptions, project_catalogs
 from toolcat.formats import LoadOptions, load_catalogs
-from toolcat.project import ProjectOptions, project_catalogs
 
 
 def _paths() -> list:

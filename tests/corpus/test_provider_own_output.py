@@ -13,10 +13,10 @@ import pytest
 
 from support.common import corpus
 from toolcat.config import Config
+from toolcat.features.lint.engine import lint
+from toolcat.features.project import ProjectOptions, project_catalogs
 from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.formats import targets as tg
-from toolcat.lint.engine import lint
-from toolcat.project import ProjectOptions, project_catalogs
 
 
 def _catalogs() -> list[str]:

@@ -22,9 +22,9 @@ import json
 import pytest
 
 from support.common import SAMPLES, corpus
+from toolcat.features.project import ProjectOptions, project_catalogs
 from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.formats import targets as tg
-from toolcat.project import ProjectOptions, project_catalogs
 
 
 def _paths() -> list[str]:
@@ -199,7 +199,7 @@ def test_openai_strict_marks_strict_every_tool_the_sdk_makes_strict(tmp_path):
     from openai.lib._pydantic import _ensure_strict_json_schema
 
     from toolcat.config import Config
-    from toolcat.lint.engine import lint
+    from toolcat.features.lint.engine import lint
 
     target = tg.get("openai-strict")
     opts = ProjectOptions(to="openai-strict", duplicate_ids="rename")
@@ -253,7 +253,7 @@ def test_request_types_take_every_written_entry(to, defer):
     or not (tests/support/sdk_types.py)."""
     pytest.importorskip("anthropic" if to.startswith("anthropic") else "openai")
     from support.sdk_types import anthropic_refusal, openai_responses_refusal, refusal
-    from toolcat.project.defer import DeferOptions
+    from toolcat.features.project.defer import DeferOptions
 
     judge = anthropic_refusal if to.startswith("anthropic") else openai_responses_refusal
     checked, bad = 0, []

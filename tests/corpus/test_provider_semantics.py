@@ -88,10 +88,10 @@ def _outcome(v, data) -> str:
 def _check(suite: str, to: str) -> dict:
     import jsonschema
 
+    from toolcat.features.project import providers as pv
+    from toolcat.features.project.lower import CHANGED, EXACT, NARROWED, WIDENED, lower_schema
     from toolcat.formats import targets as tg
     from toolcat.formats.providers import PROVIDERS
-    from toolcat.project import providers as pv
-    from toolcat.project.lower import CHANGED, EXACT, NARROWED, WIDENED, lower_schema
 
     dialect = SUITES[suite]
     target = tg.get(to)

@@ -15,7 +15,7 @@ import pytest
 
 from support.instances import instances_for
 from support.outside import outside
-from toolcat.project.bound import SUBSET_FLOOR, bound_inlined, inlined_weight
+from toolcat.features.project.bound import SUBSET_FLOOR, bound_inlined, inlined_weight
 
 D = "2020-12"
 

@@ -194,7 +194,7 @@ def _generated(schema: Any, seed: str, n: int = 6) -> list:
 
 
 def _fit(schema: Any, dialect: str, client: str, root: bool = False) -> tuple[Any, list]:
-    from toolcat.project import portable
+    from toolcat.features.project import portable
 
     changes: list = []
     out = portable.fit(schema, dialect, (client,), "", changes, root=root)
@@ -318,8 +318,8 @@ def _corpus_paths() -> list:
 def test_upgrade_corpus_reports_every_verdict_change(client, ajv_judge):
     """Every tool schema of the corpora that declares draft-06/07, projected ``--to mcp
     --for CLIENT`` (objects only: tool arguments and structuredContent are objects)."""
+    from toolcat.features.project import ProjectOptions, project_catalogs
     from toolcat.formats import LoadOptions, load_catalogs
-    from toolcat.project import ProjectOptions, project_catalogs
     from toolcat.schema.walker import node_dialect
 
     paths = _corpus_paths()

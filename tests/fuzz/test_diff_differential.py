@@ -31,7 +31,7 @@ import pytest
 from support.common import corpus
 from support.diff_fuzz import EDITS, apply, instances
 from support.fuzz_profile import examples
-from toolcat.diff.catalog import BREAKING, UNKNOWN, Options, diff_catalogs
+from toolcat.features.diff.catalog import BREAKING, UNKNOWN, Options, diff_catalogs
 from toolcat.model import Catalog, Tool
 
 CASES = int(os.environ.get("TOOLCAT_DIFF_FUZZ") or examples(400))

@@ -8,7 +8,7 @@ propertyNames, dependentSchemas/dependentRequired, unevaluated*, bounds, formats
 boolean schemas, property names that are keyword names, and prose everywhere.
 
 Each schema is the inputSchema (and outputSchema) of a one-tool MCP catalog, loaded by
-toolcat's loader and projected with :func:`toolcat.project.project_catalogs` for every
+toolcat's loader and projected with :func:`toolcat.features.project.project_catalogs` for every
 target: mcp, openai, anthropic (exact rewrites only, or the compact subset with
 ``--subset``), openwop (the subset, under each ``--unlowerable`` policy).
 
@@ -440,7 +440,7 @@ def projections(cats) -> list[tuple[str, dict, Any, Any, list, bool]]:
     """(target, options, projected input schema, projected output schema, changes, failed).
     The MCP output schema is judged on objects (structuredContent is one), or when the
     projection wrapped it (a change of kind ``wrapped``) on ``{"result": x}``."""
-    from toolcat.project import ProjectOptions, project_catalogs
+    from toolcat.features.project import ProjectOptions, project_catalogs
 
     out = []
     for target, kw in MODES:

@@ -1309,7 +1309,7 @@ def test_forwarded_results_are_not_kept(tmp_path, monkeypatch):
 
     from toolcat.formats.live import procs
     from toolcat.formats.live import spec as specs
-    from toolcat.serve import proxy
+    from toolcat.features.serve import proxy
 
     monkeypatch.setenv("PATH", live_env()["PATH"])
     monkeypatch.setenv("TOOLCAT_TEST_MARK", marker := uuid.uuid4().hex)

@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 from toolcat.config import Config
+from toolcat.features.lint.engine import lint
 from toolcat.formats import LoadOptions, load_catalogs
-from toolcat.lint.engine import lint
 
 
 def write(tmp_path: Path, data, name: str = "tools.json") -> Path:

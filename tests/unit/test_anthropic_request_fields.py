@@ -13,9 +13,9 @@ import pytest
 from support.lint import write
 from support.sdk_types import anthropic_refusal
 from toolcat.config import Config
+from toolcat.features.lint.engine import lint
+from toolcat.features.project import ProjectOptions, project_catalogs
 from toolcat.formats import LoadOptions, load_catalogs
-from toolcat.lint.engine import lint
-from toolcat.project import ProjectOptions, project_catalogs
 
 WEATHER = {
     "name": "get_weather", "description": "Get the current weather in a city.",

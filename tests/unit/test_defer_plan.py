@@ -13,10 +13,10 @@ from support.common import corpus
 from support.lint import write
 from support.sdk_types import anthropic_refusal
 from toolcat.errors import UsageError
+from toolcat.features.project import ProjectOptions, project_catalogs
+from toolcat.features.project.defer import DeferOptions
+from toolcat.features.project.describe import collapse
 from toolcat.formats import LoadOptions, load_catalogs
-from toolcat.project import ProjectOptions, project_catalogs
-from toolcat.project.defer import DeferOptions
-from toolcat.project.describe import collapse
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.support.common import corpus
 from toolcat.api import load
-from toolcat.project import describe
+from toolcat.features.project import describe
 
 
 def test_the_same_sentence_is_judged_on_its_node_and_names():

@@ -9,10 +9,10 @@ import pytest
 
 from support.common import SAMPLES, corpus
 from toolcat.api import load_all, load_data
-from toolcat.diff.toolids import side_from_items
 from toolcat.errors import InputError, UsageError
+from toolcat.features.diff.toolids import side_from_items
+from toolcat.features.project import options_from_cli, project_catalogs, standard_array
 from toolcat.formats.targets import TARGETS
-from toolcat.project import options_from_cli, project_catalogs, standard_array
 
 SAMPLE_FILES = sorted(p.name for p in SAMPLES.glob("*.json")
                       if p.name != "broken.tools.json") + \

@@ -11,7 +11,7 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
-from toolcat.diff.catalog import normalize
+from toolcat.features.diff.catalog import normalize
 from toolcat.schema import inclusion as I
 from toolcat.schema.examples import Sampler, regex_samples
 from toolcat.schema.validate import Checker

@@ -83,9 +83,41 @@ def test_no_module_imports_a_private_name_of_another_package() -> None:
 def test_the_private_name_check_sees_a_violation(tmp_path) -> None:
     """The check above finds what it looks for (a module written for the purpose)."""
     bad = tmp_path / "probe.py"      # read as if it were toolcat/schema/probe.py
-    bad.write_text("from toolcat.lint.engine import _walk\nfrom toolcat.document import "
+    bad.write_text("from toolcat.features.lint.engine import _walk\nfrom toolcat.document import "
                    "canonical as c\nX = c._slow\n")
     found = _private_imports(bad, "toolcat.schema._probe_private_import")
-    assert found == ["toolcat.schema._probe_private_import: from toolcat.lint.engine import "
+    assert found == ["toolcat.schema._probe_private_import: from toolcat.features.lint.engine import "
                      "_walk", "toolcat.schema._probe_private_import: "
                      "toolcat.document.canonical._slow"]
+
+
+def _dynamic_imports(path: Path) -> list[str]:
+    """Calls that import a module by a name the import contract cannot see:
+    ``importlib.import_module(...)``, ``import_module(...)``, ``__import__(...)``."""
+    tree = ast.parse(path.read_text(), str(path))
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        if name in ("import_module", "__import__"):
+            out.append(f"{_module_name(path) if path.is_relative_to(SRC) else path.name}:"
+                       f"{node.lineno}: {name}")
+    return out
+
+
+def test_no_module_is_imported_through_importlib() -> None:
+    """Every import in the package is an ordinary one, which the layer contract sees (the
+    feature packages do not shadow the API's functions, so nothing needs importlib)."""
+    found = [x for p in sorted(SRC.rglob("*.py")) for x in _dynamic_imports(p)]
+    assert found == []
+
+
+def test_the_importlib_check_sees_a_violation(tmp_path) -> None:
+    bad = tmp_path / "probe.py"
+    bad.write_text("import importlib\nfrom importlib import import_module\n"
+                   "a = importlib.import_module('toolcat.api')\nb = import_module('x')\n"
+                   "c = __import__('toolcat.cli')\n")
+    assert [x.split(": ")[1] for x in _dynamic_imports(bad)] == \
+        ["import_module", "import_module", "__import__"]

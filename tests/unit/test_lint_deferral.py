@@ -7,9 +7,9 @@ import json
 
 from support.common import corpus
 from support.lint import codes, only, run, write
+from toolcat.features.project import ProjectOptions, project_catalogs
+from toolcat.features.project.defer import DeferOptions
 from toolcat.formats import LoadOptions, load_catalogs
-from toolcat.project import ProjectOptions, project_catalogs
-from toolcat.project.defer import DeferOptions
 
 SEARCH = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
 OBJ = {"type": "object", "properties": {"a": {"type": "number", "description": "A number."}},

@@ -15,9 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolcat.document import pointer as jp
-from toolcat.lint.engine import Node
-from toolcat.lint.registry import all_rules
-from toolcat.lint.rules import secrets
+from toolcat.features.lint.engine import Node
+from toolcat.features.lint.registry import all_rules
+from toolcat.features.lint.rules import secrets
 from toolcat.model import FILE_MARK, Tool
 
 # ----------------------------------------------------------------- Tool.source_pointer
@@ -236,8 +236,8 @@ def _ctx(fmt: str):
     """The engine's own context for an empty catalog of format ``fmt`` under the default
     profile (a stand-in would miss what rules read: the catalog's format, its view...)."""
     from toolcat.config import Config
-    from toolcat.lint.engine import Context
-    from toolcat.lint.profiles import DEFAULT_PROFILE, PROFILES
+    from toolcat.features.lint.engine import Context
+    from toolcat.features.lint.profiles import DEFAULT_PROFILE, PROFILES
     from toolcat.model import Catalog
 
     return Context(Catalog(file="t.json", format=fmt), Config(), PROFILES[DEFAULT_PROFILE], {})
@@ -341,7 +341,7 @@ def test_every_token_shape_contains_a_literal():
 
 def _findings(cats):
     from toolcat.config import Config
-    from toolcat.lint.engine import lint
+    from toolcat.features.lint.engine import lint
 
     return [(f.file, f.tool, f.code, f.severity, f.message, f.pointer, f.source_pointer,
              f.line, f.column) for f in lint(cats, Config()).findings]
@@ -381,7 +381,7 @@ def test_token_expressions_are_compiled_only_near_a_literal():
 
     from support.common import REPO
 
-    code = ("import sys\nfrom toolcat import api\nfrom toolcat.lint.rules import secrets\n"
+    code = ("import sys\nfrom toolcat import api\nfrom toolcat.features.lint.rules import secrets\n"
             "api.lint(api.load(sys.argv[1]))\nprint(len(secrets._COMPILED))\n"
             "secrets.shape_hints('x ghp_' + 'a' * 36)\nprint(len(secrets._COMPILED))\n")
     r = subprocess.run([sys.executable, "-c", code, "samples/git.tools.json"], cwd=REPO,
@@ -396,7 +396,7 @@ def test_token_expressions_are_compiled_only_near_a_literal():
 def test_metaschema_unique_is_the_json_equality_one(items):
     # SC301's uniqueness: lists of strings are compared as strings, the rest by JSON value
     # (1 == 1.0, True != 1), as the plain rule does
-    from toolcat.lint.rules import metaschema
+    from toolcat.features.lint.rules import metaschema
 
     want = len({metaschema._ukey(x) for x in items}) == len(items)
     assert metaschema._unique(items) == want

@@ -662,7 +662,7 @@ SAMPLE_TOKENS = {
 
 
 def test_tc105_every_shape_and_the_text_prefilter():
-    from toolcat.lint.rules.secrets import _SHAPES, shape, shape_hints
+    from toolcat.features.lint.rules.secrets import _SHAPES, shape, shape_hints
 
     assert {n for n, _l, _r in _SHAPES} == set(SAMPLE_TOKENS)
     for what, token in SAMPLE_TOKENS.items():

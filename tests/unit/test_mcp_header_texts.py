@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from toolcat.document.parse import parse_yaml
 from toolcat.errors import InputError
-from toolcat.lint.rules.mcp import _text_may_hold_header
+from toolcat.features.lint.rules.mcp import _text_may_hold_header
 
 KEY = "x-mcp-header"
 

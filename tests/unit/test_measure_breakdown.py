@@ -9,9 +9,9 @@ import pytest
 from support.common import corpus
 from toolcat.api import load_all
 from toolcat.document.canonical import dumps
+from toolcat.features.measure import _Breakdown
+from toolcat.features.project import options_from_cli, project_catalogs
 from toolcat.formats import targets as tg
-from toolcat.measure import _Breakdown
-from toolcat.project import options_from_cli, project_catalogs
 from toolcat.schema.keywords import is_prose_key
 from toolcat.schema.walker import iter_schemas
 

@@ -12,9 +12,9 @@ import pytest
 import toolcat
 from support.common import corpus, run_toolcat
 from toolcat.document.canonical import dumps
+from toolcat.features.project import ProjectOptions, project_catalogs
+from toolcat.features.project.defer import DeferOptions
 from toolcat.formats import LoadOptions, load_catalogs
-from toolcat.project import ProjectOptions, project_catalogs
-from toolcat.project.defer import DeferOptions
 from toolcat.tokens import count
 
 

@@ -10,8 +10,8 @@ from tests.support.common import corpus
 from toolcat import tokens
 from toolcat.api import load, project
 from toolcat.document import canonical
-from toolcat.measure import measure_catalogs
-from toolcat.project import options_from_cli
+from toolcat.features.measure import measure_catalogs
+from toolcat.features.project import options_from_cli
 
 
 class _Recording(tokens.Counter):

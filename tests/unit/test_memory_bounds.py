@@ -18,7 +18,7 @@ from support.common import SAMPLES, corpus
 from toolcat import tokens
 from toolcat.api import load_all, load_data
 from toolcat.document.share import Sharer
-from toolcat.project import options_from_cli, project_catalogs
+from toolcat.features.project import options_from_cli, project_catalogs
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork") or not sys.platform.startswith("linux"),
                                 reason="the forked counter is Linux-only")
@@ -145,7 +145,7 @@ def test_a_dead_child_does_not_leave_the_submitter_waiting():
 # ------------------------------------------------------------------- measure in chunks
 
 def _measured(cats, monkeypatch, chunk, **opts):
-    import toolcat.measure as M
+    import toolcat.features.measure as M
 
     monkeypatch.setattr(M, "_CHUNK_BYTES", chunk)
     popts = options_from_cli(**opts)
@@ -180,7 +180,7 @@ def test_measure_in_chunks_counts_the_joined_text_exactly(monkeypatch):
     whole = _measured(cats, monkeypatch, 1 << 40)
     assert _measured(cats, monkeypatch, 1, ) == whole
     fig = orjson.loads(whole[0])
-    import toolcat.measure as M
+    import toolcat.features.measure as M
 
     proj = M.project_one(cats[0], options_from_cli())
     assert fig["tokens_after"] == tokens.count(proj.array_bytes())

@@ -16,7 +16,7 @@ import pytest
 from support.common import SAMPLES, corpus_param
 from toolcat import api
 from toolcat.errors import ToolcatError
-from toolcat.lint.registry import all_rules
+from toolcat.features.lint.registry import all_rules
 
 
 @contextmanager
@@ -99,7 +99,7 @@ def test_equal_and_nearly_equal_nodes_lint_as_without_the_memo():
 
 
 def test_content_keys_tell_apart_what_a_check_can():
-    from toolcat.lint.engine import _content_key
+    from toolcat.features.lint.engine import _content_key
 
     d = "https://json-schema.org/draft/2020-12/schema"
     same = [({"a": 1, "b": "x"}, {"a": 1, "b": "x"}), ({"a": None}, {"a": None})]
@@ -123,7 +123,7 @@ def test_profiles_lint_as_without_the_memo(profile):
 
 def test_the_memo_saves_checks():
     # the same catalog checks fewer nodes with the memo (else these tests prove nothing)
-    from toolcat.lint.rules import metaschema
+    from toolcat.features.lint.rules import metaschema
 
     calls = collections.Counter()
     rule = next(r for r in all_rules() if r.code == "SC301")

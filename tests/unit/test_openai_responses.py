@@ -10,9 +10,9 @@ import pytest
 
 from support.common import SAMPLES, corpus
 from support.sdk_types import openai_responses_refusal, refusal
+from toolcat.features.project import ProjectOptions, project_catalogs
+from toolcat.features.project.defer import DeferOptions
 from toolcat.formats import LoadOptions, load_catalogs
-from toolcat.project import ProjectOptions, project_catalogs
-from toolcat.project.defer import DeferOptions
 
 
 def _load(path):

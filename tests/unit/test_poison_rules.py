@@ -24,7 +24,7 @@ import pytest
 
 from support.common import corpus
 from toolcat import api
-from toolcat.lint.rules import poison
+from toolcat.features.lint.rules import poison
 
 DIRECT = """Add two numbers
 
@@ -273,7 +273,7 @@ class _Ctx:
 
 
 def _lint_hits(cat) -> list:
-    from toolcat.lint.registry import get
+    from toolcat.features.lint.registry import get
 
     ctx = _Ctx(cat)
     rules = [(code, get(code).check) for code in ("TP101", "TP102", "TP103", "TP104")]
@@ -357,7 +357,7 @@ def test_a_value_named_before_a_noun_is_not_another_tool():
     """A backticked value followed by what it is ("the `authorization_code` grant type",
     redocly-starter's registerOAuth2Client, cut in the compact view) is no tool: TP104 took it
     for one. A real tool name in the same frame is still reported."""
-    from toolcat.lint.rules.poison import shadows
+    from toolcat.features.lint.rules.poison import shadows
 
     ok = "When using the `authorization_code` grant type, `redirectUris` must be set."
     assert list(shadows(ok, "registerOAuth2Client")) == []

@@ -9,8 +9,8 @@ import jsonschema
 import pytest
 
 from support.lint import write
+from toolcat.features.project import ProjectOptions, project_catalogs
 from toolcat.formats import LoadOptions, load_catalogs
-from toolcat.project import ProjectOptions, project_catalogs
 
 POINT = {"type": "object", "properties": {"x": {"type": "number"}, "y": {"type": "number"},
                                           "z": {"type": "number"}},
@@ -78,7 +78,7 @@ PLAIN = {"name": "c", "description": "C tool.", "inputSchema": {
 
 def _lint(tmp_path, profile):
     from toolcat.config import Config
-    from toolcat.lint.engine import lint
+    from toolcat.features.lint.engine import lint
 
     p = write(tmp_path, {"tools": [DRAFT7, BARE, PLAIN]})
     cats = load_catalogs([str(p)], LoadOptions(strict=True))
@@ -87,7 +87,7 @@ def _lint(tmp_path, profile):
 
 
 def test_client_profiles_check_the_client_facts(tmp_path):
-    from toolcat.lint.profiles import CLIENTS, PROFILES
+    from toolcat.features.lint.profiles import CLIENTS, PROFILES
 
     assert all(k in PROFILES and PROFILES[k].client == k for k in CLIENTS)
     got = _lint(tmp_path, "claude-desktop")
@@ -200,7 +200,7 @@ def test_for_claude_code_shortens_names_with_the_prefix_counted():
     the same every run; lint --profile claude-code (PV515) reports the input's, not the
     output's."""
     from toolcat.config import Config
-    from toolcat.lint.engine import lint
+    from toolcat.features.lint.engine import lint
 
     cats = _github()
     before = [t.id for c in cats for t in c.tools]
@@ -276,7 +276,7 @@ def test_for_claude_code_rewrites_top_level_unions(tmp_path, ajv_judge):
     provider row's own rule (lint --profile claude-code) has nothing left to say. Without
     --for the unions stay."""
     from toolcat.config import Config
-    from toolcat.lint.engine import lint
+    from toolcat.features.lint.engine import lint
 
     tools = [PICK, SHAPE, MODE]
     proj = _project(tmp_path, tools, to="mcp", for_clients=("claude-code",))

@@ -21,8 +21,8 @@ import jsonschema
 import pytest
 
 from support.common import SAMPLES
+from toolcat.features.project import ProjectOptions, lower_schema, project_catalogs
 from toolcat.formats import LoadOptions, load_catalogs
-from toolcat.project import ProjectOptions, lower_schema, project_catalogs
 from toolcat.schema.keywords import DRAFT7, DRAFT2020, dialect_from_uri
 
 D7 = "http://json-schema.org/draft-07/schema#"
@@ -297,7 +297,7 @@ def test_wrap_and_type_keep_every_verdict(tmp_path: Path) -> None:
 
 
 def test_wrap_repoints_local_refs(tmp_path: Path) -> None:
-    from toolcat.project.roots import wrap
+    from toolcat.features.project.roots import wrap
 
     s = {"type": "array", "items": {"$ref": "#/$defs/N"},
          "$defs": {"N": {"type": "object", "properties": {"kids": {"$ref": "#"}}}}}
@@ -440,7 +440,7 @@ def test_reproducers_under_ajv(ajv_judge, name, schema, dialect, kw, instances) 
     else:
         assert rep.counts["sdk"]["pairs"] == 1, rep.line()
     # as an MCP tool's inputSchema (what the MCP target makes of the root)
-    from toolcat.project.roots import fit_input
+    from toolcat.features.project.roots import fit_input
 
     root, _ch = fit_input(res.schema, dialect, typed=True, boolean_properties=False)
     if root.get("type") == "object":

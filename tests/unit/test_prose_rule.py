@@ -12,7 +12,7 @@ import pytest
 
 from support.common import corpus
 from toolcat import api
-from toolcat.project import ProjectOptions, describe, project_catalogs, prose
+from toolcat.features.project import ProjectOptions, describe, project_catalogs, prose
 from toolcat.schema.keywords import DRAFT2020
 from toolcat.schema.walker import iter_schemas
 
@@ -142,7 +142,7 @@ _SCHEMA = {
 
 
 def test_restore_keeps_clauses_and_drops_optional_null_defaults() -> None:
-    from toolcat.project.lower import lower_schema
+    from toolcat.features.project.lower import lower_schema
 
     original = copy.deepcopy(_SCHEMA)
     lowered = lower_schema(original, DRAFT2020).schema

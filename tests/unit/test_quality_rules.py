@@ -14,7 +14,7 @@ from support.lint import mcp, write
 from support.outside import outside
 from toolcat import api
 from toolcat.cli import run as cli_run
-from toolcat.lint import quality as q
+from toolcat.features.lint import quality as q
 
 CODES = ["MR405", "MR406", "MR407", "MR408", "MC110"]
 
@@ -226,7 +226,7 @@ def test_siblings_compare_few_pairs_on_a_large_catalog() -> None:
 
 @pytest.mark.parametrize("code", CODES)
 def test_rule_docs(code) -> None:
-    from toolcat.lint.registry import get
+    from toolcat.features.lint.registry import get
 
     r = get(code)
     assert r is not None and r.severity == "info" and len(r.doc) > 300

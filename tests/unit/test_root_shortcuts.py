@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from toolcat.project import lower, roots
+from toolcat.features.project import lower, roots
 from toolcat.schema.refs import RefIndex
 
 D7 = "http://json-schema.org/draft-07/schema#"

@@ -12,8 +12,8 @@ import pytest
 
 import toolcat
 from toolcat.config import Config
-from toolcat.lint import registry
-from toolcat.lint.registry import Example, example, fix_example, section_problems, sections
+from toolcat.features.lint import registry
+from toolcat.features.lint.registry import Example, example, fix_example, section_problems, sections
 
 RULES = registry.all_rules()
 
@@ -51,7 +51,7 @@ def _expand(text: str, opts: dict) -> str:
 
 def lint_fragment(code: str, ex: Example, tmp_path) -> list:
     """The findings of rule ``code`` on the fragment, linted as its settings say."""
-    from toolcat.lint.engine import check_selection, lint_with
+    from toolcat.features.lint.engine import check_selection, lint_with
 
     opts = dict(ex.options)
     text = ex.text
@@ -62,9 +62,9 @@ def lint_fragment(code: str, ex: Example, tmp_path) -> list:
         description_max=int(opts["description-max"]) if "description-max" in opts else None,
         prose_max=int(opts["prose-max"]) if "prose-max" in opts else None)
     if opts.get("setup") == "yes":
+        from toolcat.features.lint.engine import lint
         from toolcat.formats import LoadOptions, load_catalogs
         from toolcat.formats.live.capture import setup_catalog
-        from toolcat.lint.engine import lint
 
         cats = []
         for name, result in json.loads(text).items():

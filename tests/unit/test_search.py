@@ -22,8 +22,8 @@ FLOORS = {"github": 36 / 40, "filesystem": 19 / 20, "notion": 21 / 25}
 
 
 def standard_tools(rel: str) -> list[dict]:
+    from toolcat.features.project import standard_array
     from toolcat.formats import LoadOptions, load_catalogs
-    from toolcat.project import standard_array
 
     cats = load_catalogs([str(corpus(*rel.split("/")))], LoadOptions(strict=False))
     return standard_array(cats, "mcp")

@@ -1,5 +1,5 @@
 """toolcat serve's check of a call's arguments against the upstream's input schema
-(toolcat.serve.arguments): jsonschema's verdict, with regular expressions run by RE2 in
+(toolcat.features.serve.arguments): jsonschema's verdict, with regular expressions run by RE2 in
 ECMA-262's meaning, refusing only what the schema certainly refuses; messages quote JSON;
 arguments sent as JSON text repaired; the work of one check bounded."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolcat.serve.arguments import ArgumentCheck
+from toolcat.features.serve.arguments import ArgumentCheck
 
 
 def problem(schema, args):
@@ -89,7 +89,7 @@ def test_a_subschema_naming_its_dialect_is_still_run_by_re2(schema):
     import subprocess
     import sys
 
-    code = ("import json, sys\nfrom toolcat.serve.arguments import ArgumentCheck\n"
+    code = ("import json, sys\nfrom toolcat.features.serve.arguments import ArgumentCheck\n"
             "s = json.loads(sys.argv[1])\n"
             "print(ArgumentCheck(s).problem('t', {'s': 'a' * 40 + '!', 'r': {'s': 'a' * 40}}))")
 
@@ -207,7 +207,7 @@ def test_repair_off_and_repairs_beside_another_problem():
 def test_unique_items_is_linear_and_means_json_equality():
     """Issue 36 item 14: jsonschema compares every pair of objects under uniqueItems (3,000
     took 77 s, and serve answered nothing else meanwhile). In a child with 20 s of CPU."""
-    code = ("from toolcat.serve.arguments import ArgumentCheck\n"
+    code = ("from toolcat.features.serve.arguments import ArgumentCheck\n"
             "s = {'properties': {'a': {'uniqueItems': True}}}\n"
             "items = [{'id': i, 'name': f'n{i}', 'tags': ['x', i]} for i in range(3000)]\n"
             "print(ArgumentCheck(s).check('t', {'a': items}))\n"
@@ -224,7 +224,7 @@ def test_unique_items_is_linear_and_means_json_equality():
 
 
 def test_a_check_past_its_bound_decides_nothing(monkeypatch):
-    from toolcat.serve import arguments
+    from toolcat.features.serve import arguments
 
     monkeypatch.setattr(arguments, "MAX_SECONDS", 3600.0)   # the steps decide, not the clock
     schema = {"type": "object", "properties": {"a": {"items": {"type": "integer"}}}}

@@ -1,5 +1,5 @@
-"""toolcat.serve.defer (issue 32): what ``serve --defer`` lists, without the MCP SDK (the
-view of a real catalog, a :class:`~toolcat.serve.defer.Deferral` over it). The live tests
+"""toolcat.features.serve.defer (issue 32): what ``serve --defer`` lists, without the MCP SDK (the
+view of a real catalog, a :class:`~toolcat.features.serve.defer.Deferral` over it). The live tests
 (tests/live/test_serve_defer.py) drive the same through real clients."""
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ import json
 import pytest
 
 from support.common import corpus, run_toolcat
-from toolcat.serve.defer import CALL_TOOL, SEARCH_TOOL, DeferOptions, Deferral
+from toolcat.features.serve.defer import CALL_TOOL, SEARCH_TOOL, DeferOptions, Deferral
 
 META = [SEARCH_TOOL, CALL_TOOL, "get_tool_handbook"]
 
 
 def view_of(*paths, prefixes=None):
+    from toolcat.features.project import options_from_cli
+    from toolcat.features.serve.view import build_view
     from toolcat.formats import LoadOptions, load_catalogs
-    from toolcat.project import options_from_cli
-    from toolcat.serve.view import build_view
 
     cats = load_catalogs([str(p) for p in paths], LoadOptions(strict=False))
     return build_view(cats, options_from_cli(to="mcp"), "get_tool_handbook", prefixes)

@@ -1,4 +1,4 @@
-"""How toolcat serve pages its tools/list (toolcat.serve.view.View.pages): one page, every
+"""How toolcat serve pages its tools/list (toolcat.features.serve.view.View.pages): one page, every
 tool and the handbook tool last, however the upstreams paged theirs (issue 33 item 5);
 only a list larger than PAGE_BYTES is split at tool boundaries, the handbook tool on the
 first page."""
@@ -6,7 +6,7 @@ first page."""
 from __future__ import annotations
 
 from toolcat.document.canonical import dumps
-from toolcat.serve import view as v
+from toolcat.features.serve import view as v
 
 
 def _view(sizes: list[int], pages: list[int] | None = None) -> v.View:

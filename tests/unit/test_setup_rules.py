@@ -8,11 +8,11 @@ import json
 import pytest
 
 from toolcat.config import Config
+from toolcat.features.lint.engine import lint
+from toolcat.features.lint.profiles import CLIENTS, PROVIDERS
+from toolcat.features.lint.rules.provider import strict_budget
 from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.formats.live.capture import setup_catalog
-from toolcat.lint.engine import lint
-from toolcat.lint.profiles import CLIENTS, PROVIDERS
-from toolcat.lint.rules.provider import strict_budget
 
 
 def servers(tmp_path, **named: list) -> list:

@@ -9,7 +9,7 @@ import pytest
 
 from toolcat import tokens
 from toolcat.api import load, project
-from toolcat.project.report import start_counting, summary_figures
+from toolcat.features.project.report import start_counting, summary_figures
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 FILES = [p for p in sorted(SAMPLES.iterdir())

@@ -144,7 +144,7 @@ def _load(path: str, streamed: bool, monkeypatch) -> list:
 
 
 def _findings(path: str, streamed: bool, monkeypatch, profile: str = "mcp") -> list[tuple]:
-    from toolcat.lint.engine import lint
+    from toolcat.features.lint.engine import lint
 
     res = lint(_load(path, streamed, monkeypatch), Config(), profile)
     return [(f.code, f.severity, f.message, f.file, f.tool, f.pointer, f.line, f.column,
@@ -198,7 +198,7 @@ def test_a_view_declared_after_the_first_elements_is_the_one_linted(tmp_path, mo
     whole = _findings(path, False, monkeypatch)
     assert "MR401" not in {f[0] for f in whole}
     assert _findings(path, True, monkeypatch) == whole
-    from toolcat.lint.engine import lint
+    from toolcat.features.lint.engine import lint
 
     for streamed in (True, False):
         res = lint(_load(path, streamed, monkeypatch), Config(), "mcp", view="standard")
@@ -206,8 +206,8 @@ def test_a_view_declared_after_the_first_elements_is_the_one_linted(tmp_path, mo
 
 
 def _figures(path: str, streamed: bool, monkeypatch, **popts) -> list[dict]:
-    from toolcat.measure import measure_catalogs
-    from toolcat.project import ProjectOptions
+    from toolcat.features.measure import measure_catalogs
+    from toolcat.features.project import ProjectOptions
 
     cats = _load(path, streamed, monkeypatch)
     from toolcat import tokens
@@ -233,8 +233,8 @@ def test_measure_streamed_memos_last_a_batch(tmp_path, monkeypatch):
     for each batch (memory: a batch's tools, not the catalog's), the same figures."""
     import importlib
 
-    m = importlib.import_module("toolcat.measure")   # (the module: toolcat.measure is also
-    made: list = []                                   # the API's function of that name)
+    m = importlib.import_module("toolcat.features.measure")
+    made: list = []
 
     class Counted(m._Breakdown):
         def __init__(self) -> None:

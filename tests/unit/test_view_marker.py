@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 
 from toolcat.config import Config
+from toolcat.features.lint.engine import lint
+from toolcat.features.project import ProjectOptions, project_catalogs
 from toolcat.formats import LoadOptions, load_catalogs
-from toolcat.lint.engine import lint
 from toolcat.model import COMPACT, STANDARD
-from toolcat.project import ProjectOptions, project_catalogs
 
 TOOLS = {"tools": [{
     "name": "navigate", "description": "Navigate to a URL",

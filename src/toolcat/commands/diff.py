@@ -10,7 +10,7 @@ import typer
 from toolcat.commands.common import LIVE, LOAD, UI, Shared, warn_broken_refs
 from toolcat.commands.options import shared
 from toolcat.commands.sources import exit_on_errors, load_sources
-from toolcat.diff import MAX_CHECKS, MAX_CHECKS_TOTAL
+from toolcat.features.diff import MAX_CHECKS, MAX_CHECKS_TOTAL
 
 #: diff's shared options (no --merge: each side is its own catalog)
 _SHARED = (*(n for n in LOAD if n != "merge"), *LIVE, *UI)
@@ -168,9 +168,9 @@ def diff(
     opts: Shared,
 ) -> int:
     """Compare two catalog versions; exit 1 when a finding of the --fail-on kinds is found."""
-    from toolcat.diff.catalog import FAIL_ON
-    from toolcat.diff.render import FORMATS
     from toolcat.errors import UsageError
+    from toolcat.features.diff.catalog import FAIL_ON
+    from toolcat.features.diff.render import FORMATS
 
     opts.apply_ui()
     if ids_only:
@@ -210,7 +210,7 @@ def diff(
     from toolcat.ui import write_stdout
 
     if ids_only:
-        from toolcat.diff.toolids import diff_sides, render_text, side_from_catalogs
+        from toolcat.features.diff.toolids import diff_sides, render_text, side_from_catalogs
 
         result = diff_sides(side_from_catalogs(cats_old, old), side_from_catalogs(cats_new, new))
         if fmt == "json":
@@ -278,7 +278,12 @@ def diff_toolids(
                                        or safety_tier is not None):
         raise UsageError("--to, --source and --safety-tier apply only with a single catalog")
 
-    from toolcat.diff.toolids import diff_sides, render_text, side_from_catalogs, side_from_items
+    from toolcat.features.diff.toolids import (
+        diff_sides,
+        render_text,
+        side_from_catalogs,
+        side_from_items,
+    )
 
     lopts = opts.load()
     sides = _sides(given, live, lopts, whole_setup=not pair)
@@ -289,7 +294,7 @@ def diff_toolids(
         side_a = side_from_catalogs(cats_a, a)
         side_b = side_from_catalogs(cats_b, b)
     else:
-        from toolcat.project import options_from_cli, project_catalogs, standard_array
+        from toolcat.features.project import options_from_cli, project_catalogs, standard_array
 
         # ids only: no description or schema is projected (issue 17: as fast as `tools`)
         popts = options_from_cli(to=to, source=source, safety_tier=safety_tier)

@@ -11,7 +11,7 @@ import typer
 from toolcat.commands.common import Shared
 from toolcat.commands.lint_run import SHARED_NAMES
 from toolcat.commands.options import Paths, shared
-from toolcat.lint.profiles import PROFILES
+from toolcat.features.lint.profiles import PROFILES
 
 EPILOG = """Examples:
 
@@ -40,7 +40,7 @@ does, 2 usage or input error.
 `toolcat rule CODE` explains a rule; `toolcat rule --all` lists them.
 """
 
-# --profile's names: the profiles table (toolcat.lint.profiles), MCP clients last
+# --profile's names: the profiles table (toolcat.features.lint.profiles), MCP clients last
 _PROFILES = [n for n, p in PROFILES.items() if p.client is None]
 _CLIENTS = [n for n, p in PROFILES.items() if p.client is not None]
 

@@ -128,8 +128,8 @@ def run(
     """`toolcat lint` with these parameters (each option's value; None where not given;
     ``opts``: the shared options): the findings on stdout (or ``output_file``), the exit
     code returned."""
+    from toolcat.features.lint.engine import lint_with
     from toolcat.files import check_outputs
-    from toolcat.lint.engine import lint_with
 
     opts = opts or Shared()
     opts.apply_ui()
@@ -170,10 +170,10 @@ def _settings(config_file: str | None, baseline: str | None, write_baseline: str
     keywords) on top, checked; and the output format."""
     from toolcat.config import load_config
     from toolcat.errors import UsageError
+    from toolcat.features.lint.engine import check_selection
+    from toolcat.features.lint.profiles import PROFILES
+    from toolcat.features.lint.render import FORMATS
     from toolcat.files import check_inputs
-    from toolcat.lint.engine import check_selection
-    from toolcat.lint.profiles import PROFILES
-    from toolcat.lint.render import FORMATS
 
     check_inputs([("--config", config_file), ("--baseline", baseline)])
     cfg = load_config(config_file, profiles=PROFILES)
@@ -203,7 +203,7 @@ def _write_baseline(path: str, findings: list, labels: dict, input_errors: list)
     import sys
 
     from toolcat import ui
-    from toolcat.lint.baseline import write_baseline as write
+    from toolcat.features.lint.baseline import write_baseline as write
 
     if input_errors:   # a baseline must cover every input: do not write a partial one
         _report_input_errors(input_errors)
@@ -224,17 +224,17 @@ def _report(cats: list, result: Any, labels: dict, cfg: Any, fmt: str, statistic
     import sys
 
     from toolcat import ui
-    from toolcat.lint import registry
-    from toolcat.lint.render import Report, render
+    from toolcat.features.lint import registry
+    from toolcat.features.lint.render import Report, render
 
     findings, hidden = result.findings, 0
     if baseline:
-        from toolcat.lint.baseline import apply_baseline
+        from toolcat.features.lint.baseline import apply_baseline
 
         findings, hidden = apply_baseline(baseline, findings, set(labels))
     quality = None
     if statistics or cfg.min_score is not None:
-        from toolcat.lint.quality import score
+        from toolcat.features.lint.quality import score
 
         quality = score(cats)
     fail = cfg.fail_on or "error"
@@ -264,7 +264,7 @@ def _failed(findings: list, fail: str, min_score: float | None, quality: Any) ->
     """A finding reaches --fail-on, or a catalog scores under --min-score (said)."""
     import sys
 
-    from toolcat.lint.engine import reaches
+    from toolcat.features.lint.engine import reaches
 
     failed = any(reaches(f.severity, fail) for f in findings)
     if min_score is not None and quality is not None:
@@ -289,7 +289,7 @@ def _report_input_errors(errors: list) -> None:
 def _check_cli_codes(option: str, values: list[str]) -> None:
     """The codes of a ``--select``-like option: not empty, each matching a rule."""
     from toolcat.errors import UsageError
-    from toolcat.lint.registry import selects_nothing
+    from toolcat.features.lint.registry import selects_nothing
 
     sels = [x.strip().upper() for v in values for x in v.split(",") if x.strip()]
     if not sels:

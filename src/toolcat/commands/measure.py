@@ -75,7 +75,7 @@ def __getattr__(name: str) -> Any:
     reads them here), imported only when asked for (the project package is not loaded at
     startup)."""
     if name in ("TARGETS", "UNLOWERABLE"):
-        import toolcat.project as project
+        import toolcat.features.project as project
 
         return getattr(project, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -209,9 +209,9 @@ def measure(
     """Measure bytes and tokens of each catalog's standard view against its compact view."""
     from toolcat.commands.project import defer_options
     from toolcat.errors import UsageError
+    from toolcat.features.measure.settings import Settings
+    from toolcat.features.project import options_from_cli
     from toolcat.files import check_inputs, check_outputs
-    from toolcat.measure.settings import Settings
-    from toolcat.project import options_from_cli
 
     opts.apply_ui()
     if fmt not in FORMATS:
@@ -241,13 +241,13 @@ def _measure(paths: list[str], live: Any, lopts: Any, ms: Any, popts: Any, fmt: 
     """Load and measure, with a progress bar on a terminal; the sources and the figures."""
     import toolcat
     from toolcat import tokens
-    from toolcat.measure import load_for_measure
+    from toolcat.features.measure import load_for_measure
 
     # Started first: the tokenizer loads (in a child process where possible) while the
     # catalogs are read and projected.
     counter: tokens.TokenCounter
     if ms.as_provider == "harmony":
-        from toolcat.measure.harmony import HarmonyCounter
+        from toolcat.features.measure.harmony import HarmonyCounter
 
         counter = HarmonyCounter()
     else:
@@ -294,7 +294,7 @@ def _report(src: Any, figs: list, budget: Any, ms: Any, fmt: str, top: int,
             config: str | None, write_baseline: str | None, quiet: bool) -> int:
     """The figures (stdout), the baseline file, the notes and failures (stderr); the exit
     code (raised)."""
-    from toolcat.measure import check_gates, top_tools
+    from toolcat.features.measure import check_gates, top_tools
 
     fails, notes = check_gates(figs, budget)
     tops = top_tools(figs, top) if top > 0 else None
@@ -308,7 +308,7 @@ def _report(src: Any, figs: list, budget: Any, ms: Any, fmt: str, top: int,
     _render(fmt, figs, ms.tok_label, tops, {(f.file, f.figure) for f in fails},
             ms.as_provider, setup, missing)
     if write_baseline is not None:
-        from toolcat.measure import write_baseline as _write
+        from toolcat.features.measure import write_baseline as _write
 
         _write(write_baseline, figs, ms.tok_label)
     if not quiet:
@@ -339,7 +339,7 @@ def _report(src: Any, figs: list, budget: Any, ms: Any, fmt: str, top: int,
 def _render(fmt: str, figs: list, tok: str, tops: list | None, failed: set,
             as_provider: str | None = None, setup: dict | None = None,
             missing: list | None = None) -> None:
-    from toolcat.measure import render as r
+    from toolcat.features.measure import render as r
     from toolcat.ui import write_stdout, write_text
 
     if fmt == "json":

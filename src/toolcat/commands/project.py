@@ -116,7 +116,7 @@ SafetyTier = Annotated[Optional[str], typer.Option(
     "--safety-tier", help="OpenWOP safetyTier for every tool (pure, read, write, exec) "
     "[default: derived].", show_default=False)]
 
-# deferral (toolcat.project.defer), shared with `toolcat measure`
+# deferral (toolcat.features.project.defer), shared with `toolcat measure`
 Defer = Annotated[str, typer.Option(
     "--defer", help="Tools loaded on demand through the provider's tool search: none, all "
     "(every tool but the --eager ones) or auto (all, once the eager catalog passes "
@@ -133,7 +133,7 @@ Search = Annotated[str, typer.Option(
 
 def defer_options(defer: str, eager: list[str] | None, threshold: int, search: str) -> Any:
     """The checked deferral options of the command-line values."""
-    from toolcat.project.defer import DeferOptions
+    from toolcat.features.project.defer import DeferOptions
 
     opts = DeferOptions(defer, tuple(eager or ()), threshold, search)
     opts.check()
@@ -193,7 +193,7 @@ def project(
     """Write the compact (or standard) view of catalogs in a target envelope."""
     import toolcat
     from toolcat import ui
-    from toolcat.project import options_from_cli
+    from toolcat.features.project import options_from_cli
 
     opts.apply_ui()
     _check_outputs(paths, output, handbook, report, check, opts.client_config)
@@ -220,7 +220,7 @@ def project(
         proj = toolcat.project(src.catalogs, settings=popts)
         data = proj.output_bytes()     # first: the summary counts a view into it
         if counter is not None:
-            from toolcat.project.report import start_counting
+            from toolcat.features.project.report import start_counting
 
             start_counting(proj, counter)
         code = _write(proj, data, output, handbook, report, check)
@@ -278,7 +278,7 @@ def _finish(proj: Any, data: bytes, code: int, output: str | None, report: str |
     for w in proj.warnings:
         ui.err().print(f"toolcat: warning: {w}", markup=False, highlight=False)
     if not ui.state.quiet:
-        from toolcat.project.report import print_summary
+        from toolcat.features.project.report import print_summary
 
         if code == 0:
             label = output if output and output != "-" else "stdout"

@@ -38,7 +38,7 @@ def rule(
     opts: Shared,
 ) -> None:
     from toolcat.errors import UsageError
-    from toolcat.lint import registry
+    from toolcat.features.lint import registry
     from toolcat.ui import write_stdout
 
     opts.apply_ui()
@@ -105,7 +105,7 @@ def rules_text(rules, width: int | None) -> str:
 
 def _json(rules) -> bytes:
     from toolcat.document.canonical import dumps
-    from toolcat.lint.registry import REDIRECTS, example
+    from toolcat.features.lint.registry import REDIRECTS, example
 
     out = []
     for r in rules:

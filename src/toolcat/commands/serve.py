@@ -104,7 +104,7 @@ DenyPoisoned = Annotated[bool, typer.Option(
     "--deny-poisoned", help="Do not serve upstream tools that the poisoned-tool rules "
     "(TP101-TP104) flag: not listed, calls refused; which ones is said on stderr at start-up "
     "and when the list changes.")]
-#: --validate's modes (toolcat.serve.arguments)
+#: --validate's modes (toolcat.features.serve.arguments)
 VALIDATE_MODES = ("log", "strict", "off")
 Validate = Annotated[str, typer.Option(
     "--validate", metavar="MODE", help="Check each tools/call's arguments against the "
@@ -184,10 +184,10 @@ def serve(
     from toolcat import ui
     from toolcat.commands.project import client_names
     from toolcat.errors import UsageError
-    from toolcat.project import options_from_cli
-    from toolcat.serve.runner import ServeOptions
-    from toolcat.serve.runner import serve as run
-    from toolcat.serve.view import check_tool_name
+    from toolcat.features.project import options_from_cli
+    from toolcat.features.serve.runner import ServeOptions
+    from toolcat.features.serve.runner import serve as run
+    from toolcat.features.serve.view import check_tool_name
 
     gc.enable()     # a long-lived process (the CLI turns the cyclic collector off)
     opts.apply_ui()
@@ -308,8 +308,8 @@ def _defer_options(mode: str | None, eager: list[str], max_loaded: int,
                    threshold: int) -> _Deferring | None:
     """The options of ``--defer`` (None: every tool listed, as without it)."""
     from toolcat.errors import UsageError
-    from toolcat.project.defer import DeferOptions as Checked
-    from toolcat.serve.defer import CALL_TOOL, SEARCH_TOOL, DeferOptions
+    from toolcat.features.project.defer import DeferOptions as Checked
+    from toolcat.features.serve.defer import CALL_TOOL, SEARCH_TOOL, DeferOptions
 
     # the mode and threshold checks are project's and measure's (one set of messages)
     Checked(mode or "none", tuple(eager), threshold).check()
@@ -326,7 +326,7 @@ def _defer_options(mode: str | None, eager: list[str], max_loaded: int,
 def bare_defer(args: list[str]) -> list[str]:
     """``args`` of ``toolcat serve`` with a bare ``--defer`` (not followed by none, all or
     auto) written ``--defer=all``: Click options cannot have an optional value."""
-    from toolcat.serve.defer import MODES
+    from toolcat.features.serve.defer import MODES
 
     out = list(args)
     for i, a in enumerate(out):

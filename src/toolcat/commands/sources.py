@@ -214,8 +214,8 @@ def setup_findings(src: Sources, config_path: str | None = None) -> list:
     if setup is None:
         return []
     from toolcat.config import load_config
-    from toolcat.lint.engine import lint, profile_names
-    from toolcat.lint.profiles import PROFILES
+    from toolcat.features.lint.engine import lint, profile_names
+    from toolcat.features.lint.profiles import PROFILES
 
     cfg = load_config(config_path, profiles=PROFILES)
     cfg.select = ["SU"]

@@ -114,7 +114,7 @@ class OpenAiTarget(Target):
 class OpenAiStrictTarget(OpenAiTarget):
     """The same function tools with ``"strict": true`` (Structured Outputs), each schema
     rewritten into the strict subset; ``"strict": false`` on a tool the subset cannot
-    express (see :mod:`toolcat.project.providers`)."""
+    express (see :mod:`toolcat.features.project.providers`)."""
 
     name = "openai-strict"
     compact_body_fields = ("name", "description", "parameters", "strict")

@@ -1,10 +1,10 @@
 """THE provider table: what each model provider accepts in a tool definition (names, schema
 keywords, formats, limits), one :class:`Provider` row each with the documentation or SDK code
 it was taken from, so updating a provider is one edit here. ``toolcat lint``'s provider rules
-(PV5xx, :mod:`toolcat.lint.rules.provider`) and ``toolcat project``'s provider targets
-(:mod:`toolcat.project.providers`) read nothing else; what an MCP client does to the tools it
+(PV5xx, :mod:`toolcat.features.lint.rules.provider`) and ``toolcat project``'s provider targets
+(:mod:`toolcat.features.project.providers`) read nothing else; what an MCP client does to the tools it
 sends (its name prefix, a description cut, the providers it talks to) is one :class:`Client`
-row of :data:`CLIENTS`, read by the setup rules (SU6xx, :mod:`toolcat.lint.rules.setup`). The
+row of :data:`CLIENTS`, read by the setup rules (SU6xx, :mod:`toolcat.features.lint.rules.setup`). The
 measurements they need (size limits, recursion, the strict per-request totals) are the
 functions below.
 """

@@ -86,16 +86,16 @@ class Target:
     #: a tool without an input schema gets :data:`EMPTY_OBJECT_SCHEMA`
     requires_input_schema: ClassVar[bool] = False
     #: the input and output schema roots must say ``type: "object"`` (both views; a
-    #: non-object output schema is wrapped: :mod:`toolcat.project.roots`)
+    #: non-object output schema is wrapped: :mod:`toolcat.features.project.roots`)
     typed_object_roots: ClassVar[bool] = False
     #: a boolean schema may be the value of a root ``properties`` entry
     boolean_property_schemas: ClassVar[bool] = True
     #: clients compile the schemas with Ajv (ECMA-262 ``u`` patterns): the standard view of
     #: a tool from another format gets the exact rewrites Ajv needs
-    #: (:func:`toolcat.project.roots.fix_patterns`; the compact view makes them anyway)
+    #: (:func:`toolcat.features.project.roots.fix_patterns`; the compact view makes them anyway)
     ajv_clients: ClassVar[bool] = False
     #: the provider-table row (:data:`toolcat.formats.providers.PROVIDERS`) whose rules the
-    #: compact view is written in (toolcat.project.providers), names included
+    #: compact view is written in (toolcat.features.project.providers), names included
     provider: ClassVar[str | None] = None
     #: a strict target: the row of a tool its strict subset cannot hold (sent without strict)
     loose_provider: ClassVar[str | None] = None
@@ -107,7 +107,7 @@ class Target:
     writes_strict: ClassVar[bool] = False
     #: the lint profile that checks what this target writes
     profile: ClassVar[str] = "mcp"
-    #: the target can write a deferral plan (:mod:`toolcat.project.defer`): tools loaded on
+    #: the target can write a deferral plan (:mod:`toolcat.features.project.defer`): tools loaded on
     #: demand through the provider's tool search
     defers: ClassVar[bool] = False
     #: deferred tools load by group, each of at most this many tools (0: one by one)

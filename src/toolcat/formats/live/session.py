@@ -782,7 +782,7 @@ def quiet_sdk_logging(verbose: bool) -> None:
 
 
 # The pieces a long-lived connection builds on (toolcat serve keeps one open for its whole run:
-# toolcat.serve.proxy.Upstream), under public names.
+# toolcat.features.serve.proxy.Upstream), under public names.
 Wire = _Wire
 StderrSink = _StderrSink
 leaves = _leaves

@@ -1,0 +1,485 @@
+"""Description quality: what the rules MR405-MR408 and MC110 measure, and the score.
+
+Deterministic (no model): word lists, a TF-IDF cosine and a few patterns, in the spirit of
+Glama's TDQS and mcptest's ``tool_quality``. The rules (:mod:`toolcat.features.lint.rules.quality`,
+:mod:`toolcat.features.lint.rules.mcp`) report what these functions find; :func:`score` turns the
+same checks into a number per tool and per catalog (``lint --statistics``, ``measure``,
+``lint --min-score``).
+
+**Similarity** (:class:`Siblings`). Each tool is a bag of words: its name's words (counted
+twice: the name is what a model reads first) and its description's, lower case, function
+words dropped, a plural ``s`` cut (``issues`` = ``issue``); weighted by TF-IDF within the
+catalog (``idf = ln((N + 1) / (df + 1)) + 1``) and compared by cosine. The candidates of a
+tool are the tools that share a word with it through an inverted index that leaves out the
+words more than :data:`COMMON_CAP` tools hold (those weigh little, and a word that every tool
+of a 10,000-tool catalog holds would make the pairs quadratic); the cosine of a candidate
+pair is then computed on the full vectors. A catalog of N tools costs about N times the
+candidates per tool, not N squared.
+
+**Score** (:func:`score`). Each tool starts at 100 and loses:
+
+===================================================  ======
+what (rule)                                          points
+===================================================  ======
+no description (TC107), or one that does not say      40
+what the tool does (MR405)
+a sibling it cannot be told apart from (MR406)         20
+no guidance on when to use it, with a close           10
+sibling (MR407)
+parameters without a description (MR401), as a        20 x share
+share of its parameters
+parameters whose meaning is nowhere (MR408), as a      10 x share
+share of its parameters
+a name that says it writes or deletes, without         10
+``readOnlyHint``/``destructiveHint`` (MC110; MCP)
+===================================================  ======
+
+floored at 0 (on a compact view, which leaves schema prose to its handbook, the checks of
+prose -- MR401, MR407, MR408 -- and MC110, whose hints a compact view leaves out when they
+are the defaults, are not counted). A catalog's score is the mean of its
+tools' scores (one decimal); several
+catalogs together: the mean over all their tools. The score runs every check whatever
+``--select``/``--ignore`` say, so two runs (and two projects) are compared on one scale.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from toolcat.search import STOPWORDS, words
+
+# ----------------------------------------------------------------------------- thresholds
+
+#: cosine at or above which two tools of a catalog cannot be told apart (MR406). Chosen on
+#: the MCP corpora (README, "Description quality"): at 0.80 the pairs read as the same tool
+#: (a legacy copy, a per-product twin with the same text); at 0.70 most still differ in one
+#: word a model can use (``get_issue_comments``/``get_pull_request_comments``).
+SAME = 0.80
+#: cosine at or above which a tool has a close sibling that its description should tell it
+#: from (MR407)
+CLOSE = 0.75
+#: words held by more tools than this are left out of the candidate index (not the cosine)
+COMMON_CAP = 64
+#: a description shorter than this many words says too little (MR405)
+MIN_WORDS = 3
+
+#: words that say nothing about what a tool does (in a description that restates the name)
+_FILLER = frozenset("""
+tool tools function functions method endpoint api operation helper utility handler wrapper
+allows allow lets let used use using uses can will via call calls calling invoke simply
+given specified provided specific particular
+""".split()) | STOPWORDS
+
+#: a description that names a kind of tool, not an action: "Tool for Jira issues", "A
+#: helper for files", "GitHub API wrapper"
+_GENERIC = re.compile(
+    r"^\s*(?:an?\s+|the\s+)?(?:tool|function|helper|utility|handler|wrapper|endpoint|method|"
+    r"api|integration)\s+(?:for|to\s+handle|that\s+handles|of|about|related\s+to|on|with)"
+    r"(?:\s+[\w./-]+){1,5}\s*[.!]?\s*$|"
+    r"^\s*(?:an?\s+|the\s+)?(?:[\w./-]+\s+){1,3}(?:tool|helper|utility|handler|wrapper|"
+    r"integration|api)\s*[.!]?\s*$", re.IGNORECASE)
+
+#: phrases that say when to use a tool, or when to use another (MR407)
+GUIDANCE = re.compile(
+    r"\buse\s+(?:this|it|these)?\s*(?:tool\s+|function\s+)?(?:only\s+)?(?:when|if|for|to|"
+    r"instead|before|after|with|in\s+place)\b|\binstead\s+of\b|\brather\s+than\b|"
+    r"\bonly\s+(?:for|when|if|use|works?|applies|supports?|returns?|to)\b|\bdo\s+not\s+use\b|"
+    r"\bdon'?t\s+use\b|\bnot\s+(?:for|to\s+be\s+used|intended|suitable|meant)\b|"
+    r"\bprefer(?:red|able)?\b|\bunlike\b|\bwhereas\b|\bas\s+opposed\s+to\b|"
+    r"\b(?:best|ideal|useful|suited|suitable|intended|designed|meant|recommended|good)\s+"
+    r"(?:for|when|if|to)\b|\bwhen\s+(?:you|the\s+user|a\s+user|users?)\b|"
+    r"\bif\s+(?:you|the\s+user)\b|\bfor\s+\w+(?:\s+\w+)?\s+only\b|\bdiffers?\s+from\b|"
+    r"\bcompared\s+(?:to|with)\b|\b(?:see|try)\s+(?:also\s+)?`?\w+_\w+|\bfor\s+example\b|"
+    r"\be\.g\.|\buse\s+case", re.IGNORECASE)
+
+# ----------------------------------------------------------------------------- words
+
+
+def stem(w: str) -> str:
+    """A plural ``s`` cut (``issues`` -> ``issue``, ``entries`` -> ``entry``)."""
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+def content_words(text: str) -> list[str]:
+    """``text``'s words (split as :func:`toolcat.search.words` splits names too), function
+    words dropped, plurals cut."""
+    return [stem(w) for w in words(text) if w not in STOPWORDS]
+
+
+def name_words(name: str) -> list[str]:
+    return [stem(w) for w in words(name)]
+
+
+# ----------------------------------------------------------------------------- MR405
+
+
+def purpose_problem(name: str | None, description: Any) -> str | None:
+    """Why ``description`` does not say what the tool ``name`` does (None: it does, or
+    there is none: that is TC107's)."""
+    if not isinstance(description, str) or not description.strip():
+        return None
+    text = " ".join(description.split())
+    ws = words(text)
+    content = {stem(w) for w in ws if w not in _FILLER}
+    own = set(name_words(name or ""))
+    if not content or (own and content <= own):
+        return f"the description {_quote(text)} only restates the name"
+    if _GENERIC.match(text) and len(ws) <= 8:
+        return f"the description {_quote(text)} names a tool, not what it does"
+    if len(ws) < MIN_WORDS:
+        return f"the description {_quote(text)} is {len(ws)} word{'s' if len(ws) != 1 else ''}"
+    return None
+
+
+def _quote(text: str, n: int = 60) -> str:
+    return repr(text if len(text) <= n else text[:n - 1] + "\u2026")
+
+
+# ----------------------------------------------------------------------------- siblings
+
+
+class Siblings:
+    """Name+description similarity of the tools of one catalog (see the module docstring).
+
+    ``pairs``: ``(i, j, cosine)`` with ``i < j`` (indexes into ``tools``) for every pair at
+    or above :data:`CLOSE`; ``best[i]``: ``(j, cosine)`` of tool ``i``'s closest sibling at
+    or above :data:`CLOSE`.
+    """
+
+    def __init__(self, tools: list[Any]) -> None:
+        self.tools = tools
+        bags: list[dict[str, float]] = []
+        df: dict[str, int] = {}
+        for t in tools:
+            bag: dict[str, float] = {}
+            nw = [w for w in words(t.id if isinstance(t.id, str) else "") if w not in STOPWORDS]
+            d = t.description if isinstance(t.description, str) else ""
+            dw = content_words(d[:4000])
+            for seq, weight in ((nw, 2.0), (dw, 1.0)):
+                for k, w in enumerate(seq):
+                    bag[w] = bag.get(w, 0.0) + weight
+                    if k:
+                        g = seq[k - 1] + " " + w
+                        bag[g] = bag.get(g, 0.0) + weight
+            bags.append(bag)
+            for w in bag:
+                df[w] = df.get(w, 0) + 1
+        n = len(tools)
+        vecs: list[dict[str, float]] = []
+        for bag in bags:
+            v = {w: (1.0 + math.log(c)) * (math.log((n + 1) / (df[w] + 1)) + 1.0)
+                 for w, c in bag.items()}
+            norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
+            vecs.append({w: x / norm for w, x in v.items()})
+        index: dict[str, list[int]] = {}
+        for i, v in enumerate(vecs):
+            for w in v:
+                if df[w] <= COMMON_CAP:
+                    index.setdefault(w, []).append(i)
+        self.compared = 0        # cosines computed (the candidate pairs)
+        self.pairs: list[tuple[int, int, float]] = []
+        self.best: dict[int, tuple[int, float]] = {}
+        for i, v in enumerate(vecs):
+            if not v:
+                continue
+            cands: set[int] = set()
+            for w in v:
+                for j in index.get(w, ()):
+                    if j > i:
+                        cands.add(j)
+            for j in sorted(cands):
+                if tools[j].id == tools[i].id:
+                    continue          # one name twice: TC101's
+                u = vecs[j]
+                self.compared += 1
+                small, big = (v, u) if len(v) <= len(u) else (u, v)
+                cos = sum(x * big[w] for w, x in small.items() if w in big)
+                if cos >= CLOSE:
+                    cos = round(cos, 4)
+                    self.pairs.append((i, j, cos))
+                    for a, b in ((i, j), (j, i)):
+                        if a not in self.best or cos > self.best[a][1]:
+                            self.best[a] = (b, cos)
+
+
+def siblings_of(ctx: Any) -> Siblings:
+    """The catalog's :class:`Siblings`, computed once per lint context."""
+    got = ctx.cache.get("siblings")
+    if got is None:
+        tools = ctx.catalog.tools
+        linted = linted_tools(tools)
+        if not isinstance(tools, list):
+            # a streamed catalog (read a batch at a time): keep what the comparison and its
+            # findings read of each tool, not its schemas (they made lint's memory grow with
+            # the catalog: the whole catalog held at once)
+            linted = [_light(t) for t in linted]
+        got = ctx.cache["siblings"] = Siblings(linted)
+    return got
+
+
+def _light(t: Any) -> Any:
+    """``t`` without its schemas and raw descriptor (names, descriptions and where it is)."""
+    from toolcat.model import Tool
+
+    return Tool(id=t.id, title=t.title, description=t.description, annotations=t.annotations,
+                source=t.source, safety_tier=t.safety_tier, invalid=t.invalid,
+                server_tool=t.server_tool, file=t.file, pointer=t.pointer, origin=t.origin,
+                http_method=t.http_method, http_path=t.http_path, dialect=t.dialect)
+
+
+def linted_tools(tools: Iterable[Any]) -> list[Any]:
+    """The tools the quality checks read: valid client tools (not a provider's own)."""
+    return [t for t in tools if t.invalid is None and not t.server_tool]
+
+
+def guided(description: Any) -> bool:
+    """Does ``description`` say when to use the tool (or when to use another)?"""
+    return isinstance(description, str) and bool(GUIDANCE.search(description))
+
+
+def told_apart(a: Any, b: Any) -> bool:
+    """Do tools ``a`` and ``b`` tell themselves apart without their words: one's description
+    names the other (``Prefer this tool over assign_copilot_to_issue``), or their names
+    differ only in the first word, a namespace (``zia_list_groups``, ``ztw_list_groups``:
+    two products a request names), in their verb (``create_rule``, ``update_rule``: a
+    request says which), or by words put in each other's place (``get_error_page``,
+    ``get_sign_in_page``: two objects of a family)? Left: one name that extends the other
+    (``list_directory``, ``list_directory_with_sizes``), a variant of the same tool."""
+    if not _described(a) or not _described(b):
+        return True           # nothing to compare (TC107 reports a missing description)
+    for x, y in ((a, b), (b, a)):
+        if isinstance(y.id, str) and isinstance(x.description, str) and y.id in x.description:
+            return True
+    wa, wb = words(a.id or ""), words(b.id or "")
+    va, vb = verb(wa), verb(wb)
+    if va is not None and vb is not None and va != vb:
+        return True
+    # one word (or a few) put in another's place: two objects of one family
+    # (get_error_page, get_sign_in_page), not a variant of one tool (list_dir_with_sizes)
+    k = 0
+    while k < min(len(wa), len(wb)) and wa[k] == wb[k]:
+        k += 1
+    m = 0
+    while m < min(len(wa), len(wb)) - k and wa[-1 - m] == wb[-1 - m]:
+        m += 1
+    return len(wa) - k - m > 0 and len(wb) - k - m > 0
+
+
+def _described(t: Any) -> bool:
+    return isinstance(t.description, str) and bool(t.description.strip())
+
+
+def verb(ws: list[str]) -> str | None:
+    """The first word of a name's words that is a verb toolcat knows (reading or writing)."""
+    return next((w for w in ws if w in READ_WORDS or w in WRITE_WORDS), None)
+
+
+def same_text(a: Any, b: Any) -> bool:
+    """The same description, whitespace and case aside (TC108 reports those)."""
+    return isinstance(a, str) and isinstance(b, str) and \
+        " ".join(a.split()).lower() == " ".join(b.split()).lower()
+
+
+# ----------------------------------------------------------------------------- MR408
+
+#: parameter names that say nothing of what the argument is
+OPAQUE_NAMES = frozenset("""
+value val values data inputs p x y z s n k v t arg args argument arguments param params
+parameter parameters opts options obj object item payload str string thing stuff info misc
+extra other raw blob json field fields val1 val2 input1 input2 a b c d e f
+""".split())
+#: names that the tool's name gives a meaning to (``id`` of ``get_issue`` is the issue's,
+#: ``body`` of ``create_issue`` the issue's, ``q`` of ``search_code`` the search's)
+CONTEXT_NAMES = frozenset("""
+id ids key keys name names ref uid uuid body content contents text input in q query message
+""".split())
+_MEANING = ("enum", "const", "format", "pattern", "$ref", "properties", "oneOf", "anyOf",
+            "allOf", "title", "examples", "contentMediaType")
+
+
+def opaque_parameter(tool_name: str | None, name: str, schema: Any) -> bool:
+    """True when nothing tells what the parameter ``name`` of tool ``tool_name`` is: no
+    description, no title, enum, const, format, pattern, examples or sub-schema, and a name
+    that says nothing (``value``, ``data``, ``q``), or only a generic name (``id``, ``key``)
+    on a tool whose name says nothing either."""
+    if not isinstance(schema, dict):
+        return False
+    d = schema.get("description")
+    if isinstance(d, str) and d.strip():
+        return False
+    if any(k in schema for k in _MEANING):
+        return False
+    items = schema.get("items")
+    if isinstance(items, dict) and any(k in items for k in _MEANING + ("description",)):
+        return False
+    parts = [w.lower() for w in words(name)] or [name.lower()]
+    if all(p in OPAQUE_NAMES for p in parts):
+        return True
+    if all(p in OPAQUE_NAMES or p in CONTEXT_NAMES for p in parts):
+        from toolcat.features.lint.rules.deferral import vague_name
+
+        # the tool's name says what it is about, unless it says nothing either, or the
+        # argument is an object or array of a shape nothing gives
+        return vague_name(tool_name or "") or schema.get("type") in ("object", "array")
+    return False
+
+
+# ----------------------------------------------------------------------------- MC110
+
+#: words of a tool name that say it changes something
+WRITE_WORDS = frozenset("""
+create add insert new post put patch update edit modify set change rename move write save
+upload append replace merge push commit publish send post submit delete remove destroy drop
+purge erase clear reset revoke cancel close archive unarchive kill terminate stop restart
+start run execute exec deploy install uninstall apply approve reject assign unassign invite
+enable disable lock unlock mark transfer pay refund charge import restore sync trigger
+""".split())
+#: words that say it deletes (destructiveHint matters most)
+DELETE_WORDS = frozenset("""
+delete remove destroy drop purge erase clear reset revoke kill terminate uninstall truncate
+wipe
+""".split())
+#: words that make a name read-only whatever else it says (``get_delete_status``)
+READ_WORDS = frozenset("get list search find read fetch query describe show view count "
+                       "check validate preview dry lookup inspect retrieve download export"
+                       .split())
+
+
+def write_word(name: str | None) -> str | None:
+    """The word of ``name`` that says the tool writes or deletes, else None: the name's
+    first verb (a word of :data:`WRITE_WORDS` or :data:`READ_WORDS`), when it is not a
+    reading one (``event_get_trigger`` reads; ``zpa_delete_rule`` deletes)."""
+    for w in (w.lower() for w in words(name or "")):
+        if w in READ_WORDS:
+            return None
+        if w in WRITE_WORDS:
+            return w
+    return None
+
+
+def missing_hints(tool: Any) -> str | None:
+    """What MC110 reports of an MCP tool (None: nothing)."""
+    w = write_word(tool.id if isinstance(tool.id, str) else None)
+    if w is None:
+        return None
+    ann = tool.annotations if isinstance(tool.annotations, dict) else {}
+    if ann.get("readOnlyHint") is True:
+        if w in DELETE_WORDS:
+            return (f"its name says it deletes ({w!r}) but annotations say readOnlyHint: true "
+                    "(a client may run it without asking)")
+        return None
+    if "readOnlyHint" in ann or "destructiveHint" in ann:
+        return None
+    return (f"its name says it writes ({w!r}) and its annotations say neither readOnlyHint "
+            "nor destructiveHint (a client assumes destructive and asks every time, or "
+            "cannot tell a delete from an update)")
+
+
+# ----------------------------------------------------------------------------- score
+
+#: points a tool loses, per check (the module docstring's table)
+WEIGHTS = {"purpose": 40, "ambiguous": 20, "unguided": 10, "undocumented": 20, "opaque": 10,
+           "hints": 10}
+#: the rules each check stands for (what ``lint --statistics`` names)
+CHECK_RULES = {"purpose": "TC107/MR405", "ambiguous": "TC108/MR406", "unguided": "MR407",
+               "undocumented": "MR401", "opaque": "MR408", "hints": "MC110"}
+
+
+@dataclass
+class ToolScore:
+    file: str
+    tool: str | None
+    score: float
+    lost: dict[str, float] = field(default_factory=dict)   # check -> points lost
+
+
+@dataclass
+class Score:
+    """A catalog's (or several catalogs') description quality score, 0-100."""
+
+    score: float
+    tools: list[ToolScore]
+    catalogs: list[tuple[str, float, int]]   # (file, score, tools)
+
+    def lost(self) -> dict[str, float]:
+        """Points lost per check, summed over the tools and divided by their number: what
+        each check takes off the catalog's score."""
+        n = max(len(self.tools), 1)
+        out = dict.fromkeys(WEIGHTS, 0.0)
+        for t in self.tools:
+            for k, v in t.lost.items():
+                out[k] += v
+        return {k: round(v / n, 1) for k, v in out.items()}
+
+    def to_json(self) -> dict:
+        return {"score": self.score, "tools": len(self.tools), "lost": self.lost(),
+                "catalogs": [{"file": f, "score": s, "tools": n} for f, s, n in self.catalogs]}
+
+
+def tool_checks(tool: Any, sib: Siblings, i: int, mcp: bool,
+                prose: bool = True) -> dict[str, float]:
+    """Points ``tool`` (index ``i`` of ``sib``) loses, per check; ``prose`` False (a
+    compact view, which leaves the prose to its handbook): not the checks of prose."""
+    lost: dict[str, float] = {}
+    d = tool.description
+    if not isinstance(d, str) or not d.strip() or purpose_problem(tool.id, d):
+        lost["purpose"] = WEIGHTS["purpose"]
+    best = sib.best.get(i)
+    if best is not None:
+        j, cos = best
+        apart = told_apart(tool, sib.tools[j])
+        if cos >= SAME and not apart:     # MR406, or TC108 (the same description)
+            lost["ambiguous"] = WEIGHTS["ambiguous"]
+        if prose and not apart and not guided(d):
+            lost["unguided"] = WEIGHTS["unguided"]
+    s = tool.input_schema
+    props = s.get("properties") if isinstance(s, dict) else None
+    if prose and isinstance(props, dict) and props:
+        undoc = opaque = 0
+        for name, p in props.items():
+            if not isinstance(p, dict) or "$ref" in p:
+                continue
+            pd = p.get("description")
+            if not isinstance(pd, str) or not pd.strip():
+                undoc += 1
+            if opaque_parameter(tool.id, str(name), p):
+                opaque += 1
+        if undoc:
+            lost["undocumented"] = round(WEIGHTS["undocumented"] * undoc / len(props), 2)
+        if opaque:
+            lost["opaque"] = round(WEIGHTS["opaque"] * opaque / len(props), 2)
+    if mcp and prose and missing_hints(tool):
+        lost["hints"] = WEIGHTS["hints"]
+    return lost
+
+
+def score(catalogs: Iterable[Any]) -> Score:
+    """The description quality score of ``catalogs`` (see the module docstring)."""
+    from toolcat.model import COMPACT, DOCKER, MCP, MCP_CAPTURE
+
+    per: list[ToolScore] = []
+    cats: list[tuple[str, float, int]] = []
+    for cat in catalogs:
+        tools = linted_tools(cat.tools)
+        sib = Siblings(tools)
+        mcp = cat.format in (MCP, MCP_CAPTURE, DOCKER)
+        prose = cat.view != COMPACT
+        mine = []
+        for i, t in enumerate(tools):
+            lost = tool_checks(t, sib, i, mcp, prose)
+            mine.append(ToolScore(t.file or cat.file, t.id,
+                                  max(0.0, 100.0 - sum(lost.values())), lost))
+        per += mine
+        cats.append((cat.file, _mean(mine), len(mine)))
+    return Score(_mean(per), per, cats)
+
+
+def _mean(scores: list[ToolScore]) -> float:
+    return round(sum(t.score for t in scores) / len(scores), 1) if scores else 100.0

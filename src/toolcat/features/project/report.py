@@ -1,0 +1,178 @@
+"""The projection report (``--report FILE``) and the summary printed on stderr."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from toolcat.features.project import Projection
+
+
+def build_report(proj: "Projection") -> dict:
+    """``{"digest": "sha256:<hex of the output bytes>", "target", "view", "tools": [{"id",
+    "changes": [{"pointer", "kind", "what"}]}]}``; with the compact subset required, each
+    tool also says whether its inputSchema is ``conformant``; ``without_input_schema``: the
+    ids of the tools whose source gives no input schema (when there are any);
+    ``duplicate_ids``: ids several tools had, each tool's file, line, operation and id as
+    written (``--duplicate-ids rename``: a tool's ``renamed_from`` says what it was)."""
+    tools = []
+    for t in proj.tools:
+        entry: dict[str, Any] = {"id": t.id, "changes": [c.as_dict() for c in t.changes]}
+        if t.renamed_from is not None:
+            entry["renamed_from"] = t.renamed_from
+        if proj.subset and proj.view == "compact":
+            entry["conformant"] = t.conformant
+        tools.append(entry)
+    out = {"digest": proj.digest(), "target": proj.target, "view": proj.view, "tools": tools}
+    if proj.broken_refs:
+        out["broken_refs"] = proj.broken_refs
+    missing = proj.without_input_schema()
+    if missing:
+        out["without_input_schema"] = missing
+    if proj.duplicates:
+        out["duplicate_ids"] = [
+            {"id": d.id, "tools": [
+                {"file": f, "line": ln, "where": w,
+                 "id": d.id if i == 0 or not d.renamed_to else d.renamed_to[i - 1]}
+                for i, (f, ln, w) in enumerate(d.places)]}
+            for d in proj.duplicates]
+    return out
+
+
+def start_counting(proj: "Projection", counter: Any) -> None:
+    """Hand the texts the summary counts to ``counter`` (a :class:`toolcat.tokens.Counter`
+    made before loading, so that a forked one loads the tokenizer meanwhile): the standard
+    view tool by tool (:meth:`~toolcat.features.project.Projection.standard_pieces`, whose counts add
+    up to the whole text's; never held whole), then the compact array, then the model-facing
+    parts of both (:func:`toolcat.features.project.prose.model_facing`). Records where each one's
+    counts are and the standard view's size for :func:`summary_figures`.
+
+    A standard view whose tools are their standard descriptors (the same objects: no target
+    rewrote them) is that text itself: it is counted once (Stripe's is 206 MB)."""
+    first = None
+    size = 0
+    last = -1
+    for piece in proj.standard_pieces():
+        last = counter.submit(piece)
+        size += len(piece)
+        if first is None:
+            first = last
+    same = proj.view == "standard" and all(t.descriptor is t.standard for t in proj.tools)
+    after = None if same else counter.submit(proj.array_view())
+    proj._memo["counted"] = (first, last + 1, after, size)
+    # what a model reads of each view (name, description, input schema)
+    from toolcat.document.canonical import dumps
+    from toolcat.features.project.prose import model_facing
+
+    env = proj.envelope
+    proj._memo["counted_model"] = (
+        counter.submit(dumps([model_facing(env, t.standard) for t in proj.tools])),
+        counter.submit(dumps([model_facing(env, t.descriptor) for t in proj.tools])))
+
+
+def summary_figures(proj: "Projection", tokenizer: str = "o200k_base",
+                    counter: Any = None) -> dict:
+    """The summary's figures; ``counter``: one that :func:`start_counting` was given."""
+    from toolcat import tokens
+
+    after = proj.array_view()
+    if counter is None or "counted" not in proj._memo:
+        counter = counter if counter is not None else tokens.Counter(tokenizer)
+        start_counting(proj, counter)
+    first, end, ia, size_before = proj._memo["counted"]
+    counts = counter.results()
+    tokens_before = sum(counts[first:end])
+    tokens_after = tokens_before if ia is None else counts[ia]
+    mb, ma = proj._memo["counted_model"]
+    kinds: dict[str, int] = {}
+    for t in proj.tools:
+        for c in t.lossy():
+            kinds[c.kind] = kinds.get(c.kind, 0) + 1
+    return {
+        "tools": len(proj.tools),
+        "bytes_before": size_before,
+        "bytes_after": len(after),
+        "tokens_before": tokens_before,
+        "tokens_after": tokens_after,
+        "model_tokens_before": counts[mb],
+        "model_tokens_after": counts[ma],
+        "lossy": kinds,
+        "nonconformant": sum(1 for t in proj.tools if not t.conformant) if proj.subset else 0,
+        "failed": [t.id for t in proj.tools if t.failed],
+        "digest": proj.digest(),
+    }
+
+
+def print_summary(proj: "Projection", out_label: str, counter: Any = None,
+                  written: bool = True) -> None:
+    """A short Rich summary on stderr (``counter``: see :func:`summary_figures`). When
+    nothing was written (``--unlowerable fail``), it says so: no "-> FILE", no digest."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from toolcat import ui
+    from toolcat.terminal import shown
+
+    f = summary_figures(proj, counter=counter)
+    con = ui.err()
+
+    def pct(a: int, b: int) -> str:
+        return f"{(100.0 * a / b):.1f}%" if b else "-"
+
+    head = Text.assemble(("toolcat project", "bold"), f"  {proj.view} view, target {proj.target}"
+                         f", {f['tools']} tool{'s' if f['tools'] != 1 else ''} "
+                         + (f"-> {shown(out_label)}" if written else f"({shown(out_label)})"))
+    con.print(head)
+    table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
+    table.add_column("")
+    table.add_column("standard", justify="right")
+    table.add_column(proj.view, justify="right")
+    table.add_column("ratio", justify="right")
+    table.add_row("bytes", f"{f['bytes_before']:,}", f"{f['bytes_after']:,}",
+                  pct(f["bytes_after"], f["bytes_before"]))
+    table.add_row("tokens (o200k)", f"{f['tokens_before']:,}", f"{f['tokens_after']:,}",
+                  pct(f["tokens_after"], f["tokens_before"]))
+    table.add_row("model-facing tokens", f"{f['model_tokens_before']:,}",
+                  f"{f['model_tokens_after']:,}",
+                  pct(f["model_tokens_after"], f["model_tokens_before"]))
+    con.print(table)
+    lossy = f["lossy"]
+    if lossy:
+        parts = ", ".join(f"{n} {k}" for k, n in sorted(lossy.items()))
+        con.print(f"schema changes that are not exact: {parts} (see --report)")
+    else:
+        con.print("schema changes that are not exact: none")
+    env = proj.envelope
+    dropped = sum(1 for t in proj.tools
+                  if isinstance(env.body(t.standard), dict)
+                  and "outputSchema" in env.body(t.standard)
+                  and any(c.pointer == "/outputSchema" and c.kind == "omitted"
+                          for c in t.changes))
+    if dropped:
+        # the standard view carries them: the ratio counts their removal (HubSpot on
+        # OpenWOP: 1.9%, most of it output schemas)
+        con.print(Text(f"the {proj.view} view leaves out the outputSchema of {dropped} "
+                       f"tool{'s' if dropped != 1 else ''} (in the handbook); the standard "
+                       "column includes them"))
+    if proj.plan is not None:
+        con.print(Text("deferred: " + proj.plan.describe()))
+    note = proj.input_schema_note()
+    if note:
+        con.print(Text(note))
+    note = proj.duplicate_note()
+    if note:
+        con.print(Text(note))
+    if f["nonconformant"]:
+        con.print(f"tools outside the compact subset: {f['nonconformant']}")
+    if f["failed"]:
+        con.print(Text(f"unlowerable (--unlowerable fail): {shown(', '.join(f['failed'][:10]))}"
+                       + (" ..." if len(f["failed"]) > 10 else ""), style="red"))
+    if proj.view == "compact" and (f["tokens_after"] > f["tokens_before"]
+                                   or f["bytes_after"] > f["bytes_before"]):
+        # a compact view larger than its standard view saves nothing (Xero on OpenWOP:
+        # 111.6% of the tokens): never only a ratio over 100% in a table
+        con.print(Text(f"toolcat: warning: the compact view is larger than the standard view "
+                       f"({pct(f['tokens_after'], f['tokens_before'])} of its tokens, "
+                       f"{pct(f['bytes_after'], f['bytes_before'])} of its bytes)"))
+    if written:
+        con.print(f"digest {f['digest']}")
