@@ -56,7 +56,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
             return 0 ;;
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini gemini-json' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json' -- "$cur"))
             return 0 ;;
         --description-max|--indent|--defer-threshold|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
@@ -96,7 +96,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text concise json markdown sarif github junit' -- "$cur"))
             return 0 ;;
         --profile|-p)
-            COMPREPLY=($(compgen -W 'mcp openwop-compact openai-strict openai anthropic anthropic-strict gemini gemini-json claude-code claude-desktop cursor vscode windsurf copilot-cli gemini-cli kiro opencode bedrock-agentcore codex' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop-compact openai openai-strict anthropic anthropic-strict gemini gemini-json claude-code claude-desktop cursor vscode windsurf copilot-cli gemini-cli kiro opencode bedrock-agentcore codex' -- "$cur"))
             return 0 ;;
         --mcp-version|--config|--baseline|--write-baseline|--output-file|-o|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
@@ -153,7 +153,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return 0 ;;
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini gemini-json' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json' -- "$cur"))
             return 0 ;;
         --source)
             COMPREPLY=($(compgen -W 'node-pack workflow mcp connector host-extension' -- "$cur"))
@@ -194,7 +194,7 @@ _toolcat() {
         --config|--baseline|--write-baseline|--as|--eager|--broken-refs|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict anthropic anthropic-strict openai-responses gemini gemini-json' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json' -- "$cur"))
             return 0 ;;
         --defer)
             COMPREPLY=($(compgen -W 'none all auto' -- "$cur"))

@@ -37,14 +37,15 @@ def values() -> dict[tuple[str, str], tuple[str, ...]]:
     from toolcat.features.diff import catalog as diff_catalog
     from toolcat.features.diff import render as diff_render
     from toolcat.features.lint import profiles, registry, render
-    from toolcat.features.project import TARGETS, VIEWS, defer
+    from toolcat.features.project import VIEWS, defer
+    from toolcat.formats.targets import names as target_names
     from toolcat.features.project.bound import POLICIES as output_policies
     from toolcat.formats import registry as fmt_registry
 
     codes = tuple(registry.codes())
     return {
         ("*", "--from"): fmt_registry.keys(),
-        ("*", "--to"): tuple(TARGETS),
+        ("*", "--to"): target_names(),
         ("*", "--view"): tuple(VIEWS),
         ("*", "--unlowerable"): tuple(measure_cmd.UNLOWERABLE),
         ("*", "--output-schema"): tuple(output_policies),

@@ -253,11 +253,11 @@ def test_other_targets_leave_output_schemas_out(where) -> None:
     """Only ``--to mcp`` carries output schemas: every other target leaves each one out of
     its compact view, and says so (``omitted`` at /outputSchema)."""
     from toolcat.features.project import ProjectOptions, project_catalogs
-    from toolcat.formats.targets import TARGETS, get
+    from toolcat.formats.targets import get, names
 
     cats = _load(tuple(_paths(where)))
     seen = 0
-    for target in TARGETS:
+    for target in names():
         if get(target).compact_output_schema:
             assert target == "mcp"
             continue

@@ -36,7 +36,7 @@ def _repeats(cats) -> bool:
     return len(ids) != len(set(ids))
 
 
-@pytest.mark.parametrize("to", tg.TARGETS)
+@pytest.mark.parametrize("to", tg.names())
 def test_project_output_lints_clean_under_its_profile(to, tmp_path):
     """No error under the target's profile. The default MCP compact view (its profile is the
     default one), written under a name that says nothing (``tools.mcp.json``), reports no

@@ -12,7 +12,7 @@ from toolcat.api import load_all, load_data
 from toolcat.errors import InputError, UsageError
 from toolcat.features.diff.toolids import side_from_items
 from toolcat.features.project import options_from_cli, project_catalogs, standard_array
-from toolcat.formats.targets import TARGETS
+from toolcat.formats.targets import names
 
 SAMPLE_FILES = sorted(p.name for p in SAMPLES.glob("*.json")
                       if p.name != "broken.tools.json") + \
@@ -39,7 +39,7 @@ def _same(cats, to, **kw):
 
 
 @pytest.mark.parametrize("name", SAMPLE_FILES)
-@pytest.mark.parametrize("to", [None, *TARGETS])
+@pytest.mark.parametrize("to", [None, *names()])
 def test_samples_ids_only_match_projection(name, to):
     cats = load_all([str(SAMPLES / name)])
     full = _same(cats, to)
@@ -70,7 +70,7 @@ def _openapi(op_ids):
 def test_renamed_names_match():
     # names the target refuses (`#`, too long) and names a provider sees twice are renamed
     cats = [load_data(_openapi(["a#b", "a_b", "x" * 70, "ok"]), name="spec.json")]
-    for to in (None, *TARGETS):
+    for to in (None, *names()):
         _same(cats, to)
 
 

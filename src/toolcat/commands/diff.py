@@ -256,10 +256,10 @@ def diff_toolids(
     opts.apply_ui()
     if fmt not in ("text", "json"):
         raise UsageError(f"--format must be text or json (got {fmt!r})")
-    from toolcat.formats.targets import TARGETS
+    from toolcat.formats.targets import names
 
-    if to is not None and to not in TARGETS:
-        raise UsageError(f"--to must be one of {', '.join(TARGETS)} (got {to!r})")
+    if to is not None and to not in names():
+        raise UsageError(f"--to must be one of {', '.join(names())} (got {to!r})")
     if a == "-" and b == "-":
         raise UsageError("only one of A and B can be stdin (-)")
     live = opts.live()

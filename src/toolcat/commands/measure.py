@@ -71,14 +71,15 @@ FORMATS = ("table", "json", "markdown", "csv")
 
 
 def __getattr__(name: str) -> Any:
-    """``TARGETS`` and ``UNLOWERABLE``: the projection's own (scripts/gen_completions.py
-    reads them here), imported only when asked for (the project package is not loaded at
-    startup)."""
-    if name in ("TARGETS", "UNLOWERABLE"):
+    """``UNLOWERABLE``: the projection's own (scripts/gen_completions.py reads it here),
+    imported only when asked for (the project package is not loaded at startup)."""
+    if name == "UNLOWERABLE":
         import toolcat.features.project as project
 
         return getattr(project, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 PROGRESS_DELAY = 1.0  # seconds before a progress bar appears
 
 

@@ -10,7 +10,7 @@ from toolcat.commands.common import LIVE, LOAD, UI, Shared
 from toolcat.commands.options import Paths, shared
 from toolcat.commands.sources import exit_on_errors, input_files, require_inputs
 from toolcat.formats.providers import CLIENTS
-from toolcat.formats.targets import TARGETS
+from toolcat.formats.targets import names as target_names
 
 HELP = "Write the compact (or lossless standard) view of catalogs in a target's tool envelope."
 SHORT = "Write the compact (or standard) view of catalogs."
@@ -36,7 +36,7 @@ Examples:
 
 # The projection options `toolcat measure` shares (its "after" is what project writes).
 To = Annotated[Optional[str], typer.Option(
-    "--to", help=f"Target: {', '.join(TARGETS)} (a provider target writes what that provider "
+    "--to", help=f"Target: {', '.join(target_names())} (a provider target writes what that provider "
     "accepts; `toolcat lint --profile TARGET` checks it) [default: openwop for OpenWOP input, "
     "else mcp].",
     show_default=False)]

@@ -141,5 +141,6 @@ ANTHROPIC_STRICT_TARGET = AnthropicStrictTarget()
 FORMATS = (Format(
     ANTHROPIC, "Anthropic", "Anthropic tools",
     lambda doc, src, path, opts: load_anthropic(doc, path),
+    targets=(ANTHROPIC_TARGET, ANTHROPIC_STRICT_TARGET),
     item=lambda t: "name" in t and ("input_schema" in t or is_anthropic_server_tool(t)),
     schema_key="input_schema"),)

@@ -117,6 +117,7 @@ _NOT_GEMINI = "expected {\"functionDeclarations\": [...]}"
 FORMATS = (Format(
     GEMINI, "Gemini", "Gemini function declarations",
     lambda doc, src, path, opts: load_gemini(doc, path),
+    targets=(GEMINI_TARGET, GEMINI_JSON_TARGET),
     claims=lambda d: declarations(d) is not None,
     misfit=lambda d: None if declarations(d) is not None else _NOT_GEMINI,
     openapi_schemas=True),)

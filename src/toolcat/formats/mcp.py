@@ -226,6 +226,7 @@ MCP_TARGET = McpTarget()
 FORMATS = (Format(
     MCP, "MCP", "MCP tools/list",
     lambda doc, src, path, opts: load_mcp(doc, path),
+    targets=(MCP_TARGET,),
     claims=lambda d: isinstance(d, dict) and "name" in d and "inputSchema" in d,
     item=lambda t: "name" in t and ("inputSchema" in t or "description" in t
                                    or "annotations" in t),

@@ -199,4 +199,5 @@ def _is_openai(t: dict) -> bool:
 FORMATS = (Format(
     OPENAI, "OpenAI", "OpenAI tools",
     lambda doc, src, path, opts: load_openai(doc, path),
+    targets=(OPENAI_TARGET, OPENAI_STRICT_TARGET, OPENAI_RESPONSES_TARGET),
     item=_is_openai),)

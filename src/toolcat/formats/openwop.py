@@ -152,6 +152,7 @@ OPENWOP_TARGET = OpenWopTarget()
 FORMATS = (Format(
     OPENWOP, "OpenWOP", "OpenWOP tool catalog",
     lambda doc, src, path, opts: load_openwop(doc, path, opts.view),
+    targets=(OPENWOP_TARGET,),
     claims=lambda d: isinstance(d, dict) and "toolId" in d and "source" in d,
     item=lambda t: "toolId" in t,
     one_tool=lambda d: "toolId" in d,

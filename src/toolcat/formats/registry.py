@@ -68,6 +68,9 @@ class Format:
     #: its compact view is a format of its own (RFC 0112's CompactToolDescriptor), checked
     #: as such whatever the profile
     compact_descriptors: bool = False
+    #: the targets ``project --to`` writes in this format (:class:`toolcat.formats.targets.
+    #: Target` objects), in the order the CLI lists them
+    targets: tuple[Any, ...] = ()
 
 
 _ALL: tuple[Format, ...] = ()

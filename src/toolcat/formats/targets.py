@@ -6,7 +6,8 @@ the schemas are, which fields its standard and compact views carry (title, outpu
 annotations, OpenWOP's source and safetyTier), its id rules, and whether its compact view is
 the RFC 0112 subset. project, measure, diff and the handbook ask the object; nobody compares
 a target's name. Each target's class lives in its format's module (:mod:`.mcp`,
-:mod:`.openwop`, :mod:`.openai`, :mod:`.anthropic`); :func:`get` finds one by name.
+:mod:`.openwop`, :mod:`.openai`, :mod:`.anthropic`, :mod:`.gemini`), listed in that format's
+record (:attr:`toolcat.formats.registry.Format.targets`); :func:`get` finds one by name.
 
 The standard view of a tool in its own format is its descriptor verbatim (``Tool.raw``: for
 an MCP catalog these are the bytes the server sent). Across formats, the fields both formats
@@ -22,11 +23,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from toolcat.model import OPENWOP, Tool
-
-#: the target names, in the order the CLI lists them (a provider target is named like the
-#: lint profile that checks its output: `toolcat lint --profile P` of `project --to P`)
-TARGETS = ("mcp", "openwop", "openai", "openai-strict", "anthropic", "anthropic-strict",
-           "openai-responses", "gemini", "gemini-json")
 
 #: an input schema for a tool that has none, where the target requires one
 EMPTY_OBJECT_SCHEMA = {"type": "object", "properties": {}}
@@ -242,24 +238,27 @@ class Target:
 _BY_NAME: dict[str, Target] = {}
 
 
-def get(name: str) -> Target:
-    """The target called ``name`` (one of :data:`TARGETS`); KeyError for any other."""
+def _targets() -> dict[str, Target]:
+    """Every target by name: each format record's ``targets``, formats in registry order
+    (a new target is an object in its format's record; nothing here names it)."""
     if not _BY_NAME:
-        from toolcat.formats.anthropic import ANTHROPIC_STRICT_TARGET, ANTHROPIC_TARGET
-        from toolcat.formats.gemini import GEMINI_JSON_TARGET, GEMINI_TARGET
-        from toolcat.formats.mcp import MCP_TARGET
-        from toolcat.formats.openai import (
-            OPENAI_RESPONSES_TARGET,
-            OPENAI_STRICT_TARGET,
-            OPENAI_TARGET,
-        )
-        from toolcat.formats.openwop import OPENWOP_TARGET
+        from toolcat.formats.registry import formats
 
-        for t in (MCP_TARGET, OPENWOP_TARGET, OPENAI_TARGET, OPENAI_STRICT_TARGET,
-                  ANTHROPIC_TARGET, ANTHROPIC_STRICT_TARGET, OPENAI_RESPONSES_TARGET,
-                  GEMINI_TARGET, GEMINI_JSON_TARGET):
-            _BY_NAME[t.name] = t
-    return _BY_NAME[name]
+        for f in formats():
+            for t in f.targets:
+                _BY_NAME[t.name] = t
+    return _BY_NAME
+
+
+def names() -> tuple[str, ...]:
+    """The target names, in the order the CLI lists them (a provider target is named like the
+    lint profile that checks its output: ``toolcat lint --profile P`` of ``project --to P``)."""
+    return tuple(_targets())
+
+
+def get(name: str) -> Target:
+    """The target called ``name`` (one of :func:`names`); KeyError for any other."""
+    return _targets()[name]
 
 
 def default_target(formats: list[str]) -> Target:

@@ -43,6 +43,8 @@ from toolcat.formats.providers import (  # noqa: F401
     Client,
     Provider,
 )
+from toolcat.formats.targets import get as get_target
+from toolcat.formats.targets import names as target_names
 
 #: Tool names in MCP 2025-11-25 and later: 1-128 of ASCII letters, digits, `_`, `-`, `.`
 #: (server/tools "Tool Names"; TC102 with the `mcp` profile).
@@ -74,19 +76,16 @@ PROFILES: dict[str, Profile] = {
                                ("TC", "CS", "SC", "MR", "SU", "DF", "TP"), _CS_ERR,
                                name_pattern=None,
                                view="compact"),
-    "openai-strict": Profile("openai-strict", "OpenAI strict function calling", _PV,
-                             provider="openai", name_pattern=None),
-    "openai": Profile("openai", "OpenAI function calling (strict off)", _PV,
-                      provider="openai-nonstrict", name_pattern=None),
-    "anthropic": Profile("anthropic", "Anthropic tool use", _PV, provider="anthropic",
-                         name_pattern=None),
-    "anthropic-strict": Profile("anthropic-strict", "Anthropic strict tool use", _PV,
-                                provider="anthropic-strict", name_pattern=None),
-    "gemini": Profile("gemini", "Gemini function declarations", _PV, provider="gemini",
-                      name_pattern=None),
-    "gemini-json": Profile("gemini-json", "Gemini function declarations (parametersJsonSchema)",
-                           _PV, provider="gemini-json", name_pattern=None),
 }
+
+# one profile per provider target, named like it (`lint --profile P` checks what `project
+# --to P` writes): the target's provider row, described by the row's title
+for _name in target_names():
+    _t = get_target(_name)
+    if _t.provider:
+        PROFILES.setdefault(_t.profile, Profile(
+            _t.profile, PROVIDERS[_t.provider].title, _PV, provider=_t.provider,
+            name_pattern=None))
 
 # one profile per MCP client (issue 33): its schema rules (PV512-PV515) and, when it talks to
 # one provider, that provider's rules

@@ -310,9 +310,7 @@ def default_target(cat: Catalog) -> str:
     """The name of the target ``cat`` is measured in when ``--to`` is not given: its own
     envelope (an OpenAI or Anthropic tool array as itself, so "before" is the file's own
     canonical bytes), MCP for the formats no target writes (OpenAPI, Swagger, docker)."""
-    from toolcat.formats.targets import TARGETS
-
-    for name in TARGETS:
+    for name in targets.names():
         if cat.format in targets.get(name).native_formats:
             return name
     return targets.get("mcp").name

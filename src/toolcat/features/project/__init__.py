@@ -47,7 +47,8 @@ from toolcat.features.project.lower import (
 from toolcat.formats import targets as tg
 from toolcat.formats.mcp import MCP_HINT_DEFAULTS
 from toolcat.formats.openwop import derive_safety_tier, derive_source
-from toolcat.formats.targets import TARGETS, Target
+from toolcat.formats.targets import Target
+from toolcat.formats.targets import names as target_names
 from toolcat.model import COMPACT, OPENWOP_SOURCES, SAFETY_TIERS, Catalog, Tool
 
 VIEWS = ("compact", "standard")
@@ -62,7 +63,7 @@ ID_MAX = 64
 
 __all__ = [
     "ProjectOptions", "options_from_cli", "Projection", "ProjectedTool", "Duplicate", "Change", "SchemaResult", "project_catalogs",
-    "project_tool", "standard_array", "lower_schema", "subset_violations", "TARGETS", "VIEWS",
+    "project_tool", "standard_array", "lower_schema", "subset_violations", "VIEWS",
     "UNLOWERABLE", "DUPLICATE_IDS", "KINDS", "EXACT", "WIDENED", "OMITTED", "KEPT",
 ]
 
@@ -133,8 +134,8 @@ class ProjectOptions:
                              f"(got {self.output_schema!r})")
         if self.view not in VIEWS:
             raise UsageError(f"--view must be one of {', '.join(VIEWS)} (got {self.view!r})")
-        if self.to is not None and self.to not in TARGETS:
-            raise UsageError(f"--to must be one of {', '.join(TARGETS)} (got {self.to!r})")
+        if self.to is not None and self.to not in target_names():
+            raise UsageError(f"--to must be one of {', '.join(target_names())} (got {self.to!r})")
         if self.unlowerable not in UNLOWERABLE:
             raise UsageError(f"--unlowerable must be one of {', '.join(UNLOWERABLE)} "
                              f"(got {self.unlowerable!r})")
@@ -161,7 +162,7 @@ class ProjectOptions:
         self.defer.check()
         if self.defer.active and self.to is not None and not tg.get(self.to).defers:
             raise UsageError(f"--defer {self.defer.mode} needs a target that defers tools: "
-                             f"--to {' or '.join(t for t in TARGETS if tg.get(t).defers)}")
+                             f"--to {' or '.join(t for t in target_names() if tg.get(t).defers)}")
 
 
 def options_from_cli(*, view: str = "compact", to: str | None = None,
