@@ -116,7 +116,7 @@ def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
     ``toolcat project --help``). The result's :meth:`~toolcat.features.project.Projection.catalog`,
     :meth:`~toolcat.features.project.Projection.handbook` and
     :meth:`~toolcat.features.project.Projection.report` are JSON data; its ``tools`` list each tool's
-    descriptor and :class:`~toolcat.features.project.lower.Change` s. ``defer``, ``eager``,
+    descriptor and :class:`~toolcat.schema.lower.Change` s. ``defer``, ``eager``,
     ``defer_threshold``, ``search``: the deferral plan (:mod:`toolcat.features.project.defer`).
     ``for_clients`` (``--for``): MCP clients whose rules the compact view meets
     (:mod:`toolcat.features.project.portable`); ``server_name``, ``plugin``: their name prefix."""

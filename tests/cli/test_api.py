@@ -131,7 +131,7 @@ def test_api_functions_survive_the_feature_imports() -> None:
     """``toolcat.project`` and the rest stay the API's functions after the feature packages
     (``toolcat.features.project``, ...) are imported: no package shadows them."""
     code = ("import toolcat; c = toolcat.load('samples/git.tools.json'); "
-            "a = toolcat.project(c).catalog(); import toolcat.features.project.lower; "
+            "a = toolcat.project(c).catalog(); import toolcat.schema.lower; "
             "b = toolcat.project(c).catalog(); assert a == b; "
             "import toolcat.features.lint.engine, toolcat.features.measure; "
             "print(toolcat.lint(c).counts()['warning'], toolcat.measure(c).total()['tools'])")

@@ -706,7 +706,7 @@ def test_size_mcp_corpora() -> None:
 def test_noop_keywords_unit() -> None:
     """Validation no-ops, derived by hand from the JSON Schema rules (1.0 is an integer from
     draft-06 on, a boolean is no number, unevaluated* reads additionalProperties/items)."""
-    from toolcat.features.project.lower import noop_keywords
+    from toolcat.schema.lower import noop_keywords
 
     def keys(n, d="2020-12", **kw):
         return sorted(k for k, _label in noop_keywords(n, d, **kw))
@@ -742,7 +742,7 @@ def test_noop_keywords_unit() -> None:
 
 
 def _factor(schema, dialect="2020-12"):
-    from toolcat.features.project.factor import factor_schema
+    from toolcat.schema.factor import factor_schema
 
     return factor_schema(schema, dialect)
 

@@ -119,9 +119,10 @@ def test_projection_under_ajv(kind, ref, target, view, ajv_judge) -> None:
     from support.differential import Differential, Pair
     from toolcat.document.canonical import dumps
     from toolcat.errors import ToolcatError
-    from toolcat.features.project import OMITTED, WIDENED, ProjectOptions, project_catalogs
+    from toolcat.features.project import ProjectOptions, project_catalogs
     from toolcat.formats import LoadOptions, load_catalogs
     from toolcat.formats.targets import get as get_target
+    from toolcat.schema.lower import OMITTED, WIDENED
 
     path = _path(kind, ref)
     try:

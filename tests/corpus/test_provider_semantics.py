@@ -89,9 +89,9 @@ def _check(suite: str, to: str) -> dict:
     import jsonschema
 
     from toolcat.features.project import providers as pv
-    from toolcat.features.project.lower import CHANGED, EXACT, NARROWED, WIDENED, lower_schema
     from toolcat.formats import targets as tg
     from toolcat.formats.providers import PROVIDERS
+    from toolcat.schema.lower import CHANGED, EXACT, NARROWED, WIDENED, lower_schema
 
     dialect = SUITES[suite]
     target = tg.get(to)

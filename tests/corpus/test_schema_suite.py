@@ -103,7 +103,7 @@ def _check_suite(suite: str, judge=None) -> dict:
     """Every case (and variant) through every mode, judged by jsonschema and, given the Ajv
     ``judge``, by Ajv as the MCP SDKs run it (support/differential.py)."""
     from support.differential import Differential, Pair
-    from toolcat.features.project.lower import EXACT, WIDENED, lower_schema, subset_violations
+    from toolcat.schema.lower import EXACT, WIDENED, lower_schema, subset_violations
 
     diff = Differential(judge, registry=_registry(suite))
     failures: list[str] = []

@@ -714,7 +714,7 @@ def test_grammar_covers_the_keywords(draft):
 
 REGRESSIONS = [
     # the top-level floor added type "object" at a root that `#` refers to: {"b": null}
-    # became invalid (project/lower.py `_floor`)
+    # became invalid (schema/lower/subset.py `object_floor`)
     ({"properties": {"a": {"properties": {"a": True}}, "b": {"$ref": "#"}}},
      [{"b": None}, {"b": {"b": 1}}, {"b": 1}, {}]),
     ({"$anchor": "top", "properties": {"b": {"$ref": "#top"}}}, [{"b": None}, {"b": "x"}]),

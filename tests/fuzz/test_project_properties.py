@@ -53,7 +53,7 @@ class Case:
         import jsonschema
 
         from toolcat.features.project import roots
-        from toolcat.features.project.lower import EXACT, lower_schema
+        from toolcat.schema.lower import EXACT, lower_schema
         from toolcat.schema.walker import node_dialect
 
         self.where = where
@@ -197,7 +197,7 @@ def test_corpus_has_lowering_to_prove() -> None:
     """The corpora exercise more than prose stripping: combinators lowered exactly and
     widenings happen (so the properties above test them)."""
     kinds: dict[str, int] = {}
-    from toolcat.features.project.lower import lower_schema
+    from toolcat.schema.lower import lower_schema
 
     for case in _cases("captures") + _cases("github"):
         for name, exact, _vs, _p, _objects_only, _wrapped in case.modes:
@@ -230,7 +230,7 @@ _VALUES = st.recursive(
 def test_any_json_as_a_schema_never_crashes(schema, dialect) -> None:
     """Whatever sits in an inputSchema, the projection answers (no exception), and with the
     subset required (widen) the result is always in the subset."""
-    from toolcat.features.project.lower import lower_schema, subset_violations
+    from toolcat.schema.lower import lower_schema, subset_violations
 
     for kw in ({"subset": False}, {"subset": True, "unlowerable": "widen"},
                {"subset": True, "unlowerable": "keep"}, {"subset": True, "unlowerable": "omit"}):
@@ -343,7 +343,7 @@ def test_size_rewrites_keep_verdicts(data, dialect) -> None:
     import jsonschema
 
     from toolcat.document.canonical import dumps
-    from toolcat.features.project.lower import EXACT, lower_schema
+    from toolcat.schema.lower import EXACT, lower_schema
 
     schema = data.draw(_gen_schema(dialect))
     res = lower_schema(schema, "2020-12", pointer="/inputSchema", factor=True)
@@ -375,7 +375,7 @@ def test_generated_schemas_meet_the_rewrites() -> None:
     of each kind, and the unevaluated* guard (a no-op kept)."""
     from hypothesis import find
 
-    from toolcat.features.project.lower import lower_schema
+    from toolcat.schema.lower import lower_schema
 
     def what(s) -> str:
         return " ".join(c.what for c in lower_schema(s, "2020-12", factor=True).changes)

@@ -61,7 +61,7 @@ def lowered_schemas(path) -> list[tuple[dict, str]]:
     """Every tool's input and output schema of the catalog at ``path``, lowered (object
     results only), with the tool's dialect: the inputs of the factoring tests."""
     from toolcat.api import load_all
-    from toolcat.features.project.lower import lower_schema
+    from toolcat.schema.lower import lower_schema
 
     out = []
     for cat in load_all([str(path)]):

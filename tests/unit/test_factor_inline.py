@@ -11,7 +11,7 @@ import pytest
 
 from support.common import SAMPLES, corpus_param, lowered_schemas
 from toolcat.document.canonical import dumps
-from toolcat.features.project import factor
+from toolcat.schema import factor
 from toolcat.schema.keywords import DRAFT2020
 
 BIG = {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[a-z]+$"}

@@ -15,7 +15,7 @@ import pytest
 from support.common import CORPUS as CORPUS_DIR
 from support.common import SAMPLES, corpus, corpus_param, lowered_schemas
 from toolcat.document.canonical import dumps
-from toolcat.features.project import factor
+from toolcat.schema import factor
 from toolcat.schema.keywords import DRAFT2020
 from toolcat.schema.walker import iter_schemas, transform
 

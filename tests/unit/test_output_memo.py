@@ -15,8 +15,8 @@ import pytest
 from support.common import SAMPLES, corpus
 from toolcat.api import load_all, load_data
 from toolcat.features.project import options_from_cli, project_catalogs, project_tool
-from toolcat.features.project.lower import LowerCache, content_key
 from toolcat.formats import targets as tg
+from toolcat.schema.lower import LowerCache, content_key
 
 
 def _schema_changes(projected):

@@ -21,9 +21,10 @@ import jsonschema
 import pytest
 
 from support.common import SAMPLES
-from toolcat.features.project import ProjectOptions, lower_schema, project_catalogs
+from toolcat.features.project import ProjectOptions, project_catalogs
 from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.schema.keywords import DRAFT7, DRAFT2020, dialect_from_uri
+from toolcat.schema.lower import lower_schema
 
 D7 = "http://json-schema.org/draft-07/schema#"
 D2020 = "https://json-schema.org/draft/2020-12/schema"

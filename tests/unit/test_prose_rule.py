@@ -142,7 +142,7 @@ _SCHEMA = {
 
 
 def test_restore_keeps_clauses_and_drops_optional_null_defaults() -> None:
-    from toolcat.features.project.lower import lower_schema
+    from toolcat.schema.lower import lower_schema
 
     original = copy.deepcopy(_SCHEMA)
     lowered = lower_schema(original, DRAFT2020).schema

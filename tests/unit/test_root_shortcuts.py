@@ -1,5 +1,5 @@
 """The text shortcuts of the root checks (issue 17: they skip a RefIndex per tool) answer as
-the RefIndex does: `_root_referenced` and `root_atoms` on hand-made schemas that reach the
+the RefIndex does: `root_referenced` and `root_atoms` on hand-made schemas that reach the
 root in each way a reference can, and on every schema of the samples and a corpus folder."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from toolcat.features.project import lower, roots
+from toolcat.features.project import roots
+from toolcat.schema.lower import subset
 from toolcat.schema.refs import RefIndex
 
 D7 = "http://json-schema.org/draft-07/schema#"
@@ -80,8 +81,8 @@ def test_shortcuts_agree_with_the_index(dialect):
     took_shortcut = 0
     for s in schemas:
         d = roots.node_dialect(s, dialect)
-        assert lower._root_referenced(s, d) == _full_referenced(s, d), s
-        took_shortcut += lower._no_root_refs_by_text(s)
+        assert subset.root_referenced(s, d) == _full_referenced(s, d), s
+        took_shortcut += subset.no_root_refs_by_text(s)
         full: list = []
         # root_atoms through the index (the shortcut disabled) and through the shortcut
         orig = roots._plain_pointers
@@ -98,8 +99,8 @@ def test_the_shortcut_declines_where_a_reference_reaches_the_root():
     reached = [s for s in HAND if _full_referenced(s, roots.node_dialect(s, "2020-12"))]
     assert len(reached) >= 8      # "#", "", the root's $id, anchors, a dynamic reference...
     for s in reached:
-        assert not lower._no_root_refs_by_text(s), s
-    assert lower._no_root_refs_by_text(HAND[3])       # "#/" names the member "", not the root
+        assert not subset.no_root_refs_by_text(s), s
+    assert subset.no_root_refs_by_text(HAND[3])       # "#/" names the member "", not the root
     assert roots._plain_pointers(HAND[14], "2020-12") is None     # a nested $schema
     assert roots._plain_pointers(HAND[15], "2020-12") is None     # an embedded $id
     assert roots._plain_pointers(HAND[-1], "draft4") is None      # draft-04 `id`

@@ -8,4 +8,7 @@
 * :mod:`.inclusion` where one schema rejects what another accepts (``toolcat diff``)
 * :mod:`.examples`  small instances a schema accepts; instances with a value at a given place
 * :mod:`.validate`  instance validation with ``jsonschema`` (never fetches a reference)
+* :mod:`.lower`     lowering: strip prose, inline, lower combinators exactly (or widen), report
+                   every change with its pointer (``project`` and ``diff`` use it)
+* :mod:`.factor`    repeated identical subschemas into ``$defs`` + ``$ref`` where smaller
 """

@@ -1638,7 +1638,7 @@ class Comparison:
     """What :func:`compare` found: the changes, the two sides (their checkers and samplers,
     for :func:`witness`), and whether combinators of different shapes were met (``allOf``
     on one side only, unions of other lengths...: the exact rewrites of
-    :func:`toolcat.features.project.lower.lower_schema` may then show that some changes are only
+    :func:`toolcat.schema.lower.lower_schema` may then show that some changes are only
     spelling)."""
 
     changes: list[Change]

@@ -103,7 +103,7 @@ def node_at(doc: Any, path: tuple) -> Any:
 class RefIndex:
     def __init__(self, root: Any, dialect: str, shared: dict | None = None) -> None:
         """``shared``: walks of ``$defs`` entries by object identity, shared by the schemas
-        of one run (see ``toolcat.features.project.lower.LowerCache``)."""
+        of one run (see ``toolcat.schema.lower.LowerCache``)."""
         self.root = root
         self.dialect = dialect
         self.shared = shared

@@ -281,8 +281,8 @@ class Run:
 
     def __init__(self, opts: Options | None = None) -> None:
         from toolcat.features.diff import MAX_CHECKS, MAX_CHECKS_TOTAL
-        from toolcat.features.project.lower import LowerCache
         from toolcat.schema.inclusion import Digests
+        from toolcat.schema.lower import LowerCache
         from toolcat.schema.validate import Budget
 
         self.opts = opts or Options()
@@ -603,9 +603,9 @@ def normalize(schema: Any, dialect: str, area: str, cache: Any = None) -> Any:
     inlined where that does not grow the schema, ``allOf`` merged, unions of values/types
     lowered, no-ops removed; the comparison follows the references left); for inputs,
     restricted to objects (tool arguments are always one). ``cache``: a
-    :class:`~toolcat.features.project.lower.LowerCache` shared by the schemas of one side."""
-    from toolcat.features.project.lower import lower_schema
+    :class:`~toolcat.schema.lower.LowerCache` shared by the schemas of one side."""
     from toolcat.schema import merge as M
+    from toolcat.schema.lower import lower_schema
 
     if schema is None:
         schema = True

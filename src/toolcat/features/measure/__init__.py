@@ -420,7 +420,8 @@ def _lossless_only(envelope: Any, pt: Any, before_item: Any) -> Any:
     compact descriptor with the cut description and the relocated titles put back. A tool
     with another change that is not exact (a widened or omitted schema, a field the target
     does not carry) is taken as it was before: all of its saving counts as lossy."""
-    from toolcat.features.project import EXACT, describe
+    from toolcat.features.project import describe
+    from toolcat.schema.lower import EXACT
 
     after_item = pt.descriptor
     # a rename written in both views (MCP, OpenWOP: the standard one too) is no saving

@@ -30,26 +30,21 @@ from toolcat.document.canonical import dumps, sha256
 from toolcat.errors import InputError, UsageError
 from toolcat.features.project import describe, roots
 from toolcat.features.project.defer import DeferOptions, DeferPlan
-from toolcat.features.project.lower import (
-    EXACT,
-    KEPT,
-    KINDS,
-    OMITTED,
-    WIDENED,
-    Change,
-    Kind,
-    LowerCache,
-    SchemaResult,
-    content_key,
-    lower_schema,
-    subset_violations,
-)
 from toolcat.formats import targets as tg
 from toolcat.formats.mcp import MCP_HINT_DEFAULTS
 from toolcat.formats.openwop import derive_safety_tier, derive_source
 from toolcat.formats.targets import Target
 from toolcat.formats.targets import names as target_names
 from toolcat.model import COMPACT, OPENWOP_SOURCES, SAFETY_TIERS, Catalog, Tool
+from toolcat.schema.lower import (
+    EXACT,
+    OMITTED,
+    Change,
+    Kind,
+    LowerCache,
+    content_key,
+    lower_schema,
+)
 
 VIEWS = ("compact", "standard")
 UNLOWERABLE = ("widen", "omit", "keep", "fail")
@@ -62,9 +57,9 @@ DUPLICATE_IDS = ("error", "rename")
 ID_MAX = 64
 
 __all__ = [
-    "ProjectOptions", "options_from_cli", "Projection", "ProjectedTool", "Duplicate", "Change", "SchemaResult", "project_catalogs",
-    "project_tool", "standard_array", "lower_schema", "subset_violations", "VIEWS",
-    "UNLOWERABLE", "DUPLICATE_IDS", "KINDS", "EXACT", "WIDENED", "OMITTED", "KEPT",
+    "ProjectOptions", "options_from_cli", "Projection", "ProjectedTool", "Duplicate",
+    "project_catalogs", "project_tool", "standard_array", "VIEWS", "UNLOWERABLE",
+    "DUPLICATE_IDS",
 ]
 
 
@@ -648,7 +643,7 @@ def factors(opts: ProjectOptions, schema: Any) -> bool:
             return False
     if opts.factor_all:
         return True
-    from toolcat.features.project.lower import schema_text
+    from toolcat.schema.lower import schema_text
 
     text = schema_text(schema)
     return text is not None and (b'"$ref":' in text or b'"$defs":' in text

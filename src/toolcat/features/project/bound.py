@@ -16,7 +16,7 @@ structure near the root of the value and widens what lies deeper to ``{}`` (any 
   ``x-*`` keys, i.e. what the compact view keeps of it, before factoring); the root level
   is always kept. A schema that fits whole is returned as it is (the same object), so
   ``bounded`` is ``full`` for every output schema within the budget;
-* each cut is a ``widened`` :class:`~toolcat.features.project.lower.Change` with its pointer.
+* each cut is a ``widened`` :class:`~toolcat.schema.lower.Change` with its pointer.
 
 Sound (every instance the schema accepts, the bounded one accepts): a subschema replaced by
 ``{}`` accepts more; where "more" is not monotone the keyword above it is widened too, and
@@ -41,7 +41,6 @@ from typing import Any
 from urllib.parse import unquote
 
 from toolcat.document.pointer import encode, unescape
-from toolcat.features.project.lower import WIDENED, Change
 from toolcat.schema.keywords import (
     ANCHOR_KEYWORDS,
     ANNOTATION,
@@ -53,6 +52,7 @@ from toolcat.schema.keywords import (
     SCHEMA_OR_LIST,
     SCHEMA_OR_NAMES,
 )
+from toolcat.schema.lower import WIDENED, Change
 
 #: the default budget of one output schema, in bytes of canonical JSON without prose (about
 #: 1,000 o200k tokens); chosen and measured in README "Output schemas"

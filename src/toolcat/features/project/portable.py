@@ -27,9 +27,9 @@ from __future__ import annotations
 from typing import Any
 
 from toolcat.document import pointer as jp
-from toolcat.features.project.lower import CHANGED, EXACT, KEPT, Change
 from toolcat.schema import merge as M
 from toolcat.schema.keywords import DRAFT6, DRAFT7, DRAFT2020
+from toolcat.schema.lower import CHANGED, EXACT, KEPT, Change
 from toolcat.schema.walker import iter_schemas, node_dialect, transform
 
 _UPGRADABLE = (DRAFT6, DRAFT7)
@@ -65,7 +65,7 @@ def fit(schema: Any, dialect: str, names: tuple[str, ...], pointer: str,
     if any(c.dialects and d not in c.dialects for c in cs):
         schema, d = _upgrade(schema, d, pointer, changes, who(lambda c: c.dialects))
     if any(c.refs for c in cs) and _has_refs(schema, d):
-        from toolcat.features.project.lower import lower_schema
+        from toolcat.schema.lower import lower_schema
 
         res = lower_schema(schema, d, inline="all", pointer=pointer, drop_schema=False)
         schema = res.schema
@@ -98,7 +98,7 @@ def _root_unions(schema: dict, d: str, pointer: str, changes: list[Change],
     join of its branches (:func:`~toolcat.schema.merge.join`: every branch's properties,
     ``required`` only what every branch requires), reported ``widened``; what cannot be
     merged is kept, reported ``kept``."""
-    from toolcat.features.project.lower import WIDENED
+    from toolcat.schema.lower import WIDENED
 
     out = dict(schema)
     for key in ("allOf", "anyOf", "oneOf"):
@@ -377,8 +377,8 @@ def shorten_names(tools: list, cats: list, target: Any, opts: Any) -> list[str]:
     answers to). Returns the warning lines (old -> new, or why a name could not be
     shortened), one per catalog."""
     from toolcat.features.project import _with_id
-    from toolcat.features.project.lower import CHANGED
     from toolcat.formats.providers import server_name
+    from toolcat.schema.lower import CHANGED
 
     taken = {t.id for t in tools if isinstance(t.id, str)}
     said: dict[int, tuple[str, Any, list[str]]] = {}

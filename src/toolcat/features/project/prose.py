@@ -15,7 +15,7 @@ target. Adding a description never changes what a schema accepts.
 It also drops ``default: null`` from optional properties (an annotation: JSON Schema never
 applies it) and reports each one.
 
-The lowered schema's nodes may be shared with other tools (:class:`.lower.LowerCache`):
+The lowered schema's nodes may be shared with other tools (:class:`toolcat.schema.lower.LowerCache`):
 nothing is changed in place, the nodes on a written path are copied.
 """
 
@@ -25,7 +25,7 @@ from typing import Any
 
 from toolcat.document import pointer as jp
 from toolcat.features.project import describe
-from toolcat.features.project.lower import EXACT, Change
+from toolcat.schema.lower import EXACT, Change
 from toolcat.schema.walker import iter_schemas, local_target
 
 #: the longest kept clause of a schema description, in UTF-16 units (``--description-max``

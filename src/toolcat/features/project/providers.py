@@ -6,7 +6,7 @@ with its sources); ``toolcat lint --profile P`` checks the same rows, so what a 
 passes its profile. One :class:`Adapter` per target; :func:`adapt` runs it over a schema
 bottom-up (:func:`toolcat.schema.walker.transform`), after the exact compact lowering.
 
-Kinds of change (:class:`toolcat.features.project.lower.Kind`):
+Kinds of change (:class:`toolcat.schema.lower.Kind`):
 
 ``exact``
     the same instances are accepted (``const: x`` -> ``enum: [x]``, ``$ref`` beside other
@@ -36,7 +36,9 @@ from typing import Any
 
 from toolcat.document.canonical import dumps
 from toolcat.document.pointer import encode
-from toolcat.features.project.lower import (
+from toolcat.formats.providers import STRICT_TYPED_KEYS, Provider
+from toolcat.schema import merge as M
+from toolcat.schema.lower import (
     CHANGED,
     EXACT,
     NARROWED,
@@ -45,8 +47,6 @@ from toolcat.features.project.lower import (
     Change,
     dialect_neutral,
 )
-from toolcat.formats.providers import STRICT_TYPED_KEYS, Provider
-from toolcat.schema import merge as M
 from toolcat.schema.walker import iter_schemas, transform
 
 #: the keywords whose value is written into the description when a provider refuses them

@@ -34,18 +34,18 @@ from __future__ import annotations
 from typing import Any
 
 from toolcat.document import pointer as jp
-from toolcat.features.project.lower import (
+from toolcat.schema import merge as M
+from toolcat.schema.keywords import LEGACY_DIALECTS
+from toolcat.schema.lower import (
     EXACT,
     KEPT,
     WRAPPED,
     Change,
-    _root_referenced,
-    _with_type,
     fix_data,
+    root_referenced,
     schema_text,
+    with_object_type,
 )
-from toolcat.schema import merge as M
-from toolcat.schema.keywords import LEGACY_DIALECTS
 from toolcat.schema.walker import iter_schemas, node_dialect, transform
 
 #: the property SEP-2106 (and the MCP TypeScript SDK v2) wraps a non-object result in
@@ -142,7 +142,7 @@ def _typed_input(schema: dict, dialect: str, pointer: str, changes: list[Change]
     atoms = root_atoms(schema, d, made)
     if atoms is None:
         return schema   # an invalid `type`: the schema is broken as written; left as it is
-    if _root_referenced(schema, d, made[0] if made else None):
+    if root_referenced(schema, d, made[0] if made else None):
         changes.append(Change(pointer + "/type", KEPT,
                               'no type "object": a reference inside the schema points at its '
                               "top level, which would be restricted too (the MCP SDK's "
@@ -167,7 +167,7 @@ def _typed_output(schema: dict, dialect: str, pointer: str, changes: list[Change
     if atoms is None:
         return schema
     untyped = atoms == _EVERY_TYPE
-    if "object" in atoms and not _root_referenced(schema, d, made[0] if made else None) \
+    if "object" in atoms and not root_referenced(schema, d, made[0] if made else None) \
             and (not any_value or untyped or atoms == {"object"}):
         return _set_object_type(schema, pointer, changes,
                                 "structuredContent is always an object")
@@ -193,7 +193,7 @@ def _typed_output(schema: dict, dialect: str, pointer: str, changes: list[Change
 def _set_object_type(schema: dict, pointer: str, changes: list[Change], why: str) -> dict:
     if "type" not in schema:
         changes.append(Change(pointer + "/type", EXACT, f'added type "object" ({why})'))
-        return _with_type(schema)
+        return with_object_type(schema)
     out = dict(schema)
     out["type"] = "object"
     changes.append(Change(pointer + "/type", EXACT, f'type narrowed to "object" ({why})'))
@@ -323,7 +323,7 @@ def wrap(schema: dict, dialect: str) -> dict | None:
 
 
 def fix_patterns(schema: Any, dialect: str, pointer: str) -> tuple[Any, list[Change]]:
-    """``schema`` with the pattern rewrites of :func:`toolcat.features.project.lower.fix_data` at
+    """``schema`` with the pattern rewrites of :func:`toolcat.schema.lower.fix_data` at
     every node (patterns that ECMA-262's ``u`` mode refuses: Ajv cannot compile the schema
     and the MCP SDK's ``Client.listTools()`` throws), for a standard view; the compact view's
     lowering makes them anyway."""

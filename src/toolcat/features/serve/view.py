@@ -110,7 +110,7 @@ class View:
         """``serve --for CLIENT``: one line for the served log per rewrite that is not exact
         (a recursive ``$ref`` kept, a dialect not upgraded, a name shortened, a root union
         widened...), ``served name: pointer kind: what``; empty without ``--for``."""
-        from toolcat.features.project.lower import EXACT
+        from toolcat.schema.lower import EXACT
 
         out = []
         for part in self.parts:

@@ -26,7 +26,7 @@ else a new one at the end of the root. Names come from the nearest property name
 first occurrence (``address``, ``address_item`` for its ``items``...), made unique with a
 number; the choice depends only on the schema, so the output is byte-stable. A group of
 identical subtrees is factored only when the replacement saves bytes, larger subtrees
-first, and a definition stays only while it pays by the rule ``toolcat.features.project.lower``
+first, and a definition stays only while it pays by the rule :mod:`toolcat.schema.lower`
 inlines references by, so re-projecting the result keeps it (every catalog of the corpora
 projects to a fixpoint; on contrived schemas a second pass can still find a little more).
 """
@@ -331,7 +331,7 @@ def _inline_unpaid(schema: dict, dialect: str, container: str,
                    names: list[str]) -> tuple[dict, list[str]]:
     """Inline back (one at a time, first made first) each of our definitions ``names`` that
     does not pay for itself as the schema now stands: ``n`` references to a definition of
-    ``L`` bytes pay when ``n * L > n * ref + entry`` (``toolcat.features.project.lower`` inlines a
+    ``L`` bytes pay when ``n * L > n * ref + entry`` (:mod:`toolcat.schema.lower` inlines a
     reference otherwise). Returns the schema and the names inlined.
 
     The sequence of decisions is worked out on counts (one walk): inlining ``X`` (``n``
