@@ -39,18 +39,21 @@ def _catalogs(catalogs: Catalogs) -> list[Catalog]:
 
 def _load_options(format: str | None, webhooks: bool, cookies: bool, merge: bool,
                   view: str | None, max_file_size: int | None, strict: bool = True,
-                  errors: list | None = None) -> LoadOptions:
+                  errors: list | None = None, broken_refs: str = "widen",
+                  root: PathLike | None = None) -> LoadOptions:
     from toolcat.formats.load import load_options
 
     return load_options(from_format=format, webhooks=webhooks, cookies=cookies, merge=merge,
-                        view=view, max_file_size=max_file_size, strict=strict, errors=errors)
+                        view=view, max_file_size=max_file_size, strict=strict, errors=errors,
+                        broken_refs=broken_refs, root=None if root is None else str(root))
 
 
 # ----------------------------------------------------------------------------- load
 
 def load_all(paths: Iterable[PathLike], format: str | None = None, *, merge: bool = False,
              webhooks: bool = False, cookies: bool = False, view: str | None = None,
-             max_file_size: int | None = None,
+             max_file_size: int | None = None, broken_refs: str = "widen",
+             root: PathLike | None = None,
              settings: LoadOptions | None = None) -> list[Catalog]:
     """Load catalogs from files, folders and ``"-"`` (stdin), in the order given.
 
@@ -60,11 +63,14 @@ def load_all(paths: Iterable[PathLike], format: str | None = None, *, merge: boo
     content). ``merge``: all inputs are pages of one catalog. ``webhooks`` (OpenAPI 3.1) and
     ``cookies`` (OpenAPI) as the ``--webhooks``/``--cookies`` options; ``view`` forces an
     OpenWOP catalog's view; ``max_file_size`` in bytes (default 64 MiB or
-    ``TOOLCAT_MAX_FILE_SIZE``). Raises :class:`InputError` for the first input that cannot be
-    read or is no catalog (or holds a problem such as an unresolvable OpenAPI ``$ref``)."""
+    ``TOOLCAT_MAX_FILE_SIZE``); ``broken_refs`` (``widen``, the default, ``omit`` or ``fail``)
+    and ``root`` as the ``--broken-refs``/``--root`` options. Raises :class:`InputError` for
+    the first input that cannot be read or is no catalog (or holds a problem such as an
+    unresolvable OpenAPI ``$ref`` with ``broken_refs="fail"``)."""
     from toolcat.formats import load_catalogs
 
-    opts = settings or _load_options(format, webhooks, cookies, merge, view, max_file_size)
+    opts = settings or _load_options(format, webhooks, cookies, merge, view, max_file_size,
+                                     broken_refs=broken_refs, root=root)
     names = [str(p) for p in paths]
     if not names:
         raise UsageError("no input given")
@@ -73,12 +79,13 @@ def load_all(paths: Iterable[PathLike], format: str | None = None, *, merge: boo
 
 def load(path: PathLike, format: str | None = None, *, webhooks: bool = False,
          cookies: bool = False, view: str | None = None,
-         max_file_size: int | None = None) -> Catalog:
+         max_file_size: int | None = None, broken_refs: str = "widen",
+         root: PathLike | None = None) -> Catalog:
     """Load one catalog (a file, a folder that is one catalog, or ``"-"``); options as in
     :func:`load_all`. A folder that holds several catalogs is a :class:`UsageError` (use
     :func:`load_all`, or ``load_all(..., merge=True)`` for pages of one)."""
     cats = load_all([path], format, webhooks=webhooks, cookies=cookies, view=view,
-                    max_file_size=max_file_size)
+                    max_file_size=max_file_size, broken_refs=broken_refs, root=root)
     if len(cats) != 1:
         raise UsageError(f"{path} holds {len(cats)} catalogs: use toolcat.load_all()",
                          str(path))
@@ -87,14 +94,15 @@ def load(path: PathLike, format: str | None = None, *, webhooks: bool = False,
 
 def load_data(data: Any, format: str | None = None, *, name: str = "<data>",
               webhooks: bool = False, cookies: bool = False,
-              view: str | None = None) -> Catalog:
+              view: str | None = None, broken_refs: str = "widen") -> Catalog:
     """A catalog from data already in memory (what ``json.load`` gives, e.g. a ``tools/list``
     result you received): detected or forced ``format`` as in :func:`load_all`. ``name``
     stands for the file in findings and errors. The data is copied, never changed. Findings
-    on it have no line and column (there is no text)."""
+    on it have no line and column (there is no text). ``broken_refs`` as in :func:`load_all`."""
     from toolcat.formats.load import load_data as _load_data
 
-    return _load_data(data, name, _load_options(format, webhooks, cookies, False, view, None))
+    return _load_data(data, name, _load_options(format, webhooks, cookies, False, view, None,
+                                                broken_refs=broken_refs))
 
 
 # ----------------------------------------------------------------------------- project

@@ -250,3 +250,34 @@ def test_api_and_cli_refuse_and_accept_the_same_load_options(keyword, option, va
         assert cli.returncode == 2 and err == f"{e}\n", err
     else:
         assert cli.returncode in (0, 1), err
+
+
+def test_load_builds_a_spec_with_broken_refs_as_the_cli_does(tmp_path) -> None:
+    """Temporal's generated Swagger spec (outside corpus) has 10 $refs that name nothing. The
+    command line builds all 226 tools by default (--broken-refs widen, README); the API's
+    load refused the whole catalog (its options had no broken_refs and meant "fail"). Now
+    ``toolcat.load`` takes ``broken_refs=`` and ``root=`` as the commands take --broken-refs
+    and --root, with the same default: the projection equals the command's, byte for byte,
+    and ``broken_refs="fail"`` raises the command's error line."""
+    from support.outside import entry, outside
+
+    spec = outside("temporal-api-openapiv2")
+    cat = toolcat.load(spec)
+    assert len(cat.tools) == entry("temporal-api-openapiv2")["facts"]["operations"]
+    rp = tmp_path / "r.json"
+    r = run_toolcat("-q", "project", str(spec), "--view", "standard", "--report", str(rp))
+    assert r.returncode == 0, r.stderr
+    proj = toolcat.project(cat, view="standard")
+    assert proj.catalog() == json.loads(r.stdout)
+    assert proj.report() == json.loads(rp.read_bytes())
+    assert proj.report()["broken_refs"]
+    with pytest.raises(toolcat.InputError) as e:
+        toolcat.load(spec, broken_refs="fail")
+    r = run_toolcat("tools", str(spec), "--broken-refs", "fail")
+    assert r.returncode == 2 and e.value.render() == r.stderr.decode().strip()
+    assert len(toolcat.load(spec, broken_refs="omit").tools) < len(cat.tools)
+    with pytest.raises(toolcat.UsageError) as u:
+        toolcat.load(spec, broken_refs="nope")
+    r = run_toolcat("tools", str(spec), "--broken-refs", "nope")
+    assert r.returncode == 2 and r.stderr.decode() == f"{u.value}\n"
+    assert len(toolcat.load(spec, root=spec.parent.parent).tools) == len(cat.tools)

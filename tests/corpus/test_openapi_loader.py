@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from support.common import CORPUS, corpus, or_absent, run_toolcat
+from support.outside import outside
 from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.formats.openapi.loader import fallback_id
 from toolcat.model import OPENAPI3, SWAGGER2
@@ -555,6 +556,31 @@ def test_webhooks_only_with_option(tmp_path):
     assert t.extra["webhook"] == "newPet" and t.http_path is None
     assert t.pointer == "/webhooks/newPet/post"
     assert "$defs" in t.input_schema or t.input_schema["properties"]
+
+
+def test_a_webhooks_only_document_says_why_it_has_no_tool():
+    """Adyen's ACS notification spec (real, webhooks only): read without --webhooks it is a
+    catalog of no tools, which lint said as "No problems found, 0 tools" and the other
+    commands not at all. Now lint reports TC114 (info, exit 0) at /webhooks and tools,
+    measure and project print it as a warning; with --webhooks the 2 webhooks are tools and
+    nothing is said."""
+    spec = outside("adyen-acs-notification-v1")
+    r = run_toolcat("lint", "--format", "json", spec)
+    assert r.returncode == 0, r.stderr.decode()
+    rep = json.loads(r.stdout)
+    got = [(f["code"], f["severity"], f["pointer"]) for f in rep["findings"] if f["code"] == "TC114"]
+    assert got == [("TC114", "info", "/webhooks")] and rep["summary"]["tools"] == 0
+    assert "2 webhooks" in next(f["message"] for f in rep["findings"] if f["code"] == "TC114")
+    for cmd in (("tools",), ("measure",), ("project", "-o", "-")):
+        r = run_toolcat(*cmd, spec)
+        assert r.returncode == 0, r.stderr.decode()
+        assert "no operation under paths, only 2 webhooks" in r.stderr.decode(), cmd
+    r = run_toolcat("lint", "--format", "json", "--webhooks", spec)
+    rep = json.loads(r.stdout)
+    assert rep["summary"]["tools"] == 2
+    assert not [f for f in rep["findings"] if f["code"] == "TC114"]
+    r = run_toolcat("tools", "--webhooks", spec)
+    assert "webhook" not in r.stderr.decode()
 
 
 # --------------------------------------------------------------------------- $ref

@@ -67,6 +67,11 @@ CATALOGS = [
     ("outside/digitalocean", "outside:digitalocean"),
     ("outside/spotify", "outside:spotify"),
     ("outside/asana", "outside:asana"),
+    ("outside/temporal", "outside:temporal-api-openapiv2"),
+    ("outside/paypal-orders", "outside:paypal-checkout-orders-v2"),
+    ("outside/mastodon", "outside:mastodon-abraham"),
+    ("outside/resend", "outside:resend"),
+    ("outside/openfga", "outside:openfga-api"),
 ]
 
 

@@ -13,6 +13,7 @@ import json
 import jsonschema
 import pytest
 
+from support.common import corpus
 from support.instances import instances_for
 from support.outside import outside
 from toolcat.features.project.bound import SUBSET_FLOOR, bound_inlined, inlined_weight
@@ -125,3 +126,44 @@ def test_integers_beyond_64_bits_are_weighed():
     s = {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}},
          "$defs": {"N": {"type": "integer", "maximum": 2**70}}}
     assert inlined_weight(s, D, 10**6) > len(str(2**70))
+
+
+def _no_trivial_node(s) -> bool:
+    """No ``{}`` (or prose-only) subschema: the bounded walk leaves those out of its weight
+    (nothing to cut there), the inlined weight counts their braces."""
+    from toolcat.features.project.bound import _trivial
+    from toolcat.schema.keywords import KEYWORDS
+
+    table = KEYWORDS[D]
+
+    def go(node) -> bool:
+        if isinstance(node, dict):
+            if _trivial(node, table) and node is not s:
+                return False
+            return all(go(v) for k, v in node.items() if not k.startswith("x-"))
+        if isinstance(node, list):
+            return all(go(v) for v in node)
+        return True
+
+    return go(s)
+
+
+def test_the_two_accountings_weigh_a_schema_alike():
+    """bound.py weighs a schema two ways from one dispatch on keyword shapes: by level (the
+    bounded walk) and written without ``$ref`` (``inlined_weight``). On a schema with no
+    ``$ref`` the two are the same number: OpenAI's input and output schemas, some with
+    ``true``/``false`` subschemas (``additionalProperties: false``, ``items: true``), which
+    the inlined weight once counted as nothing (it had its own walk)."""
+    import toolcat
+    from toolcat.features.project.bound import _walk
+
+    cat = toolcat.load(corpus("openapi", "openai.openapi.yaml"))
+    seen = 0
+    for t in cat.tools:
+        for s in (t.input_schema, t.output_schema):
+            if not isinstance(s, dict) or '"$ref"' in json.dumps(s) or not _no_trivial_node(s):
+                continue
+            seen += 1
+            assert (inlined_weight(s, t.dialect, 10**9)
+                    == sum(_walk(s, s, t.dialect, True).weights)), t.id
+    assert seen >= 100, seen

@@ -37,7 +37,7 @@ anchors, ``$dynamicRef``/``$recursiveRef``, a nested ``$schema``, a ``$ref`` oth
 from __future__ import annotations
 
 import heapq
-from typing import Any
+from typing import Any, Iterator
 from urllib.parse import unquote
 
 from toolcat.document.pointer import encode, unescape
@@ -165,8 +165,42 @@ def _data_weight(key: str, value: Any) -> int:
         return len(key) + 3 + len(dumps(value))
 
 
+def _members(node: dict, app: dict, table: dict) -> Iterator[tuple[str, int, Any, bool]]:
+    """The one dispatch on keyword shapes that both accountings (:func:`_walk`, by level;
+    :func:`inlined_weight`, with each ``$ref`` replaced) read: each member of the schema
+    object ``node`` (its ``$defs``/``definitions`` apart) as ``(key, weight, None, down)``,
+    the weight of ``"key": value`` in canonical JSON without prose and ``x-*`` keys apart
+    from its subschemas (0 for such a key; a ``$ref`` weighs as data here), then each
+    subschema (a dict or a bool) as ``(key, weight, sub, down)`` (the weight of its name in
+    a map); ``down``: it describes a value one level down."""
+    for k, v in node.items():
+        if k in _DEFS:
+            continue
+        shape = app.get(k)
+        if shape is None:
+            yield k, (0 if _plain_key(k, table) else _data_weight(k, v)), None, False
+            continue
+        down = k in _DOWN
+        yield k, len(k) + 5, None, down
+        if shape == SCHEMA_MAP or shape == SCHEMA_OR_NAMES:
+            if v.__class__ is dict:
+                for name, sub in v.items():
+                    if sub.__class__ is dict or sub.__class__ is bool:
+                        yield k, len(name) + 4, sub, down
+                    else:
+                        yield k, len(name) + 4, None, down
+        elif shape == SCHEMA_LIST or (shape == SCHEMA_OR_LIST and v.__class__ is list):
+            if v.__class__ is list:
+                for sub in v:
+                    if sub.__class__ is dict or sub.__class__ is bool:
+                        yield k, 0, sub, down
+        elif v.__class__ is dict or v.__class__ is bool:
+            yield k, 0, v, down
+
+
 def _walk(body: Any, root: dict, dialect: str, top: bool) -> _Info:
-    """Walk one definition's body (the root's without its ``$defs``)."""
+    """Walk one definition's body (the root's without its ``$defs``): the accounting by
+    level (:class:`_Info`)."""
     app = APPLICATORS[dialect]
     table = KEYWORDS[dialect]
     info = _Info()
@@ -186,38 +220,21 @@ def _walk(body: Any, root: dict, dialect: str, top: bool) -> _Info:
             continue
         w = 2
         leaf = _leaf_chain(node, root, app, table) is not None
-        for k, v in node.items():
-            if k in _UNSUPPORTED and not (top and k == "$schema" and node is body):
-                raise _Unsupported(k)
-            if dialect == "draft4" and k == "id":
-                raise _Unsupported(k)
-            if k == "$ref":
-                info.refs.append((rel, _ref_target(v, root)))
-            if k in _UNEVALUATED:
-                info.uneval = True
-            if k in _DEFS:
-                continue        # the root's are walked as they are reached; nested ones:
-                                # nothing reaches them (a $ref there is unsupported)
-            shape = app.get(k)
-            if shape is None:
-                if not _plain_key(k, table):
-                    w += _data_weight(k, v)
-                continue
-            down = rel + 1 if k in _DOWN else rel
-            w += len(k) + 5
-            if shape == SCHEMA_MAP or shape == SCHEMA_OR_NAMES:
-                if v.__class__ is dict:
-                    for name, sub in v.items():
-                        w += len(name) + 4
-                        if sub.__class__ is dict or sub.__class__ is bool:
-                            stack.append((sub, down))
-            elif shape == SCHEMA_LIST or (shape == SCHEMA_OR_LIST and v.__class__ is list):
-                if v.__class__ is list:
-                    for sub in v:
-                        if sub.__class__ is dict or sub.__class__ is bool:
-                            stack.append((sub, down))
-            elif v.__class__ is dict or v.__class__ is bool:
-                stack.append((v, down))
+        last = None
+        for k, kw, sub, down in _members(node, app, table):
+            if k is not last:       # the member's first item: what its key says
+                last = k
+                if k in _UNSUPPORTED and not (top and k == "$schema" and node is body):
+                    raise _Unsupported(k)
+                if dialect == "draft4" and k == "id":
+                    raise _Unsupported(k)
+                if k == "$ref":
+                    info.refs.append((rel, _ref_target(node[k], root)))
+                elif k in _UNEVALUATED:
+                    info.uneval = True
+            w += kw
+            if sub is not None:
+                stack.append((sub, rel + 1 if down else rel))
         weights[rel] += w
         if leaf:
             leaves[rel] += w
@@ -460,16 +477,14 @@ def inlined_weight(schema: Any, dialect: str, limit: int) -> int:
         if node.__class__ is not dict:
             return 5
         w = 2
-        for k, v in node.items():
+        for k, kw, sub, _down in _members(node, app, table):
             if w > budget:
                 return w
-            if k in _DEFS:
-                continue
             if k == "$ref":
                 try:
-                    did = _ref_target(v, root)
+                    did = _ref_target(node[k], root)
                 except _Unsupported:
-                    w += _data_weight(k, v)
+                    w += kw         # weighed as data
                     continue
                 body = _body(root, did)
                 if id(body) in active:
@@ -482,28 +497,9 @@ def inlined_weight(schema: Any, dialect: str, limit: int) -> int:
                         memo[id(body)] = got
                 w += got
                 continue
-            shape = app.get(k)
-            if shape is None:
-                if not _plain_key(k, table):
-                    w += _data_weight(k, v)
-                continue
-            w += len(k) + 5
-            if shape == SCHEMA_MAP or shape == SCHEMA_OR_NAMES:
-                if v.__class__ is dict:
-                    for name, sub in v.items():
-                        w += len(name) + 4
-                        if sub.__class__ is dict:
-                            w += weigh(sub, active, budget - w)
-                        if w > budget:
-                            return w
-            elif shape == SCHEMA_LIST or (shape == SCHEMA_OR_LIST and v.__class__ is list):
-                if v.__class__ is list:
-                    for sub in v:
-                        w += weigh(sub, active, budget - w) if sub.__class__ is dict else 5
-                        if w > budget:
-                            return w
-            elif v.__class__ is dict:
-                w += weigh(v, active, budget - w)
+            w += kw
+            if sub is not None:
+                w += weigh(sub, active, budget - w)
         return w
 
     if not isinstance(schema, dict):

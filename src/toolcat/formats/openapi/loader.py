@@ -144,12 +144,23 @@ class _Loader:
         if isinstance(paths, dict):
             for p, item in paths.items():
                 self.path_item(item, self.root, "/paths/" + jp.escape(p), p, None)
+        hooks = data.get("webhooks")
         if self.opts is not None and getattr(self.opts, "webhooks", False) and not self.swagger:
-            hooks = data.get("webhooks")
             if isinstance(hooks, dict):
                 for name, item in hooks.items():
                     self.path_item(item, self.root, "/webhooks/" + jp.escape(name), None, name)
+        elif not paths and isinstance(hooks, dict) and hooks and not self.swagger:
+            self._webhooks_not_read(hooks)
         self.check.components()
+
+    def _webhooks_not_read(self, hooks: dict) -> None:
+        """TC114: a document whose only operations are webhooks, read without ``--webhooks``,
+        is a catalog of no tools; say so rather than "no problems, 0 tools"."""
+        n = len(hooks)
+        self.cat.problems.append(Problem(
+            code="TC114", file=self.cat.file, pointer="/webhooks", blocking=False,
+            message=f"no tool: no operation under paths, only {n} webhook{'s' if n != 1 else ''}"
+                    " (webhooks become tools with --webhooks)"))
 
     def path_item(self, item: Any, doc: Doc, ptr: str, http_path: str | None,
                   webhook: str | None) -> None:

@@ -82,3 +82,54 @@ def path_variable_not_in_path(ctx: Context) -> Iterator[Hit]:
     """
     return
     yield  # pragma: no cover
+
+
+@rule("TC114", "webhooks-only", "info",
+      "a document whose only operations are `webhooks`, read without `--webhooks`: a catalog "
+      "of no tools", scope="catalog", formats=(OPENAPI3,))
+def webhooks_only(ctx: Context) -> Iterator[Hit]:
+    """## What it does
+    Reports an OpenAPI 3.1+ document that has `webhooks` but no operation under `paths`,
+    read without `--webhooks`: toolcat makes tools of `paths` operations only, so the
+    catalog has no tool. The loader reports it at `webhooks`; `project`, `measure`, `tools`
+    and `diff` print it as a warning.
+
+    ## Why
+    Webhooks are requests the API sends to you, not calls a model makes, so they are left
+    out by default. A document that describes only webhooks (a vendor's notification spec)
+    then gives an empty catalog, and "no problems, 0 tools" alone does not say why.
+
+    ## Example
+    ```yaml
+    openapi: 3.1.0
+    info: {title: Pet events, version: "1"}
+    webhooks:
+      newPet:
+        post:
+          operationId: onNewPet
+          summary: A pet was added.
+          responses: {"200": {description: ok}}
+    ```
+
+    ## Fix
+    Give `--webhooks` when the webhooks are what the tools should be, or lint the document
+    that holds the API's `paths`:
+    ```yaml
+    openapi: 3.1.0
+    info: {title: Pets, version: "1"}
+    paths:
+      /pets:
+        get:
+          operationId: listPets
+          summary: List the pets.
+          responses: {"200": {description: ok}}
+    webhooks:
+      newPet:
+        post:
+          operationId: onNewPet
+          summary: A pet was added.
+          responses: {"200": {description: ok}}
+    ```
+    """
+    return
+    yield  # pragma: no cover
