@@ -19,8 +19,11 @@ from live_support import (  # noqa: E402
     catalog_cmd,
     catalog_http,  # noqa: F401 - a fixture
     cli,  # noqa: F401 - a fixture
+    everything_cmd,
     everything_http,  # noqa: F401 - a fixture
     everything_js,  # noqa: F401 - a fixture
+    filesystem_cmd,
+    filesystem_js,  # noqa: F401 - a fixture
     raw_cmd,
     require_exe,
     sdk_list_tools,
@@ -371,6 +374,28 @@ def test_a_stdio_server_and_an_http_server_read_together(cli, everything_http):
                   "--url", everything_http)
         assert run.rc == 0, run.err
         assert len(json.loads(run.out)["catalogs"]) == 2
+
+
+def test_openai_strict_on_live_servers(cli, tmp_path, everything_js, filesystem_js):
+    """Issue 33's acceptance line on the real servers the tests install (PyPI mcp-server-time
+    and mcp-server-git, npm server-everything and server-filesystem), read live: ``--to
+    openai-strict`` marks strict every tool openai-python's strict transform makes strict
+    (tests/support/openai_strict.py; the captures of 69 more servers:
+    tests/corpus/test_provider_sdks.py::test_openai_strict_marks_strict_every_tool_the_sdk_makes_strict)."""
+    pytest.importorskip("openai")
+    from support.openai_strict import judge
+
+    (tmp_path / "root").mkdir()
+    servers = {"time": require_exe("mcp-server-time"), "git": require_exe("mcp-server-git"),
+               "everything": everything_cmd(everything_js),
+               "filesystem": filesystem_cmd(filesystem_js, tmp_path / "root")}
+    paths = []
+    for name, cmd in servers.items():
+        ok(cli("capture", *SLACK, cmd, "-o", f"{name}.json"))
+        paths.append(str(tmp_path / f"{name}.json"))
+    checked, total, bad = judge(paths, tmp_path)
+    assert not bad, "\n".join(bad)
+    assert total > 30 and checked > 15, (checked, total)
 
 
 def test_lint_client_applies_the_clients_schema_rules(cli, tmp_path):
