@@ -132,7 +132,8 @@ def test_for_claude_desktop_upgrades_draft7(tmp_path, ajv_judge):
                     to="mcp", for_clients=("claude-desktop", "copilot-cli"))
     s = proj.tools[0].descriptor["inputSchema"]
     assert "$schema" not in s and "definitions" not in _text(s)
-    assert s["properties"]["pair"]["prefixItems"] and s["properties"]["pair"]["items"] is False
+    assert s["properties"]["pair"]["prefixItems"] and \
+        s["properties"]["pair"]["unevaluatedItems"] is False
     before = jsonschema.Draft7Validator(TUPLE7["inputSchema"])
     after = jsonschema.Draft202012Validator(s)
     # q's minLength beside its $ref: python-jsonschema's draft-07 ignores it, Ajv's applies

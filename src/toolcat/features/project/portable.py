@@ -7,7 +7,17 @@ can be, each reported (a change that is not exact with its kind and pointer):
   ``additionalItems`` -> ``items``, ``dependencies`` -> ``dependentRequired`` /
   ``dependentSchemas``, the root's ``definitions`` -> ``$defs`` with the references moved,
   keywords only 2019-09+ defines, which every reader of the input ignores, dropped: exact)
-  and its ``$schema`` dropped (MCP reads a schema without one as 2020-12). Where the input's
+  and its ``$schema`` dropped (MCP reads a schema without one as 2020-12). ``additionalItems``
+  beside tuple ``items`` is written ``unevaluatedItems`` where that is exact (no ``contains``
+  or in-place applicator beside it), else ``items``. Readers that take every schema as
+  draft-07 (the MCP TypeScript SDK 1.x's validator, Ajv's draft-07 class; python-jsonschema's
+  ``Draft7Validator``) read the output otherwise: ``prefixItems``, ``unevaluatedItems`` and
+  ``dependent*`` are unknown to them (the tuple, the items after it, the dependencies go
+  unchecked: each reported ``widened`` with ``"readers": "draft-07"`` at its pointer), and an
+  ``items`` written from ``additionalItems`` applies to every item there, the tuple's own too
+  (reported ``narrowed`` for them: the reason ``unevaluatedItems`` is preferred, which only
+  widens). No 2020-12 form is exact under both readings (a tuple needs ``prefixItems`` in
+  2020-12 and ``items: [...]``, which 2020-12 refuses, in draft-07). Where the input's
   two readers disagree no 2020-12 schema is exact under both, so the rewrite takes Ajv's
   reading (the MCP TypeScript SDK's validator, what the client's own validator is) and
   reports each such keyword ``changed`` at its pointer: a keyword beside a ``$ref``
@@ -27,12 +37,19 @@ from __future__ import annotations
 from typing import Any
 
 from toolcat.document import pointer as jp
-from toolcat.features.project.lower import CHANGED, EXACT, KEPT, Change
+from toolcat.features.project.lower import CHANGED, EXACT, KEPT, NARROWED, WIDENED, Change
 from toolcat.schema import merge as M
 from toolcat.schema.keywords import DRAFT6, DRAFT7, DRAFT2020
 from toolcat.schema.walker import iter_schemas, node_dialect, transform
 
 _UPGRADABLE = (DRAFT6, DRAFT7)
+#: what the report says of readers that take every schema as draft-07
+_D7_READERS = ("for readers that take the schema as draft-07 (the MCP TypeScript SDK 1.x's "
+               "validator, Ajv's draft-07 class; python-jsonschema's Draft7Validator)")
+_D7 = {"readers": "draft-07"}
+#: keywords beside which ``unevaluatedItems`` would see other evaluated items than
+#: ``items`` (after ``prefixItems``) does: then ``additionalItems`` is written ``items``
+_ANNOTATING = ("contains", "allOf", "anyOf", "oneOf", "if", "then", "else", "$ref")
 #: formats only 2019-09+ defines: python-jsonschema's draft-07 checker passes any value,
 #: its 2020-12 checker and ajv-formats (both MCP SDKs) check them
 _NEW_FORMATS = ("uuid", "duration")
@@ -236,10 +253,34 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
             n.pop("items")
             n["prefixItems"] = items
             changes.append(Change(at + "/items", EXACT, "tuple items written as prefixItems"))
+            if not all(M.is_trivial(x, nd) for x in items):
+                changes.append(Change(at + "/items", WIDENED, f"{_D7_READERS}: prefixItems "
+                                      "is unknown there, the tuple's items go unchecked "
+                                      "(exact for 2020-12 readers)", dict(_D7)))
             if "additionalItems" in n:
-                n["items"] = n.pop("additionalItems")
-                changes.append(Change(at + "/additionalItems", EXACT,
-                                      "additionalItems written as items"))
+                rest = n.pop("additionalItems")
+                key = _rest_key(n)
+                n[key] = rest
+                if key == "unevaluatedItems":
+                    changes.append(Change(at + "/additionalItems", EXACT, "additionalItems "
+                                          "written as unevaluatedItems (the items after "
+                                          "prefixItems, as items would be)"))
+                    if not M.is_trivial(rest, nd):
+                        changes.append(Change(at + "/additionalItems", WIDENED,
+                                              f"{_D7_READERS}: unevaluatedItems is unknown "
+                                              "there, the items after the tuple go unchecked "
+                                              "(exact for 2020-12 readers)", dict(_D7)))
+                else:
+                    changes.append(Change(at + "/additionalItems", EXACT,
+                                          "additionalItems written as items"))
+                    if not M.is_trivial(rest, nd):
+                        changes.append(Change(
+                            at + "/additionalItems", NARROWED, f"{_D7_READERS}: items applies "
+                            "to every item there, the tuple's own too (arrays the input "
+                            "accepts may be refused), and prefixItems is unknown (exact for "
+                            "2020-12 readers; unevaluatedItems, which only widens there, is "
+                            f"not exact beside {', '.join(k for k in _ANNOTATING if k in n)})",
+                            dict(_D7)))
         elif "additionalItems" in n:
             n.pop("additionalItems")
             changes.append(Change(at + "/additionalItems", EXACT, "additionalItems dropped "
@@ -255,6 +296,11 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                 n["dependentSchemas"] = sch
             changes.append(Change(at + "/dependencies", EXACT, "dependencies written as "
                                   "dependentRequired/dependentSchemas"))
+            if not all(v == [] or M.is_trivial(v, nd) for v in dep.values()):
+                changes.append(Change(at + "/dependencies", WIDENED, f"{_D7_READERS}: "
+                                      "dependentRequired and dependentSchemas are unknown "
+                                      "there, the dependencies go unchecked (exact for 2020-12 "
+                                      "readers)", dict(_D7)))
         return n
 
     out = transform(body, hook, walk)
@@ -301,7 +347,7 @@ def _moved(ref: str, root: dict, move: bool, newer: frozenset) -> str | None:
             elif t == "additionalItems":
                 if not isinstance(node.get("items"), list):
                     return None
-                new = "items"
+                new = _rest_key({k: v for k, v in node.items() if k not in newer})
             elif t == "dependencies" and isinstance(node.get(t), dict) and i + 1 < len(tokens):
                 new = ("dependentRequired" if isinstance(node[t].get(tokens[i + 1]), list)
                        else "dependentSchemas")
@@ -321,6 +367,15 @@ def _moved(ref: str, root: dict, move: bool, newer: frozenset) -> str | None:
     if len(raw) != len(out):
         return None
     return "#/" + "/".join(o if o != t else r for r, t, o in zip(raw, tokens, out))
+
+
+def _rest_key(node: dict) -> str:
+    """Where the upgrade writes the ``additionalItems`` of a node with tuple ``items``
+    (``node``: its keywords once the upgrade has dropped those its dialect does not define):
+    ``unevaluatedItems`` (2020-12: the items no adjacent keyword evaluated, here the ones
+    after ``prefixItems``; unknown to a draft-07 reader, which then checks less, never more),
+    or ``items`` beside a keyword that evaluates items itself or through a subschema."""
+    return "items" if any(k in node for k in _ANNOTATING) else "unevaluatedItems"
 
 
 def _newer_keywords(d: str) -> frozenset[str]:
