@@ -32,6 +32,7 @@ import pytest
 
 from support.common import CORPUS
 
+D4 = "http://json-schema.org/draft-04/schema#"
 D6 = "http://json-schema.org/draft-06/schema#"
 D7 = "http://json-schema.org/draft-07/schema#"
 _RENAMED = {"prefixItems": "items", "$defs": "definitions", "dependentRequired": "dependencies",
@@ -108,7 +109,8 @@ def judge(cases: list, ajv_judge: Any, stats: Counter) -> list[str]:
     the failures."""
     import jsonschema
 
-    cls_in = {"draft6": jsonschema.Draft6Validator, "draft7": jsonschema.Draft7Validator}
+    cls_in = {"draft4": jsonschema.Draft4Validator, "draft6": jsonschema.Draft6Validator,
+              "draft7": jsonschema.Draft7Validator}
     ajv_items: dict[tuple[str, str], tuple[Any, dict]] = {}
     for _w, orig, _d, proj, _c, insts in cases:
         for engine, s in (("sdk", orig), ("2020-12", proj), ("sdk", proj)):
@@ -271,6 +273,26 @@ FIXTURES: list[tuple[str, dict, list]] = [
                                         "then": {"properties": {"a": {"items": [{"type": "string"}],
                                                                       "additionalItems": False}}}},
      [{"a": ["x"]}, {"a": ["x", 1]}, {"a": [1]}, {"b": [1]}]),
+    ("draft-04 exclusive bounds", {"$schema": D4, "type": "object", "properties": {
+        "n": {"type": "number", "maximum": 5, "exclusiveMaximum": True},
+        "m": {"type": "number", "minimum": 1, "exclusiveMinimum": True},
+        "k": {"type": "number", "maximum": 5, "exclusiveMaximum": False},
+        "z": {"exclusiveMinimum": True}}},
+     [{"n": 5}, {"n": 4.9}, {"m": 1}, {"m": 1.1}, {"k": 5}, {"k": 6}, {"z": -1}]),
+    ("draft-04 integer and draft-06 keywords", {"$schema": D4, "properties": {
+        "i": {"type": "integer"}, "c": {"const": 3}, "p": {"propertyNames": {"maxLength": 2}},
+        "f": {"if": {"minimum": 3}, "then": {"multipleOf": 2}}}},
+     [{"i": 1}, {"i": 1.0}, {"i": 1.5}, {"c": 3}, {"c": 4}, {"p": {"ab": 1}}, {"p": {"abc": 1}},
+      {"f": 3}, {"f": 4}]),
+    ("draft-04 tuple, id, definitions", {"$schema": D4, "id": "http://example.com/s.json",
+                                         "properties": {"t": {"items": [{"type": "string"}],
+                                                              "additionalItems": False},
+                                                        "a": {"$ref": "#/definitions/A"}},
+                                         "definitions": {"A": {"type": "integer", "minimum": 0,
+                                                               "exclusiveMinimum": True}}},
+     [{"t": ["a"]}, {"t": ["a", 1]}, {"t": [1]}, {"a": 1}, {"a": 0}, {"a": "x"}]),
+    ("draft-04 format date", {"$schema": D4, "type": "string", "format": "date"},
+     ["2024-01-02", "nope"]),
     ("draft-06 sibling", {"$schema": D6, "properties": {"x": {"$ref": "#/definitions/x", "minimum": 5}},
                           "definitions": {"x": {"type": "number"}}}, [{"x": 1}, {"x": 7}]),
 ]
@@ -292,7 +314,7 @@ def _suite_cases() -> list[tuple[str, Any, list]]:
 def _fixture_cases(client: str) -> list:
     cases = []
     for name, s, insts in FIXTURES + _suite_cases():
-        d = "draft6" if s["$schema"] == D6 else "draft7"
+        d = {D4: "draft4", D6: "draft6"}.get(s["$schema"], "draft7")
         out, changes = _fit(s, d, client)
         cases.append((f"{client} {name}", s, d, out, changes,
                       insts + _generated(s, name) + _generated(out, name + "/out")))
@@ -376,7 +398,7 @@ def test_upgrade_corpus_reports_every_verdict_change(client, ajv_judge):
                               ("outputSchema", tool.output_schema)):
                 new = pt.descriptor.get(key)
                 if not isinstance(orig, dict) or not isinstance(new, dict) or \
-                        node_dialect(orig, tool.dialect) not in ("draft6", "draft7"):
+                        node_dialect(orig, tool.dialect) not in ("draft4", "draft6", "draft7"):
                     continue
                 mine = [(c.pointer[len(key) + 1:], c.kind.value,
                          *(c.extra or {}).get("readers", "").split()) for c in pt.changes

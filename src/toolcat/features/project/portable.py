@@ -24,8 +24,12 @@ can be, each reported (a change that is not exact with its kind and pointer):
   (python-jsonschema ignores it, as draft-06/07 say; Ajv applies it, as 2020-12 does), a
   draft-06 schema's ``if``/``then``/``else`` (Ajv reads every schema as draft-07), a
   ``format`` only 2019-09+ defines (``uuid``, ``duration``: python-jsonschema's draft-07
-  checker does not know it, Ajv's formats and 2020-12 checkers do). What cannot be upgraded
-  (draft-04, ``definitions`` referenced from below the root) is kept and reported;
+  checker does not know it, Ajv's formats and 2020-12 checkers do). A draft-04 schema is
+  upgraded too (:func:`_draft4`: boolean ``exclusiveMaximum``/``exclusiveMinimum`` as the
+  numbers; ``type: integer`` reported widened, the draft-06/07 keywords changed), and a
+  subschema that declares an older ``$schema`` below a 2020-12 root (:func:`_nested`). What
+  cannot be upgraded (``definitions`` referenced from below the root, a ``$schema`` of another
+  dialect below the root, a ``$ref`` in a nested declaration) is kept and reported ``kept``;
 * a client that strips or refuses ``$ref``/``$defs``: every reference inlined where that is
   exact (not recursive); a recursive one is kept and reported with its pointer;
 * a client that refuses a top-level object schema without ``properties``: ``"properties":
@@ -39,10 +43,18 @@ from typing import Any
 from toolcat.document import pointer as jp
 from toolcat.features.project.lower import CHANGED, EXACT, KEPT, NARROWED, WIDENED, Change
 from toolcat.schema import merge as M
-from toolcat.schema.keywords import DRAFT6, DRAFT7, DRAFT2020
+from toolcat.schema.keywords import DRAFT4, DRAFT6, DRAFT7, DRAFT2020
 from toolcat.schema.walker import iter_schemas, node_dialect, transform
 
-_UPGRADABLE = (DRAFT6, DRAFT7)
+_UPGRADABLE = (DRAFT4, DRAFT6, DRAFT7)
+#: formats a draft-04 schema's readers do not check (draft-06+ defines them; python-jsonschema's
+#: draft-04 checker passes any string, its 2020-12 one and Ajv's formats check them)
+_NEW_FORMATS_4 = ("uuid", "duration", "date", "time", "uri-reference", "uri-template",
+                  "json-pointer", "relative-json-pointer", "idn-email", "idn-hostname", "iri",
+                  "iri-reference")
+#: keywords draft-06/07 define and draft-04 does not: python-jsonschema's draft-04 validator
+#: ignores them, Ajv (which reads the schema as draft-07) and 2020-12 apply them
+_DRAFT6_KEYWORDS = ("const", "contains", "propertyNames", "if", "then", "else")
 #: what the report says of readers that take every schema as draft-07
 _D7_READERS = ("for readers that take the schema as draft-07 (the MCP TypeScript SDK 1.x's "
                "validator, Ajv's draft-07 class; python-jsonschema's Draft7Validator)")
@@ -81,6 +93,8 @@ def fit(schema: Any, dialect: str, names: tuple[str, ...], pointer: str,
     d = node_dialect(schema, dialect)
     if any(c.dialects and d not in c.dialects for c in cs):
         schema, d = _upgrade(schema, d, pointer, changes, who(lambda c: c.dialects))
+    elif any(c.dialects for c in cs):
+        schema = _nested(schema, d, pointer, changes, who(lambda c: c.dialects))
     if any(c.refs for c in cs) and _has_refs(schema, d):
         from toolcat.features.project.lower import lower_schema
 
@@ -179,9 +193,9 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                                   f"declares {d}: not upgraded to 2020-12 (2020-12 only: "
                                   f"{who})"))
         return schema, d
-    # a draft-06 schema is walked as draft-07, as Ajv reads it (the reading the upgrade
-    # keeps): the schemas under if/then/else are upgraded too
-    walk = DRAFT7 if d == DRAFT6 else d
+    # a draft-04/06 schema is walked as draft-07, as Ajv reads it (the reading the upgrade
+    # keeps): the schemas under if/then/else (and draft-04's contains...) are upgraded too
+    walk = DRAFT7 if d in (DRAFT4, DRAFT6) else d
     # (without its $schema, which the walkers would read the dialect from)
     body = {k: v for k, v in schema.items() if k != "$schema"} if walk != d else schema
     defs = schema.get("definitions")
@@ -204,6 +218,16 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                 movable = False
         if isinstance(node, dict) and "$id" in node and _path:
             movable = False
+        if d == DRAFT4 and isinstance(node, dict) and isinstance(node.get("id"), str) and _path:
+            movable = False     # draft-04's $id: a resource of its own below the root
+    mixed = [jp.encode(p) for p, n, _nd in iter_schemas(body, walk)
+             if p and isinstance(n, dict) and "$schema" in n and node_dialect(n, d) != d]
+    if mixed:
+        changes.append(Change(pointer + "/$schema", KEPT,
+                              f"declares {d}: not upgraded to 2020-12 (a $schema of another "
+                              f"dialect below it, at {', '.join(mixed[:3])}: python-jsonschema "
+                              "honours it, Ajv ignores it; 2020-12 only: " + who + ")"))
+        return schema, d
     if not movable:
         changes.append(Change(pointer + "/$schema", KEPT,
                               f"declares {d}: not upgraded to 2020-12 (a reference that is not "
@@ -215,6 +239,11 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
             return n
         n = dict(n)
         at = pointer + jp.encode(path)
+        if path and "$schema" in n:
+            # the root's own dialect (another one stopped the upgrade above): upgraded with it
+            changes.append(Change(at + "/$schema", EXACT, f"$schema {d} dropped (below a {d} "
+                                  "root, upgraded with it)"))
+            n.pop("$schema")
         for k in [k for k in n if k in newer]:
             # every reader of the input ignores it (python-jsonschema's draft-07 and Ajv's
             # draft-07 class alike); 2020-12 would apply it
@@ -235,6 +264,8 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                                       f"(python-jsonschema ignores it, as {nd} says; Ajv, the "
                                       "MCP TypeScript SDK's validator, applies it, as 2020-12 "
                                       "does)"))
+        if d == DRAFT4:
+            _draft4(n, at, changes, not path)
         if d == DRAFT6:
             for k in ("if", "then", "else"):
                 if k in n:
@@ -242,7 +273,8 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                                           "disagree on it (python-jsonschema ignores it; Ajv, "
                                           "the MCP TypeScript SDK's validator, reads every "
                                           "schema as draft-07 and applies it, as 2020-12 does)"))
-        if n.get("format") in _NEW_FORMATS and (n.get("type") in (None, "string") or (
+        if n.get("format") in (_NEW_FORMATS_4 if d == DRAFT4 else _NEW_FORMATS) and (
+                n.get("type") in (None, "string") or (
                 isinstance(n.get("type"), list) and "string" in n["type"])):
             changes.append(Change(at + "/format", CHANGED, f"format {n['format']} kept: "
                                   f"{nd} defines no such format (python-jsonschema's {nd} "
@@ -319,6 +351,83 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
         changes.append(Change(pointer + "/$schema", EXACT, f"$schema {d} dropped after the "
                               f"upgrade to 2020-12 (MCP's default; 2020-12 only: {who})"))
     return out, DRAFT2020
+
+
+def _nested(schema: Any, d: str, pointer: str, changes: list[Change], who: str) -> Any:
+    """``schema`` (a ``d`` schema the clients take, 2020-12) with each subschema that declares
+    an older ``$schema`` below its root upgraded from that dialect and without it: Ajv2020
+    reads a nested ``$schema`` as nothing (it refused tuple ``items`` there), python-jsonschema
+    honours it (the reading kept, and the one the schema declares). A subschema with a
+    ``$ref``, an ``$id`` or a dialect that cannot be upgraded is kept, reported ``kept``."""
+    found = [(p, n) for p, n, _nd in iter_schemas(schema, d)
+             if p and isinstance(n, dict) and isinstance(n.get("$schema"), str)]
+    outer = [(p, n) for p, n in found
+             if not any(q != p and p[:len(q)] == q for q, _n in found)]
+    for p, n in outer:
+        nd = node_dialect(n, d)
+        at = pointer + jp.encode(p)
+        if nd == d:
+            continue
+        inside = [x for _q, x, _xd in iter_schemas(n, nd) if isinstance(x, dict)]
+        if nd not in _UPGRADABLE or any("$ref" in x or "$id" in x or (
+                nd == DRAFT4 and isinstance(x.get("id"), str)) for x in inside):
+            changes.append(Change(at + "/$schema", KEPT, f"declares {nd} below a {d} root: not "
+                                  "upgraded (a $ref or $id in it, or no upgrade from "
+                                  f"{nd}); 2020-12 only: {who}"))
+            continue
+        new, _nd = _upgrade(n, nd, at, changes, who)
+        schema = _replace(schema, p, new)
+    return schema
+
+
+def _replace(root: Any, path: tuple, new: Any) -> Any:
+    """``root`` with the node at ``path`` (keys and list indices) replaced by ``new``; the
+    containers on the way copied, the rest shared."""
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(root, list):
+        out_l = list(root)
+        out_l[head] = _replace(root[head], rest, new)
+        return out_l
+    return {**root, head: _replace(root[head], rest, new)}
+
+
+def _draft4(n: dict, at: str, changes: list[Change], root: bool) -> None:
+    """The draft-04 forms of one schema object ``n`` (a copy, changed in place) as 2020-12
+    writes them: boolean ``exclusiveMaximum``/``exclusiveMinimum`` beside ``maximum``/
+    ``minimum`` become the numbers (exact; alone, or false, they constrain nothing: dropped);
+    a root ``id`` (a base URI no local reference needs) is dropped. What 2020-12 reads
+    otherwise is reported: ``type`` ``integer`` (draft-04 refuses ``1.0``, 2020-12 takes it:
+    widened), the keywords draft-06/07 added (draft-04's python-jsonschema ignores them, Ajv
+    reads the schema as draft-07 and applies them, as 2020-12 does: kept, changed)."""
+    for ex, bound in (("exclusiveMaximum", "maximum"), ("exclusiveMinimum", "minimum")):
+        v = n.get(ex)
+        if not isinstance(v, bool):
+            continue
+        if v and isinstance(n.get(bound), (int, float)) and not isinstance(n[bound], bool):
+            n[ex] = n.pop(bound)
+            changes.append(Change(at + "/" + ex, EXACT, f"{ex}: true with {bound} {n[ex]} "
+                                  f"written as {ex}: {n[ex]} (draft-04's boolean form)"))
+        else:
+            n.pop(ex)
+            changes.append(Change(at + "/" + ex, EXACT, f"{ex}: {str(v).lower()} dropped "
+                                  f"(draft-04's boolean form; it constrains nothing "
+                                  f"{'without ' + bound if v else 'when false'})"))
+    if root and isinstance(n.get("id"), str):
+        n.pop("id")
+        changes.append(Change(at + "/id", EXACT, "id dropped (draft-04's base URI; every "
+                              "reference here is local)"))
+    t = n.get("type")
+    if t == "integer" or (isinstance(t, list) and "integer" in t):
+        changes.append(Change(at + "/type", WIDENED, "type integer: draft-04 readers refuse "
+                              "1.0 (a number with a fraction part of zero), 2020-12 accepts it"))
+    for k in _DRAFT6_KEYWORDS:
+        if k in n:
+            changes.append(Change(at + "/" + k, CHANGED, f"{k} kept: draft-04 readers disagree "
+                                  "on it (python-jsonschema ignores it, as draft-04 defines no "
+                                  "such keyword; Ajv, the MCP TypeScript SDK's validator, reads "
+                                  "every schema as draft-07 and applies it, as 2020-12 does)"))
 
 
 def _moved(ref: str, root: dict, move: bool, newer: frozenset) -> str | None:
