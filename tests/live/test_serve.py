@@ -1460,6 +1460,51 @@ def test_serve_for_claude_desktop_inlines_refs_and_forwards_calls(tmp_path, file
     assert any("draft-07" in json.dumps(t) for t in up)
 
 
+# the captures whose tools have no $ref but repeated subschemas (the factoring of --factor-all
+# would add one to 19 of their tools)
+NO_REF = ("apify", "basic-memory", "brave-search", "excel", "firecrawl", "hubspot",
+          "huggingface", "kubernetes", "n8n-mcp", "sequential-thinking", "supabase")
+POINT = {"type": "object", "properties": {"x": {"type": "number"}, "y": {"type": "number"},
+                                          "z": {"type": "number"}}, "required": ["x", "y", "z"]}
+
+
+def test_serve_adds_no_ref_to_a_catalog_without_one(tmp_path):
+    """Issue 33 item 1 and its acceptance line "toolcat serve on a catalog without $ref writes
+    none": the issue's reproducer (move: three identical {x, y, z} objects) and the tools of 11
+    real servers (mcp-context-cost captures without a $ref, with repeated subschemas) served
+    through one echo server: no served tool has a $ref or $defs (the projection factors them
+    only with --factor-all, which would add 19 here), whatever --for says; calls still reach
+    the upstream as sent."""
+    from toolcat.features.project import ProjectOptions, project_catalogs
+    from toolcat.formats import LoadOptions, load_catalogs
+
+    tools = [{"name": "move", "description": "Move.", "inputSchema": {
+        "type": "object", "properties": {"from": POINT, "to": POINT, "via": POINT},
+        "required": ["from", "to"]}}]
+    for name in NO_REF:
+        doc = json.loads(_corpus(name).read_text())
+        tools += [{**t, "name": f"{name}_{t['name']}"[:64]} for t in doc["rawToolsCapture"]]
+    assert "$ref" not in json.dumps(tools)
+    f = tmp_path / "noref.json"
+    f.write_text(json.dumps({"tools": tools}))
+    factored = project_catalogs(load_catalogs([str(f)], LoadOptions(strict=False)),
+                                ProjectOptions(to="mcp", factor_all=True))
+    assert sum('"$ref"' in json.dumps(t.descriptor) for t in factored.tools) == 1 + 19
+    arg = {"from": {"x": 1, "y": 2, "z": 3}, "to": {"x": 4, "y": 5, "z": 6}}
+
+    async def talk(client):
+        return await list_all(client), _result(await client.call_tool("move", arg))
+
+    for extra in ((), ("--for", "cursor")):
+        s = served(tmp_path, *extra, echo_cmd(f))
+        listed, got = s.run(talk)
+        assert wait_gone(s.marker) == []
+        assert len(listed) == len(tools) + 1
+        assert [t["name"] for t in listed if '"$ref"' in json.dumps(t)
+                or '"$defs"' in json.dumps(t)] == [], extra
+        assert json.loads(got["content"][0]["text"]) == {"name": "move", "arguments": arg}
+
+
 TREE = {"name": "tree", "description": "Plant a tree.", "inputSchema": {
     "type": "object", "properties": {"root": {"$ref": "#/$defs/node"}},
     "$defs": {"node": {"type": "object", "properties": {
