@@ -192,6 +192,45 @@ def test_openai_strict_marks_strict_every_tool_the_sdk_makes_strict(tmp_path):
     assert not bad, f"{len(bad)} of {checked}:\n" + "\n".join(bad[:10])
 
 
+# odd roots: no schema, any value, maps, unions, refs, non-object types (issue 33 item 2)
+ODD_ROOTS = [{}, {"type": "object"}, True, {"type": "object", "additionalProperties": {
+    "type": "string"}}, {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}},
+                                   {"type": "object", "properties": {"b": {"type": "string"}}}]},
+    {"type": "object", "patternProperties": {"^x": {"type": "string"}}},
+    {"$ref": "#/$defs/A", "$defs": {"A": {"type": "object"}}}, {"allOf": [{"type": "object"}]},
+    {"type": ["object", "null"]}, {"oneOf": [{"type": "object"}, {"required": ["a"]}]},
+    {"$schema": "http://json-schema.org/draft-07/schema#"}, {"type": "string"},
+    {"enum": [{"a": 1}]}, {"not": {"type": "object", "required": ["a"]}}]
+
+
+@pytest.mark.parametrize("to", ["openai", "openai-strict"])
+def test_openai_targets_always_write_root_properties(tmp_path, to):
+    """Issue 33's acceptance line: ``project --to openai`` and ``--to openai-strict`` always
+    write a root ``properties`` (OpenAI answers 400 "object schema missing properties"
+    otherwise): every tool of the captures of 69 real servers, GitHub's MCP server, and odd
+    roots, a tool without an input schema included (before: written without parameters, and
+    strict: true). A strict tool's root is closed as strict mode asks."""
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps({"tools": [
+        {"name": f"o{i}", "description": "O.", "inputSchema": s} for i, s in enumerate(ODD_ROOTS)]
+        + [{"name": "no_schema", "description": "N."}]}))
+    target = tg.get(to)
+    checked, bad = 0, []
+    for path in [str(odd), *_captures()]:
+        cats = load_catalogs([path], LoadOptions(strict=False))
+        for t in project_catalogs(cats, ProjectOptions(to=to, duplicate_ids="rename")).tools:
+            checked += 1
+            body = target.body(t.descriptor)
+            par = body.get("parameters")
+            if not (isinstance(par, dict) and par.get("type") == "object"
+                    and isinstance(par.get("properties"), dict)):
+                bad.append(f"{path} {t.id}: {json.dumps(par)[:120]}")
+            elif body.get("strict") is True and par.get("additionalProperties") is not False:
+                bad.append(f"{path} {t.id}: strict, root not closed: {json.dumps(par)[:120]}")
+    assert checked > 900
+    assert not bad, "\n".join(bad[:10])
+
+
 @pytest.mark.parametrize("to", ["anthropic", "anthropic-strict", "openai-responses"])
 @pytest.mark.parametrize("defer", ["none", "all"])
 def test_request_types_take_every_written_entry(to, defer):
