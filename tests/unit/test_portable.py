@@ -425,3 +425,28 @@ def test_for_claude_code_root_enum_const_not(tmp_path, ajv_judge):
     assert proj.tools[1].descriptor["inputSchema"] == {"type": "object", "not": {}}
     assert proj.tools[7].descriptor["inputSchema"]["enum"] == [{"a": 1}, {"b": 2}]
     assert kinds == [[], [], [], ["widened"], [], ["widened"], [], [], [], ["widened"]]
+
+
+def test_for_claude_desktop_drops_a_pattern_ecma262_refuses(tmp_path, ajv_judge):
+    """A pattern with an inline (?i) (Adyen's dispute specs) is no ECMA-262 regular
+    expression: Ajv2020, Claude Desktop's validator, refuses the whole schema over it. --for
+    claude-desktop drops it, reported widened at its pointer (any string accepted there); a
+    patternProperties name of that kind is kept, reported kept (dropping it could narrow).
+    Without --for, the pattern stays."""
+    bad = r"([^\s]+(\.(?i)(jpeg|tiff|pdf))$)"
+    tool = {"name": "up", "description": "U.", "inputSchema": {
+        "type": "object", "properties": {"file": {"type": "string", "pattern": bad},
+                                         "ok": {"type": "string", "pattern": "^a+$"},
+                                         "m": {"type": "object",
+                                               "patternProperties": {"(?i)x": {}}}}}}
+    proj = _project(tmp_path, [tool], to="mcp", for_clients=("claude-desktop",))
+    s = proj.tools[0].descriptor["inputSchema"]
+    assert ajv_judge.compile(tool["inputSchema"]["properties"]["file"], engine="2020-12")
+    assert s["properties"]["file"] == {"type": "string"}
+    assert s["properties"]["ok"]["pattern"] == "^a+$"
+    assert ajv_judge.compile(s["properties"]["file"], engine="2020-12") is None
+    kinds = {c.pointer: c.kind.value for c in proj.tools[0].changes}
+    assert kinds["/inputSchema/properties/file/pattern"] == "widened"
+    assert kinds["/inputSchema/properties/m/patternProperties/(?i)x"] == "kept"
+    plain = _project(tmp_path, [tool], to="mcp")
+    assert plain.tools[0].descriptor["inputSchema"]["properties"]["file"]["pattern"] == bad

@@ -30,6 +30,8 @@ can be, each reported (a change that is not exact with its kind and pointer):
   subschema that declares an older ``$schema`` below a 2020-12 root (:func:`_nested`). What
   cannot be upgraded (``definitions`` referenced from below the root, a ``$schema`` of another
   dialect below the root, a ``$ref`` in a nested declaration) is kept and reported ``kept``;
+* a 2020-12-only client (its validator, Ajv2020, compiles every schema): a ``pattern`` that
+  is no ECMA-262 regular expression dropped, reported widened (:func:`_patterns`);
 * a client that strips or refuses ``$ref``/``$defs``: every reference inlined where that is
   exact (not recursive); a recursive one is kept and reported with its pointer;
 * a client that refuses a top-level object schema without ``properties``: ``"properties":
@@ -95,6 +97,8 @@ def fit(schema: Any, dialect: str, names: tuple[str, ...], pointer: str,
         schema, d = _upgrade(schema, d, pointer, changes, who(lambda c: c.dialects))
     elif any(c.dialects for c in cs):
         schema = _nested(schema, d, pointer, changes, who(lambda c: c.dialects))
+    if any(c.dialects for c in cs):
+        schema = _patterns(schema, d, pointer, changes, who(lambda c: c.dialects))
     if any(c.refs for c in cs) and _has_refs(schema, d):
         from toolcat.features.project.lower import lower_schema
 
@@ -378,6 +382,41 @@ def _nested(schema: Any, d: str, pointer: str, changes: list[Change], who: str) 
         new, _nd = _upgrade(n, nd, at, changes, who)
         schema = _replace(schema, p, new)
     return schema
+
+
+def _patterns(schema: Any, d: str, pointer: str, changes: list[Change], who: str) -> Any:
+    """``schema`` without the ``pattern`` s that are not ECMA-262 regular expressions (e.g.
+    an inline ``(?i)``): the validator of a 2020-12-only client (Ajv2020, ``u`` flag) refuses
+    the whole schema over one; each is dropped, reported ``widened`` at its pointer (the
+    schema then accepts any string there). A ``patternProperties`` name that is not one is
+    kept, reported ``kept`` (dropping it could narrow: its properties would fall to
+    ``additionalProperties``)."""
+    from toolcat.schema.regex import syntax_error
+
+    def hook(n: Any, path: tuple, nd: str) -> Any:
+        if not isinstance(n, dict):
+            return n
+        at = pointer + jp.encode(path)
+        pat = n.get("pattern")
+        if isinstance(pat, str) and (why := syntax_error(pat)) is not None:
+            n = {k: v for k, v in n.items() if k != "pattern"}
+            changes.append(Change(at + "/pattern", WIDENED, f"pattern {pat!r} dropped: not an "
+                                  f"ECMA-262 regular expression ({why}), which the validator "
+                                  f"of {who} refuses the schema over"))
+        pp = n.get("patternProperties")
+        if isinstance(pp, dict):
+            for k in pp:
+                if (why := syntax_error(k)) is not None:
+                    changes.append(Change(at + "/patternProperties/" + jp.escape(k), KEPT,
+                                          f"patternProperties name {k!r} kept: not an "
+                                          f"ECMA-262 regular expression ({why}); refused by: "
+                                          f"{who}"))
+        return n
+
+    if not any(isinstance(n, dict) and ("pattern" in n or "patternProperties" in n)
+               for _p, n, _d in iter_schemas(schema, d)):
+        return schema
+    return transform(schema, hook, d)
 
 
 def _replace(root: Any, path: tuple, new: Any) -> Any:
