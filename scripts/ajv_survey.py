@@ -38,14 +38,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from toolcat.features.project import (
-    EXACT,
-    KEPT,
-    OMITTED,
-    ProjectOptions,
-    lower_schema,
-    project_catalogs,
-)
+from toolcat.features.project import ProjectOptions, project_catalogs
+from toolcat.schema.lower import EXACT, KEPT, OMITTED, lower_schema
 
 # --- toolcat's public functions (the only toolcat imports; update after the restructure) ---
 from toolcat.formats import LoadOptions, load_catalogs

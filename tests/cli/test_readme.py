@@ -124,6 +124,18 @@ def test_provider_tables_are_the_profiles_table():
     assert m.group(2).strip() == providers_markdown().strip()
     for entry in [*PROVIDERS.values(), *CLIENTS.values()]:
         assert entry.sources and all(f"<{src}>" in m.group(2) for src in entry.sources)
+    # the client compatibility matrix (issue 33): one row per client, a cell per quirk, each
+    # fact's own sources in the table under it
+    cells = [[x.strip() for x in r.strip().strip("|").split("|")]
+             for r in m.group(2).splitlines() if r.startswith("| ")]
+    rows = {r[0]: r[1:] for r in cells if len(r) == 8}
+    assert [t for t in rows if t != "client"] == [c.title for c in CLIENTS.values()]
+    for c in CLIENTS.values():
+        ref, dialect, unions, props, _name, _desc, args = rows[c.title]
+        assert (ref != "-") == bool(c.refs) and (dialect != "-") == bool(c.dialects)
+        assert (unions != "-") == bool(c.refused_at_root()) and \
+            (props != "-") == c.root_properties and (args != "-") == c.stringifies
+        assert all(f"<{u}>" in m.group(2) for urls in c.cites.values() for u in urls)
 
 
 def test_inputs_table_names_every_format():

@@ -32,6 +32,7 @@ import pytest
 
 from support.common import CORPUS
 
+D4 = "http://json-schema.org/draft-04/schema#"
 D6 = "http://json-schema.org/draft-06/schema#"
 D7 = "http://json-schema.org/draft-07/schema#"
 _RENAMED = {"prefixItems": "items", "$defs": "definitions", "dependentRequired": "dependencies",
@@ -67,8 +68,8 @@ def _pointers(schema: Any) -> dict[int, tuple[str, ...]]:
 
 
 def _leaves(v: Any, where: dict, x: Any) -> set[tuple[str, ...]]:
-    """The paths (in the schema's own coordinates) of the keywords that judged ``x``
-    invalid, combinator errors and what they hold alike."""
+    """The paths (in the schema's own coordinates, and as the reader reached them) of the
+    keywords that judged ``x`` invalid, combinator errors and what they hold alike."""
     out: set = set()
     try:
         todo = list(v.iter_errors(x))
@@ -79,6 +80,9 @@ def _leaves(v: Any, where: dict, x: Any) -> set[tuple[str, ...]]:
         base = where.get(id(e.schema))
         if base is not None:
             out.add(_norm(list(base) + [str(e.validator)]))
+        # and the way the reader reached it (through a `$ref`: the reference's place, then the
+        # target's keywords; a boolean subschema has no identity of its own)
+        out.add(_norm([str(t) for t in e.absolute_schema_path]))
         todo += list(e.context or ())
     return out
 
@@ -105,10 +109,11 @@ def judge(cases: list, ajv_judge: Any, stats: Counter) -> list[str]:
     the failures."""
     import jsonschema
 
-    cls_in = {"draft6": jsonschema.Draft6Validator, "draft7": jsonschema.Draft7Validator}
+    cls_in = {"draft4": jsonschema.Draft4Validator, "draft6": jsonschema.Draft6Validator,
+              "draft7": jsonschema.Draft7Validator}
     ajv_items: dict[tuple[str, str], tuple[Any, dict]] = {}
     for _w, orig, _d, proj, _c, insts in cases:
-        for engine, s in (("sdk", orig), ("2020-12", proj)):
+        for engine, s in (("sdk", orig), ("2020-12", proj), ("sdk", proj)):
             got = ajv_items.setdefault((engine, _canon(s)), (s, {}))
             for x in insts:
                 got[1].setdefault(_canon(x), x)
@@ -128,9 +133,22 @@ def judge(cases: list, ajv_judge: Any, stats: Counter) -> list[str]:
             stats["kept"] += 1
             assert proj.get("$schema") == orig["$schema"], where
             continue
-        lossy = [_norm(jp_tokens(p)) for p, kind in changes if kind != "exact"]
+        # the 2020-12 readers' verdicts may change only under a change said of every reader;
+        # the draft-07 readers' (the output read as draft-07) under any non-exact change, and
+        # from valid to invalid only under one that is not `widened`
+        lossy = [_norm(jp_tokens(p)) for p, kind, *readers in changes
+                 if kind != "exact" and not readers]
+        lossy_d7 = [_norm(jp_tokens(p)) for p, kind, *_r in changes if kind != "exact"]
+        narrow_d7 = [_norm(jp_tokens(p)) for p, kind, *_r in changes
+                     if kind not in ("exact", "widened")]
+        # a change at additionalItems is one at what the output writes there (items beside
+        # prefixItems, which _norm cannot tell from tuple items, or unevaluatedItems)
+        for said in (lossy, lossy_d7, narrow_d7):
+            said += [p[:-1] + (k,) for p in list(said) if p[-1:] == ("additionalItems",)
+                     for k in ("items", "unevaluatedItems")]
         js_in = _validators(orig, jsonschema.validators.validator_for(orig, default=cls_in[d]))
         js_out = _validators(proj, jsonschema.Draft202012Validator)
+        js_d7 = _validators(proj, jsonschema.Draft7Validator)
         # the input read as 2020-12 (keywords beside $ref applied): where Ajv's reading of
         # the input looks, to locate its verdicts
         bare = {k: v for k, v in orig.items() if k != "$schema"} if isinstance(orig, dict) \
@@ -138,13 +156,17 @@ def judge(cases: list, ajv_judge: Any, stats: Counter) -> list[str]:
         js_ajv = _validators(bare, jsonschema.Draft202012Validator)
         where_in, where_out, where_bare = _pointers(orig), _pointers(proj), _pointers(bare)
         a_in, a_out = ajv[("sdk", _canon(orig))], ajv[("2020-12", _canon(proj))]
+        a_d7 = ajv[("sdk", _canon(proj))]
         if a_in is not None and a_out is None:
             fails.append(f"{where}: Ajv2020 refuses the output, Ajv draft-07 compiles the input")
         stats["pairs"] += 1
         for x in insts:
-            pairs = [("jsonschema", _verdict(js_in, x), _verdict(js_out, x))]
+            pairs = [("jsonschema", _verdict(js_in, x), _verdict(js_out, x)),
+                     ("jsonschema draft-07 reading", _verdict(js_in, x), _verdict(js_d7, x))]
             if a_in is not None and a_out is not None:
                 pairs.append(("Ajv", a_in[_canon(x)], a_out[_canon(x)]))
+            if a_in is not None and a_d7 is not None:
+                pairs.append(("Ajv draft-07 reading", a_in[_canon(x)], a_d7[_canon(x)]))
             for reader, b, a in pairs:
                 if b.startswith(("error", "none")) or a.startswith(("error", "none")):
                     stats[f"{reader} no verdict"] += 1
@@ -154,8 +176,11 @@ def judge(cases: list, ajv_judge: Any, stats: Counter) -> list[str]:
                     continue
                 stats[f"{reader} verdicts changed"] += 1
                 leaves = (_leaves(js_in, where_in, x) | _leaves(js_out, where_out, x)
-                          | _leaves(js_ajv, where_bare, x))
-                if any(_under(leaf, p) for leaf in leaves for p in lossy):
+                          | _leaves(js_ajv, where_bare, x) | _leaves(js_d7, where_out, x))
+                said = lossy
+                if reader.endswith("draft-07 reading"):
+                    said = narrow_d7 if (b, a) == ("valid", "invalid") else lossy_d7
+                if any(_under(leaf, p) for leaf in leaves for p in said):
                     stats[f"{reader} changes reported"] += 1
                     continue
                 fails.append(f"{where} [{reader}]: {_canon(x)[:120]}: {b} before, {a} after, "
@@ -198,7 +223,8 @@ def _fit(schema: Any, dialect: str, client: str, root: bool = False) -> tuple[An
 
     changes: list = []
     out = portable.fit(schema, dialect, (client,), "", changes, root=root)
-    return out, [(c.pointer, c.kind.value) for c in changes]
+    return out, [(c.pointer, c.kind.value, *(c.extra or {}).get("readers", "").split())
+                 for c in changes]
 
 
 FIXTURES: list[tuple[str, dict, list]] = [
@@ -215,6 +241,14 @@ FIXTURES: list[tuple[str, dict, list]] = [
      [{"a": 1}, {"a": 3}, {"a": "x"}]),
     ("tuple items", {"$schema": D7, "type": "array", "items": [{"type": "string"}, {"type": "integer"}],
                      "additionalItems": False}, [["a", 1], ["a", 1, 2], [1, "a"], ["a"], []]),
+    ("tuple and a schema after it", {"$schema": D7, "type": "array", "items": [{"type": "string"}],
+                                     "additionalItems": {"type": "integer"}},
+     [["a", 1], ["a", "b"], ["a"], [1], ["a", 1, 2]]),
+    # beside contains, unevaluatedItems would not be items: written items, which a draft-07
+    # reader applies to the tuple's own items too (reported narrowed for it)
+    ("tuple beside contains", {"$schema": D7, "type": "array", "items": [{"type": "string"}],
+                               "additionalItems": {"type": "integer"}, "contains": {"type": "string"}},
+     [["a", 1], ["a", "b"], ["a"], [1], ["a", 1, 2]]),
     ("additionalItems alone", {"$schema": D7, "items": {"type": "integer"}, "additionalItems": False},
      [[1, 2], ["a"], []]),
     ("dependencies", {"$schema": D7, "dependencies": {"a": ["b"], "c": {"required": ["e"]}}},
@@ -239,6 +273,26 @@ FIXTURES: list[tuple[str, dict, list]] = [
                                         "then": {"properties": {"a": {"items": [{"type": "string"}],
                                                                       "additionalItems": False}}}},
      [{"a": ["x"]}, {"a": ["x", 1]}, {"a": [1]}, {"b": [1]}]),
+    ("draft-04 exclusive bounds", {"$schema": D4, "type": "object", "properties": {
+        "n": {"type": "number", "maximum": 5, "exclusiveMaximum": True},
+        "m": {"type": "number", "minimum": 1, "exclusiveMinimum": True},
+        "k": {"type": "number", "maximum": 5, "exclusiveMaximum": False},
+        "z": {"exclusiveMinimum": True}}},
+     [{"n": 5}, {"n": 4.9}, {"m": 1}, {"m": 1.1}, {"k": 5}, {"k": 6}, {"z": -1}]),
+    ("draft-04 integer and draft-06 keywords", {"$schema": D4, "properties": {
+        "i": {"type": "integer"}, "c": {"const": 3}, "p": {"propertyNames": {"maxLength": 2}},
+        "f": {"if": {"minimum": 3}, "then": {"multipleOf": 2}}}},
+     [{"i": 1}, {"i": 1.0}, {"i": 1.5}, {"c": 3}, {"c": 4}, {"p": {"ab": 1}}, {"p": {"abc": 1}},
+      {"f": 3}, {"f": 4}]),
+    ("draft-04 tuple, id, definitions", {"$schema": D4, "id": "http://example.com/s.json",
+                                         "properties": {"t": {"items": [{"type": "string"}],
+                                                              "additionalItems": False},
+                                                        "a": {"$ref": "#/definitions/A"}},
+                                         "definitions": {"A": {"type": "integer", "minimum": 0,
+                                                               "exclusiveMinimum": True}}},
+     [{"t": ["a"]}, {"t": ["a", 1]}, {"t": [1]}, {"a": 1}, {"a": 0}, {"a": "x"}]),
+    ("draft-04 format date", {"$schema": D4, "type": "string", "format": "date"},
+     ["2024-01-02", "nope"]),
     ("draft-06 sibling", {"$schema": D6, "properties": {"x": {"$ref": "#/definitions/x", "minimum": 5}},
                           "definitions": {"x": {"type": "number"}}}, [{"x": 1}, {"x": 7}]),
 ]
@@ -260,7 +314,7 @@ def _suite_cases() -> list[tuple[str, Any, list]]:
 def _fixture_cases(client: str) -> list:
     cases = []
     for name, s, insts in FIXTURES + _suite_cases():
-        d = "draft6" if s["$schema"] == D6 else "draft7"
+        d = {D4: "draft4", D6: "draft6"}.get(s["$schema"], "draft7")
         out, changes = _fit(s, d, client)
         cases.append((f"{client} {name}", s, d, out, changes,
                       insts + _generated(s, name) + _generated(out, name + "/out")))
@@ -290,11 +344,19 @@ def test_upgrade_reports_ref_siblings_changed_at_their_pointer():
     assert ("/properties/q/type", "changed") in changes
     assert ("/properties/n/maximum", "changed") in changes
     # the 2019-09 keywords both readers of a draft-07 schema ignore: dropped, exactly
-    out, changes = _fit(FIXTURES[6][1], "draft7", "claude-code")
+    out, changes = _fit(FIXTURES[8][1], "draft7", "claude-code")
     assert "dependentRequired" not in out and "unevaluatedProperties" not in out
     assert "prefixItems" not in out["properties"]["t"]
+    # additionalItems: unevaluatedItems where exact (a draft-07 reader only checks less),
+    # else items (narrowed for a draft-07 reader, said so)
+    out, changes = _fit(FIXTURES[4][1], "draft7", "claude-desktop")
+    assert out["unevaluatedItems"] == {"type": "integer"} and "items" not in out
+    assert ("/additionalItems", "widened", "draft-07") in changes
+    out, changes = _fit(FIXTURES[5][1], "draft7", "claude-desktop")
+    assert out["items"] == {"type": "integer"} and "unevaluatedItems" not in out
+    assert ("/additionalItems", "narrowed", "draft-07") in changes
     # both definitions and $defs: references stay as written, $defs' schemas upgraded too
-    out, _changes = _fit(FIXTURES[7][1], "draft7", "claude-code")
+    out, _changes = _fit(FIXTURES[9][1], "draft7", "claude-code")
     assert out["properties"]["a"] == {"$ref": "#/definitions/A"}
     assert out["$defs"]["B"]["prefixItems"] == [{"type": "string"}]
 
@@ -336,11 +398,12 @@ def test_upgrade_corpus_reports_every_verdict_change(client, ajv_judge):
                               ("outputSchema", tool.output_schema)):
                 new = pt.descriptor.get(key)
                 if not isinstance(orig, dict) or not isinstance(new, dict) or \
-                        node_dialect(orig, tool.dialect) not in ("draft6", "draft7"):
+                        node_dialect(orig, tool.dialect) not in ("draft4", "draft6", "draft7"):
                     continue
-                mine = [(c.pointer[len(key) + 1:], c.kind.value) for c in pt.changes
+                mine = [(c.pointer[len(key) + 1:], c.kind.value,
+                         *(c.extra or {}).get("readers", "").split()) for c in pt.changes
                         if c.pointer == "/" + key or c.pointer.startswith(f"/{key}/")]
-                if any(k == "wrapped" for _p, k in mine):
+                if any(k == "wrapped" for _p, k, *_r in mine):
                     continue
                 insts = [x for x in _generated(orig, f"{path}:{tool.id}:{key}", 8)
                          + _generated(new, f"{path}:{tool.id}:{key}/out", 4)

@@ -19,8 +19,11 @@ from live_support import (  # noqa: E402
     catalog_cmd,
     catalog_http,  # noqa: F401 - a fixture
     cli,  # noqa: F401 - a fixture
+    everything_cmd,
     everything_http,  # noqa: F401 - a fixture
     everything_js,  # noqa: F401 - a fixture
+    filesystem_cmd,
+    filesystem_js,  # noqa: F401 - a fixture
     raw_cmd,
     require_exe,
     sdk_list_tools,
@@ -371,6 +374,72 @@ def test_a_stdio_server_and_an_http_server_read_together(cli, everything_http):
                   "--url", everything_http)
         assert run.rc == 0, run.err
         assert len(json.loads(run.out)["catalogs"]) == 2
+
+
+def test_openai_strict_on_live_servers(cli, tmp_path, everything_js, filesystem_js):
+    """Issue 33's acceptance line on the real servers the tests install (PyPI mcp-server-time
+    and mcp-server-git, npm server-everything and server-filesystem), read live: ``--to
+    openai-strict`` marks strict every tool openai-python's strict transform makes strict
+    (tests/support/openai_strict.py; the captures of 69 more servers:
+    tests/corpus/test_provider_sdks.py::test_openai_strict_marks_strict_every_tool_the_sdk_makes_strict)."""
+    pytest.importorskip("openai")
+    from support.openai_strict import judge
+
+    (tmp_path / "root").mkdir()
+    servers = {"time": require_exe("mcp-server-time"), "git": require_exe("mcp-server-git"),
+               "everything": everything_cmd(everything_js),
+               "filesystem": filesystem_cmd(filesystem_js, tmp_path / "root")}
+    paths = []
+    for name, cmd in servers.items():
+        ok(cli("capture", *SLACK, cmd, "-o", f"{name}.json"))
+        paths.append(str(tmp_path / f"{name}.json"))
+    checked, total, bad = judge(paths, tmp_path)
+    assert not bad, "\n".join(bad)
+    assert total > 30 and checked > 15, (checked, total)
+
+
+def test_lint_client_applies_the_clients_schema_rules(cli, tmp_path):
+    """Issue 33: ``lint --client claude-desktop`` reads Claude Desktop's configuration (its
+    Linux place under $XDG_CONFIG_HOME) for its servers and now checks them with Claude
+    Desktop's schema rules too (the claude-desktop profile beside the default mcp one, a
+    matrix): brave-search's real tools declare draft-07 (PV513: Claude Desktop takes 2020-12
+    only), notion's use $ref/$defs, which it strips (PV512). Before, only the mcp profile
+    ran: no PV finding at all. With --profile given, the client's profile is added to it."""
+    from support.common import CORPUS
+
+    def capture(name, n):
+        p = CORPUS / "mcp-context-cost" / f"{name}.json"
+        if not p.is_file():
+            pytest.skip(f"{p} absent (TOOLCAT_SHARED)")
+        return json.loads(p.read_text())["rawToolsCapture"][:n]
+
+    brave, notion = capture("brave-search", 3), capture("notion", 5)
+    a, b = serve_file(tmp_path, brave, "brave.json"), serve_file(tmp_path, notion, "notion.json")
+    conf = tmp_path / "xdg" / "Claude"
+    conf.mkdir(parents=True)
+    (conf / "claude_desktop_config.json").write_text(json.dumps({"mcpServers": {
+        "brave": {"command": shlex.split(a)[0], "args": shlex.split(a)[1:]},
+        "notion": {"command": shlex.split(b)[0], "args": shlex.split(b)[1:]}}}))
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    run = cli("lint", *SLACK, "-f", "json", "--client", "claude-desktop", env=env)
+    assert run.rc == 1, run.err
+    doc = json.loads(run.out)
+    pv = {(f["code"], f["file"], f["pointer"]) for f in doc["findings"]
+          if f["code"] in ("PV512", "PV513")}
+    assert {("PV513", "brave", "/inputSchema/$schema")} == {x for x in pv if x[0] == "PV513"}
+    assert len([x for x in pv if x[0] == "PV513"]) == 1 and \
+        len({f["tool"] for f in doc["findings"] if f["code"] == "PV513"}) == 3
+    assert {x[1] for x in pv if x[0] == "PV512"} == {"notion"}
+    assert all(f["profiles"] == ["claude-desktop"] for f in doc["findings"]
+               if f["code"].startswith("PV"))
+    assert list(doc["matrix"]["profiles"]) == ["mcp", "claude-desktop"]
+    # an explicit profile: the client's rules are added to it
+    run = cli("lint", *SLACK, "-f", "json", "--client", "claude-desktop", "--profile",
+              "openai", "--select", "PV", env=env)
+    codes = {(f["code"], tuple(f["profiles"])) for f in json.loads(run.out)["findings"]}
+    assert ("PV513", ("claude-desktop",)) in codes, run.err
+    assert all(p in ("openai", "claude-desktop") for _c, ps in codes for p in ps)
+    assert wait_gone(run.marker) == []
 
 
 def test_measure_setup_rules_with_a_list_of_profiles_in_the_config(cli, tmp_path):

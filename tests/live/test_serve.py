@@ -1151,6 +1151,62 @@ def test_serve_never_refuses_what_the_upstream_accepts(tmp_path):
     assert '("tags" was unexpected)' in strict[3]["content"][0]["text"]
 
 
+def test_serve_never_refuses_what_real_servers_accept(tmp_path, filesystem_js):
+    """Issue 33 item 6 and its acceptance line on the real servers of the issue, with the
+    official SDK client: npm server-filesystem's write_file and PyPI mcp-server-git's git_log
+    with a key their schemas do not declare (zod strips it, pydantic ignores it), git_log with
+    max_count sent as "1" (pydantic's lax integer; its schema says integer). Each call works
+    directly; through toolcat serve it gets what calling directly gets (the file written,
+    the one commit listed), the proxy's log says what the schema refuses; --validate strict
+    (the old default) refuses that one. (An extra key where the schema says
+    additionalProperties false: lax_server, test_serve_never_refuses_what_the_upstream_accepts;
+    these servers' schemas do not say it.)"""
+    require_exe("mcp-server-git")
+    root = tmp_path / "files"
+    root.mkdir()
+    fs = filesystem_cmd(filesystem_js, root)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = live_env({"GIT_AUTHOR_NAME": "A", "GIT_AUTHOR_EMAIL": "a@example.org",
+                    "GIT_COMMITTER_NAME": "A", "GIT_COMMITTER_EMAIL": "a@example.org",
+                    "HOME": str(tmp_path)})
+    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "first"],
+                 ["commit", "-q", "--allow-empty", "-m", "second"]):
+        subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+    git = shlex.join([PY, "-m", "mcp_server_git", "--repository", str(repo)])
+
+    def write(name):
+        async def call(client):
+            return _result(await client.call_tool("write_file", {
+                "path": str(root / name), "content": "alpha", "mode": "fast"}))
+        return call
+
+    async def log(client):
+        return [_result(await client.call_tool("git_log", {"repo_path": str(repo),
+                                                           "max_count": "1"})),
+                _result(await client.call_tool("git_log", {"repo_path": str(repo),
+                                                           "max_count": 1, "verbose": True}))]
+
+    mine = direct(tmp_path, fs).run(write("direct.txt"))
+    assert not mine.get("isError") and (root / "direct.txt").read_text() == "alpha"
+    s = served(tmp_path, fs)
+    via = s.run(write("via.txt"))
+    assert not via.get("isError"), via
+    assert (root / "via.txt").read_text() == "alpha"
+    assert via["content"][0]["text"] == mine["content"][0]["text"].replace("direct", "via")
+    mine, s = direct(tmp_path, git).run(log), served(tmp_path, git)
+    via = s.run(log)
+    assert not any(r.get("isError") for r in mine) and via == mine
+    for r in via:
+        assert "second" in r["content"][0]["text"] and "first" not in r["content"][0]["text"]
+    said = [x for x in s.stderr().splitlines() if "inputSchema refuses" in x]
+    assert len(said) == 1 and "keyword type at /properties/max_count/type" in said[0], said
+    strict = served(tmp_path, "--validate", "strict", git).run(log)
+    assert strict[0].get("isError") is True and strict[1] == mine[1]
+    assert strict[0]["content"][0]["text"].startswith(
+        'Input validation error: "1" is not of type "integer"')
+
+
 def test_arguments_sent_as_json_text_are_forwarded_parsed(tmp_path, filesystem_js):
     """Issue 33 item 7: read_multiple_files' paths (an array) sent as JSON text, as Claude
     Desktop and Claude Code send some arguments: the server refuses it directly; through
@@ -1458,6 +1514,51 @@ def test_serve_for_claude_desktop_inlines_refs_and_forwards_calls(tmp_path, file
     up = direct(tmp_path, notion).run(list_all) + direct(tmp_path, fs).run(list_all)
     assert any('"$ref"' in json.dumps(t) for t in up)
     assert any("draft-07" in json.dumps(t) for t in up)
+
+
+# the captures whose tools have no $ref but repeated subschemas (the factoring of --factor-all
+# would add one to 19 of their tools)
+NO_REF = ("apify", "basic-memory", "brave-search", "excel", "firecrawl", "hubspot",
+          "huggingface", "kubernetes", "n8n-mcp", "sequential-thinking", "supabase")
+POINT = {"type": "object", "properties": {"x": {"type": "number"}, "y": {"type": "number"},
+                                          "z": {"type": "number"}}, "required": ["x", "y", "z"]}
+
+
+def test_serve_adds_no_ref_to_a_catalog_without_one(tmp_path):
+    """Issue 33 item 1 and its acceptance line "toolcat serve on a catalog without $ref writes
+    none": the issue's reproducer (move: three identical {x, y, z} objects) and the tools of 11
+    real servers (mcp-context-cost captures without a $ref, with repeated subschemas) served
+    through one echo server: no served tool has a $ref or $defs (the projection factors them
+    only with --factor-all, which would add 19 here), whatever --for says; calls still reach
+    the upstream as sent."""
+    from toolcat.features.project import ProjectOptions, project_catalogs
+    from toolcat.formats import LoadOptions, load_catalogs
+
+    tools = [{"name": "move", "description": "Move.", "inputSchema": {
+        "type": "object", "properties": {"from": POINT, "to": POINT, "via": POINT},
+        "required": ["from", "to"]}}]
+    for name in NO_REF:
+        doc = json.loads(_corpus(name).read_text())
+        tools += [{**t, "name": f"{name}_{t['name']}"[:64]} for t in doc["rawToolsCapture"]]
+    assert "$ref" not in json.dumps(tools)
+    f = tmp_path / "noref.json"
+    f.write_text(json.dumps({"tools": tools}))
+    factored = project_catalogs(load_catalogs([str(f)], LoadOptions(strict=False)),
+                                ProjectOptions(to="mcp", factor_all=True))
+    assert sum('"$ref"' in json.dumps(t.descriptor) for t in factored.tools) == 1 + 19
+    arg = {"from": {"x": 1, "y": 2, "z": 3}, "to": {"x": 4, "y": 5, "z": 6}}
+
+    async def talk(client):
+        return await list_all(client), _result(await client.call_tool("move", arg))
+
+    for extra in ((), ("--for", "cursor")):
+        s = served(tmp_path, *extra, echo_cmd(f))
+        listed, got = s.run(talk)
+        assert wait_gone(s.marker) == []
+        assert len(listed) == len(tools) + 1
+        assert [t["name"] for t in listed if '"$ref"' in json.dumps(t)
+                or '"$defs"' in json.dumps(t)] == [], extra
+        assert json.loads(got["content"][0]["text"]) == {"name": "move", "arguments": arg}
 
 
 TREE = {"name": "tree", "description": "Plant a tree.", "inputSchema": {

@@ -132,7 +132,8 @@ def test_for_claude_desktop_upgrades_draft7(tmp_path, ajv_judge):
                     to="mcp", for_clients=("claude-desktop", "copilot-cli"))
     s = proj.tools[0].descriptor["inputSchema"]
     assert "$schema" not in s and "definitions" not in _text(s)
-    assert s["properties"]["pair"]["prefixItems"] and s["properties"]["pair"]["items"] is False
+    assert s["properties"]["pair"]["prefixItems"] and \
+        s["properties"]["pair"]["unevaluatedItems"] is False
     before = jsonschema.Draft7Validator(TUPLE7["inputSchema"])
     after = jsonschema.Draft202012Validator(s)
     # q's minLength beside its $ref: python-jsonschema's draft-07 ignores it, Ajv's applies
@@ -165,15 +166,81 @@ def test_for_an_unknown_client_is_a_usage_error(tmp_path):
         _project(tmp_path, [MOVE], to="mcp", for_clients=("claude-web",))
 
 
-def test_for_claude_desktop_keeps_and_reports_what_it_cannot_upgrade(tmp_path):
+D4 = "http://json-schema.org/draft-04/schema#"
+D7 = "http://json-schema.org/draft-07/schema#"
+
+
+def test_for_claude_desktop_upgrades_draft4(tmp_path, ajv_judge):
+    """Issue 33: a draft-04 schema, which Claude Desktop refuses (its validator: "declares an
+    unsupported dialect"; Ajv2020 and Ajv draft-07 alike refuse a boolean exclusiveMaximum),
+    is upgraded: boolean exclusiveMaximum/Minimum written as the numbers (exact), a root id
+    dropped, tuple items as for draft-07; type integer reported widened (draft-04 refuses 1.0)
+    and const kept, reported changed (python-jsonschema's draft-04 ignores it, Ajv applies
+    it). Before: kept with its $schema (one `kept` change), which Claude Desktop refuses."""
     d4 = {"name": "old", "description": "Old.", "inputSchema": {
-        "$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
-        "properties": {"n": {"type": "number", "maximum": 5, "exclusiveMaximum": True}}}}
+        "$schema": D4, "id": "http://example.com/old.json", "type": "object",
+        "properties": {"n": {"type": "number", "maximum": 5, "exclusiveMaximum": True},
+                       "m": {"type": "integer", "minimum": 0, "exclusiveMinimum": False},
+                       "c": {"const": "x"},
+                       "t": {"type": "array", "items": [{"type": "string"}],
+                             "additionalItems": False}},
+        "required": ["n"]}}
     proj = _project(tmp_path, [d4], to="mcp", for_clients=("claude-desktop",))
     s = proj.tools[0].descriptor["inputSchema"]
-    assert s["$schema"] == d4["inputSchema"]["$schema"]
-    assert [c.pointer for c in proj.tools[0].changes if c.kind == "kept"] == \
-        ["/inputSchema/$schema"]
+    assert "$schema" not in s and "id" not in s
+    assert s["properties"]["n"] == {"type": "number", "exclusiveMaximum": 5}
+    assert s["properties"]["m"] == {"type": "integer", "minimum": 0}
+    kinds = {(c.pointer, c.kind.value) for c in proj.tools[0].changes}
+    assert ("/inputSchema/properties/m/type", "widened") in kinds
+    assert ("/inputSchema/properties/c/const", "changed") in kinds
+    assert not [k for k in kinds if k[1] == "kept"]
+    assert ajv_judge.compile(d4["inputSchema"], engine="2020-12") is not None
+    assert ajv_judge.compile(s, engine="2020-12") is None
+    before = jsonschema.Draft4Validator(d4["inputSchema"])
+    after = jsonschema.Draft202012Validator(s)
+    xs = [{"n": 5}, {"n": 4.5}, {"n": 4, "m": 0}, {"n": 4, "m": -1}, {"n": 4, "t": ["a"]},
+          {"n": 4, "t": ["a", "b"]}, {"n": 4, "t": [1]}, {"m": 1}]
+    for x in xs:
+        assert before.is_valid(x) == after.is_valid(x), x
+    # what was reported: 1.0 as an integer, const
+    assert not before.is_valid({"n": 1, "m": 1.0}) and after.is_valid({"n": 1, "m": 1.0})
+    assert before.is_valid({"n": 1, "c": "y"}) and not after.is_valid({"n": 1, "c": "y"})
+
+
+def test_for_claude_desktop_upgrades_nested_schema_declarations(tmp_path, ajv_judge):
+    """A $schema below the root: python-jsonschema honours it, Ajv ignores it (Ajv2020, Claude
+    Desktop's validator, refused the nested draft-07 tuple items as 2020-12 items). Under a
+    2020-12 root, a nested draft-04/06/07 subschema is upgraded from its dialect and loses its
+    $schema; one holding a $ref is kept and reported `kept` at its $schema. Under a draft-07
+    root, a nested draft-07 $schema is dropped with the root's upgrade; one of another
+    dialect stops the upgrade (reported `kept`). Before: the nested draft-07 tuple was
+    written as it was, with no report, and Ajv2020 refused the tool."""
+    root = {"name": "nest", "description": "N.", "inputSchema": {
+        "type": "object", "properties": {
+            "a": {"$schema": D7, "type": "array", "items": [{"type": "string"}]},
+            "b": {"$schema": D4, "type": "number", "maximum": 3, "exclusiveMaximum": True}}}}
+    same = {"name": "same", "description": "S.", "inputSchema": {
+        "$schema": D7, "type": "object", "properties": {
+            "a": {"$schema": D7, "type": "array", "items": [{"type": "string"}],
+                  "additionalItems": False}}}}
+    reffed = {"name": "reffed", "description": "R.", "inputSchema": {
+        "type": "object", "properties": {
+            "a": {"$schema": D7, "items": [{"$ref": "#/properties/b"}]}, "b": {"type": "string"}}}}
+    proj = _project(tmp_path, [root, same, reffed], to="mcp", for_clients=("claude-desktop",))
+    for src, t in zip((root, same), proj.tools):
+        s = t.descriptor["inputSchema"]
+        assert "$schema" not in _text(s), s
+        assert ajv_judge.compile(src["inputSchema"], engine="2020-12") is not None
+        assert ajv_judge.compile(s, engine="2020-12") is None
+        before = jsonschema.validators.validator_for(src["inputSchema"])(src["inputSchema"])
+        after = jsonschema.Draft202012Validator(s)
+        for x in ({"a": ["x"]}, {"a": [1]}, {"a": ["x", 2]}, {"b": 3}, {"b": 2.5}, {}):
+            assert before.is_valid(x) == after.is_valid(x), (t.id, x)
+        assert not [c for c in t.changes if c.kind == "kept"]
+    assert proj.tools[0].descriptor["inputSchema"]["properties"]["b"] == {
+        "type": "number", "exclusiveMaximum": 3}
+    kept = [c.pointer for c in proj.tools[2].changes if c.kind == "kept"]
+    assert kept[0] == "/inputSchema/properties/a/$schema"
 
 
 # --for claude-code: names with the client's prefix counted (issue 33)
@@ -358,3 +425,58 @@ def test_for_claude_code_root_enum_const_not(tmp_path, ajv_judge):
     assert proj.tools[1].descriptor["inputSchema"] == {"type": "object", "not": {}}
     assert proj.tools[7].descriptor["inputSchema"]["enum"] == [{"a": 1}, {"b": 2}]
     assert kinds == [[], [], [], ["widened"], [], ["widened"], [], [], [], ["widened"]]
+
+
+def test_for_claude_desktop_drops_a_pattern_ecma262_refuses(tmp_path, ajv_judge):
+    """A pattern with an inline (?i) (Adyen's dispute specs) is no ECMA-262 regular
+    expression: Ajv2020, Claude Desktop's validator, refuses the whole schema over it. --for
+    claude-desktop drops it, reported widened at its pointer (any string accepted there); a
+    patternProperties name of that kind is kept, reported kept (dropping it could narrow).
+    Without --for, the pattern stays."""
+    bad = r"([^\s]+(\.(?i)(jpeg|tiff|pdf))$)"
+    tool = {"name": "up", "description": "U.", "inputSchema": {
+        "type": "object", "properties": {"file": {"type": "string", "pattern": bad},
+                                         "ok": {"type": "string", "pattern": "^a+$"},
+                                         "m": {"type": "object",
+                                               "patternProperties": {"(?i)x": {}}}}}}
+    proj = _project(tmp_path, [tool], to="mcp", for_clients=("claude-desktop",))
+    s = proj.tools[0].descriptor["inputSchema"]
+    assert ajv_judge.compile(tool["inputSchema"]["properties"]["file"], engine="2020-12")
+    assert s["properties"]["file"] == {"type": "string"}
+    assert s["properties"]["ok"]["pattern"] == "^a+$"
+    assert ajv_judge.compile(s["properties"]["file"], engine="2020-12") is None
+    kinds = {c.pointer: c.kind.value for c in proj.tools[0].changes}
+    assert kinds["/inputSchema/properties/file/pattern"] == "widened"
+    assert kinds["/inputSchema/properties/m/patternProperties/(?i)x"] == "kept"
+    plain = _project(tmp_path, [tool], to="mcp")
+    assert plain.tools[0].descriptor["inputSchema"]["properties"]["file"]["pattern"] == bad
+
+
+@pytest.mark.parametrize("bad", [
+    # PayPal's email pattern: `\[\x01-...\x7f]` leaves a `]` outside any class
+    r'(?:[a-z]+|"(?:[\x01-\x08]|\[\x01-\x09\x0b])*")@example\.com',
+    r"^id-{x}$",           # a brace no quantifier explains
+    r"^a}b$",
+])
+def test_for_claude_desktop_drops_a_pattern_only_annex_b_reads(tmp_path, ajv_judge, bad):
+    """A lone ``]``, ``{`` or ``}`` is the character itself to ECMA-262's Annex B and to
+    Python, but a syntax error in ``u`` mode, where Ajv2020 compiles every pattern: --for
+    claude-desktop drops the pattern, reported widened; a quantifier, a class holding the
+    brackets, and ``\\p{...}`` stay."""
+    from toolcat.schema.patterns import unicode_mode_error
+
+    keep = {"q": r"^[a-z]{2,3}$", "c": r"^[{}\]]+$", "p": r"^\p{L}+$"}
+    tool = {"name": "up", "description": "U.", "inputSchema": {
+        "type": "object", "properties": {
+            "bad": {"type": "string", "pattern": bad},
+            **{k: {"type": "string", "pattern": v} for k, v in keep.items()}}}}
+    assert ajv_judge.compile({"type": "string", "pattern": bad}, engine="2020-12")
+    assert unicode_mode_error(bad)
+    proj = _project(tmp_path, [tool], to="mcp", for_clients=("claude-desktop",))
+    s = proj.tools[0].descriptor["inputSchema"]
+    assert s["properties"]["bad"] == {"type": "string"}
+    assert ajv_judge.compile(s, engine="2020-12") is None
+    for k, v in keep.items():
+        assert s["properties"][k]["pattern"] == v and unicode_mode_error(v) is None
+    kinds = {c.pointer: c.kind.value for c in proj.tools[0].changes}
+    assert kinds["/inputSchema/properties/bad/pattern"] == "widened"

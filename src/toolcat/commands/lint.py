@@ -27,7 +27,7 @@ EPILOG = """Examples:
 
   toolcat lint --server 'python my_server.py' --server 'uvx mcp-server-time'
 
-  toolcat lint --client claude-code
+  toolcat lint --client claude-code   (its servers, with Claude Code's schema rules too)
 
   toolcat lint tools.json --statistics --min-score 80   (gate on the description score)
 

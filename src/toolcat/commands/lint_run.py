@@ -137,7 +137,8 @@ def run(
                          profile=profile, fail_on=fail_on, select=select,
                          extend_select=extend_select, ignore=ignore,
                          description_max=description_max, prose_max=prose_max,
-                         mcp_version=mcp_version, min_score=min_score)
+                         mcp_version=mcp_version, min_score=min_score,
+                         client=opts.client)
     check_outputs([("-o", output_file), ("--write-baseline", write_baseline)],
                   input_files(paths, opts.client_config, baseline))
     live = opts.live()
@@ -165,9 +166,12 @@ def run(
 
 
 def _settings(config_file: str | None, baseline: str | None, write_baseline: str | None,
-              fmt: str | None, statistics: bool, view: str | None, **cli: Any) -> tuple:
+              fmt: str | None, statistics: bool, view: str | None, client: str | None = None,
+              **cli: Any) -> tuple:
     """The settings: the config file, with the command line (``cli``: Config.merged's
-    keywords) on top, checked; and the output format."""
+    keywords) on top, checked; and the output format. ``client`` (``--client NAME``): its
+    profile (the client's schema rules, PV512-PV515, and its provider's) runs beside the
+    profiles asked for (default ``mcp``), as one more column of the matrix."""
     from toolcat.config import load_config
     from toolcat.errors import UsageError
     from toolcat.features.lint.engine import check_selection
@@ -190,6 +194,12 @@ def _settings(config_file: str | None, baseline: str | None, write_baseline: str
         if cli[key] is not None:
             _check_cli_codes(option, cli[key])
     cfg = cfg.merged(**cli)
+    if client is not None and client in PROFILES:
+        from toolcat.features.lint.engine import profile_names
+
+        names = profile_names(cfg)
+        if client not in names:
+            cfg.profile = [*names, client]
     if baseline and write_baseline:
         raise UsageError("--baseline and --write-baseline cannot be used together")
     if view is not None and view not in ("compact", "standard"):

@@ -79,7 +79,9 @@ def load_openai(doc: Any, path: str) -> Catalog:
 
 class OpenAiTarget(Target):
     """``[{"type": "function", "function": {"name", "description", "parameters"}}]`` (Chat
-    Completions function tools; no parameters when the tool has no input schema)."""
+    Completions function tools). A tool without an input schema gets ``"parameters": {"type":
+    "object", "properties": {}}``, what OpenAI reads an omitted ``parameters`` as (an empty
+    parameter list), so that every tool says ``properties`` at its root (issue 33)."""
 
     name = "openai"
     native_formats = (OPENAI,)
@@ -90,6 +92,7 @@ class OpenAiTarget(Target):
     profile = "openai"
     provider = "openai-nonstrict"
     typed_object_roots = True
+    requires_input_schema = True
 
     def _fields(self, **f: Any) -> dict:
         fn: dict = {}
@@ -123,6 +126,14 @@ class OpenAiStrictTarget(OpenAiTarget):
     writes_strict = True
     profile = "openai-strict"
     factors = True
+
+    def descriptor(self, **kw: Any) -> dict:
+        """A strict tool without an input schema gets the empty parameter list closed, as
+        strict mode asks (``additionalProperties: false``, ``required: []``)."""
+        if kw.get("input_schema") is None and kw.get("strict"):
+            kw["input_schema"] = {"type": "object", "properties": {},
+                                  "additionalProperties": False, "required": []}
+        return super().descriptor(**kw)
 
 
 class OpenAiResponsesTarget(Target):

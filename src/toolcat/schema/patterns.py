@@ -76,3 +76,47 @@ def _droppable(x: str, in_class: bool) -> bool:
     if in_class and x in _CLASS_KEEP:
         return False
     return x.isprintable() or x == " "
+
+
+def unicode_mode_error(pattern: str) -> str | None:
+    """Why ECMA-262's ``u`` mode refuses ``pattern`` where its Annex B (no ``u``: browsers,
+    Python's reading aside) takes it, for the forms real catalogs hold: a lone ``]``, ``{`` or
+    ``}`` outside a class that no quantifier explains (Annex B reads each as the character
+    itself; ``u`` mode: "Lone quantifier brackets"). None when there is none of these (other
+    syntax errors are :func:`toolcat.schema.regex.syntax_error`'s)."""
+    i, n = 0, len(pattern)
+    in_class = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if pattern[i + 1:i + 3] in ("p{", "P{", "u{"):    # \p{Letter}, \u{1F600}
+                end = pattern.find("}", i + 3)
+                i = n if end < 0 else end + 1
+            else:
+                i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+        elif c == "[":
+            in_class = True
+            if pattern[i + 1:i + 2] == "^":
+                i += 1
+            if pattern[i + 1:i + 2] == "]":
+                i += 1       # ECMA-262: [] (or [^]) is a whole class
+                in_class = False
+        elif c == "]":
+            return f"a lone ']' at {i}"
+        elif c == "}":
+            return f"a lone '}}' at {i}"
+        elif c == "{":
+            m = _QUANTIFIER.match(pattern, i)
+            if m is None or i == 0 or pattern[i - 1] in "(|":
+                return f"a lone '{{' at {i}"
+            i = m.end()
+            continue
+        i += 1
+    return None
+
+
+_QUANTIFIER = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")

@@ -148,6 +148,7 @@ def providers_markdown() -> str:
             limits.append("tool names unique per request")
         out.append(f"| {p.title} | `{p.name_pattern}` | {', '.join(limits) or '-'} | "
                    + " ".join(f"<{s}>" for s in p.sources) + " |")
+    out += ["", *clients_matrix()]
     out += ["", "| client | providers | tool name sent | limits | schemas it strips or "
             "refuses, arguments it sends | sources |", "|---|---|---|---|---|---|"]
     for c in CLIENTS.values():
@@ -177,3 +178,29 @@ def providers_markdown() -> str:
                    f"{', '.join(limits) or '-'} | {'; '.join(quirks) or '-'} | "
                    + " ".join(f"<{s}>" for s in c.sources) + " |")
     return "\n".join(out) + "\n"
+
+
+def clients_matrix() -> list[str]:
+    """The client compatibility matrix (client x quirk) as Markdown lines, from the client
+    table: what each client does with ``$ref``/``$defs``, a ``$schema`` dialect, a top-level
+    union (its providers'), a top-level object without ``properties``, long tool names, long
+    descriptions, and object/array arguments (the sources: the table under it)."""
+    head = ["client", "`$ref`/`$defs`", "`$schema`", "top-level `allOf`/`anyOf`/`oneOf`",
+            "object without `properties`", "tool name sent", "description", "object/array "
+            "arguments"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for c in CLIENTS.values():
+        root = sorted(c.refused_at_root())
+        cells = [
+            c.title,
+            {"stripped": "`$defs` stripped", "refused": "refused"}.get(c.refs or "", "-"),
+            (" / ".join(c.dialects) + " only") if c.dialects else "-",
+            ("refused: " + ", ".join(f"`{k}`" for k in root)) if root else "-",
+            "refused" if c.root_properties else "-",
+            (f"`{c.tool_name}`" + (f", ≤ {c.name_max}" if c.name_max else ""))
+            if c.tool_name else "as named",
+            f"cut at {c.description_max:,}" if c.description_max else "-",
+            "sent as JSON strings" if c.stringifies else "-",
+        ]
+        out.append("| " + " | ".join(cells) + " |")
+    return out

@@ -7,15 +7,31 @@ can be, each reported (a change that is not exact with its kind and pointer):
   ``additionalItems`` -> ``items``, ``dependencies`` -> ``dependentRequired`` /
   ``dependentSchemas``, the root's ``definitions`` -> ``$defs`` with the references moved,
   keywords only 2019-09+ defines, which every reader of the input ignores, dropped: exact)
-  and its ``$schema`` dropped (MCP reads a schema without one as 2020-12). Where the input's
+  and its ``$schema`` dropped (MCP reads a schema without one as 2020-12). ``additionalItems``
+  beside tuple ``items`` is written ``unevaluatedItems`` where that is exact (no ``contains``
+  or in-place applicator beside it), else ``items``. Readers that take every schema as
+  draft-07 (the MCP TypeScript SDK 1.x's validator, Ajv's draft-07 class; python-jsonschema's
+  ``Draft7Validator``) read the output otherwise: ``prefixItems``, ``unevaluatedItems`` and
+  ``dependent*`` are unknown to them (the tuple, the items after it, the dependencies go
+  unchecked: each reported ``widened`` with ``"readers": "draft-07"`` at its pointer), and an
+  ``items`` written from ``additionalItems`` applies to every item there, the tuple's own too
+  (reported ``narrowed`` for them: the reason ``unevaluatedItems`` is preferred, which only
+  widens). No 2020-12 form is exact under both readings (a tuple needs ``prefixItems`` in
+  2020-12 and ``items: [...]``, which 2020-12 refuses, in draft-07). Where the input's
   two readers disagree no 2020-12 schema is exact under both, so the rewrite takes Ajv's
   reading (the MCP TypeScript SDK's validator, what the client's own validator is) and
   reports each such keyword ``changed`` at its pointer: a keyword beside a ``$ref``
   (python-jsonschema ignores it, as draft-06/07 say; Ajv applies it, as 2020-12 does), a
   draft-06 schema's ``if``/``then``/``else`` (Ajv reads every schema as draft-07), a
   ``format`` only 2019-09+ defines (``uuid``, ``duration``: python-jsonschema's draft-07
-  checker does not know it, Ajv's formats and 2020-12 checkers do). What cannot be upgraded
-  (draft-04, ``definitions`` referenced from below the root) is kept and reported;
+  checker does not know it, Ajv's formats and 2020-12 checkers do). A draft-04 schema is
+  upgraded too (:func:`_draft4`: boolean ``exclusiveMaximum``/``exclusiveMinimum`` as the
+  numbers; ``type: integer`` reported widened, the draft-06/07 keywords changed), and a
+  subschema that declares an older ``$schema`` below a 2020-12 root (:func:`_nested`). What
+  cannot be upgraded (``definitions`` referenced from below the root, a ``$schema`` of another
+  dialect below the root, a ``$ref`` in a nested declaration) is kept and reported ``kept``;
+* a 2020-12-only client (its validator, Ajv2020, compiles every schema): a ``pattern`` that
+  is no ECMA-262 regular expression dropped, reported widened (:func:`_patterns`);
 * a client that strips or refuses ``$ref``/``$defs``: every reference inlined where that is
   exact (not recursive); a recursive one is kept and reported with its pointer;
 * a client that refuses a top-level object schema without ``properties``: ``"properties":
@@ -28,11 +44,26 @@ from typing import Any
 
 from toolcat.document import pointer as jp
 from toolcat.schema import merge as M
-from toolcat.schema.keywords import DRAFT6, DRAFT7, DRAFT2020
-from toolcat.schema.lower import CHANGED, EXACT, KEPT, Change
+from toolcat.schema.keywords import DRAFT4, DRAFT6, DRAFT7, DRAFT2020
+from toolcat.schema.lower import CHANGED, EXACT, KEPT, NARROWED, WIDENED, Change
 from toolcat.schema.walker import iter_schemas, node_dialect, transform
 
-_UPGRADABLE = (DRAFT6, DRAFT7)
+_UPGRADABLE = (DRAFT4, DRAFT6, DRAFT7)
+#: formats a draft-04 schema's readers do not check (draft-06+ defines them; python-jsonschema's
+#: draft-04 checker passes any string, its 2020-12 one and Ajv's formats check them)
+_NEW_FORMATS_4 = ("uuid", "duration", "date", "time", "uri-reference", "uri-template",
+                  "json-pointer", "relative-json-pointer", "idn-email", "idn-hostname", "iri",
+                  "iri-reference")
+#: keywords draft-06/07 define and draft-04 does not: python-jsonschema's draft-04 validator
+#: ignores them, Ajv (which reads the schema as draft-07) and 2020-12 apply them
+_DRAFT6_KEYWORDS = ("const", "contains", "propertyNames", "if", "then", "else")
+#: what the report says of readers that take every schema as draft-07
+_D7_READERS = ("for readers that take the schema as draft-07 (the MCP TypeScript SDK 1.x's "
+               "validator, Ajv's draft-07 class; python-jsonschema's Draft7Validator)")
+_D7 = {"readers": "draft-07"}
+#: keywords beside which ``unevaluatedItems`` would see other evaluated items than
+#: ``items`` (after ``prefixItems``) does: then ``additionalItems`` is written ``items``
+_ANNOTATING = ("contains", "allOf", "anyOf", "oneOf", "if", "then", "else", "$ref")
 #: formats only 2019-09+ defines: python-jsonschema's draft-07 checker passes any value,
 #: its 2020-12 checker and ajv-formats (both MCP SDKs) check them
 _NEW_FORMATS = ("uuid", "duration")
@@ -64,6 +95,10 @@ def fit(schema: Any, dialect: str, names: tuple[str, ...], pointer: str,
     d = node_dialect(schema, dialect)
     if any(c.dialects and d not in c.dialects for c in cs):
         schema, d = _upgrade(schema, d, pointer, changes, who(lambda c: c.dialects))
+    elif any(c.dialects for c in cs):
+        schema = _nested(schema, d, pointer, changes, who(lambda c: c.dialects))
+    if any(c.dialects for c in cs):
+        schema = _patterns(schema, d, pointer, changes, who(lambda c: c.dialects))
     if any(c.refs for c in cs) and _has_refs(schema, d):
         from toolcat.schema.lower import lower_schema
 
@@ -162,9 +197,9 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                                   f"declares {d}: not upgraded to 2020-12 (2020-12 only: "
                                   f"{who})"))
         return schema, d
-    # a draft-06 schema is walked as draft-07, as Ajv reads it (the reading the upgrade
-    # keeps): the schemas under if/then/else are upgraded too
-    walk = DRAFT7 if d == DRAFT6 else d
+    # a draft-04/06 schema is walked as draft-07, as Ajv reads it (the reading the upgrade
+    # keeps): the schemas under if/then/else (and draft-04's contains...) are upgraded too
+    walk = DRAFT7 if d in (DRAFT4, DRAFT6) else d
     # (without its $schema, which the walkers would read the dialect from)
     body = {k: v for k, v in schema.items() if k != "$schema"} if walk != d else schema
     defs = schema.get("definitions")
@@ -187,6 +222,16 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                 movable = False
         if isinstance(node, dict) and "$id" in node and _path:
             movable = False
+        if d == DRAFT4 and isinstance(node, dict) and isinstance(node.get("id"), str) and _path:
+            movable = False     # draft-04's $id: a resource of its own below the root
+    mixed = [jp.encode(p) for p, n, _nd in iter_schemas(body, walk)
+             if p and isinstance(n, dict) and "$schema" in n and node_dialect(n, d) != d]
+    if mixed:
+        changes.append(Change(pointer + "/$schema", KEPT,
+                              f"declares {d}: not upgraded to 2020-12 (a $schema of another "
+                              f"dialect below it, at {', '.join(mixed[:3])}: python-jsonschema "
+                              "honours it, Ajv ignores it; 2020-12 only: " + who + ")"))
+        return schema, d
     if not movable:
         changes.append(Change(pointer + "/$schema", KEPT,
                               f"declares {d}: not upgraded to 2020-12 (a reference that is not "
@@ -198,6 +243,11 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
             return n
         n = dict(n)
         at = pointer + jp.encode(path)
+        if path and "$schema" in n:
+            # the root's own dialect (another one stopped the upgrade above): upgraded with it
+            changes.append(Change(at + "/$schema", EXACT, f"$schema {d} dropped (below a {d} "
+                                  "root, upgraded with it)"))
+            n.pop("$schema")
         for k in [k for k in n if k in newer]:
             # every reader of the input ignores it (python-jsonschema's draft-07 and Ajv's
             # draft-07 class alike); 2020-12 would apply it
@@ -218,6 +268,8 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                                       f"(python-jsonschema ignores it, as {nd} says; Ajv, the "
                                       "MCP TypeScript SDK's validator, applies it, as 2020-12 "
                                       "does)"))
+        if d == DRAFT4:
+            _draft4(n, at, changes, not path)
         if d == DRAFT6:
             for k in ("if", "then", "else"):
                 if k in n:
@@ -225,7 +277,8 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                                           "disagree on it (python-jsonschema ignores it; Ajv, "
                                           "the MCP TypeScript SDK's validator, reads every "
                                           "schema as draft-07 and applies it, as 2020-12 does)"))
-        if n.get("format") in _NEW_FORMATS and (n.get("type") in (None, "string") or (
+        if n.get("format") in (_NEW_FORMATS_4 if d == DRAFT4 else _NEW_FORMATS) and (
+                n.get("type") in (None, "string") or (
                 isinstance(n.get("type"), list) and "string" in n["type"])):
             changes.append(Change(at + "/format", CHANGED, f"format {n['format']} kept: "
                                   f"{nd} defines no such format (python-jsonschema's {nd} "
@@ -236,10 +289,34 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
             n.pop("items")
             n["prefixItems"] = items
             changes.append(Change(at + "/items", EXACT, "tuple items written as prefixItems"))
+            if not all(M.is_trivial(x, nd) for x in items):
+                changes.append(Change(at + "/items", WIDENED, f"{_D7_READERS}: prefixItems "
+                                      "is unknown there, the tuple's items go unchecked "
+                                      "(exact for 2020-12 readers)", dict(_D7)))
             if "additionalItems" in n:
-                n["items"] = n.pop("additionalItems")
-                changes.append(Change(at + "/additionalItems", EXACT,
-                                      "additionalItems written as items"))
+                rest = n.pop("additionalItems")
+                key = _rest_key(n)
+                n[key] = rest
+                if key == "unevaluatedItems":
+                    changes.append(Change(at + "/additionalItems", EXACT, "additionalItems "
+                                          "written as unevaluatedItems (the items after "
+                                          "prefixItems, as items would be)"))
+                    if not M.is_trivial(rest, nd):
+                        changes.append(Change(at + "/additionalItems", WIDENED,
+                                              f"{_D7_READERS}: unevaluatedItems is unknown "
+                                              "there, the items after the tuple go unchecked "
+                                              "(exact for 2020-12 readers)", dict(_D7)))
+                else:
+                    changes.append(Change(at + "/additionalItems", EXACT,
+                                          "additionalItems written as items"))
+                    if not M.is_trivial(rest, nd):
+                        changes.append(Change(
+                            at + "/additionalItems", NARROWED, f"{_D7_READERS}: items applies "
+                            "to every item there, the tuple's own too (arrays the input "
+                            "accepts may be refused), and prefixItems is unknown (exact for "
+                            "2020-12 readers; unevaluatedItems, which only widens there, is "
+                            f"not exact beside {', '.join(k for k in _ANNOTATING if k in n)})",
+                            dict(_D7)))
         elif "additionalItems" in n:
             n.pop("additionalItems")
             changes.append(Change(at + "/additionalItems", EXACT, "additionalItems dropped "
@@ -255,6 +332,11 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
                 n["dependentSchemas"] = sch
             changes.append(Change(at + "/dependencies", EXACT, "dependencies written as "
                                   "dependentRequired/dependentSchemas"))
+            if not all(v == [] or M.is_trivial(v, nd) for v in dep.values()):
+                changes.append(Change(at + "/dependencies", WIDENED, f"{_D7_READERS}: "
+                                      "dependentRequired and dependentSchemas are unknown "
+                                      "there, the dependencies go unchecked (exact for 2020-12 "
+                                      "readers)", dict(_D7)))
         return n
 
     out = transform(body, hook, walk)
@@ -273,6 +355,123 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
         changes.append(Change(pointer + "/$schema", EXACT, f"$schema {d} dropped after the "
                               f"upgrade to 2020-12 (MCP's default; 2020-12 only: {who})"))
     return out, DRAFT2020
+
+
+def _nested(schema: Any, d: str, pointer: str, changes: list[Change], who: str) -> Any:
+    """``schema`` (a ``d`` schema the clients take, 2020-12) with each subschema that declares
+    an older ``$schema`` below its root upgraded from that dialect and without it: Ajv2020
+    reads a nested ``$schema`` as nothing (it refused tuple ``items`` there), python-jsonschema
+    honours it (the reading kept, and the one the schema declares). A subschema with a
+    ``$ref``, an ``$id`` or a dialect that cannot be upgraded is kept, reported ``kept``."""
+    found = [(p, n) for p, n, _nd in iter_schemas(schema, d)
+             if p and isinstance(n, dict) and isinstance(n.get("$schema"), str)]
+    outer = [(p, n) for p, n in found
+             if not any(q != p and p[:len(q)] == q for q, _n in found)]
+    for p, n in outer:
+        nd = node_dialect(n, d)
+        at = pointer + jp.encode(p)
+        if nd == d:
+            continue
+        inside = [x for _q, x, _xd in iter_schemas(n, nd) if isinstance(x, dict)]
+        if nd not in _UPGRADABLE or any("$ref" in x or "$id" in x or (
+                nd == DRAFT4 and isinstance(x.get("id"), str)) for x in inside):
+            changes.append(Change(at + "/$schema", KEPT, f"declares {nd} below a {d} root: not "
+                                  "upgraded (a $ref or $id in it, or no upgrade from "
+                                  f"{nd}); 2020-12 only: {who}"))
+            continue
+        new, _nd = _upgrade(n, nd, at, changes, who)
+        schema = _replace(schema, p, new)
+    return schema
+
+
+def _patterns(schema: Any, d: str, pointer: str, changes: list[Change], who: str) -> Any:
+    """``schema`` without the ``pattern`` s that are not ECMA-262 regular expressions in its
+    ``u`` mode (e.g. an inline ``(?i)``, or a lone ``]`` that only Annex B reads as the
+    character: :func:`toolcat.schema.patterns.unicode_mode_error`): the validator of a 2020-12-only client (Ajv2020, ``u`` flag) refuses
+    the whole schema over one; each is dropped, reported ``widened`` at its pointer (the
+    schema then accepts any string there). A ``patternProperties`` name that is not one is
+    kept, reported ``kept`` (dropping it could narrow: its properties would fall to
+    ``additionalProperties``)."""
+    from toolcat.schema.patterns import unicode_mode_error
+    from toolcat.schema.regex import syntax_error
+
+    def why_not(p: str) -> str | None:
+        return syntax_error(p) or unicode_mode_error(p)
+
+    def hook(n: Any, path: tuple, nd: str) -> Any:
+        if not isinstance(n, dict):
+            return n
+        at = pointer + jp.encode(path)
+        pat = n.get("pattern")
+        if isinstance(pat, str) and (why := why_not(pat)) is not None:
+            n = {k: v for k, v in n.items() if k != "pattern"}
+            changes.append(Change(at + "/pattern", WIDENED, f"pattern {pat!r} dropped: not an "
+                                  f"ECMA-262 regular expression ({why}), which the validator "
+                                  f"of {who} refuses the schema over"))
+        pp = n.get("patternProperties")
+        if isinstance(pp, dict):
+            for k in pp:
+                if (why := why_not(k)) is not None:
+                    changes.append(Change(at + "/patternProperties/" + jp.escape(k), KEPT,
+                                          f"patternProperties name {k!r} kept: not an "
+                                          f"ECMA-262 regular expression ({why}); refused by: "
+                                          f"{who}"))
+        return n
+
+    if not any(isinstance(n, dict) and ("pattern" in n or "patternProperties" in n)
+               for _p, n, _d in iter_schemas(schema, d)):
+        return schema
+    return transform(schema, hook, d)
+
+
+def _replace(root: Any, path: tuple, new: Any) -> Any:
+    """``root`` with the node at ``path`` (keys and list indices) replaced by ``new``; the
+    containers on the way copied, the rest shared."""
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(root, list):
+        out_l = list(root)
+        out_l[head] = _replace(root[head], rest, new)
+        return out_l
+    return {**root, head: _replace(root[head], rest, new)}
+
+
+def _draft4(n: dict, at: str, changes: list[Change], root: bool) -> None:
+    """The draft-04 forms of one schema object ``n`` (a copy, changed in place) as 2020-12
+    writes them: boolean ``exclusiveMaximum``/``exclusiveMinimum`` beside ``maximum``/
+    ``minimum`` become the numbers (exact; alone, or false, they constrain nothing: dropped);
+    a root ``id`` (a base URI no local reference needs) is dropped. What 2020-12 reads
+    otherwise is reported: ``type`` ``integer`` (draft-04 refuses ``1.0``, 2020-12 takes it:
+    widened), the keywords draft-06/07 added (draft-04's python-jsonschema ignores them, Ajv
+    reads the schema as draft-07 and applies them, as 2020-12 does: kept, changed)."""
+    for ex, bound in (("exclusiveMaximum", "maximum"), ("exclusiveMinimum", "minimum")):
+        v = n.get(ex)
+        if not isinstance(v, bool):
+            continue
+        if v and isinstance(n.get(bound), (int, float)) and not isinstance(n[bound], bool):
+            n[ex] = n.pop(bound)
+            changes.append(Change(at + "/" + ex, EXACT, f"{ex}: true with {bound} {n[ex]} "
+                                  f"written as {ex}: {n[ex]} (draft-04's boolean form)"))
+        else:
+            n.pop(ex)
+            changes.append(Change(at + "/" + ex, EXACT, f"{ex}: {str(v).lower()} dropped "
+                                  f"(draft-04's boolean form; it constrains nothing "
+                                  f"{'without ' + bound if v else 'when false'})"))
+    if root and isinstance(n.get("id"), str):
+        n.pop("id")
+        changes.append(Change(at + "/id", EXACT, "id dropped (draft-04's base URI; every "
+                              "reference here is local)"))
+    t = n.get("type")
+    if t == "integer" or (isinstance(t, list) and "integer" in t):
+        changes.append(Change(at + "/type", WIDENED, "type integer: draft-04 readers refuse "
+                              "1.0 (a number with a fraction part of zero), 2020-12 accepts it"))
+    for k in _DRAFT6_KEYWORDS:
+        if k in n:
+            changes.append(Change(at + "/" + k, CHANGED, f"{k} kept: draft-04 readers disagree "
+                                  "on it (python-jsonschema ignores it, as draft-04 defines no "
+                                  "such keyword; Ajv, the MCP TypeScript SDK's validator, reads "
+                                  "every schema as draft-07 and applies it, as 2020-12 does)"))
 
 
 def _moved(ref: str, root: dict, move: bool, newer: frozenset) -> str | None:
@@ -301,7 +500,7 @@ def _moved(ref: str, root: dict, move: bool, newer: frozenset) -> str | None:
             elif t == "additionalItems":
                 if not isinstance(node.get("items"), list):
                     return None
-                new = "items"
+                new = _rest_key({k: v for k, v in node.items() if k not in newer})
             elif t == "dependencies" and isinstance(node.get(t), dict) and i + 1 < len(tokens):
                 new = ("dependentRequired" if isinstance(node[t].get(tokens[i + 1]), list)
                        else "dependentSchemas")
@@ -321,6 +520,15 @@ def _moved(ref: str, root: dict, move: bool, newer: frozenset) -> str | None:
     if len(raw) != len(out):
         return None
     return "#/" + "/".join(o if o != t else r for r, t, o in zip(raw, tokens, out))
+
+
+def _rest_key(node: dict) -> str:
+    """Where the upgrade writes the ``additionalItems`` of a node with tuple ``items``
+    (``node``: its keywords once the upgrade has dropped those its dialect does not define):
+    ``unevaluatedItems`` (2020-12: the items no adjacent keyword evaluated, here the ones
+    after ``prefixItems``; unknown to a draft-07 reader, which then checks less, never more),
+    or ``items`` beside a keyword that evaluates items itself or through a subschema."""
+    return "items" if any(k in node for k in _ANNOTATING) else "unevaluatedItems"
 
 
 def _newer_keywords(d: str) -> frozenset[str]:
