@@ -21,8 +21,8 @@ from support.common import REPO
 
 N = 20_000
 #: bytes of address space: the sibling comparison of MR406/MR407 held the streamed catalog's
-#: tools and one vector per tool (a peak of about 416 MB here); reading it twice, keeping the
-#: weights of the few words that can make a pair, it peaks at about 212 MB
+#: tools and one vector per tool (a peak RSS of 400 MiB here); reading it twice, keeping the
+#: weights of the few words that can make a pair, 201 MiB
 LIMIT = 320 << 20
 
 
