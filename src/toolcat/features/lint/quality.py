@@ -177,7 +177,8 @@ class Siblings:
                 df[w] = df.get(w, 0) + 1
             n += 1
         self._df, self._n = df, n
-        self.tools: Any = held if held is not None else {}
+        self.tools: Any = None
+        kept: dict[int, Any] = {}   # a streamed catalog: the tools that may pair
         # the words that can make a pair: held by 2 to COMMON_CAP tools
         index: dict[str, list[tuple[int, float]]] = {}
         common: dict[int, float] = {}      # tool -> norm of its weights of common words
@@ -206,7 +207,7 @@ class Siblings:
             if held is not None:
                 vecs[i] = v
             else:
-                self.tools[i] = light(t) if light is not None else t
+                kept[i] = light(t) if light is not None else t
         if bags is not None:
             del bags
         self.compared = 0        # cosines computed (the candidate pairs past the bound)
@@ -226,21 +227,21 @@ class Siblings:
             if not acc:
                 continue
             ci = common[i]
-            v = None
+            vi: dict[str, float] | None = None
             for j in sorted(acc):
                 if acc[j] + ci * common[j] < CLOSE - 1e-9:
                     continue          # cannot reach CLOSE, whatever the common words add
                 if ids[j] == ids[i]:
                     continue          # one name twice: TC101's
-                if v is None:
-                    v = vecs[i] if held is not None else self._vec(_bag(self.tools[i]))
+                if vi is None:
+                    vi = vecs[i] if held is not None else self._vec(_bag(kept[i]))
                 u = vecs.get(j) if held is not None else cache.get(j)
                 if u is None:
                     if len(cache) >= 4096:
                         cache.clear()
-                    u = cache[j] = self._vec(_bag(self.tools[j]))
+                    u = cache[j] = self._vec(_bag(kept[j]))
                 self.compared += 1
-                small, big = (v, u) if len(v) <= len(u) else (u, v)
+                small, big = (vi, u) if len(vi) <= len(u) else (u, vi)
                 cos = sum(x * big[w] for w, x in small.items() if w in big)
                 if cos >= CLOSE:
                     cos = round(cos, 4)
@@ -251,7 +252,9 @@ class Siblings:
         if held is None:
             # only the tools in a pair are asked for
             inpair = {i for i, j, _c in self.pairs} | {j for _i, j, _c in self.pairs}
-            self.tools = {i: t for i, t in self.tools.items() if i in inpair}
+            self.tools = {i: t for i, t in kept.items() if i in inpair}
+        else:
+            self.tools = held
         del self._df
 
     def _vec(self, bag: dict[str, float]) -> dict[str, float]:
