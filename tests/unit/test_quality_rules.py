@@ -244,9 +244,10 @@ def test_streamed_catalog_siblings_hold_no_schemas(tmp_path, monkeypatch, capsys
     held: list = []
     init = q.Siblings.__init__
 
-    def spy(self, ts):
-        held.extend(ts)
-        init(self, ts)
+    def spy(self, ts, light=None):
+        init(self, ts, light)
+        held.append(callable(ts))
+        held.extend(self.tools.values() if isinstance(self.tools, dict) else self.tools)
 
     monkeypatch.setattr(q.Siblings, "__init__", spy)
     for threshold in ("1", str(1 << 30)):
@@ -255,6 +256,59 @@ def test_streamed_catalog_siblings_hold_no_schemas(tmp_path, monkeypatch, capsys
         cli_run(["lint", "--format", "json", str(f)])
         outs.append(capsys.readouterr().out)
         if threshold == "1":
-            assert held and all(t.input_schema is None and t.raw is None for t in held)
+            # read anew from the file (not held), and the tools kept carry no schema
+            assert held and held[0] is True
+            assert all(t.input_schema is None and t.raw is None for t in held[1:])
     assert outs[0] == outs[1]
     assert '"MR406"' in outs[0] or '"MR405"' in outs[0]
+
+
+def _pairs_compared_in_full(tools) -> list:
+    """The pairs as every candidate's full cosine gives them (the measure, unpruned): the
+    candidates of a tool share a word that 2 to COMMON_CAP tools hold."""
+    import math
+
+    bags = [q._bag(t) for t in tools]
+    df: dict = {}
+    for b in bags:
+        for w in b:
+            df[w] = df.get(w, 0) + 1
+    n = len(tools)
+    vecs = []
+    for b in bags:
+        v = {w: (1.0 + math.log(c)) * (math.log((n + 1) / (df[w] + 1)) + 1.0) for w, c in b.items()}
+        norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
+        vecs.append({w: x / norm for w, x in v.items()})
+    out = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            if tools[j].id == tools[i].id or not any(
+                    w in vecs[j] and df[w] <= q.COMMON_CAP for w in vecs[i]):
+                continue
+            v, u = vecs[i], vecs[j]
+            small, big = (v, u) if len(v) <= len(u) else (u, v)
+            cos = sum(x * big[w] for w, x in small.items() if w in big)
+            if cos >= q.CLOSE:
+                out.append((i, j, round(cos, 4)))
+    return out
+
+
+def test_siblings_bound_keeps_every_pair_of_the_full_comparison() -> None:
+    """The candidates' cosines are bounded before the full vectors are compared (and a
+    streamed catalog is read twice, keeping only the tools that may pair): the pairs are
+    exactly those of every candidate's full cosine, on the captures with the most pairs."""
+    seen = 0
+    for name in ("filesystem.json", "desktop-commander.json", "mongodb.json"):
+        tools = q.linted_tools(api.load(str(cc(name))).tools)
+        want = _pairs_compared_in_full(tools)
+        sib = q.Siblings(tools)
+        assert sib.pairs == want, name
+        streamed = q.Siblings(lambda: iter(tools), light=q._light)
+        assert streamed.pairs == want and streamed.best == sib.best, name
+        assert set(streamed.tools) == {i for p in want for i in p[:2]}
+        seen += len(want)
+    gh = q.linted_tools(api.load_all([str(corpus("github-mcp-server"))])[0].tools)
+    want = _pairs_compared_in_full(gh)
+    assert q.Siblings(gh).pairs == want
+    seen += len(want)
+    assert seen >= 5

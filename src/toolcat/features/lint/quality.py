@@ -148,58 +148,100 @@ def _quote(text: str, n: int = 60) -> str:
 class Siblings:
     """Name+description similarity of the tools of one catalog (see the module docstring).
 
-    ``pairs``: ``(i, j, cosine)`` with ``i < j`` (indexes into ``tools``) for every pair at
+    ``tools``: the tools (a list), or a function giving them anew on each call (a streamed
+    catalog, read twice: once for the words' document frequencies, once for the pairs);
+    ``light`` (with a function): what to keep of a tool that is in a pair (default: the tool).
+    ``pairs``: ``(i, j, cosine)`` with ``i < j`` (indexes into the tools) for every pair at
     or above :data:`CLOSE`; ``best[i]``: ``(j, cosine)`` of tool ``i``'s closest sibling at
-    or above :data:`CLOSE`.
+    or above :data:`CLOSE`; ``tools[i]``: tool ``i`` (a streamed catalog: only the tools
+    that may be in a pair are kept).
+
+    Memory: per tool only what can make a pair is kept, its weights for the words that at
+    most :data:`COMMON_CAP` tools share; a pair's cosine is bounded from those and the norms
+    of its two tools' common words (Cauchy-Schwarz) before the full vectors are compared,
+    so the full vectors are computed for the few pairs that may reach :data:`CLOSE` (with the
+    same sums as before: the same cosines and pairs).
     """
 
-    def __init__(self, tools: list[Any]) -> None:
-        self.tools = tools
-        bags: list[dict[str, float]] = []
+    def __init__(self, tools: Any, light: Any = None) -> None:
+        again = tools if callable(tools) else None
+        held: list[Any] | None = None if again is not None else list(tools)
+        bags: list[dict[str, float]] | None = [] if held is not None else None
         df: dict[str, int] = {}
-        for t in tools:
-            bag: dict[str, float] = {}
-            nw = [w for w in words(t.id if isinstance(t.id, str) else "") if w not in STOPWORDS]
-            d = t.description if isinstance(t.description, str) else ""
-            dw = content_words(d[:4000])
-            for seq, weight in ((nw, 2.0), (dw, 1.0)):
-                for k, w in enumerate(seq):
-                    bag[w] = bag.get(w, 0.0) + weight
-                    if k:
-                        g = seq[k - 1] + " " + w
-                        bag[g] = bag.get(g, 0.0) + weight
-            bags.append(bag)
+        n = 0
+        for t in (held if held is not None else again()):  # type: ignore[misc]
+            bag = _bag(t)
+            if bags is not None:
+                bags.append(bag)
             for w in bag:
                 df[w] = df.get(w, 0) + 1
-        n = len(tools)
-        vecs: list[dict[str, float]] = []
-        for bag in bags:
-            v = {w: (1.0 + math.log(c)) * (math.log((n + 1) / (df[w] + 1)) + 1.0)
-                 for w, c in bag.items()}
-            norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
-            vecs.append({w: x / norm for w, x in v.items()})
-        index: dict[str, list[int]] = {}
-        for i, v in enumerate(vecs):
-            for w in v:
-                if df[w] <= COMMON_CAP:
-                    index.setdefault(w, []).append(i)
-        self.compared = 0        # cosines computed (the candidate pairs)
+            n += 1
+        self._df, self._n = df, n
+        self.tools: Any = None
+        kept: dict[int, Any] = {}   # a streamed catalog: the tools that may pair
+        # the words that can make a pair: held by 2 to COMMON_CAP tools
+        index: dict[str, list[tuple[int, float]]] = {}
+        common: dict[int, float] = {}      # tool -> norm of its weights of common words
+        ids: dict[int, Any] = {}
+        vecs: dict[int, dict[str, float]] = {}
+        order: list[int] = []
+        for i, t in enumerate(held if held is not None else again()):  # type: ignore[misc]
+            bag = bags[i] if bags is not None else _bag(t)
+            if not bag:
+                continue
+            v = self._vec(bag)
+            rare = False
+            c2 = 0.0
+            for w, x in v.items():
+                k = df[w]
+                if k > COMMON_CAP:
+                    c2 += x * x
+                elif k > 1:
+                    index.setdefault(w, []).append((i, x))
+                    rare = True
+            if not rare:
+                continue
+            order.append(i)
+            common[i] = math.sqrt(c2)
+            ids[i] = t.id
+            if held is not None:
+                vecs[i] = v
+            else:
+                kept[i] = light(t) if light is not None else t
+        if bags is not None:
+            del bags
+        self.compared = 0        # cosines computed (the candidate pairs past the bound)
         self.pairs: list[tuple[int, int, float]] = []
         self.best: dict[int, tuple[int, float]] = {}
-        for i, v in enumerate(vecs):
-            if not v:
-                continue
-            cands: set[int] = set()
-            for w in v:
-                for j in index.get(w, ()):
+        mine: dict[int, list[tuple[str, float]]] = {}
+        for w, post in index.items():
+            for i, x in post:
+                mine.setdefault(i, []).append((w, x))
+        cache: dict[int, dict[str, float]] = {}
+        for i in order:
+            acc: dict[int, float] = {}
+            for w, x in mine.pop(i):
+                for j, y in index[w]:
                     if j > i:
-                        cands.add(j)
-            for j in sorted(cands):
-                if tools[j].id == tools[i].id:
+                        acc[j] = acc.get(j, 0.0) + x * y
+            if not acc:
+                continue
+            ci = common[i]
+            vi: dict[str, float] | None = None
+            for j in sorted(acc):
+                if acc[j] + ci * common[j] < CLOSE - 1e-9:
+                    continue          # cannot reach CLOSE, whatever the common words add
+                if ids[j] == ids[i]:
                     continue          # one name twice: TC101's
-                u = vecs[j]
+                if vi is None:
+                    vi = vecs[i] if held is not None else self._vec(_bag(kept[i]))
+                u = vecs.get(j) if held is not None else cache.get(j)
+                if u is None:
+                    if len(cache) >= 4096:
+                        cache.clear()
+                    u = cache[j] = self._vec(_bag(kept[j]))
                 self.compared += 1
-                small, big = (v, u) if len(v) <= len(u) else (u, v)
+                small, big = (vi, u) if len(vi) <= len(u) else (u, vi)
                 cos = sum(x * big[w] for w, x in small.items() if w in big)
                 if cos >= CLOSE:
                     cos = round(cos, 4)
@@ -207,6 +249,36 @@ class Siblings:
                     for a, b in ((i, j), (j, i)):
                         if a not in self.best or cos > self.best[a][1]:
                             self.best[a] = (b, cos)
+        if held is None:
+            # only the tools in a pair are asked for
+            inpair = {i for i, j, _c in self.pairs} | {j for _i, j, _c in self.pairs}
+            self.tools = {i: t for i, t in kept.items() if i in inpair}
+        else:
+            self.tools = held
+        del self._df
+
+    def _vec(self, bag: dict[str, float]) -> dict[str, float]:
+        """The TF-IDF vector of a bag of words, of norm 1."""
+        df, n = self._df, self._n
+        v = {w: (1.0 + math.log(c)) * (math.log((n + 1) / (df[w] + 1)) + 1.0)
+             for w, c in bag.items()}
+        norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
+        return {w: x / norm for w, x in v.items()}
+
+
+def _bag(t: Any) -> dict[str, float]:
+    """The words and word pairs of a tool's name (weight 2) and description (weight 1)."""
+    bag: dict[str, float] = {}
+    nw = [w for w in words(t.id if isinstance(t.id, str) else "") if w not in STOPWORDS]
+    d = t.description if isinstance(t.description, str) else ""
+    dw = content_words(d[:4000])
+    for seq, weight in ((nw, 2.0), (dw, 1.0)):
+        for k, w in enumerate(seq):
+            bag[w] = bag.get(w, 0.0) + weight
+            if k:
+                g = seq[k - 1] + " " + w
+                bag[g] = bag.get(g, 0.0) + weight
+    return bag
 
 
 def siblings_of(ctx: Any) -> Siblings:
@@ -214,13 +286,15 @@ def siblings_of(ctx: Any) -> Siblings:
     got = ctx.cache.get("siblings")
     if got is None:
         tools = ctx.catalog.tools
-        linted = linted_tools(tools)
-        if not isinstance(tools, list):
-            # a streamed catalog (read a batch at a time): keep what the comparison and its
-            # findings read of each tool, not its schemas (they made lint's memory grow with
-            # the catalog: the whole catalog held at once)
-            linted = [_light(t) for t in linted]
-        got = ctx.cache["siblings"] = Siblings(linted)
+        if isinstance(tools, list):
+            got = Siblings(linted_tools(tools))
+        else:
+            # a streamed catalog (read a batch at a time): read twice, never held; of the
+            # tools that may be in a pair, what the comparison and its findings read, not
+            # their schemas (they made lint's memory grow with the catalog)
+            got = Siblings(lambda: (t for t in tools if t.invalid is None
+                                    and not t.server_tool), light=_light)
+        ctx.cache["siblings"] = got
     return got
 
 
