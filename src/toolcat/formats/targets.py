@@ -255,10 +255,11 @@ def get(name: str) -> Target:
         )
         from toolcat.formats.openwop import OPENWOP_TARGET
 
-        for t in (MCP_TARGET, OPENWOP_TARGET, OPENAI_TARGET, OPENAI_STRICT_TARGET,
-                  ANTHROPIC_TARGET, ANTHROPIC_STRICT_TARGET, OPENAI_RESPONSES_TARGET,
-                  GEMINI_TARGET, GEMINI_JSON_TARGET):
-            _BY_NAME[t.name] = t
+        # (filled in one step: a thread that finds the table filled finds every target)
+        _BY_NAME.update({t.name: t for t in (
+            MCP_TARGET, OPENWOP_TARGET, OPENAI_TARGET, OPENAI_STRICT_TARGET, ANTHROPIC_TARGET,
+            ANTHROPIC_STRICT_TARGET, OPENAI_RESPONSES_TARGET, GEMINI_TARGET,
+            GEMINI_JSON_TARGET)})
     return _BY_NAME[name]
 
 
