@@ -7,6 +7,8 @@ and exits 2. Nothing else may escape to the user as a traceback.
 
 from __future__ import annotations
 
+from contextvars import ContextVar, Token
+
 
 class ToolcatError(Exception):
     """Base class of errors that toolcat reports as one line, exit code 2."""
@@ -58,46 +60,53 @@ class UsageError(ToolcatError):
 
 
 # The input being worked on, for errors that arise deep inside a computation and know no
-# file (a RecursionError on a 3,000-deep $ref chain): ``toolcat.cli.run`` names it.
-_current: list[str] = []
-_inputs: list[str] = []
+# file (a RecursionError on a 3,000-deep $ref chain): ``toolcat.cli.run`` names it. Per
+# call, not per process: context variables, so that the API's calls in several threads
+# (each thread has its own context) never name one another's files.
+_current: ContextVar[tuple[str, ...]] = ContextVar("toolcat_current_input", default=())
+_inputs: ContextVar[tuple[str, ...]] = ContextVar("toolcat_loaded_inputs", default=())
 
 
 def reset() -> None:
-    _current.clear()
-    _inputs.clear()
+    _current.set(())
+    _inputs.set(())
 
 
 def set_inputs(files: list[str]) -> None:
     """The catalogs a command loaded (when one, it is the file any later error is about)."""
-    _inputs[:] = files
+    _inputs.set(tuple(files))
 
 
 def current_file() -> str | None:
-    if _current:
-        return _current[-1]
-    if len(set(_inputs)) == 1:
-        return _inputs[0]
+    current = _current.get()
+    if current:
+        return current[-1]
+    inputs = _inputs.get()
+    if len(set(inputs)) == 1:
+        return inputs[0]
     return None
 
 
 class about:
-    """``with about(path):`` marks ``path`` as the input being processed."""
+    """``with about(path):`` marks ``path`` as the input being processed (in this context:
+    this thread's, or this task's)."""
 
-    __slots__ = ("path",)
+    __slots__ = ("path", "_token")
 
     def __init__(self, path: str | None) -> None:
         self.path = path
+        self._token: Token[tuple[str, ...]] | None = None
 
     def __enter__(self) -> None:
-        _current.append(self.path or "")
+        self._token = _current.set((*_current.get(), self.path or ""))
 
-    def __exit__(self, et, ev, tb) -> None:
-        if _current:
-            _current.pop()
+    def __exit__(self, et: object, ev: BaseException | None, tb: object) -> None:
+        if self._token is not None:
+            _current.reset(self._token)
+            self._token = None
         if ev is not None and self.path and getattr(ev, "toolcat_file", None) is None:
             try:
-                ev.toolcat_file = self.path   # the innermost input it arose in
+                setattr(ev, "toolcat_file", self.path)   # the innermost input it arose in
             except AttributeError:
                 pass
 

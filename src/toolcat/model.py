@@ -182,7 +182,7 @@ class ToolStream(ABC):
     def __getitem__(self, i: int) -> Tool: ...
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True)
 class Catalog:
     """The tools of one catalog (one file, a folder of one-tool files, or merged pages)."""
 

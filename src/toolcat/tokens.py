@@ -13,6 +13,7 @@ rebuilt through a ``mkstemp`` temp file.
 
 from __future__ import annotations
 
+import _thread
 import base64
 import gzip
 import hashlib
@@ -33,6 +34,7 @@ ENCODINGS = {
 DEFAULT_ENCODING = "o200k_base"
 
 _cache: dict[str, Any] = {}
+_LOADING = _thread.allocate_lock()
 
 
 def _cache_dir() -> str:
@@ -169,6 +171,15 @@ def load_ranks(name: str) -> dict[bytes, int]:
 
 def encoding(name: str = DEFAULT_ENCODING) -> Any:
     """A ``tiktoken.Encoding`` built from the shipped ranks (no network)."""
+    enc = _cache.get(name)
+    if enc is not None:
+        return enc
+    # one thread at a time: the loader below is patched for the whole process
+    with _LOADING:
+        return _load_encoding(name)
+
+
+def _load_encoding(name: str) -> Any:
     enc = _cache.get(name)
     if enc is not None:
         return enc
@@ -448,10 +459,10 @@ class ForkedCounter(Counter):
         self._queue: Any = queue.SimpleQueue()
         # Writing happens on a thread: the pipe fills up while the child still loads the
         # tokenizer, and submit() must not wait for that.
-        self._writer = threading.Thread(target=self._write, daemon=True)
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._writer.start()
-        self._reader.start()
+        from toolcat.stack import start_shallow
+
+        self._writer = start_shallow(self._write, "toolcat-tokens-writer")
+        self._reader = start_shallow(self._read, "toolcat-tokens-reader")
 
     def _write(self) -> None:
         broken = False
@@ -563,13 +574,18 @@ def counter(name: str = DEFAULT_ENCODING, parallel: bool = True) -> Counter:
 
     Forking needs POSIX ``fork`` (Linux; not macOS, where forking a process with system
     frameworks loaded is unsafe), a second CPU, a tokenizer not loaded yet in this process
-    (else there is nothing to overlap) and no ``TOOLCAT_NO_FORK`` in the environment.
+    (else there is nothing to overlap), no ``TOOLCAT_NO_FORK`` in the environment, and no
+    other thread (:func:`toolcat.stack.alone`): a child forked while other threads run (the
+    API's calls in a thread pool) could inherit a lock one of them holds, or the pipes of
+    another call's child, which then never sees its input end (both wait for good).
     """
     import sys
 
+    from toolcat.stack import alone
+
     if (parallel and name not in _cache and sys.platform.startswith("linux")
             and hasattr(os, "fork") and not os.environ.get("TOOLCAT_NO_FORK")
-            and (os.cpu_count() or 1) > 1):
+            and (os.cpu_count() or 1) > 1 and alone()):
         try:
             return ForkedCounter(name)
         except OSError:

@@ -14,14 +14,72 @@ from __future__ import annotations
 
 import os
 import sys
+from contextvars import ContextVar
 from typing import Any, Sequence
 
 
+class _Run:
+    """The output options of one run (one CLI invocation) and its consoles."""
+
+    __slots__ = ("no_color", "quiet", "out", "err")
+
+    def __init__(self) -> None:
+        self.no_color = False
+        self.quiet = False
+        self.out: Any = None
+        self.err: Any = None
+
+
+#: the run's options, per context (a thread has its own: runs in several threads, e.g. the
+#: CLI's in-process runner, never see one another's --quiet or consoles)
+_RUN: ContextVar[_Run | None] = ContextVar("toolcat_ui_run", default=None)
+
+
+def _run() -> _Run:
+    run = _RUN.get()
+    if run is None:
+        run = _Run()
+        _RUN.set(run)
+    return run
+
+
 class _State:
-    no_color: bool = False
-    quiet: bool = False
-    _out: Any = None
-    _err: Any = None
+    """``ui.state``: the options of the run in this context (:data:`_RUN`)."""
+
+    __slots__ = ()
+
+    @property
+    def no_color(self) -> bool:
+        return _run().no_color
+
+    @no_color.setter
+    def no_color(self, value: bool) -> None:
+        _run().no_color = value
+
+    @property
+    def quiet(self) -> bool:
+        return _run().quiet
+
+    @quiet.setter
+    def quiet(self, value: bool) -> None:
+        _run().quiet = value
+
+    # the run's consoles (None: made again when next asked, by out() and err())
+    @property
+    def _out(self) -> Any:
+        return _run().out
+
+    @_out.setter
+    def _out(self, value: Any) -> None:
+        _run().out = value
+
+    @property
+    def _err(self) -> Any:
+        return _run().err
+
+    @_err.setter
+    def _err(self, value: Any) -> None:
+        _run().err = value
 
 
 state = _State()
@@ -29,17 +87,16 @@ state = _State()
 
 def reset() -> None:
     """Forget the options of a previous run (``cli.run`` may be called many times in-process)."""
-    state.no_color = False
-    state.quiet = False
-    state._out = state._err = None
+    _RUN.set(_Run())
 
 
 def configure(no_color: bool | None = None, quiet: bool | None = None) -> None:
+    run = _run()
     if no_color:
-        state.no_color = True
-        state._out = state._err = None
+        run.no_color = True
+        run.out = run.err = None
     if quiet:
-        state.quiet = True
+        run.quiet = True
 
 
 def color_enabled(stream: Any = None) -> bool:
@@ -189,16 +246,18 @@ def _console(stream: Any) -> Any:
 
 def out() -> Any:
     """Rich console on stdout."""
-    if state._out is None or state._out.file._stream is not sys.stdout:
-        state._out = _console(sys.stdout)
-    return state._out
+    run = _run()
+    if run.out is None or run.out.file._stream is not sys.stdout:
+        run.out = _console(sys.stdout)
+    return run.out
 
 
 def err() -> Any:
     """Rich console on stderr."""
-    if state._err is None or state._err.file._stream is not sys.stderr:
-        state._err = _console(sys.stderr)
-    return state._err
+    run = _run()
+    if run.err is None or run.err.file._stream is not sys.stderr:
+        run.err = _console(sys.stderr)
+    return run.err
 
 
 def terminal_width(stream: Any = None) -> int | None:

@@ -20,9 +20,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolcat.document.scalars import (
     CORE_NUMBER,
@@ -35,9 +34,7 @@ from toolcat.document.scalars import (
 )
 from toolcat.document.source import SourceText
 from toolcat.errors import InputError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from types import FrameType
+from toolcat.stack import call_bounded
 
 DEFAULT_MAX_FILE_SIZE = 64 * 1024 * 1024
 DEFAULT_MAX_DEPTH = 256
@@ -217,10 +214,13 @@ def _reject_constant(s: str) -> Any:
 
 
 def parse_json(text: str, path: str, limits: Limits | None = None) -> Any:
-    old = sys.getrecursionlimit()
-    # The C scanner counts its nesting against the recursion limit: bound it to the depth limit.
+    # The C scanner counts its nesting against the recursion limit: bound it to the depth
+    # limit (toolcat.stack.call_bounded: the limit is the interpreter's, shared by threads)
     depth = min(_limits(limits).max_depth, _MAX_PARSER_DEPTH)
-    sys.setrecursionlimit(frame_depth() + depth + 20)
+    return call_bounded(depth + 21, _parse_json, text, path, depth)
+
+
+def _parse_json(text: str, path: str, depth: int) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_pairs_hook, parse_float=_parse_float,
                           parse_int=_parse_int, parse_constant=_reject_constant)
@@ -244,19 +244,6 @@ def parse_json(text: str, path: str, limits: Limits | None = None) -> Any:
         if "integer string conversion" in msg:
             msg = "a number with more than 4300 digits"
         raise InputError(f"invalid JSON: {msg}", path) from None
-    finally:
-        sys.setrecursionlimit(old)
-
-
-def frame_depth() -> int:
-    """Frames on the stack now (a recursion limit above it bounds what a call may use:
-    parsing here, jsonschema in :mod:`toolcat.schema.validate` and toolcat serve)."""
-    f: FrameType | None = sys._getframe()
-    n = 0
-    while f is not None:
-        n += 1
-        f = f.f_back
-    return n
 
 
 def _one_line(e: BaseException) -> str:

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from array import array
 from typing import Any, Iterator
 
 from toolcat.errors import InputError
+from toolcat.stack import call_bounded
 
 CHUNK = 1 << 22            # bytes read at a time
 _CONTEXT = 1 << 16         # the most text kept around an element's first and last lines
@@ -261,51 +261,57 @@ class ArrayStream:
     def _value(self, p: int, depth: int) -> tuple[Any, int]:
         """Decode the JSON value at buffer position ``p`` (``depth``: its nesting level)."""
         p_ = self._decoder._p
-        dec = self._decoder.decoder
         limit = max(self.max_depth - depth, 0)
         depth_cap = min(limit, p_._MAX_PARSER_DEPTH)
         while True:
-            old = sys.getrecursionlimit()
-            sys.setrecursionlimit(p_.frame_depth() + depth_cap + 20)
-            try:
-                value, end = dec.raw_decode(self._buf, p)
-                if end >= len(self._buf) and self._read_more():
-                    continue          # a number may go on in the next chunk
-                return value, end
-            except json.JSONDecodeError as e:
-                # a value cut by the chunk's end fails at the end, or as an unterminated
-                # string (which only the end of the file can leave so)
-                if (e.pos >= len(self._buf) - 16 or e.msg.startswith("Unterminated string")) \
-                        and self._read_more():
-                    continue
-                raise self._error(f"invalid JSON: {e.msg}", e.pos) from None
-            except p_._Duplicate as e:
-                end = self._value_end(p)
-                text = self._buf[p:end]
-                pos = p_._duplicate_position(text, "json", e.args[0])
-                raise self._relative_error(f"duplicate key {e.args[0]!r} in an object", p,
-                                           text, pos) from None
-            except p_._NotJSON as e:
-                tok = e.args[0]
-                what = "is not a JSON number" if tok in ("NaN", "Infinity", "-Infinity") else \
-                    "is out of the range of a JSON number (a double)"
-                end = self._value_end(p)
-                text = self._buf[p:end]
-                raise self._relative_error(f"invalid JSON: {tok} {what}", p, text,
-                                           p_._token_position(text, tok)) from None
-            except RecursionError:
-                end = self._value_end(p)
-                text = self._buf[p:end]
-                raise self._relative_error(
-                    f"nesting deeper than {min(self.max_depth, p_._MAX_PARSER_DEPTH)} levels", p,
-                    text, p_._deep_position(text, depth_cap)) from None
-            except ValueError as e:
-                msg = p_._one_line(e)
-                if "integer string conversion" in msg:
-                    msg = "a number with more than 4300 digits"
-                raise InputError(f"invalid JSON: {msg}", self.path) from None
-            finally:
-                sys.setrecursionlimit(old)
+            # the C scanner counts its nesting against the recursion limit: bounded by
+            # toolcat.stack.call_bounded (the limit is the interpreter's, shared by threads)
+            got = call_bounded(depth_cap + 21, self._decode, p, depth_cap)
+            if got is not None:
+                return got
+
+    def _decode(self, p: int, depth_cap: int) -> tuple[Any, int] | None:
+        """The value at ``p`` and its end; None when the buffer was too short and a chunk
+        more was read (decode again)."""
+        p_ = self._decoder._p
+        dec = self._decoder.decoder
+        try:
+            value, end = dec.raw_decode(self._buf, p)
+            if end >= len(self._buf) and self._read_more():
+                return None       # a number may go on in the next chunk
+            return value, end
+        except json.JSONDecodeError as e:
+            # a value cut by the chunk's end fails at the end, or as an unterminated
+            # string (which only the end of the file can leave so)
+            if (e.pos >= len(self._buf) - 16 or e.msg.startswith("Unterminated string")) \
+                    and self._read_more():
+                return None
+            raise self._error(f"invalid JSON: {e.msg}", e.pos) from None
+        except p_._Duplicate as e:
+            end = self._value_end(p)
+            text = self._buf[p:end]
+            pos = p_._duplicate_position(text, "json", e.args[0])
+            raise self._relative_error(f"duplicate key {e.args[0]!r} in an object", p,
+                                       text, pos) from None
+        except p_._NotJSON as e:
+            tok = e.args[0]
+            what = "is not a JSON number" if tok in ("NaN", "Infinity", "-Infinity") else \
+                "is out of the range of a JSON number (a double)"
+            end = self._value_end(p)
+            text = self._buf[p:end]
+            raise self._relative_error(f"invalid JSON: {tok} {what}", p, text,
+                                       p_._token_position(text, tok)) from None
+        except RecursionError:
+            end = self._value_end(p)
+            text = self._buf[p:end]
+            raise self._relative_error(
+                f"nesting deeper than {min(self.max_depth, p_._MAX_PARSER_DEPTH)} levels", p,
+                text, p_._deep_position(text, depth_cap)) from None
+        except ValueError as e:
+            msg = p_._one_line(e)
+            if "integer string conversion" in msg:
+                msg = "a number with more than 4300 digits"
+            raise InputError(f"invalid JSON: {msg}", self.path) from None
 
     def _value_end(self, p: int) -> int:
         """End of the value at ``p`` found without decoding it (for error positions)."""

@@ -244,9 +244,8 @@ def _targets() -> dict[str, Target]:
     if not _BY_NAME:
         from toolcat.formats.registry import formats
 
-        for f in formats():
-            for t in f.targets:
-                _BY_NAME[t.name] = t
+        # (filled in one step: a thread that finds the table filled finds every target)
+        _BY_NAME.update({t.name: t for f in formats() for t in f.targets})
     return _BY_NAME
 
 

@@ -28,10 +28,11 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
+from contextvars import ContextVar
 from typing import Any, Iterator
 
-from toolcat.document.parse import frame_depth
 from toolcat.schema.keywords import DRAFT2020
+from toolcat.stack import call_bounded, frame_depth
 
 _CLASSES: dict[str, Any] = {}
 
@@ -103,8 +104,9 @@ class Budget:
 MAX_FRAMES = 2000
 
 
-#: the budget the running validation spends (set by Checker around each call)
-_METER: list = [None]
+#: the budget the running validation spends (set by Checker around each call; per context,
+#: so that validations in several threads spend each their own)
+_METER: ContextVar[Budget | None] = ContextVar("toolcat_budget", default=None)
 
 
 #: references one validation may follow within one another (a `$ref` cycle that consumes
@@ -118,7 +120,7 @@ class TooDeep(Exception):
 
 def _counted(fn: Any) -> Any:
     def keyword(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
-        b = _METER[0]
+        b = _METER.get()
         if b is None:
             yield from fn(validator, value, instance, schema)
             return
@@ -508,14 +510,17 @@ class Checker:
         if base is None:
             return None
         b = self.budget
-        prev = _METER[0]
-        limit = sys.getrecursionlimit()
+        token = None
         try:
             if b is not None:
                 b.spend()
                 b.nesting = 0
-                _METER[0] = b
-            sys.setrecursionlimit(min(limit, frame_depth() + MAX_FRAMES))
+                token = _METER.set(b)
+            depth = frame_depth()
+            if depth + MAX_FRAMES < sys.getrecursionlimit():
+                # at most MAX_FRAMES below check's frame (toolcat.stack: the limit is the
+                # interpreter's, shared by threads, and lowered only around this call)
+                return call_bounded(MAX_FRAMES, check, base, caller_depth=depth)
             return check(base)
         except OutOfBudget:         # the budget says so (Budget.ran_out)
             return None
@@ -532,8 +537,8 @@ class Checker:
             self._note(e)
             return None
         finally:
-            sys.setrecursionlimit(limit)
-            _METER[0] = prev
+            if token is not None:
+                _METER.reset(token)
 
     def accepts(self, instance: Any, node: Any = None) -> bool | None:
         """Whether ``node`` (a subschema object of the root, or any schema to evaluate with

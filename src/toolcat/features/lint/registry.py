@@ -212,8 +212,10 @@ def rule(code: str, name: str, severity: str, summary: str, scope: str = "tool",
 def _load() -> None:
     global _LOADED
     if not _LOADED:
-        _LOADED = True
+        # (set once the import is done: another thread meanwhile waits for the module's
+        # import to end, never reads half the rules)
         import toolcat.features.lint.rules  # noqa: F401  (registers every rule)
+        _LOADED = True
 
 
 def all_rules() -> list[Rule]:

@@ -164,31 +164,34 @@ class CatalogFigures:
 
 def total(figs: list[CatalogFigures]) -> dict:
     """The total row: sums of every figure (tokens summed per catalog, as sent)."""
-    out = {"tools": 0, "bytes_before": 0, "bytes_after": 0, "tokens_before": 0, "tokens_after": 0,
-           "breakdown": {k: 0 for k in BREAKDOWN_KEYS}}
+    sums = {"tools": 0, "bytes_before": 0, "bytes_after": 0, "tokens_before": 0,
+            "tokens_after": 0}
+    breakdown = {k: 0 for k in BREAKDOWN_KEYS}
     saved = {fig: {"total": 0, "lossless": 0, "lossy": 0} for fig in FIGURES}
     schemas = {side: {"input": 0, "output": 0} for side in SIDES}
     for f in figs:
-        for k in ("tools", "bytes_before", "bytes_after", "tokens_before", "tokens_after"):
-            out[k] += getattr(f, k)
+        for k in sums:
+            sums[k] += getattr(f, k)
         for k in BREAKDOWN_KEYS:
-            out["breakdown"][k] += f.breakdown[k]
+            breakdown[k] += f.breakdown[k]
         for fig, parts in f.saved().items():
             for k, v in parts.items():
                 saved[fig][k] += v
-        for side, v in f.schemas.items():
-            for k, n in v.items():
+        for side, sizes in f.schemas.items():
+            for k, n in sizes.items():
                 schemas[side][k] += n
+    out: dict[str, Any] = {**sums, "breakdown": breakdown}
     out["saved"] = saved
     out["schemas"] = schemas
     if any(f.defer is not None for f in figs):
         out["upfront_bytes"] = sum(f.bytes_upfront for f in figs)
         out["upfront_tokens"] = sum(f.tokens_upfront for f in figs)
     out["model_facing"] = {k: sum(f.model_facing[k] for f in figs) for k in MODEL_KEYS}
-    scored = [f for f in figs if f.description_score is not None and f.tools]
-    n = sum(f.tools for f in scored)
+    scored = [(f.description_score, f.tools) for f in figs
+              if f.description_score is not None and f.tools]
+    n = sum(tools for _score, tools in scored)
     # over all the tools: each catalog's score weighted by its tools
-    out["description_score"] = round(sum(f.description_score * f.tools for f in scored) / n, 1) \
+    out["description_score"] = round(sum(score * tools for score, tools in scored) / n, 1) \
         if n else None
     return out
 
@@ -472,7 +475,8 @@ class _Joined:
         self.twins = twins
         self.hash = hashlib.sha256(b"[")
         self.size = 1
-        self.pending = [b"["]
+        # (bytes.join takes the views as they are)
+        self.pending: list[bytes | memoryview] = [b"["]
         self.pieces: list[int] = []
         # the piece submitted last, its indices
         self.last: tuple[bytes, list[int]] | None = None
@@ -585,7 +589,7 @@ class _Sums:
         parts = _Breakdown()
         for i, t in enumerate(pts):
             item = t.standard
-            if self.no_output:
+            if self.out_key is not None and self.no_output:
                 # --no-output-schema: like with like, the before side leaves them out too
                 item = _without_key(env, item, self.out_key)
             text = canonical.dumps(item)
@@ -696,7 +700,9 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
     no_input: list[str] = []
     no_input_count = 0
     view = None
-    for tools, _source in cat.tools.batches():
+    stream = cat.stream
+    assert stream is not None         # (_measure_one's condition)
+    for tools, _source in stream.batches():
         part = Catalog(file=cat.file, format=cat.format, tools=tools, view=cat.view,
                        version=cat.version, meta=cat.meta)
         proj = project_one(part, popts)
@@ -719,13 +725,14 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
 def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
                  slots: list, loaded: int = 5) -> CatalogFigures:
     defer = getattr(popts, "defer", None)
-    if getattr(cat.tools, "batches", None) is not None and not (defer and defer.active):
+    stream = cat.stream
+    if stream is not None and not (defer and defer.active):
         mark = len(slots)
         fig = _measure_streamed(cat, popts, counter, per_tool, slots)
         if fig is not None:
             return fig
         del slots[mark:]          # (what was submitted is counted and left unused)
-        cat = cat.tools.load_whole()
+        cat = stream.load_whole()
     proj = project_one(cat, popts)
     sums = _Sums(counter, targets.get(proj.target), popts, per_tool, cat.file, slots)
     # the standard view as the projection built it: standard_array([cat], target), with

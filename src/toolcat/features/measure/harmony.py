@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 from typing import Any
 
 from toolcat.errors import ToolcatError, UsageError
@@ -27,9 +28,18 @@ NAME = "harmony"
 TARGET = "openai"
 
 _encoding: Any = None
+_LOADING = threading.Lock()
 
 
 def _load() -> Any:
+    if _encoding is not None:
+        return _encoding
+    # once, by one thread: the environment variable below is the process's
+    with _LOADING:
+        return _load_once()
+
+
+def _load_once() -> Any:
     global _encoding
     if _encoding is not None:
         return _encoding

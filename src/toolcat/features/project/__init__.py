@@ -518,7 +518,7 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     loose = None
     extras = target.request_extras(tool.raw) if native else {}
     if target.provider is not None:
-        in_schema, strict, loose = _adapt(target, tool, in_schema, changes,
+        in_schema, strict, loose = _adapt(target, target.provider, tool, in_schema, changes,
                                           extras.get("strict") is True)
     # output schema
     out_schema = None
@@ -600,7 +600,7 @@ def _input_schema(tool: Tool, target: Target, opts: ProjectOptions, subset: bool
             tools=prose.tool_names(cat))
         changes.extend(kept)
     got = (in_schema, changes, res.conformant, res.omitted)
-    if key is not None:
+    if key is not None and cache is not None:
         cache.inputs[key] = got
     return got
 
@@ -698,16 +698,16 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
         fit = list(fit)
         out_schema = portable.fit(out_schema, tool.dialect, opts.for_clients, "/outputSchema",
                                   fit, root=False)
-    if key is None:
+    if key is None or cache is None:
         return res.changes, out_schema, fit
     # kept for the run: its parts equal to other kept results' become theirs
     got = cache.outputs[key] = (res.changes, cache.sharer.share(out_schema), fit)
     return got
 
 
-def _adapt(target: Target, tool: Tool, schema: Any, changes: list[Change],
+def _adapt(target: Target, provider: str, tool: Tool, schema: Any, changes: list[Change],
            asks_strict: bool = False) -> tuple[Any, Any, tuple | None]:
-    """Adapt a lowered input schema to ``target``'s provider (see
+    """Adapt a lowered input schema to ``target``'s provider ``provider`` (see
     :mod:`toolcat.features.project.providers`): (schema, strict flag or None, the non-strict variant
     (schema, changes, the strict variant's changes) of a strict tool or None).
 
@@ -719,7 +719,7 @@ def _adapt(target: Target, tool: Tool, schema: Any, changes: list[Change],
 
     if schema is None:
         return None, (True if target.writes_strict else None), (None, [], [])
-    r = PROVIDERS[target.provider]
+    r = PROVIDERS[provider]
     if asks_strict and not target.writes_strict and target.strict_provider:
         res = pv.adapt(schema, tool.dialect, PROVIDERS[target.strict_provider], "/inputSchema")
         if res.unexpressible is None:
@@ -1016,7 +1016,7 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
                                           pointer=role)
         changes.extend(fitted)
         body[key] = new
-        if mkey is not None:
+        if mkey is not None and cache is not None:
             cache.standards[mkey] = (_SAME if new is was else new, tuple(changes[start:]))
     return standard, changes
 

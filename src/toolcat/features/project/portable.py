@@ -210,7 +210,8 @@ def _upgrade(schema: dict, d: str, pointer: str, changes: list[Change],
     # a reference into `definitions` anywhere but the root's stops the move, as does one
     # into a keyword the upgrade drops
     movable = True
-    extra = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
+    got = schema.get("$defs")
+    extra: dict = got if isinstance(got, dict) else {}
     for _path, node, _nd in [x for r in (body, *extra.values()) for x in iter_schemas(r, walk)]:
         if isinstance(node, dict) and isinstance(node.get("$ref"), str):
             ref = node["$ref"]

@@ -185,20 +185,32 @@ def model_facing(target: Any, item: Any) -> Any:
     return {k: (new if v is body else v) for k, v in item.items()}
 
 
-_NAMES: dict = {}
+#: id of a catalog -> (a weak reference to it, id of its tools, their number, the names):
+#: a few catalogs' (the API's calls in threads each ask for their own), checked against the
+#: catalog itself (an id is reused once its catalog is gone)
+_NAMES: dict[int, tuple[Any, int, int, frozenset]] = {}
+_NAMES_MAX = 16
 
 
 def tool_names(cat: Any) -> frozenset:
     """The names of ``cat``'s tools (what a description may refer to), made once per
-    catalog of a run (the last one asked is kept)."""
+    catalog of a run."""
     if cat is None:
         return frozenset()
-    key = (id(cat), id(cat.tools), len(cat.tools))
-    got = _NAMES.get(key)
-    if got is None:
-        # an OpenWOP toolId is "source:name": descriptions say the name
-        got = frozenset(n for t in cat.tools if isinstance(t.id, str)
-                        for n in (t.id, t.id.split(":", 1)[-1]))
+    got = _NAMES.get(id(cat))
+    if got is not None and got[0]() is cat and got[1] == id(cat.tools) \
+            and got[2] == len(cat.tools):
+        return got[3]
+    # an OpenWOP toolId is "source:name": descriptions say the name
+    names = frozenset(n for t in cat.tools if isinstance(t.id, str)
+                      for n in (t.id, t.id.split(":", 1)[-1]))
+    import weakref
+
+    try:
+        ref = weakref.ref(cat)
+    except TypeError:       # (not a model.Catalog: not kept)
+        return names
+    if len(_NAMES) >= _NAMES_MAX:
         _NAMES.clear()
-        _NAMES[key] = got
-    return got
+    _NAMES[id(cat)] = (ref, id(cat.tools), len(cat.tools), names)
+    return names

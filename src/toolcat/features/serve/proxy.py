@@ -504,11 +504,17 @@ def build_server(served: Served, upstreams: list[Upstream], validate: str = "log
         return {**MODERN_DEFAULTS, **await upstreams[index].call("tools/call", raw)}
 
     passing = pass_through(upstreams)
+    # The handlers answer wire dicts (an upstream's result forwarded as it came, its extra
+    # fields kept): the SDK's runner sends a dict as it is (mcp/server/runner.py,
+    # _dump_result: "expected BaseModel, dict, or None"), but its handler types name only
+    # the result models, so the two arguments are ignored for mypy's arg-type alone.
     server = Server(name, version=version, title=title,
                     description=f"{about} (the compact view of its tools; full descriptors "
                     f"from {served.view.handbook_name})",
-                    instructions=instructions, on_list_tools=list_tools,
-                    on_call_tool=call_tool, on_subscriptions_listen=ListenHandler(served.bus),
+                    instructions=instructions,
+                    on_list_tools=list_tools,  # type: ignore[arg-type]  # (a dict: above)
+                    on_call_tool=call_tool,  # type: ignore[arg-type]  # (a dict: above)
+                    on_subscriptions_listen=ListenHandler(served.bus),
                     **passing)
     # a legacy session is told tools/list changed: say so in its handshake (every transport
     # asks the server for these options, the Streamable HTTP manager too)

@@ -100,8 +100,8 @@ def serve(opts: ServeOptions) -> int:
             lines = view.unportable()
             if lines != (unportable[-1] if unportable else []):
                 # --for CLIENT: what could not be rewritten exactly, once per list served
-                for line in lines:
-                    say(line)
+                for text in lines:
+                    say(text)
                 unportable.append(lines)
             return view
 
