@@ -514,7 +514,7 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
             from toolcat.features.project import portable
 
             in_schema = portable.fit(in_schema, tool.dialect, opts.for_clients, "/inputSchema",
-                                     changes)
+                                     changes, original=tool.input_schema)
     loose = None
     extras = target.request_extras(tool.raw) if native else {}
     if target.provider is not None:
@@ -697,7 +697,7 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
 
         fit = list(fit)
         out_schema = portable.fit(out_schema, tool.dialect, opts.for_clients, "/outputSchema",
-                                  fit, root=False)
+                                  fit, root=False, original=tool.output_schema)
     if key is None or cache is None:
         return res.changes, out_schema, fit
     # kept for the run: its parts equal to other kept results' become theirs

@@ -85,9 +85,10 @@ def check(names: tuple[str, ...]) -> None:
 
 
 def fit(schema: Any, dialect: str, names: tuple[str, ...], pointer: str,
-        changes: list[Change], root: bool = True) -> Any:
+        changes: list[Change], root: bool = True, original: Any = None) -> Any:
     """``schema`` rewritten for the clients ``names`` (see the module doc); the changes are
-    appended to ``changes``."""
+    appended to ``changes`` (``original``: the tool's schema before projection, whose
+    pointers a dropped pattern is reported at)."""
     if not names or not isinstance(schema, dict):
         return schema
     cs = clients(names)
@@ -98,7 +99,8 @@ def fit(schema: Any, dialect: str, names: tuple[str, ...], pointer: str,
     elif any(c.dialects for c in cs):
         schema = _nested(schema, d, pointer, changes, who(lambda c: c.dialects))
     if any(c.dialects for c in cs):
-        schema = _patterns(schema, d, pointer, changes, who(lambda c: c.dialects))
+        schema = _patterns(schema, d, pointer, changes, who(lambda c: c.dialects), original,
+                           dialect)
     if any(c.refs for c in cs) and _has_refs(schema, d):
         from toolcat.schema.lower import lower_schema
 
@@ -385,19 +387,31 @@ def _nested(schema: Any, d: str, pointer: str, changes: list[Change], who: str) 
     return schema
 
 
-def _patterns(schema: Any, d: str, pointer: str, changes: list[Change], who: str) -> Any:
+def _patterns(schema: Any, d: str, pointer: str, changes: list[Change], who: str,
+              original: Any = None, original_dialect: str | None = None) -> Any:
     """``schema`` without the ``pattern`` s that are not ECMA-262 regular expressions in its
     ``u`` mode (e.g. an inline ``(?i)``, or a lone ``]`` that only Annex B reads as the
     character: :func:`toolcat.schema.patterns.unicode_mode_error`): the validator of a 2020-12-only client (Ajv2020, ``u`` flag) refuses
     the whole schema over one; each is dropped, reported ``widened`` at its pointer (the
     schema then accepts any string there). A ``patternProperties`` name that is not one is
     kept, reported ``kept`` (dropping it could narrow: its properties would fall to
-    ``additionalProperties``)."""
+    ``additionalProperties``). Pointers are the ``original`` schema's (the tool's, before
+    lowering and factoring moved its parts) wherever it holds the same pattern: every node
+    with it there is widened, a superset of what is written."""
     from toolcat.schema.patterns import unicode_mode_error
     from toolcat.schema.regex import syntax_error
 
     def why_not(p: str) -> str | None:
         return syntax_error(p) or unicode_mode_error(p)
+
+    reported: set[str] = set()
+
+    def where(pat: str, at: str) -> list[str]:
+        found = [pointer + jp.encode(p + ("pattern",))
+                 for p, n, _d in iter_schemas(original, original_dialect or d)
+                 if isinstance(n, dict) and n.get("pattern") == pat] \
+            if original is not None else []
+        return found or [at + "/pattern"]
 
     def hook(n: Any, path: tuple, nd: str) -> Any:
         if not isinstance(n, dict):
@@ -406,9 +420,12 @@ def _patterns(schema: Any, d: str, pointer: str, changes: list[Change], who: str
         pat = n.get("pattern")
         if isinstance(pat, str) and (why := why_not(pat)) is not None:
             n = {k: v for k, v in n.items() if k != "pattern"}
-            changes.append(Change(at + "/pattern", WIDENED, f"pattern {pat!r} dropped: not an "
-                                  f"ECMA-262 regular expression ({why}), which the validator "
-                                  f"of {who} refuses the schema over"))
+            for ptr in where(pat, at):
+                if ptr not in reported:
+                    reported.add(ptr)
+                    changes.append(Change(ptr, WIDENED, f"pattern {pat!r} dropped: not an "
+                                          f"ECMA-262 regular expression ({why}), which the "
+                                          f"validator of {who} refuses the schema over"))
         pp = n.get("patternProperties")
         if isinstance(pp, dict):
             for k in pp:
