@@ -480,3 +480,27 @@ def test_for_claude_desktop_drops_a_pattern_only_annex_b_reads(tmp_path, ajv_jud
         assert s["properties"][k]["pattern"] == v and unicode_mode_error(v) is None
     kinds = {c.pointer: c.kind.value for c in proj.tools[0].changes}
     assert kinds["/inputSchema/properties/bad/pattern"] == "widened"
+
+
+def test_for_claude_desktop_writes_an_empty_enum_as_not_anything(tmp_path, ajv_judge):
+    """``enum: []`` (Discord's join-request status) accepts no value, and Ajv refuses to
+    compile it ("enum must have non-empty array"), so Claude Desktop refuses the tool. --for
+    claude-desktop writes ``not: {}`` (no value either: exact, reported); every verdict kept
+    under both jsonschema and Ajv2020."""
+    import jsonschema
+
+    tool = {"name": "j", "description": "J.", "inputSchema": {
+        "type": "object", "properties": {
+            "status": {"type": "string", "enum": []},
+            "both": {"enum": [], "not": {"type": "null"}}}}}
+    assert ajv_judge.compile(tool["inputSchema"], engine="2020-12")
+    proj = _project(tmp_path, [tool], to="mcp", for_clients=("claude-desktop",))
+    s = proj.tools[0].descriptor["inputSchema"]
+    assert ajv_judge.compile(s, engine="2020-12") is None
+    assert s["properties"]["status"].get("not") == {} and "enum" not in s["properties"]["status"]
+    xs = [{}, {"status": "a"}, {"both": None}, {"both": 1}, {"status": 2}]
+    before = [jsonschema.Draft202012Validator(tool["inputSchema"]).is_valid(x) for x in xs]
+    assert [jsonschema.Draft202012Validator(s).is_valid(x) for x in xs] == before
+    assert ajv_judge.validate(s, xs, engine="2020-12").valid == before
+    kinds = {c.pointer: c.kind.value for c in proj.tools[0].changes}
+    assert kinds["/inputSchema/properties/status/enum"] == "exact"

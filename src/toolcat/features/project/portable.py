@@ -426,6 +426,16 @@ def _patterns(schema: Any, d: str, pointer: str, changes: list[Change], who: str
                     changes.append(Change(ptr, WIDENED, f"pattern {pat!r} dropped: not an "
                                           f"ECMA-262 regular expression ({why}), which the "
                                           f"validator of {who} refuses the schema over"))
+        if n.get("enum") == []:
+            # no value is valid either way; Ajv refuses to compile an empty enum
+            n = {k: v for k, v in n.items() if k != "enum"}
+            if "not" in n:
+                n["allOf"] = [*(n.get("allOf") or []), {"not": {}}]
+            else:
+                n["not"] = {}
+            changes.append(Change(at + "/enum", EXACT, "enum [] (no value is valid) written "
+                                  "as not: {} (no value is valid): the validator of "
+                                  f"{who} refuses an empty enum"))
         pp = n.get("patternProperties")
         if isinstance(pp, dict):
             for k in pp:
@@ -436,7 +446,8 @@ def _patterns(schema: Any, d: str, pointer: str, changes: list[Change], who: str
                                           f"{who}"))
         return n
 
-    if not any(isinstance(n, dict) and ("pattern" in n or "patternProperties" in n)
+    if not any(isinstance(n, dict) and ("pattern" in n or "patternProperties" in n
+                                        or n.get("enum") == [])
                for _p, n, _d in iter_schemas(schema, d)):
         return schema
     return transform(schema, hook, d)
