@@ -405,13 +405,19 @@ def _patterns(schema: Any, d: str, pointer: str, changes: list[Change], who: str
         return syntax_error(p) or unicode_mode_error(p)
 
     reported: set[str] = set()
+    # the original's pointers of each pattern text, read in one walk when first asked
+    by_pattern: dict[str, list[str]] | None = None
 
     def where(pat: str, at: str) -> list[str]:
-        found = [pointer + jp.encode(p + ("pattern",))
-                 for p, n, _d in iter_schemas(original, original_dialect or d)
-                 if isinstance(n, dict) and n.get("pattern") == pat] \
-            if original is not None else []
-        return found or [at + "/pattern"]
+        nonlocal by_pattern
+        if by_pattern is None:
+            by_pattern = {}
+            if original is not None:
+                for p, n, _d in iter_schemas(original, original_dialect or d):
+                    if isinstance(n, dict) and isinstance(n.get("pattern"), str):
+                        by_pattern.setdefault(n["pattern"], []).append(
+                            pointer + jp.encode(p + ("pattern",)))
+        return by_pattern.get(pat) or [at + "/pattern"]
 
     def hook(n: Any, path: tuple, nd: str) -> Any:
         if not isinstance(n, dict):
