@@ -241,7 +241,15 @@ async def _stdio(proc: ServerProcess, wire: _Wire, on_stderr: Callable[[bytes], 
                     wire.fail(too_large("wrote a line to stdout", limits.max_file_size))
                     return
                 if not line:
-                    break
+                    # Judged before the session's stream closes: the session would otherwise
+                    # see "connection closed" first and the exit status would be lost.
+                    if not wire.done:
+                        code = await _exit_code(popen, 0.5)
+                        how = (f"exited with status {code}" if code is not None and code >= 0
+                               else f"was killed by signal {-code}" if code is not None
+                               else "closed its stdout")
+                        wire.fail(f"{how} before answering {wire.phase}")
+                    return
                 lineno += 1
                 if not line.strip():
                     continue
@@ -261,12 +269,6 @@ async def _stdio(proc: ServerProcess, wire: _Wire, on_stderr: Callable[[bytes], 
                     await to_session.send(SessionMessage(msg))
                 except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                     return
-        if not wire.done:
-            code = await _exit_code(popen, 0.5)
-            how = (f"exited with status {code}" if code is not None and code >= 0
-                   else f"was killed by signal {-code}" if code is not None
-                   else "closed its stdout")
-            wire.fail(f"{how} before answering {wire.phase}")
 
     stderr_done = anyio.Event()
 
