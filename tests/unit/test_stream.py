@@ -264,6 +264,28 @@ def test_measure_of_ids_repeated_across_batches_is_the_whole_measure(tmp_path, m
     assert _figures(path, True, monkeypatch) == whole
 
 
+@pytest.mark.parametrize("options", [
+    ["--to", "anthropic", "--defer", "all"], ["--lossless"], ["--for", "claude-desktop"],
+    ["--to", "openai-strict", "--top", "3"], ["-f", "json", "--description-max", "40"],
+])
+def test_a_streamed_catalog_measures_as_one_read_whole_with_every_option(tmp_path, options):
+    """A tools list large enough to be read a batch at a time (480 tools, names repeated):
+    with --defer, measure projected it whole, and the projection asked for the catalog's tool
+    names in the middle of its pass over the stream (an internal RuntimeError, exit 2)."""
+    from support.common import SAMPLES, run_toolcat
+
+    tools = json.loads((SAMPLES / "git.tools.json").read_text())["tools"]
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps({"tools": [dict(t, name=f"{t['name']}_{i}") for i in range(20)
+                                          for t in tools] + tools * 20}))
+    args = ["measure", str(path), *options]
+    whole = run_toolcat(*args, env={"TOOLCAT_STREAM_THRESHOLD": str(1 << 40)})
+    streamed = run_toolcat(*args, env={"TOOLCAT_STREAM_THRESHOLD": "100"})
+    assert whole.returncode == 0, whole.stderr
+    assert (streamed.returncode, streamed.stdout, streamed.stderr) == \
+        (whole.returncode, whole.stdout, whole.stderr)
+
+
 @pytest.mark.parametrize("command", ["lint", "measure"])
 def test_the_cli_reports_a_broken_streamed_file_as_a_file_read_whole(tmp_path, command):
     """One error line and exit 2 for the broken file; with lint, the other inputs' findings

@@ -354,7 +354,6 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
         for cat in cats:
             with about(cat.file):   # an error deep inside (a RecursionError) names the file
                 figs.append(_measure_one(cat, popts, counter, per_tool, slots, loaded))
-                figs[-1].description_score = _score(cat)
             if on_catalog is not None:
                 on_catalog(cat)
         counts = counter.results()
@@ -730,8 +729,10 @@ def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
         mark = len(slots)
         fig = _measure_streamed(cat, popts, counter, per_tool, slots)
         if fig is not None:
+            fig.description_score = _score(cat)
             return fig
         del slots[mark:]          # (what was submitted is counted and left unused)
+        # from here on the catalog read whole (the stream is closed: never read it again)
         cat = stream.load_whole()
     proj = project_one(cat, popts)
     sums = _Sums(counter, targets.get(proj.target), popts, per_tool, cat.file, slots)
@@ -746,6 +747,7 @@ def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
         from toolcat.features.measure.defer import defer_figures
 
         fig.defer = defer_figures(proj, counter, slots, loaded)
+    fig.description_score = _score(cat)
     return fig
 
 

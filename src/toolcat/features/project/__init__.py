@@ -896,6 +896,12 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
 
     for cat in cats:
         with about(cat.file):   # an error deep inside (a RecursionError) names the file
+            if not ids_only:
+                from toolcat.features.project import prose
+
+                # the names descriptions may refer to, read before the pass that projects
+                # the tools: a streamed tools list cannot be read again inside that pass
+                prose.tool_names(cat)
             for tool in cat.tools:
                 _check_tool(tool, cat)
                 tools.append(_tool_ids(tool, cat.format, target, opts) if ids_only
