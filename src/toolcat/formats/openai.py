@@ -85,7 +85,7 @@ class OpenAiTarget(Target):
 
     name = "openai"
     native_formats = (OPENAI,)
-    schema_keys = ("parameters",)
+    schema_paths = (("parameters",),)
     compact_fields = ("type", "function", "name", "description", "parameters")
     compact_body_fields: ClassVar[tuple[str, ...]] = ("name", "description", "parameters")
 
@@ -146,7 +146,7 @@ class OpenAiResponsesTarget(Target):
 
     name = "openai-responses"
     server_tool_formats = (OPENAI,)
-    schema_keys = ("parameters",)
+    schema_paths = (("parameters",),)
     compact_fields = ("type", "name", "description", "parameters", "strict")
     requires_input_schema = True
 

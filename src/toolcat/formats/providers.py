@@ -291,6 +291,33 @@ PROVIDERS: dict[str, Provider] = {
         notes="JSON Schema ($defs, $ref, anyOf, additionalProperties); `$schema` is refused; "
               "mutually exclusive with `parameters`.",
     ),
+    "bedrock": Provider(
+        key="bedrock",
+        title="Amazon Bedrock Converse tools (toolSpec.inputSchema.json)",
+        sources=(
+            # botocore/data/bedrock-runtime/2023-09-30/service-2.json: ToolSpecification
+            # (name and inputSchema required), ToolName (min 1, max 64, pattern
+            # [a-zA-Z0-9_-]+), description NonEmptyString (min 1), ToolInputSchema ("The top
+            # level schema type must be object"; a union whose member is `json`)
+            "https://github.com/boto/botocore/blob/develop/botocore/data/bedrock-runtime/"
+            "2023-09-30/service-2.json (ToolSpecification, ToolName, ToolInputSchema)",
+            "https://docs.aws.amazon.com/bedrock/latest/APIReference/"
+            "API_runtime_ToolSpecification.html",
+            "https://docs.aws.amazon.com/bedrock/latest/APIReference/"
+            "API_runtime_ToolInputSchema.html",
+            "https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html",
+            # ValidationException "The value at toolConfig.tools.N.toolSpec.inputSchema.json.type
+            # must be one of the following: object."
+            "https://github.com/cognitect-labs/aws-api/issues/272",
+            "https://github.com/aaif-goose/goose/pull/5064",
+        ),
+        name_pattern=NAME_PATTERN,
+        root_must_be_object=True,
+        # (a description, when given, is not empty: the bedrock target leaves an empty one
+        # out; lint TC107 reports it)
+        notes="Any JSON Schema object whose top level says type: object; inputSchema is "
+              "required; a description, when given, is not empty.",
+    ),
 }
 
 
