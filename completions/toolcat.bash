@@ -33,7 +33,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
             return 0 ;;
         --broken-refs|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
@@ -56,7 +56,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
             return 0 ;;
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json bedrock' -- "$cur"))
             return 0 ;;
         --description-max|--indent|--defer-threshold|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
@@ -80,7 +80,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'pure read write exec' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
             return 0 ;;
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
@@ -96,7 +96,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text concise json markdown sarif github junit' -- "$cur"))
             return 0 ;;
         --profile|-p)
-            COMPREPLY=($(compgen -W 'mcp openwop-compact openai openai-strict anthropic anthropic-strict gemini gemini-json claude-code claude-desktop cursor vscode windsurf copilot-cli gemini-cli kiro opencode bedrock-agentcore codex' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop-compact openai openai-strict anthropic anthropic-strict gemini gemini-json bedrock claude-code claude-desktop cursor vscode windsurf copilot-cli gemini-cli kiro opencode bedrock-agentcore codex' -- "$cur"))
             return 0 ;;
         --mcp-version|--config|--baseline|--write-baseline|--output-file|-o|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
@@ -113,7 +113,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
             return 0 ;;
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
@@ -137,7 +137,7 @@ _toolcat() {
             compopt +o default 2>/dev/null
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
             return 0 ;;
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
@@ -153,7 +153,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return 0 ;;
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json bedrock' -- "$cur"))
             return 0 ;;
         --source)
             COMPREPLY=($(compgen -W 'node-pack workflow mcp connector host-extension' -- "$cur"))
@@ -162,7 +162,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'pure read write exec' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
             return 0 ;;
         --broken-refs|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
@@ -194,7 +194,7 @@ _toolcat() {
         --config|--baseline|--write-baseline|--as|--eager|--broken-refs|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json bedrock' -- "$cur"))
             return 0 ;;
         --defer)
             COMPREPLY=($(compgen -W 'none all auto' -- "$cur"))
@@ -215,7 +215,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'pure read write exec' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
             return 0 ;;
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
