@@ -91,6 +91,7 @@ class AnthropicTarget(Target):
     provider = "anthropic"
     typed_object_roots = True
     profile = "anthropic"
+    counted_as = True
 
     def _fields(self, **f: Any) -> dict:
         d: dict = {}

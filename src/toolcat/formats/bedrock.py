@@ -89,8 +89,9 @@ def load_bedrock(doc: Any, path: str) -> Catalog:
         raise InputError(f"--from bedrock: {_NOT_BEDROCK}", path)
     items, base = got
     tools: list[Tool] = []
+    envelope = base.split("/")[1] if base else "array"      # toolConfig | tools | array
     cat = Catalog(file=path, format=BEDROCK, tools=tools, document=doc,
-                  view=view_from_name(path), meta={"envelope": base.split("/")[1] if base else "array"})
+                  view=view_from_name(path), meta={"envelope": envelope})
     skipped = []
     for i, item in enumerate(items):
         if isinstance(item, dict) and isinstance(item.get("cachePoint"), dict) \
@@ -122,6 +123,7 @@ class BedrockTarget(Target):
     typed_object_roots = True
     provider = "bedrock"
     profile = "bedrock"
+    counted_as = True
 
     def _fields(self, **f: Any) -> dict:
         spec: dict = {}

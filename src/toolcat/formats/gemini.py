@@ -73,6 +73,7 @@ class GeminiTarget(Target):
     subset_by_default = True
     factors = False
     profile = "gemini"
+    counted_as = True
 
     def _fields(self, **f: Any) -> dict:
         d: dict = {}

@@ -93,6 +93,7 @@ class OpenAiTarget(Target):
     provider = "openai-nonstrict"
     typed_object_roots = True
     requires_input_schema = True
+    counted_as = True
 
     def _fields(self, **f: Any) -> dict:
         fn: dict = {}
@@ -149,6 +150,7 @@ class OpenAiResponsesTarget(Target):
     schema_paths = (("parameters",),)
     compact_fields = ("type", "name", "description", "parameters", "strict")
     requires_input_schema = True
+    counted_as = True
 
     profile = "openai"
     provider = "openai-nonstrict"

@@ -106,6 +106,9 @@ class Target:
     writes_strict: ClassVar[bool] = False
     #: the lint profile that checks what this target writes
     profile: ClassVar[str] = "mcp"
+    #: a provider's request: ``measure --as NAME`` counts what it carries for the tools
+    #: (set on each class itself: a subclass does not inherit it)
+    counted_as: ClassVar[bool] = False
     #: the target can write a deferral plan (:mod:`toolcat.features.project.defer`): tools loaded on
     #: demand through the provider's tool search
     defers: ClassVar[bool] = False
