@@ -354,9 +354,9 @@ def test_botocore_validates_bedrock_requests_of_outside_specs(entry_id):
 
 def test_bedrock_row_is_the_service_model():
     """The bedrock row's name rule is the model's ``ToolName`` (1-64 characters of
-    ``[a-zA-Z0-9_-]``); the validator refuses an empty description (the model's
-    ``NonEmptyString``, which the target leaves out) and a missing inputSchema (which the
-    target writes)."""
+    ``[a-zA-Z0-9_-]``) and its ``description_min`` the model's ``NonEmptyString``; the
+    validator refuses an empty description (which the target leaves out, lint PV516 reports)
+    and a missing inputSchema (which the target writes)."""
     shape, validator, name = _converse()
     from toolcat.formats.providers import PROVIDERS
 
@@ -365,7 +365,7 @@ def test_bedrock_row_is_the_service_model():
     from botocore.session import get_session
 
     spec = get_session().get_service_model("bedrock-runtime").shape_for("ToolSpecification")
-    assert spec.members["description"].metadata["min"] == 1
+    assert row.description_min == spec.members["description"].metadata["min"] == 1
     assert spec.required_members == ["name", "inputSchema"]
     for bad_spec in ({"name": "f", "description": "", "inputSchema": {"json": {}}},
                      {"name": "f", "description": "F."}):

@@ -466,17 +466,23 @@ def test_bedrock_reads_converse_requests_and_writes_its_own_tools_as_given(tmp_p
 def test_lint_bedrock_reports_a_long_name_an_empty_description_and_a_non_object_root(
         tmp_path):
     """``lint --profile bedrock`` (derived from the target's row): a 65-character name
-    (PV508, error), an empty description (TC107), a top level that is no object (PV505,
-    error); the target's own output of the same tools lints without an error."""
+    (PV508, error), an empty description (PV516, error: Bedrock refuses the request; TC107),
+    a top level that is no object (PV505, error); a missing description is no PV516 (it is
+    optional); the target's own output of the same tools lints without an error."""
     tools = [{"name": "a" * 65, "description": "", "inputSchema": {"type": "object",
                                                                    "properties": {}}},
-             {"name": "s", "description": "S.", "inputSchema": {"type": "string"}}]
+             {"name": "s", "description": "S.", "inputSchema": {"type": "string"}},
+             {"name": "n", "inputSchema": {"type": "object", "properties": {}}}]
     p = write(tmp_path, {"tools": tools}, "in.json")
     fs = lint(load_catalogs([str(p)], LoadOptions(strict=False)), Config(), "bedrock").findings
     got = {(f.code, f.severity, f.tool) for f in fs
-           if f.code in ("PV508", "TC107", "PV505")}
+           if f.code in ("PV508", "TC107", "PV505", "PV516")}
     assert got == {("PV508", "error", "a" * 65), ("TC107", "warning", "a" * 65),
-                   ("PV505", "error", "s")}
+                   ("PV516", "error", "a" * 65), ("PV505", "error", "s"),
+                   ("TC107", "warning", "n")}
+    # no other profile refuses an empty description
+    assert not [f for f in lint(load_catalogs([str(p)], LoadOptions(strict=False)), Config(),
+                                "anthropic").findings if f.code == "PV516"]
     proj = project(tmp_path, tools, "bedrock")
     assert [f.code for f in lint_output(tmp_path, proj, "bedrock")
             if f.severity == "error"] == []

@@ -52,6 +52,8 @@ class Provider:
     ``root_properties``: a top-level object schema without ``properties`` is rejected
     (OpenAI: 400 "object schema missing properties"; PV505); the provider targets write
     ``"properties": {}`` there (exact).
+    ``description_min``: the fewest characters of a tool description, when one is given
+    (Bedrock: 1; PV516); the target writes no empty description.
     """
 
     def __init__(self, key: str, title: str, sources: tuple[str, ...],
@@ -70,7 +72,7 @@ class Provider:
                  max_strict_tools: int | None = None, max_optional: int | None = None,
                  max_unions: int | None = None, openapi_schema: bool = False,
                  unique_names: bool = False, root_properties: bool = False,
-                 notes: str = "") -> None:
+                 description_min: int = 0, notes: str = "") -> None:
         self.key = key
         self.title = title
         self.name = title.split()[0]           # "OpenAI", "Anthropic", "Gemini" (messages)
@@ -102,6 +104,7 @@ class Provider:
         self.openapi_schema = openapi_schema
         self.unique_names = unique_names
         self.root_properties = root_properties
+        self.description_min = description_min
         self.notes = notes
 
 
@@ -313,8 +316,8 @@ PROVIDERS: dict[str, Provider] = {
         ),
         name_pattern=NAME_PATTERN,
         root_must_be_object=True,
-        # (a description, when given, is not empty: the bedrock target leaves an empty one
-        # out; lint TC107 reports it)
+        # description: NonEmptyString (min 1); the bedrock target leaves an empty one out
+        description_min=1,
         notes="Any JSON Schema object whose top level says type: object; inputSchema is "
               "required; a description, when given, is not empty.",
     ),
