@@ -50,34 +50,34 @@ _toolcat() {
         ;;
     project)
         case $prev in
-        --output|-o|--handbook|--report|--duplicate-ids|--eager|--for|--server-name|--plugin|--broken-refs|--root|--server|--url|--header|--client-config)
+        --output|-o|--handbook|--report|--duplicate-ids|--for|--server-name|--plugin|--eager|--broken-refs|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --view)
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
             return 0 ;;
+        --indent|--description-max|--defer-threshold|--max-file-size|--timeout)
+            compopt +o default 2>/dev/null
+            return 0 ;;
         --to)
             COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json bedrock' -- "$cur"))
             return 0 ;;
-        --description-max|--indent|--defer-threshold|--max-file-size|--timeout)
-            compopt +o default 2>/dev/null
+        --output-schema)
+            COMPREPLY=($(compgen -W 'full bounded none' -- "$cur"))
             return 0 ;;
         --unlowerable)
             COMPREPLY=($(compgen -W 'widen omit keep fail' -- "$cur"))
-            return 0 ;;
-        --defer)
-            COMPREPLY=($(compgen -W 'none all auto' -- "$cur"))
-            return 0 ;;
-        --search)
-            COMPREPLY=($(compgen -W 'bm25 regex' -- "$cur"))
-            return 0 ;;
-        --output-schema)
-            COMPREPLY=($(compgen -W 'full bounded none' -- "$cur"))
             return 0 ;;
         --source)
             COMPREPLY=($(compgen -W 'node-pack workflow mcp connector host-extension' -- "$cur"))
             return 0 ;;
         --safety-tier)
             COMPREPLY=($(compgen -W 'pure read write exec' -- "$cur"))
+            return 0 ;;
+        --defer)
+            COMPREPLY=($(compgen -W 'none all auto' -- "$cur"))
+            return 0 ;;
+        --search)
+            COMPREPLY=($(compgen -W 'bm25 regex' -- "$cur"))
             return 0 ;;
         --from)
             COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
@@ -87,7 +87,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--output -o --view --to --handbook --report --description-max --unlowerable --subset --no-subset --check --indent --sort --duplicate-ids --defer --eager --defer-threshold --search --output-schema --no-output-schema --no-factor --factor-all --for --server-name --plugin --keep-titles --lossless --source --safety-tier --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--output -o --view --handbook --report --check --indent --sort --duplicate-ids --to --description-max --lossless --keep-titles --output-schema --no-output-schema --no-factor --unlowerable --subset --no-subset --factor-all --source --safety-tier --for --server-name --plugin --defer --eager --defer-threshold --search --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     lint)
@@ -185,34 +185,34 @@ _toolcat() {
         --format|-f)
             COMPREPLY=($(compgen -W 'table json markdown csv' -- "$cur"))
             return 0 ;;
-        --top|--max-bytes|--max-tokens|--max-increase|--defer-threshold|--loaded|--description-max|--max-file-size|--timeout)
+        --top|--max-bytes|--max-tokens|--max-increase|--loaded|--description-max|--defer-threshold|--max-file-size|--timeout)
             compopt +o default 2>/dev/null
             return 0 ;;
         --gate)
             COMPREPLY=($(compgen -W 'after before upfront' -- "$cur"))
             return 0 ;;
-        --config|--baseline|--write-baseline|--as|--eager|--broken-refs|--root|--server|--url|--header|--client-config)
+        --config|--baseline|--write-baseline|--as|--for|--server-name|--plugin|--eager|--broken-refs|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --to)
             COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json bedrock' -- "$cur"))
             return 0 ;;
-        --defer)
-            COMPREPLY=($(compgen -W 'none all auto' -- "$cur"))
-            return 0 ;;
-        --search)
-            COMPREPLY=($(compgen -W 'bm25 regex' -- "$cur"))
+        --output-schema)
+            COMPREPLY=($(compgen -W 'full bounded none' -- "$cur"))
             return 0 ;;
         --unlowerable)
             COMPREPLY=($(compgen -W 'widen omit keep fail' -- "$cur"))
-            return 0 ;;
-        --output-schema)
-            COMPREPLY=($(compgen -W 'full bounded none' -- "$cur"))
             return 0 ;;
         --source)
             COMPREPLY=($(compgen -W 'node-pack workflow mcp connector host-extension' -- "$cur"))
             return 0 ;;
         --safety-tier)
             COMPREPLY=($(compgen -W 'pure read write exec' -- "$cur"))
+            return 0 ;;
+        --defer)
+            COMPREPLY=($(compgen -W 'none all auto' -- "$cur"))
+            return 0 ;;
+        --search)
+            COMPREPLY=($(compgen -W 'bm25 regex' -- "$cur"))
             return 0 ;;
         --from)
             COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
@@ -222,7 +222,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --to --as --defer --eager --defer-threshold --search --loaded --description-max --unlowerable --subset --no-subset --output-schema --no-output-schema --no-factor --factor-all --keep-titles --lossless --source --safety-tier --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--tokenizer -t --format -f --top --max-bytes --max-tokens --gate --config --baseline --max-increase --write-baseline --as --loaded --to --description-max --lossless --keep-titles --output-schema --no-output-schema --no-factor --unlowerable --subset --no-subset --factor-all --source --safety-tier --for --server-name --plugin --defer --eager --defer-threshold --search --from --webhooks --cookies --broken-refs --root --merge --max-file-size --server --url --header --timeout --client --client-config --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     capture)
@@ -258,7 +258,7 @@ _toolcat() {
             return 0 ;;
         esac
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --validate --no-validate --no-repair-args --deny-poisoned --handbook-tool --defer --eager --max-loaded --defer-threshold --description-max --keep-titles --lossless --output-schema --no-output-schema --no-factor --for --server-name --plugin --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
+            COMPREPLY=($(compgen -W '--server --url --header --client --client-config --catalog --timeout --call-timeout --http --validate --no-validate --no-repair-args --deny-poisoned --handbook-tool --defer --eager --max-loaded --defer-threshold --description-max --lossless --keep-titles --output-schema --no-output-schema --no-factor --for --server-name --plugin --verbose -v --no-color --quiet -q --help -h' -- "$cur"))
         fi
         ;;
     rule)

@@ -134,21 +134,9 @@ def project(catalogs: Catalogs, to: str | None = None, view: str = "compact", *,
         view=view, to=to, description_max=description_max, unlowerable=unlowerable,
         subset=subset, output_schema=output_schema, factor=factor, factor_all=factor_all,
         keep_titles=keep_titles, sort=sort, source=source, safety_tier=safety_tier, indent=indent,
-        duplicate_ids=duplicate_ids,
-        for_clients=(for_clients,) if isinstance(for_clients, str) else tuple(for_clients),
-        server_name=server_name, plugin=plugin,
-        defer=_defer_options(defer, eager, defer_threshold, search))
+        duplicate_ids=duplicate_ids, for_clients=for_clients, server_name=server_name,
+        plugin=plugin, defer=defer, eager=eager, defer_threshold=defer_threshold, search=search)
     return project_catalogs(_catalogs(catalogs), opts)
-
-
-def _defer_options(defer: str, eager: Iterable[str], threshold: int, search: str) -> Any:
-    from toolcat.features.project.defer import DeferOptions
-
-    if isinstance(eager, str):
-        eager = (eager,)
-    opts = DeferOptions(defer, tuple(eager), threshold, search)
-    opts.check()
-    return opts
 
 
 # ----------------------------------------------------------------------------- lint
@@ -195,7 +183,8 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
             factor_all: bool = False, keep_titles: bool = False,
             source: str | None = None, safety_tier: str | None = None,
             defer: str = "none", eager: Iterable[str] = (), defer_threshold: int = 20_000,
-            search: str = "bm25",
+            search: str = "bm25", for_clients: Iterable[str] = (),
+            server_name: str | None = None, plugin: str | None = None,
             settings: ProjectOptions | None = None, counter: Any = None,
             on_catalog: Any = None, loaded: int = 5) -> Measurement:
     """Bytes and exact BPE tokens (``o200k_base`` or ``cl100k_base``) of each catalog's
@@ -206,7 +195,8 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
     that the tokenizer loads meanwhile); ``on_catalog(catalog)`` is called as each catalog is
     done (progress). :meth:`~toolcat.features.measure.Measurement.json` is ``measure --format json``'s
     data. ``loaded``: with deferral (``settings.defer``), the tools a session loads (the
-    session estimate)."""
+    session estimate). The projection keywords are :func:`project`'s (``for_clients``: the
+    view those MCP clients get, as ``measure --for``)."""
     from toolcat.features.measure import Measurement, measure_catalogs, tokenizer_name
     from toolcat.features.project import options_from_cli
 
@@ -214,7 +204,8 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
         to=to, description_max=description_max, unlowerable=unlowerable, subset=subset,
         output_schema=output_schema, factor=factor, factor_all=factor_all,
         keep_titles=keep_titles, source=source, safety_tier=safety_tier,
-        defer=_defer_options(defer, eager, defer_threshold, search))
+        defer=defer, eager=eager, defer_threshold=defer_threshold, search=search,
+        for_clients=for_clients, server_name=server_name, plugin=plugin)
     tok = tokenizer_name(tokenizer)
     figs = measure_catalogs(_catalogs(catalogs), opts, tok, per_tool=per_tool, counter=counter,
                             on_catalog=on_catalog, loaded=loaded)

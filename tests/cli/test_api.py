@@ -252,6 +252,37 @@ def test_api_and_cli_refuse_and_accept_the_same_load_options(keyword, option, va
         assert cli.returncode in (0, 1), err
 
 
+# The projection options: one builder (features.project.options_from_cli) for project's,
+# measure's and serve's options and the API's keywords: the same values refused with the same
+# message, the same values accepted (the API did not check --eager without --defer, and took
+# --for's comma-separated lists only on the command line).
+@pytest.mark.parametrize("keywords,options", [
+    ({"eager": ["get_*"]}, ["--eager", "get_*"]),
+    ({"search": "regex"}, ["--search", "regex"]),
+    ({"to": "anthropic", "defer": "some"}, ["--to", "anthropic", "--defer", "some"]),
+    ({"defer": "all"}, ["--defer", "all"]),
+    ({"description_max": -1}, ["--description-max", "-1"]),
+    ({"for_clients": "claude-desktop,nope"}, ["--for", "claude-desktop,nope"]),
+    ({"for_clients": "claude-desktop,cursor"}, ["--for", "claude-desktop,cursor"]),
+    ({"to": "anthropic", "defer": "all", "eager": "git_status"},
+     ["--to", "anthropic", "--defer", "all", "--eager", "git_status"]),
+])
+@pytest.mark.parametrize("command", ["project", "measure"])
+def test_api_and_cli_refuse_and_accept_the_same_projection_options(command, keywords, options):
+    path = SAMPLES / "git.tools.json"
+    cli = run_toolcat(command, str(path), *options, "-q")
+    err = cli.stderr.decode()
+    cats = toolcat.load_all([path])
+    try:
+        got = getattr(toolcat, command)(cats, **keywords)
+    except toolcat.UsageError as e:
+        assert cli.returncode == 2 and err == f"toolcat: error: {e}\n" or err == f"{e}\n", err
+    else:
+        assert cli.returncode == 0, err
+        if command == "project":
+            assert cli.stdout == got.output_bytes()
+
+
 def test_load_builds_a_spec_with_broken_refs_as_the_cli_does(tmp_path) -> None:
     """Temporal's generated Swagger spec (outside corpus) has 10 $refs that name nothing. The
     command line builds all 226 tools by default (--broken-refs widen, README); the API's

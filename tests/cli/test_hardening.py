@@ -378,10 +378,12 @@ def test_control_characters_are_escaped_everywhere(tmp_path: Path) -> None:
         {"name": HOSTILE, "title": HOSTILE, "description": HOSTILE,
          "inputSchema": {"type": "object", "properties": {HOSTILE: {"type": "string"}},
                          "required": [HOSTILE + "!"]}}))
+    other = _write(tmp_path / "other.json", _mcp({"name": "b", "inputSchema": {"type": "object"}}))
     for args in (["tools", f], ["lint", f], ["lint", "-f", "github", f],
                  ["lint", "-f", "concise", f], ["lint", "--statistics", f],
                  ["measure", f, "--top", "3"], ["measure", "-f", "markdown", f, "--top", "1"],
-                 ["project", f, "-o", tmp_path / "o.json"], ["diff-toolids", f, f]):
+                 ["project", f, "-o", tmp_path / "o.json"], ["diff-toolids", f, f],
+                 ["diff-toolids", f, other], ["diff", f, other], ["diff", "--ids-only", f, other]):
         r = run(*args)
         assert r.returncode in (0, 1), (args, r.stderr)
         _no_control(r.stdout, r.stderr)

@@ -86,7 +86,7 @@ def _toolcat_modules_after(args: list[str]) -> set[str]:
 
 @pytest.mark.parametrize(("args", "modules"), [
     (["lint", "samples/git.tools.json"], {"lint_run"}),     # no Typer: test_lint_fast.py
-    (["-q", "measure", "samples/git.tools.json"], {"measure", "project"}),  # it projects
+    (["-q", "measure", "samples/git.tools.json"], {"measure"}),  # options: common
     (["tools", "samples/petstore.openapi.yaml"], {"tools"}),
     (["rule", "TC101"], {"rule"}),
 ])

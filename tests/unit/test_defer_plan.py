@@ -140,7 +140,7 @@ def test_cli_acceptance_and_usage_errors(tmp_path):
     assert len(_searches(arr)) == 1
     assert b"deferred: 116 of 117 tools deferred" in r.stderr
     for args, msg in [(["--to", "mcp", "--defer", "all"], b"needs a target that defers"),
-                      (["--to", "anthropic", "--eager", "get_me"], b"need --defer all"),
+                      (["--to", "anthropic", "--eager", "get_me"], b"needs --defer all"),
                       (["--to", "anthropic", "--defer", "x"], b"--defer must be one of")]:
         r = run_toolcat("project", gh, *args)
         assert r.returncode == 2 and r.stderr.startswith(b"toolcat: error: ") and msg in r.stderr, \

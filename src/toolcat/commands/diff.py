@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Optional
+from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 
@@ -168,25 +168,10 @@ def diff(
     opts: Shared,
 ) -> int:
     """Compare two catalog versions; exit 1 when a finding of the --fail-on kinds is found."""
-    from toolcat.errors import UsageError
-    from toolcat.features.diff.catalog import FAIL_ON
-    from toolcat.features.diff.render import FORMATS
-
-    opts.apply_ui()
-    if ids_only:
-        if fmt not in ("text", "json"):
-            raise UsageError(f"--format must be text or json with --ids-only (got {fmt!r})")
-    elif fmt not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
-    if fail_on not in FAIL_ON:
-        raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)} (got {fail_on!r})")
-    for name, n in (("--max-checks", max_checks), ("--max-checks-total", max_checks_total)):
-        if n <= 0:
-            raise UsageError(f"{name} must be positive (got {n})")
-    if old == "-" and new == "-":
-        raise UsageError("only one of OLD and NEW can be stdin (-)")
     from toolcat.files import check_inputs
 
+    opts.apply_ui()
+    _check_diff_args(fmt, fail_on, ids_only, max_checks, max_checks_total, old, new)
     check_inputs([("--ignore-file", ignore_file)])
     entries = list(ignore or [])
     for e in entries:
@@ -195,6 +180,8 @@ def diff(
     given = [p for p in (old, new) if p is not None]
     pair = not given and not (opts.client or opts.client_config) and len(live.specs) == 2
     if len(given) + (2 if pair else live.any) != 2:
+        from toolcat.errors import UsageError
+
         raise UsageError("diff compares two catalogs: OLD and NEW, OLD and the servers "
                          "(--server, --url, --client, --client-config; together one side), "
                          "or two servers (--server/--url twice)")
@@ -207,25 +194,55 @@ def diff(
         entries += more
     (old, cats_old), (new, cats_new) = _sides(given, live, lopts, whole_setup=not pair)
     warn_broken_refs(cats_old + cats_new)
-    from toolcat.ui import write_stdout
-
     if ids_only:
-        from toolcat.features.diff.toolids import diff_sides, render_text, side_from_catalogs
+        from toolcat.features.diff.toolids import diff_sides, side_from_catalogs
 
-        result = diff_sides(side_from_catalogs(cats_old, old), side_from_catalogs(cats_new, new))
-        if fmt == "json":
-            from toolcat.document.canonical import dumps
-
-            write_stdout(dumps(result.to_json(), indent=2) + b"\n")
-        else:
-            write_stdout(render_text(result))
-        raise typer.Exit(0 if result.equal else 1)
+        _write_ids(diff_sides(side_from_catalogs(cats_old, old),
+                              side_from_catalogs(cats_new, new)), fmt)
     import toolcat
+    from toolcat.ui import write_stdout
 
     rep = toolcat.api.diff(cats_old, cats_new, ignore=entries, max_checks=max_checks,
                            max_checks_total=max_checks_total, old_label=old, new_label=new)
     write_stdout(rep.render(fmt, fail_on))
     raise typer.Exit(rep.exit_code(fail_on))
+
+
+def _check_diff_args(fmt: str, fail_on: str, ids_only: bool, max_checks: int,
+                     max_checks_total: int, old: str | None, new: str | None) -> None:
+    """Usage errors of diff's own options (before anything is read)."""
+    from toolcat.errors import UsageError
+    from toolcat.features.diff.catalog import FAIL_ON
+    from toolcat.features.diff.render import FORMATS
+
+    if ids_only:
+        if fmt not in ("text", "json"):
+            raise UsageError(f"--format must be text or json with --ids-only (got {fmt!r})")
+    elif fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)} (got {fmt!r})")
+    if fail_on not in FAIL_ON:
+        raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)} (got {fail_on!r})")
+    for name, n in (("--max-checks", max_checks), ("--max-checks-total", max_checks_total)):
+        if n <= 0:
+            raise UsageError(f"{name} must be positive (got {n})")
+    if old == "-" and new == "-":
+        raise UsageError("only one of OLD and NEW can be stdin (-)")
+
+
+def _write_ids(result: Any, fmt: str) -> NoReturn:
+    """A toolId comparison on stdout (json, or text for people: control characters
+    escaped); exits 0 when the sets are equal, else 1."""
+    from toolcat.ui import write_stdout, write_text
+
+    if fmt == "json":
+        from toolcat.document.canonical import dumps
+
+        write_stdout(dumps(result.to_json(), indent=2) + b"\n")
+    else:
+        from toolcat.features.diff.toolids import render_text
+
+        write_text(render_text(result))
+    raise typer.Exit(0 if result.equal else 1)
 
 
 @shared(*_SHARED)
@@ -277,40 +294,28 @@ def diff_toolids(
     if (pair or len(given) + live.any == 2) and (to is not None or source is not None
                                        or safety_tier is not None):
         raise UsageError("--to, --source and --safety-tier apply only with a single catalog")
+    from toolcat.features.diff.toolids import diff_sides, side_from_catalogs
 
-    from toolcat.features.diff.toolids import (
-        diff_sides,
-        render_text,
-        side_from_catalogs,
-        side_from_items,
-    )
-
-    lopts = opts.load()
-    sides = _sides(given, live, lopts, whole_setup=not pair)
+    sides = _sides(given, live, opts.load(), whole_setup=not pair)
     warn_broken_refs([c for _label, cs in sides for c in cs])
-    a, cats_a = sides[0]
     if len(sides) == 2:
-        b, cats_b = sides[1]
-        side_a = side_from_catalogs(cats_a, a)
-        side_b = side_from_catalogs(cats_b, b)
-    else:
-        from toolcat.features.project import options_from_cli, project_catalogs, standard_array
+        (a, cats_a), (b, cats_b) = sides
+        _write_ids(diff_sides(side_from_catalogs(cats_a, a), side_from_catalogs(cats_b, b)),
+                   fmt)
+    _write_ids(diff_sides(*_views(sides[0], to, source, safety_tier)), fmt)
 
-        # ids only: no description or schema is projected (issue 17: as fast as `tools`)
-        popts = options_from_cli(to=to, source=source, safety_tier=safety_tier)
-        proj = project_catalogs(list(cats_a), popts, ids_only=True)
-        target = proj.target
-        side_a = side_from_items(standard_array(cats_a, target, ids_only=True), target,
-                                 f"{a} (standard view, {target})")
-        side_b = side_from_items(proj.array(), target, f"{a} (compact view, {target})")
-    result = diff_sides(side_a, side_b)
 
-    from toolcat.ui import write_stdout, write_text
+def _views(side: tuple[str, list], to: str | None, source: str | None,
+           safety_tier: str | None) -> tuple[Any, Any]:
+    """The toolId sides of one catalog's standard view and its own compact projection."""
+    from toolcat.features.diff.toolids import side_from_items
+    from toolcat.features.project import options_from_cli, project_catalogs, standard_array
 
-    if fmt == "json":
-        from toolcat.document.canonical import dumps
-
-        write_stdout(dumps(result.to_json(), indent=2) + b"\n")
-    else:
-        write_text(render_text(result))   # for people: control characters escaped
-    raise typer.Exit(0 if result.equal else 1)
+    label, cats = side
+    # ids only: no description or schema is projected (as fast as `tools`)
+    popts = options_from_cli(to=to, source=source, safety_tier=safety_tier)
+    proj = project_catalogs(list(cats), popts, ids_only=True)
+    target = proj.target
+    return (side_from_items(standard_array(cats, target, ids_only=True), target,
+                            f"{label} (standard view, {target})"),
+            side_from_items(proj.array(), target, f"{label} (compact view, {target})"))

@@ -8,27 +8,17 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolcat.commands.common import LIVE, LOAD, UI, Shared, warn_broken_refs
-from toolcat.commands.options import Paths, shared
-from toolcat.commands.project import (
-    Defer,
-    DeferThreshold,
-    DescriptionMax,
-    Eager,
-    FactorAll,
-    KeepTitles,
-    Lossless,
-    NoFactor,
-    NoOutputSchema,
-    OutputSchema,
-    SafetyTier,
-    Search,
-    Source,
-    Subset,
-    To,
-    Unlowerable,
-    output_policy,
+from toolcat.commands.common import (
+    DEFER,
+    FOR,
+    LIVE,
+    LOAD,
+    PROJECTION,
+    UI,
+    Shared,
+    warn_broken_refs,
 )
+from toolcat.commands.options import Paths, shared
 from toolcat.commands.sources import (
     input_files,
     load_sources,
@@ -139,7 +129,7 @@ def want_progress(fmt: str, quiet: bool, stream: Any = None) -> bool:
         return False
 
 
-@shared(*LOAD, *LIVE, *UI)
+@shared(*PROJECTION, *FOR, *DEFER, *LOAD, *LIVE, *UI)
 def measure(
     paths: Paths = None,
     tokenizer: Annotated[Optional[str], typer.Option(
@@ -176,7 +166,6 @@ def measure(
     write_baseline: Annotated[Optional[str], typer.Option(
         "--write-baseline", help="Record each catalog's figures to FILE (atomic).",
         show_default=False)] = None,
-    to: To = None,
     as_provider: Annotated[Optional[str], typer.Option(
         "--as", help="Count what this provider's request carries for the tools: openai (the "
         "function objects), anthropic (name, description, input_schema: no outputSchema, "
@@ -186,32 +175,15 @@ def measure(
         "--to. Tokens are exact for openai with o200k_base and for harmony, an estimate "
         "otherwise [default: the tools array as written].",
         show_default=False)] = None,
-    defer: Defer = "none",
-    eager: Eager = None,
-    defer_threshold: DeferThreshold = 20_000,
-    search: Search = "bm25",
     loaded: Annotated[int, typer.Option(
         "--loaded", help="With --defer: the tools a session loads on demand, for the "
         "session estimate (up front + K x the median on-demand tokens).", min=0)] = 5,
-    description_max: DescriptionMax = 120,
-    unlowerable: Unlowerable = None,
-    subset: Subset = None,
-    output_schema: OutputSchema = None,
-    no_output_schema: NoOutputSchema = False,
-    no_factor: NoFactor = False,
-    factor_all: FactorAll = False,
-    keep_titles: KeepTitles = False,
-    lossless: Lossless = False,
-    source: Source = None,
-    safety_tier: SafetyTier = None,
     *,
     opts: Shared,
 ) -> int:
     """Measure bytes and tokens of each catalog's standard view against its compact view."""
-    from toolcat.commands.project import defer_options
     from toolcat.errors import UsageError
     from toolcat.features.measure.settings import Settings
-    from toolcat.features.project import options_from_cli
     from toolcat.files import check_inputs, check_outputs
 
     opts.apply_ui()
@@ -220,14 +192,9 @@ def measure(
     check_inputs([("--baseline", baseline)])
     check_outputs([("--write-baseline", write_baseline)],
                   input_files(paths, opts.client_config, baseline))
-    ms = Settings.read(config, gate, tokenizer, to, as_provider, defer)
+    ms = Settings.read(config, gate, tokenizer, opts.to, as_provider, opts.defer)
     # the options `toolcat project` builds from the same values (checked here, early)
-    popts = options_from_cli(
-        to=ms.to, description_max=description_max, unlowerable=unlowerable, subset=subset,
-        output_schema=output_policy(output_schema, no_output_schema), factor=not no_factor,
-        factor_all=factor_all,
-        keep_titles=keep_titles, source=source, safety_tier=safety_tier, lossless=lossless,
-        defer=defer_options(defer, eager, defer_threshold, search))
+    popts = opts.projection(to=ms.to)
     budget = ms.budget(popts, max_bytes, max_tokens, baseline, max_increase)
     live = opts.live()
     paths = require_inputs(paths, live)

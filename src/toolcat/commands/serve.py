@@ -7,20 +7,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from toolcat.commands.common import Shared
+from toolcat.commands.common import FOR, PROSE, Shared
 from toolcat.commands.options import Client, ClientConfig, Headers, Timeout, shared
-from toolcat.commands.project import (
-    DescriptionMax,
-    ForClients,
-    KeepTitles,
-    Lossless,
-    NoFactor,
-    NoOutputSchema,
-    OutputSchema,
-    Plugin,
-    ServerName,
-    output_policy,
-)
 
 HELP = ("Serve an MCP server's tools in the compact view, over stdio (or Streamable HTTP on "
         "127.0.0.1 with --http): tools/list lists what "
@@ -144,7 +132,7 @@ def register(app: typer.Typer) -> None:
     app.command("serve", epilog=EPILOG, help=HELP, short_help=SHORT)(serve)
 
 
-@shared("verbose", "no_color", "quiet")
+@shared(*PROSE, *FOR, "verbose", "no_color", "quiet")
 def serve(
     upstream: Annotated[Optional[str], typer.Argument(
         metavar="SERVER", help="The upstream server: a command line, or an http(s):// URL.",
@@ -167,24 +155,13 @@ def serve(
     eager: Eager = None,
     max_loaded: MaxLoaded = 20,
     defer_threshold: DeferThreshold = 20_000,
-    description_max: DescriptionMax = 120,
-    keep_titles: KeepTitles = False,
-    lossless: Lossless = False,
-    output_schema: OutputSchema = None,
-    no_output_schema: NoOutputSchema = False,
-    no_factor: NoFactor = False,
-    for_clients: ForClients = None,
-    server_name: ServerName = None,
-    plugin: Plugin = None,
     *,
     opts: Shared,
 ) -> None:
     import gc
 
     from toolcat import ui
-    from toolcat.commands.project import client_names
     from toolcat.errors import UsageError
-    from toolcat.features.project import options_from_cli
     from toolcat.features.serve.runner import ServeOptions
     from toolcat.features.serve.runner import serve as run
     from toolcat.features.serve.view import check_tool_name
@@ -200,13 +177,7 @@ def serve(
     if deferring is not None and handbook_tool in (deferring.search, deferring.call):
         raise UsageError(f"--handbook-tool {handbook_tool} is the name of a meta tool of "
                          "--defer: choose another name")
-    settings = options_from_cli(to="mcp", description_max=description_max,
-                                output_schema=output_policy(output_schema,
-                                                            no_output_schema),
-                                factor=not no_factor,
-                                keep_titles=keep_titles, lossless=lossless,
-                                for_clients=client_names(for_clients),
-                                server_name=server_name, plugin=plugin)
+    settings = opts.projection(to="mcp")
     live = _live(cmds, urls, header, timeout, client, client_config, opts.verbose, catalog)
     statics = _catalogs(catalog or [], [s.name for s in live.specs])
     code = run(ServeOptions(specs=live.specs, settings=settings, handbook_tool=handbook_tool,
@@ -314,8 +285,6 @@ def _defer_options(mode: str | None, eager: list[str], max_loaded: int,
     # the mode and threshold checks are project's and measure's (one set of messages)
     Checked(mode or "none", tuple(eager), threshold).check()
     if mode in (None, "none"):
-        if eager:
-            raise UsageError("--eager needs --defer (all or auto)")
         return None
     if max_loaded < 1:
         raise UsageError(f"--max-loaded must be 1 or more (got {max_loaded})")

@@ -23,13 +23,13 @@ canonical JSON (:mod:`toolcat.document.canonical`), byte-stable, tools in input 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from toolcat.document import pointer as jp
 from toolcat.document.canonical import dumps, sha256
 from toolcat.errors import InputError, UsageError
 from toolcat.features.project import describe, roots
-from toolcat.features.project.defer import DeferOptions, DeferPlan
+from toolcat.features.project.defer import DEFAULT_THRESHOLD, DeferOptions, DeferPlan
 from toolcat.formats import targets as tg
 from toolcat.formats.mcp import MCP_HINT_DEFAULTS
 from toolcat.formats.openwop import derive_safety_tier, derive_source
@@ -164,31 +164,43 @@ def options_from_cli(*, view: str = "compact", to: str | None = None,
                      description_max: int = 120, unlowerable: str | None = None,
                      subset: bool | None = None, output_schema: str | bool | None = None,
                      factor: bool = True, factor_all: bool = False,
-                     for_clients: tuple = (), server_name: str | None = None,
+                     for_clients: str | Iterable[str] = (), server_name: str | None = None,
                      plugin: str | None = None, keep_titles: bool = False, sort: bool = False,
                      source: str | None = None, safety_tier: str | None = None,
                      indent: int | None = None,
                      duplicate_ids: str = "error",
-                     defer: DeferOptions | None = None,
+                     defer: str | DeferOptions | None = None,
+                     eager: str | Iterable[str] = (), defer_threshold: int = DEFAULT_THRESHOLD,
+                     search: str = "bm25",
                      lossless: bool = False) -> ProjectOptions:
-    """The checked :class:`ProjectOptions` for the command-line values of ``toolcat
-    project`` and ``toolcat measure`` (both build them here, so measure's "after" is what
-    project writes with the same options).
+    """The checked :class:`ProjectOptions` of the values of ``toolcat project``, ``toolcat
+    measure`` and ``toolcat serve`` (the command line's and the API's keywords alike: one
+    set of checks and messages, and measure's "after" is what project writes with the same
+    options).
 
     ``unlowerable`` is None when ``--unlowerable`` was not given (then: widen). Given
     explicitly, it implies ``--subset`` (on a target other than openwop, where the subset is
-    the default anyway) unless ``--subset``/``--no-subset`` says otherwise.
+    the default anyway) unless ``--subset``/``--no-subset`` says otherwise. ``defer`` is a
+    mode (``none``, ``all``, ``auto``; with ``eager``, ``defer_threshold`` and ``search``)
+    or checked :class:`~toolcat.features.project.defer.DeferOptions`. ``for_clients`` and
+    ``eager``: one value or several; each ``for_clients`` value may list clients
+    comma-separated (as ``--for`` does).
     """
+    if not isinstance(defer, DeferOptions):
+        eager = (eager,) if isinstance(eager, str) else tuple(eager or ())
+        defer = DeferOptions(defer or "none", eager, defer_threshold, search)
+    clients = (for_clients,) if isinstance(for_clients, str) else tuple(for_clients or ())
     opts = ProjectOptions(
         view=view, to=to, description_max=description_max,
         unlowerable=unlowerable or "widen", output_schema=output_schema, sort=sort,
         source=source, safety_tier=safety_tier, indent=indent,
         subset=subset if subset is not None else (True if unlowerable is not None else None),
-        factor=factor, factor_all=factor_all, for_clients=tuple(for_clients or ()),
+        factor=factor, factor_all=factor_all,
+        for_clients=tuple(x.strip() for v in clients for x in str(v).split(",") if x.strip()),
         server_name=server_name, plugin=plugin,
         keep_titles=keep_titles or lossless,
         duplicate_ids=duplicate_ids,
-        defer=defer or DeferOptions(), lossless=lossless,
+        defer=defer, lossless=lossless,
     )
     opts.check()
     return opts

@@ -61,6 +61,9 @@ class DeferOptions:
         for p in self.eager:
             if not isinstance(p, str) or not p:
                 raise UsageError("--eager needs a tool name or a shell-style pattern")
+        if not self.active and (self.eager or self.search != "bm25"):
+            what = "--eager" if self.eager else "--search"
+            raise UsageError(f"{what} needs --defer all or --defer auto")
 
 
 def is_eager(name: str, patterns: tuple[str, ...]) -> bool:

@@ -130,7 +130,18 @@ _TO_MODEL = re.compile(
     re.IGNORECASE)
 
 
+#: a word (case folded) each alternative of :data:`_TO_MODEL` needs: a text with none of
+#: them cannot match, and most texts have none (the pattern's search is the rules' costliest
+#: step on a large spec's descriptions). ``re.IGNORECASE`` matches an ASCII letter with four
+#: other characters: İ, ſ and K fold to theirs; dotless ı does not, so it is mapped to i.
+_TO_MODEL_NEEDS = ("<", "inst]", "###", "ignore", "user", "not", "don", "never", "you",
+                   "instructions", "override")
+
+
 def to_model(text: str) -> Iterator[str]:
+    folded = text.casefold().replace("\u0131", "i")
+    if not any(w in folded for w in _TO_MODEL_NEEDS):
+        return
     m = _TO_MODEL.search(text)
     if m:
         yield f"an instruction aimed at the model: {_short(m.group(0))!r}"
@@ -311,9 +322,24 @@ _TP = ("TP101", "TP102", "TP103", "TP104")
 _MEMO_MAX = 200_000
 
 
-def _text_hits(text: str, prose: bool, codes: frozenset) -> list[tuple[str, str]]:
+def _text_hits(text: str, prose: bool, codes: frozenset,
+               seen: dict | None = None) -> tuple[tuple[str, str], ...]:
     """``(code, message)`` of one text for the enabled rules; TP104's entry is a candidate
-    (``("TP104", "")``) when ``text`` names a tool the way shadowing does."""
+    (``("TP104", "")``) when ``text`` names a tool the way shadowing does. ``seen``: the
+    verdicts of the catalog's texts so far (a large spec repeats its descriptions in many
+    components: Kubernetes' 48,346 texts are 6,818 distinct ones), judged once each."""
+    if seen is None:
+        return tuple(_judge(text, prose, codes))
+    key = (text, prose)
+    got = seen.get(key)
+    if got is None:
+        got = tuple(_judge(text, prose, codes))
+        if len(seen) < _MEMO_MAX:
+            seen[key] = got
+    return got
+
+
+def _judge(text: str, prose: bool, codes: frozenset) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     if "TP101" in codes:
         out += [("TP101", m) for m in hidden(text, prose)]
@@ -328,7 +354,8 @@ def _text_hits(text: str, prose: bool, codes: frozenset) -> list[tuple[str, str]
     return out
 
 
-def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset) -> tuple:
+def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
+          seen: dict | None = None) -> tuple:
     """``((relative pointer, code, message, text), ...)`` of the strings below ``v`` (``v``
     itself when it is a string), in :func:`texts` order; containers are memoized by
     identity (and whether their key is a ``properties`` object's: prose-ness of their own
@@ -350,29 +377,30 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset) -> tuple
                 # container is not a properties object
                 prose = k in ("description", "title") and not (
                     k == "description" and under_properties)
-                for code, msg in _text_hits(k, prose, codes):
+                for code, msg in _text_hits(k, prose, codes, seen):
                     out.append((rel, code, msg, k))
             subs.append((rel, k, sub))
         for rel, k, sub in reversed(subs):
             if sub.__class__ is str:
                 prose = k in ("description", "title") and not (
                     k == "description" and under_properties)
-                for code, msg in _text_hits(sub, prose, codes):
+                for code, msg in _text_hits(sub, prose, codes, seen):
                     out.append((rel, code, msg, sub))
             else:
                 out.extend((rel + r, code, msg, t)
-                           for r, code, msg, t in _scan(sub, k == "properties", memo, codes))
+                           for r, code, msg, t in _scan(sub, k == "properties", memo, codes,
+                                                        seen))
     elif c is list:
         for i in range(len(v) - 1, -1, -1):
             sub = v[i]
             rel = f"/{i}"
             if sub.__class__ is str:
                 # a list item's pointer ends in a number: never prose
-                for code, msg in _text_hits(sub, False, codes):
+                for code, msg in _text_hits(sub, False, codes, seen):
                     out.append((rel, code, msg, sub))
             else:
                 out.extend((rel + r, code, msg, t)
-                           for r, code, msg, t in _scan(sub, False, memo, codes))
+                           for r, code, msg, t in _scan(sub, False, memo, codes, seen))
     elif isinstance(v, (dict, list)):   # a subclass: as texts() reads it
         return tuple(_plain_scan(v, codes))
     res = tuple(out)
@@ -401,21 +429,22 @@ def _tool_hits(ctx: Any, tool: Any) -> dict[str, list[Hit]]:
         return last[1]
     codes = frozenset(c for c in _TP if ctx.enabled(c))
     memo = cache.setdefault(("tp-memo", codes), {})
+    seen = cache.setdefault(("tp-texts", codes), {})
     hits: dict[str, list[Hit]] = {c: [] for c in _TP}
     head: list[tuple[str, str, str, str]] = []
     if isinstance(tool.id, str):
-        head += [("/name", c, m, tool.id) for c, m in _text_hits(tool.id, False, codes)]
+        head += [("/name", c, m, tool.id) for c, m in _text_hits(tool.id, False, codes, seen)]
     if isinstance(tool.description, str):
         head += [("/description", c, m, tool.description)
-                 for c, m in _text_hits(tool.description, True, codes)]
+                 for c, m in _text_hits(tool.description, True, codes, seen)]
     schema = tool.input_schema
     try:
         if schema.__class__ is str:
             body: Any = [("/inputSchema", c, m, schema)
-                         for c, m in _text_hits(schema, False, codes)]
+                         for c, m in _text_hits(schema, False, codes, seen)]
         else:
             body = [("/inputSchema" + r, c, m, t) for r, c, m, t in
-                    _scan(schema, False, memo, codes)]
+                    _scan(schema, False, memo, codes, seen)]
     except RecursionError:   # deeper than the interpreter allows: the plain walk
         body = [("/inputSchema" + r, c, m, t) for r, c, m, t in _plain_scan(schema, codes)]
     sib = None
