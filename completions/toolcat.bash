@@ -33,7 +33,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
             return 0 ;;
         --broken-refs|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
@@ -59,7 +59,7 @@ _toolcat() {
             compopt +o default 2>/dev/null
             return 0 ;;
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json bedrock' -- "$cur"))
             return 0 ;;
         --output-schema)
             COMPREPLY=($(compgen -W 'full bounded none' -- "$cur"))
@@ -80,7 +80,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'bm25 regex' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
             return 0 ;;
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
@@ -96,12 +96,12 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text concise json markdown sarif github junit' -- "$cur"))
             return 0 ;;
         --profile|-p)
-            COMPREPLY=($(compgen -W 'mcp openwop-compact openai openai-strict anthropic anthropic-strict gemini gemini-json claude-code claude-desktop cursor vscode windsurf copilot-cli gemini-cli kiro opencode bedrock-agentcore codex' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop-compact openai openai-strict anthropic anthropic-strict gemini gemini-json bedrock claude-code claude-desktop cursor vscode windsurf copilot-cli gemini-cli kiro opencode bedrock-agentcore codex' -- "$cur"))
             return 0 ;;
         --mcp-version|--config|--baseline|--write-baseline|--output-file|-o|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --select|--extend-select|--ignore)
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MC110 MR401 MR402 MR403 MR404 MR405 MR406 MR407 MR408 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 PV515 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TC114 TP101 TP102 TP103 TP104' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MC110 MR401 MR402 MR403 MR404 MR405 MR406 MR407 MR408 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 PV515 PV516 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TC114 TP101 TP102 TP103 TP104' -- "$cur"))
             return 0 ;;
         --fail-on)
             COMPREPLY=($(compgen -W 'error warning info never' -- "$cur"))
@@ -113,7 +113,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'compact standard' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
             return 0 ;;
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
@@ -137,7 +137,7 @@ _toolcat() {
             compopt +o default 2>/dev/null
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
             return 0 ;;
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
@@ -153,7 +153,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'text json' -- "$cur"))
             return 0 ;;
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json bedrock' -- "$cur"))
             return 0 ;;
         --source)
             COMPREPLY=($(compgen -W 'node-pack workflow mcp connector host-extension' -- "$cur"))
@@ -162,7 +162,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'pure read write exec' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
             return 0 ;;
         --broken-refs|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
@@ -194,7 +194,7 @@ _toolcat() {
         --config|--baseline|--write-baseline|--as|--for|--server-name|--plugin|--eager|--broken-refs|--root|--server|--url|--header|--client-config)
             return 0 ;;  # file names (complete -o default)
         --to)
-            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json' -- "$cur"))
+            COMPREPLY=($(compgen -W 'mcp openwop openai openai-strict openai-responses anthropic anthropic-strict gemini gemini-json bedrock' -- "$cur"))
             return 0 ;;
         --output-schema)
             COMPREPLY=($(compgen -W 'full bounded none' -- "$cur"))
@@ -215,7 +215,7 @@ _toolcat() {
             COMPREPLY=($(compgen -W 'bm25 regex' -- "$cur"))
             return 0 ;;
         --from)
-            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini' -- "$cur"))
+            COMPREPLY=($(compgen -W 'openapi swagger mcp mcp-capture openwop openai anthropic docker gemini bedrock' -- "$cur"))
             return 0 ;;
         --client)
             COMPREPLY=($(compgen -W 'claude-desktop claude-code cursor vscode windsurf' -- "$cur"))
@@ -270,7 +270,7 @@ _toolcat() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--all -a --format -f --no-color --quiet -q --help -h' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MC110 MR401 MR402 MR403 MR404 MR405 MR406 MR407 MR408 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 PV515 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TC114 TP101 TP102 TP103 TP104' -- "$cur"))
+            COMPREPLY=($(compgen -W 'CS201 CS202 CS203 CS204 CS205 DF701 DF702 DF703 DF704 DF705 MC101 MC102 MC103 MC104 MC105 MC106 MC107 MC108 MC109 MC110 MR401 MR402 MR403 MR404 MR405 MR406 MR407 MR408 PV501 PV502 PV503 PV504 PV505 PV506 PV507 PV508 PV509 PV510 PV511 PV512 PV513 PV514 PV515 PV516 SC301 SC302 SC303 SC304 SC305 SC306 SC307 SC308 SU601 SU602 SU603 SU604 SU605 TC101 TC102 TC103 TC104 TC105 TC106 TC107 TC108 TC109 TC110 TC111 TC112 TC113 TC114 TP101 TP102 TP103 TP104' -- "$cur"))
         fi
         ;;
     esac

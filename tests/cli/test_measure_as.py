@@ -108,3 +108,19 @@ def test_as_harmony_counts_the_rendering_gpt_oss_reads(tmp_path):
     assert r.returncode == 2 and b"leave out --tokenizer" in r.stderr
     r = run_toolcat("measure", path, "--as", "harmony", "--to", "mcp")
     assert r.returncode == 2 and b"counts the openai target" in r.stderr
+
+
+def test_as_bedrock_counts_the_converse_tools(tmp_path):
+    """``--as bedrock`` (listed because the bedrock target says ``counted_as``) counts the
+    ``toolSpec`` entries ``project --to bedrock`` writes; the schema bytes are those of the
+    schema under ``inputSchema.json`` (Target.get_schema), not of its wrapper."""
+    p = tmp_path / "t.json"
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}}
+    p.write_text(json.dumps({"tools": [{"name": "a", "description": "Search things.",
+                                        "inputSchema": schema}]}))
+    r = run_toolcat("measure", str(p), "--as", "bedrock", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["as"]["provider"] == "bedrock"
+    cat = doc["catalogs"][0]
+    assert cat["schemas"]["after"]["input"] == len(json.dumps(schema, separators=(",", ":")))

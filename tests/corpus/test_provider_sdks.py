@@ -259,3 +259,115 @@ def test_request_types_take_every_written_entry(to, defer):
                         for f in item["tools"] if refusal(f, ToolFunction)]
     assert checked > 20
     assert not bad, "\n".join(bad[:10])
+
+
+# --------------------------------------------------------------------------- Bedrock Converse
+
+def _converse():
+    """botocore's ``Converse`` input shape and parameter validator (its bundled service
+    model of ``bedrock-runtime``, read offline), and the ``ToolSpecification`` facts its
+    validator does not enforce (it checks types, required members, unions and minimum
+    lengths; not a string's maximum length or pattern)."""
+    pytest.importorskip("botocore")
+    from botocore.session import get_session
+    from botocore.validate import ParamValidator
+
+    model = get_session().get_service_model("bedrock-runtime")
+    spec = model.shape_for("ToolSpecification")
+    name = spec.members["name"].metadata
+    return model.operation_model("Converse").input_shape, ParamValidator(), name
+
+
+def _bedrock_refusals(doc, view: str, judge) -> tuple[int, list[str]]:
+    """What the Converse API refuses in ``doc`` (a ``ToolConfiguration`` that ``project --to
+    bedrock`` wrote), sent as a request's ``toolConfig``: botocore's validation report, then
+    per tool the name rule of the model (in the compact view: the standard one keeps a
+    converted tool's name as it was, as every provider target does), an input schema whose
+    top level says ``type: "object"`` (the model's ToolInputSchema: "The top level schema type
+    must be object"; the API answers ValidationException otherwise)."""
+    import re
+
+    shape, validator, name = judge
+    request = {"modelId": "anthropic.claude-3-5-haiku-20241022-v1:0",
+               "messages": [{"role": "user", "content": [{"text": "Hello."}]}],
+               "toolConfig": doc}
+    report = validator.validate(request, shape)
+    bad = [report.generate_report()[:600]] if report.has_errors() else []
+    tools = doc["tools"]
+    for i, entry in enumerate(tools):
+        spec = entry.get("toolSpec")
+        if spec is None:
+            continue
+        n = spec["name"]
+        if view == "compact" and not (re.fullmatch(name["pattern"], n)
+                                      and name["min"] <= len(n) <= name["max"]):
+            bad.append(f"/tools/{i}: name {n!r} outside {name}")
+        schema = spec["inputSchema"]["json"]
+        if not (isinstance(schema, dict) and schema.get("type") == "object"):
+            bad.append(f"/tools/{i} {n}: top-level schema {json.dumps(schema)[:120]}")
+    return len(tools), bad
+
+
+def _bedrock_catalogs() -> list[str]:
+    """The mcp-context-cost captures (69 real servers), GitHub's MCP server and OpenAPI
+    specs of the shared corpus."""
+    return _captures() + [str(corpus("openapi", n)) for n in (
+        "box.openapi.json", "twilio-api-v2010.openapi.yaml", "slack-web-api.swagger2.json",
+        "openai.openapi.yaml")]
+
+
+@pytest.mark.parametrize("view", ["compact", "standard"])
+def test_botocore_validates_every_bedrock_request(view):
+    """``project --to bedrock`` of every catalog above, as the ``toolConfig`` of a Converse
+    request, passes botocore's own ``ParamValidator`` against the operation's input shape,
+    with the model's name rule and object roots (compact and standard views)."""
+    judge = _converse()
+    checked, bad = 0, []
+    for path in _bedrock_catalogs():
+        cats = load_catalogs([path], LoadOptions(strict=False))
+        proj = project_catalogs(cats, ProjectOptions(to="bedrock", view=view,
+                                                     duplicate_ids="rename"))
+        n, why = _bedrock_refusals(json.loads(proj.output_bytes()), view, judge)
+        checked += n
+        bad += [f"{path}: {w}" for w in why]
+    assert checked > 1800, checked
+    assert not bad, "\n".join(bad[:10])
+
+
+@pytest.mark.parametrize("entry_id", ["spotify", "adyen-payout-v68", "pagerduty-mcp-spec",
+                                      "mcp-proxy-server-github", "mailcli-anthropic",
+                                      "mailcli-openai"])
+def test_botocore_validates_bedrock_requests_of_outside_specs(entry_id):
+    """The same judge on real specs and tool lists outside the shared corpus (OpenAPI,
+    an MCP server's capture, OpenAI and Anthropic tool arrays), both views."""
+    from support.outside import outside
+
+    judge = _converse()
+    path = str(outside(entry_id))
+    cats = load_catalogs([path], LoadOptions(strict=False))
+    for view in ("compact", "standard"):
+        proj = project_catalogs(cats, ProjectOptions(to="bedrock", view=view,
+                                                     duplicate_ids="rename"))
+        n, bad = _bedrock_refusals(json.loads(proj.output_bytes()), view, judge)
+        assert n > 0 and not bad, "\n".join(bad[:10])
+
+
+def test_bedrock_row_is_the_service_model():
+    """The bedrock row's name rule is the model's ``ToolName`` (1-64 characters of
+    ``[a-zA-Z0-9_-]``) and its ``description_min`` the model's ``NonEmptyString``; the
+    validator refuses an empty description (which the target leaves out, lint PV516 reports)
+    and a missing inputSchema (which the target writes)."""
+    shape, validator, name = _converse()
+    from toolcat.formats.providers import PROVIDERS
+
+    row = PROVIDERS["bedrock"]
+    assert row.name_pattern == f"^{name['pattern'][:-1]}{{{name['min']},{name['max']}}}$"
+    from botocore.session import get_session
+
+    spec = get_session().get_service_model("bedrock-runtime").shape_for("ToolSpecification")
+    assert row.description_min == spec.members["description"].metadata["min"] == 1
+    assert spec.required_members == ["name", "inputSchema"]
+    for bad_spec in ({"name": "f", "description": "", "inputSchema": {"json": {}}},
+                     {"name": "f", "description": "F."}):
+        req = {"modelId": "m", "messages": [], "toolConfig": {"tools": [{"toolSpec": bad_spec}]}}
+        assert validator.validate(req, shape).has_errors()

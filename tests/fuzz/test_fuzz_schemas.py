@@ -9,7 +9,7 @@ boolean schemas, property names that are keyword names, and prose everywhere.
 
 Each schema is the inputSchema (and outputSchema) of a one-tool MCP catalog, loaded by
 toolcat's loader and projected with :func:`toolcat.features.project.project_catalogs` for every
-target: mcp, openai, anthropic (exact rewrites only, or the compact subset with
+target: mcp, openai, anthropic, bedrock (exact rewrites only, or the compact subset with
 ``--subset``), openwop (the subset, under each ``--unlowerable`` policy).
 
 Instances come from a simple generator guided by the schema (valid-looking values) and
@@ -411,17 +411,15 @@ MODES = [
     ("openwop", {}), ("openwop", {"unlowerable": "keep"}), ("openwop", {"unlowerable": "omit"}),
     ("openwop", {"unlowerable": "fail"}),
     ("mcp", {"subset": True}), ("anthropic", {"subset": True, "unlowerable": "keep"}),
+    ("bedrock", {}),
 ]
 
 
 def _schema_of(descriptor: dict, target: str, key: str = "input") -> Any:
-    if key == "output":
-        return descriptor.get("outputSchema", "absent")
-    if target == "openai":
-        return descriptor["function"].get("parameters", "absent")
-    if target == "anthropic":
-        return descriptor.get("input_schema", "absent")
-    return descriptor.get("inputSchema", "absent")
+    from toolcat.formats import targets as tg
+
+    t = tg.get(target)
+    return t.get_schema(t.body(descriptor), 1 if key == "output" else 0, "absent")
 
 
 _TMP = tempfile.mkdtemp(prefix="toolcat-schema-fuzz-")

@@ -32,6 +32,9 @@ DOCS = {
                 "arguments": [{"name": "q", "type": "string", "desc": "q"}]}],
     "gemini": {"functionDeclarations": [{"name": "a", "description": "d",
                                          "parameters": {"type": "OBJECT"}}]},
+    "bedrock": {"modelId": "m", "toolConfig": {"tools": [
+        {"toolSpec": {"name": "a", "description": "d", "inputSchema": {"json": SCHEMA}}},
+        {"cachePoint": {"type": "default"}}]}},
 }
 
 

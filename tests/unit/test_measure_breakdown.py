@@ -29,7 +29,7 @@ def _plain(items, envelope, dialects):
         body = envelope.body(item)
         if "description" in body:
             desc += _entry(body, "description")
-        for side, k in zip(("input", "output"), envelope.schema_keys):
+        for side, k in zip(("input", "output"), envelope.schema_fields):
             if k in body:
                 schema += len(dumps(body[k]))
                 sizes[side] += len(dumps(body[k]))
@@ -49,7 +49,7 @@ def test_breakdown_in_chunks_is_the_plain_one(name):
     parts = _Breakdown()       # one for the catalog: its memos are kept across the chunks
     for view in ("standard", "descriptor"):
         items = [getattr(t, view) for t in proj.tools]
-        assert any(envelope.schema_keys[1] in envelope.body(i) for i in items)
+        assert any(envelope.output_field in envelope.body(i) for i in items)
         half = len(items) // 2
         for lo, hi in ((0, half), (half, len(items)), (0, len(items))):
             chunk, ds = items[lo:hi], dialects[lo:hi]

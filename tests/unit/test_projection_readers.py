@@ -105,14 +105,13 @@ NOTHING_PROP = {"type": "object", "properties": {"a": {"not": {}}, "b": {"type":
 
 
 def _schemas(target: str, descriptor: dict) -> list:
-    if target == "openai":
-        return [descriptor["function"].get("parameters")]
-    if target == "anthropic":
-        return [descriptor.get("input_schema")]
-    return [descriptor.get("inputSchema"), descriptor.get("outputSchema")]
+    from toolcat.formats import targets as tg
+
+    t = tg.get(target)
+    return [t.get_schema(t.body(descriptor), w) for w in range(len(t.schema_paths))]
 
 
-@pytest.mark.parametrize("to", ["mcp", "openai", "anthropic", "openwop"])
+@pytest.mark.parametrize("to", ["mcp", "openai", "anthropic", "openwop", "bedrock"])
 def test_a_tool_schema_root_is_never_a_boolean(tmp_path: Path, to: str) -> None:
     proj = project(tmp_path, [{"name": "a", "description": "A.", "inputSchema": NOTHING,
                                "outputSchema": NOTHING}], to=to)

@@ -1,4 +1,4 @@
-"""`toolcat project --to openai-strict | anthropic | anthropic-strict | gemini`: what each
+"""`toolcat project --to openai-strict | anthropic | anthropic-strict | gemini | bedrock`: what each
 provider target writes, what it reports, and that `toolcat lint --profile P` of it is clean.
 
 Expected shapes come from the providers' documented rules (cited in formats/providers.py), never
@@ -18,7 +18,8 @@ from toolcat.features.project import ProjectOptions, project_catalogs
 from toolcat.formats import LoadOptions, load_catalogs
 from toolcat.formats import targets as tg
 
-PROVIDER_TARGETS = ("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini")
+PROVIDER_TARGETS = ("openai", "openai-strict", "anthropic", "anthropic-strict", "gemini",
+                    "bedrock")
 
 
 def project(tmp_path, tools, to, name="tools.json"):
@@ -29,7 +30,7 @@ def project(tmp_path, tools, to, name="tools.json"):
 
 def schema_of(proj, i=0):
     t = tg.get(proj.target)
-    return t.body(proj.tools[i].descriptor)[t.schema_keys[0]]
+    return t.get_schema(t.body(proj.tools[i].descriptor))
 
 
 def body(proj, i=0):
@@ -225,7 +226,8 @@ def test_gemini_json_reports_a_dropped_draft07_schema_that_changes_meaning(tmp_p
     assert ch and all(c["kind"] != "exact" for c in ch), changes(proj)
 
 
-@pytest.mark.parametrize("to", ["openai", "openai-strict", "anthropic", "anthropic-strict"])
+@pytest.mark.parametrize("to", ["openai", "openai-strict", "anthropic", "anthropic-strict",
+                                "bedrock"])
 def test_names_outside_the_provider_rule_are_renamed_with_a_mapping(tmp_path, to):
     a = dict(SEARCH, name="admin.tools.list")
     b = dict(SEARCH, name="x" * 70)
@@ -382,3 +384,105 @@ def test_a_true_or_false_property_still_stops_strict(tmp_path, to):
         assert body(proj)["strict"] is False
         ptrs = [c["pointer"] for c in changes(proj) if c["kind"] == "omitted"]
         assert len(ptrs) == 1 and ptrs[0].startswith("/inputSchema/properties/x")
+
+
+# ------------------------------------------------------------------------ Bedrock Converse
+
+def test_bedrock_writes_a_tool_configuration(tmp_path):
+    """``--to bedrock``: ``{"tools": [{"toolSpec": {"name", "description", "inputSchema":
+    {"json": ...}}}]}`` (botocore's ToolConfiguration; tests/corpus/test_provider_sdks.py
+    validates it with botocore); a tool without a schema gets the empty object schema (the
+    model requires inputSchema), an empty description is left out (min length 1)."""
+    proj = project(tmp_path, [SEARCH, {"name": "ping", "description": ""}], "bedrock")
+    doc = json.loads(proj.output_bytes())
+    assert list(doc) == ["tools"] and [list(e) for e in doc["tools"]] == [["toolSpec"]] * 2
+    assert list(body(proj)) == ["name", "description", "inputSchema"]
+    assert list(body(proj)["inputSchema"]) == ["json"]
+    assert schema_of(proj)["required"] == ["q"]
+    assert body(proj, 1) == {"name": "ping", "inputSchema": {"json": {
+        "type": "object", "properties": {}}}}
+
+
+@pytest.mark.parametrize("view", ["compact", "standard"])
+def test_bedrock_roots_say_object_and_accept_what_the_tool_accepts(tmp_path, view):
+    """Bedrock refuses a top level that does not say ``type: "object"`` (ValidationException
+    "...inputSchema.json.type must be one of the following: object"): every root says so,
+    and accepts the same arguments as the tool's own schema (jsonschema verdicts on both
+    sides), or the change is reported."""
+    roots = [{}, True, {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}},
+                                   "required": ["a"]}, {"type": "object", "required": ["b"]}]},
+             {"type": ["object", "null"], "properties": {"a": {"type": "integer"}}},
+             {"$ref": "#/$defs/A", "$defs": {"A": {"type": "object", "required": ["a"]}}},
+             {"properties": {"a": {"type": "integer"}}, "additionalProperties": False}]
+    tools = [{"name": f"t{i}", "description": "T.", "inputSchema": s}
+             for i, s in enumerate(roots)]
+    p = write(tmp_path, {"tools": tools}, "roots.json")
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    proj = project_catalogs(cats, ProjectOptions(to="bedrock", view=view))
+    args = [{}, {"a": "x"}, {"a": 1}, {"b": 2}, {"a": 1, "z": 0}]
+    for i, root in enumerate(roots):
+        s = schema_of(proj, i)
+        assert s["type"] == "object", s
+        lossy = [c for c in changes(proj, i) if c["kind"] != "exact"]
+        for a in args:
+            before = jsonschema.Draft202012Validator(root).is_valid(a)
+            after = jsonschema.Draft202012Validator(s).is_valid(a)
+            assert before == after or lossy, (root, s, a)
+
+
+def test_bedrock_reads_converse_requests_and_writes_its_own_tools_as_given(tmp_path):
+    """A Converse request's ``toolConfig.tools`` is read as Bedrock tools (pointers into
+    ``toolSpec``, the schema under ``inputSchema.json``); a ``systemTool`` is the provider's
+    (written as given), a ``cachePoint`` no tool (skipped, with a note); the standard view of
+    a Bedrock tool is the entry as written."""
+    spec = {"name": "get_weather", "description": "Weather for a city.",
+            "inputSchema": {"json": {"type": "object", "properties": {
+                "city": {"type": "string", "description": "City name."}},
+                "required": ["city"]}}}
+    req = {"modelId": "m", "messages": [], "toolConfig": {"tools": [
+        {"toolSpec": spec}, {"systemTool": {"name": "nova_grounding"}},
+        {"cachePoint": {"type": "default"}}]}}
+    p = write(tmp_path, req, "request.json")
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    (cat,) = cats
+    assert cat.format == "bedrock" and [t.id for t in cat.tools] == ["get_weather",
+                                                                    "nova_grounding"]
+    tool = cat.tools[0]
+    assert tool.input_schema == spec["inputSchema"]["json"]
+    assert tool.source_pointer("/inputSchema/properties/city")[1] == \
+        "/toolConfig/tools/0/toolSpec/inputSchema/json/properties/city"
+    std = project_catalogs(cats, ProjectOptions(to="bedrock", view="standard"))
+    assert std.tools[0].descriptor == {"toolSpec": spec}
+    assert std.tools[1].descriptor == {"systemTool": {"name": "nova_grounding"}}
+    assert any("cachePoint" in w and "/toolConfig/tools/2" in w for w in std.warnings)
+    compact = project_catalogs(cats, ProjectOptions(to="bedrock"))
+    assert compact.tools[1].descriptor == {"systemTool": {"name": "nova_grounding"}}
+    assert "description" not in json.dumps(schema_of(compact))     # prose to the handbook
+    # to another target: an MCP tool with the same schema
+    mcp = project_catalogs(cats[:1], ProjectOptions(to="mcp", view="standard"))
+    assert mcp.tools[0].descriptor["inputSchema"] == spec["inputSchema"]["json"]
+
+
+def test_lint_bedrock_reports_a_long_name_an_empty_description_and_a_non_object_root(
+        tmp_path):
+    """``lint --profile bedrock`` (derived from the target's row): a 65-character name
+    (PV508, error), an empty description (PV516, error: Bedrock refuses the request; TC107),
+    a top level that is no object (PV505, error); a missing description is no PV516 (it is
+    optional); the target's own output of the same tools lints without an error."""
+    tools = [{"name": "a" * 65, "description": "", "inputSchema": {"type": "object",
+                                                                   "properties": {}}},
+             {"name": "s", "description": "S.", "inputSchema": {"type": "string"}},
+             {"name": "n", "inputSchema": {"type": "object", "properties": {}}}]
+    p = write(tmp_path, {"tools": tools}, "in.json")
+    fs = lint(load_catalogs([str(p)], LoadOptions(strict=False)), Config(), "bedrock").findings
+    got = {(f.code, f.severity, f.tool) for f in fs
+           if f.code in ("PV508", "TC107", "PV505", "PV516")}
+    assert got == {("PV508", "error", "a" * 65), ("TC107", "warning", "a" * 65),
+                   ("PV516", "error", "a" * 65), ("PV505", "error", "s"),
+                   ("TC107", "warning", "n")}
+    # no other profile refuses an empty description
+    assert not [f for f in lint(load_catalogs([str(p)], LoadOptions(strict=False)), Config(),
+                                "anthropic").findings if f.code == "PV516"]
+    proj = project(tmp_path, tools, "bedrock")
+    assert [f.code for f in lint_output(tmp_path, proj, "bedrock")
+            if f.severity == "error"] == []

@@ -171,7 +171,7 @@ def measure(
         "function objects), anthropic (name, description, input_schema: no outputSchema, "
         "annotations, title or _meta), gemini (the function declarations), harmony (the openai function tools rendered "
         "as OpenAI's open-weight gpt-oss models read them; needs openai-harmony), "
-        "openai-responses (Responses API function tools); implies "
+        "openai-responses (Responses API function tools), bedrock (Converse tools); implies "
         "--to. Tokens are exact for openai with o200k_base and for harmony, an estimate "
         "otherwise [default: the tools array as written].",
         show_default=False)] = None,

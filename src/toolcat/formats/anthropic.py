@@ -81,7 +81,7 @@ class AnthropicTarget(Target):
     name = "anthropic"
     native_formats = (ANTHROPIC,)
     server_tool_formats = (ANTHROPIC,)
-    schema_keys = ("input_schema",)
+    schema_paths = (("input_schema",),)
     compact_fields: ClassVar[tuple[str, ...]] = ("name", "description", "input_schema")
     request_fields: ClassVar[tuple[str, ...]] = REQUEST_FIELDS
     requires_input_schema = True
@@ -91,6 +91,7 @@ class AnthropicTarget(Target):
     provider = "anthropic"
     typed_object_roots = True
     profile = "anthropic"
+    counted_as = True
 
     def _fields(self, **f: Any) -> dict:
         d: dict = {}

@@ -67,18 +67,20 @@ class GeminiTarget(Target):
     enveloped = True
     envelope_key = "functionDeclarations"
     native_formats = (GEMINI,)
-    schema_keys = ("parameters",)
+    schema_paths = (("parameters",),)
     compact_fields = ("name", "description", "parameters")
     provider = "gemini"
     subset_by_default = True
     factors = False
     profile = "gemini"
+    counted_as = True
 
     def _fields(self, **f: Any) -> dict:
         d: dict = {}
         put(d, "name", f["id"])
         put(d, "description", f["description"])
-        put(d, self.schema_keys[0], f["input_schema"])   # parameters | parametersJsonSchema
+        if f["input_schema"] is not None:   # parameters | parametersJsonSchema
+            self.set_schema(d, f["input_schema"])
         return d
 
 
@@ -93,7 +95,7 @@ class GeminiJsonTarget(GeminiTarget):
 
     name = "gemini-json"
     typed_object_roots = True
-    schema_keys = ("parametersJsonSchema",)
+    schema_paths = (("parametersJsonSchema",),)
     compact_fields = ("name", "description", "parametersJsonSchema")
     provider = "gemini-json"
     subset_by_default = False

@@ -163,9 +163,11 @@ def broken_refs_note(cats: list[Catalog]) -> str | None:
 def load_notes(cats: list[Catalog]) -> list[str]:
     """The warnings loading leaves for the commands that do not lint: what --broken-refs did,
     a document version toolcat does not know (TC112), a document of webhooks only read without
-    --webhooks (TC114), one line each."""
+    --webhooks (TC114), what a format's reader left out (``Catalog.meta["notes"]``: Bedrock's
+    cache points), one line each."""
     out = [f"{p.file}: {p.message}" for cat in cats for p in cat.problems
            if p.code in ("TC112", "TC114")]
+    out += [f"{cat.file}: {n}" for cat in cats for n in cat.meta.get("notes", ())]
     note = broken_refs_note(cats)
     if note:
         out.append(note)

@@ -186,7 +186,7 @@ class McpTarget(Target):
     name = "mcp"
     enveloped = True
     native_formats = (MCP, MCP_CAPTURE)
-    schema_keys = ("inputSchema", "outputSchema")
+    schema_paths = (("inputSchema",), ("outputSchema",))
     compact_fields = ("name", "title", "description", "inputSchema", "outputSchema",
                       "annotations")
     standard_output_schema = True

@@ -85,7 +85,7 @@ class OpenAiTarget(Target):
 
     name = "openai"
     native_formats = (OPENAI,)
-    schema_keys = ("parameters",)
+    schema_paths = (("parameters",),)
     compact_fields = ("type", "function", "name", "description", "parameters")
     compact_body_fields: ClassVar[tuple[str, ...]] = ("name", "description", "parameters")
 
@@ -93,6 +93,7 @@ class OpenAiTarget(Target):
     provider = "openai-nonstrict"
     typed_object_roots = True
     requires_input_schema = True
+    counted_as = True
 
     def _fields(self, **f: Any) -> dict:
         fn: dict = {}
@@ -146,9 +147,10 @@ class OpenAiResponsesTarget(Target):
 
     name = "openai-responses"
     server_tool_formats = (OPENAI,)
-    schema_keys = ("parameters",)
+    schema_paths = (("parameters",),)
     compact_fields = ("type", "name", "description", "parameters", "strict")
     requires_input_schema = True
+    counted_as = True
 
     profile = "openai"
     provider = "openai-nonstrict"

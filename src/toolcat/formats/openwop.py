@@ -110,7 +110,7 @@ class OpenWopTarget(Target):
     id_key = "toolId"
     enveloped = True
     native_formats = (OPENWOP,)
-    schema_keys = ("inputSchema", "outputSchema")
+    schema_paths = (("inputSchema",), ("outputSchema",))
     compact_fields = ("toolId", "source", "safetyTier", "title", "description", "inputSchema",
                       "outputSchema")
     standard_output_schema = True

@@ -52,6 +52,8 @@ class Provider:
     ``root_properties``: a top-level object schema without ``properties`` is rejected
     (OpenAI: 400 "object schema missing properties"; PV505); the provider targets write
     ``"properties": {}`` there (exact).
+    ``description_min``: the fewest characters of a tool description, when one is given
+    (Bedrock: 1; PV516); the target writes no empty description.
     """
 
     def __init__(self, key: str, title: str, sources: tuple[str, ...],
@@ -70,7 +72,7 @@ class Provider:
                  max_strict_tools: int | None = None, max_optional: int | None = None,
                  max_unions: int | None = None, openapi_schema: bool = False,
                  unique_names: bool = False, root_properties: bool = False,
-                 notes: str = "") -> None:
+                 description_min: int = 0, notes: str = "") -> None:
         self.key = key
         self.title = title
         self.name = title.split()[0]           # "OpenAI", "Anthropic", "Gemini" (messages)
@@ -102,6 +104,7 @@ class Provider:
         self.openapi_schema = openapi_schema
         self.unique_names = unique_names
         self.root_properties = root_properties
+        self.description_min = description_min
         self.notes = notes
 
 
@@ -290,6 +293,33 @@ PROVIDERS: dict[str, Provider] = {
         root_must_be_object=True,
         notes="JSON Schema ($defs, $ref, anyOf, additionalProperties); `$schema` is refused; "
               "mutually exclusive with `parameters`.",
+    ),
+    "bedrock": Provider(
+        key="bedrock",
+        title="Amazon Bedrock Converse tools (toolSpec.inputSchema.json)",
+        sources=(
+            # botocore/data/bedrock-runtime/2023-09-30/service-2.json: ToolSpecification
+            # (name and inputSchema required), ToolName (min 1, max 64, pattern
+            # [a-zA-Z0-9_-]+), description NonEmptyString (min 1), ToolInputSchema ("The top
+            # level schema type must be object"; a union whose member is `json`)
+            "https://github.com/boto/botocore/blob/develop/botocore/data/bedrock-runtime/"
+            "2023-09-30/service-2.json (ToolSpecification, ToolName, ToolInputSchema)",
+            "https://docs.aws.amazon.com/bedrock/latest/APIReference/"
+            "API_runtime_ToolSpecification.html",
+            "https://docs.aws.amazon.com/bedrock/latest/APIReference/"
+            "API_runtime_ToolInputSchema.html",
+            "https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html",
+            # ValidationException "The value at toolConfig.tools.N.toolSpec.inputSchema.json.type
+            # must be one of the following: object."
+            "https://github.com/cognitect-labs/aws-api/issues/272",
+            "https://github.com/aaif-goose/goose/pull/5064",
+        ),
+        name_pattern=NAME_PATTERN,
+        root_must_be_object=True,
+        # description: NonEmptyString (min 1); the bedrock target leaves an empty one out
+        description_min=1,
+        notes="Any JSON Schema object whose top level says type: object; inputSchema is "
+              "required; a description, when given, is not empty.",
     ),
 }
 

@@ -83,6 +83,7 @@ def formats() -> tuple[Format, ...]:
     if not _ALL:
         from toolcat.formats import (
             anthropic,
+            bedrock,
             capture,
             docker,
             gemini,
@@ -94,7 +95,8 @@ def formats() -> tuple[Format, ...]:
 
         # the order of listings (--from, README's table, "tried: ..."), and of detection
         every = (*openapi.FORMATS, *mcp.FORMATS, *capture.FORMATS, *openwop.FORMATS,
-                 *openai.FORMATS, *anthropic.FORMATS, *docker.FORMATS, *gemini.FORMATS)
+                 *openai.FORMATS, *anthropic.FORMATS, *docker.FORMATS, *gemini.FORMATS,
+                 *bedrock.FORMATS)
         # (the table by key first, in one step: a thread that finds either filled finds
         # every format in both)
         _BY_KEY.update({f.key: f for f in every})

@@ -50,8 +50,11 @@ class Target:
     #: input formats whose server tools (the provider runs them: ``Tool.server_tool``) this
     #: target writes as given
     server_tool_formats: ClassVar[tuple[str, ...]] = ()
-    #: the descriptor fields (of :meth:`body`) holding schemas, as measure splits bytes
-    schema_keys: ClassVar[tuple[str, ...]] = ("inputSchema",)
+    #: where a descriptor (its :meth:`body`) holds its schemas, each a path of keys: the input
+    #: schema's first, then the output schema's where the target carries one (Bedrock:
+    #: ``("inputSchema", "json")``). Features read and write them through
+    #: :meth:`get_schema` / :meth:`set_schema`, never by key
+    schema_paths: ClassVar[tuple[tuple[str, ...], ...]] = (("inputSchema",),)
     #: top-level descriptor fields the compact view carries (others are listed as omitted)
     compact_fields: ClassVar[tuple[str, ...]] = ()
     #: request fields of a native descriptor (not read by the model: caching, deferral,
@@ -103,6 +106,9 @@ class Target:
     writes_strict: ClassVar[bool] = False
     #: the lint profile that checks what this target writes
     profile: ClassVar[str] = "mcp"
+    #: a provider's request: ``measure --as NAME`` counts what it carries for the tools
+    #: (set on each class itself: a subclass does not inherit it)
+    counted_as: ClassVar[bool] = False
     #: the target can write a deferral plan (:mod:`toolcat.features.project.defer`): tools loaded on
     #: demand through the provider's tool search
     defers: ClassVar[bool] = False
@@ -218,6 +224,46 @@ class Target:
         """The tools array of a projection with deferred tools (``tools``: projected tools,
         ``.deferred`` set by ``plan``)."""
         raise NotImplementedError(self.name)
+
+    # ------------------------------------------------------------------ schemas
+    @property
+    def schema_fields(self) -> tuple[str, ...]:
+        """The descriptor fields (of :meth:`body`) that hold the schemas (each path's first
+        key): what a model reads of the input schema is the whole field."""
+        return tuple(p[0] for p in self.schema_paths)
+
+    @property
+    def output_field(self) -> str | None:
+        """The descriptor field holding the output schema (None: the target carries none)."""
+        return self.schema_paths[1][0] if len(self.schema_paths) > 1 else None
+
+    def get_schema(self, body: Any, which: int = 0, default: Any = None) -> Any:
+        """The schema at :attr:`schema_paths` ``[which]`` (0: input, 1: output) of a
+        descriptor's body; ``default`` when it has none there."""
+        if which >= len(self.schema_paths):
+            return default
+        node = body
+        for key in self.schema_paths[which]:
+            if not isinstance(node, dict) or key not in node:
+                return default
+            node = node[key]
+        return node
+
+    def set_schema(self, body: dict, schema: Any, which: int = 0) -> None:
+        """Put ``schema`` at :attr:`schema_paths` ``[which]`` of ``body`` (changed in place;
+        the objects on the way are copied, never changed: they may be a tool's own)."""
+        *way, last = self.schema_paths[which]
+        node = body
+        for key in way:
+            inner = node.get(key)
+            node[key] = node = dict(inner) if isinstance(inner, dict) else {}
+        node[last] = schema
+
+    def with_schema(self, body: dict, schema: Any, which: int = 0) -> dict:
+        """A copy of ``body`` with ``schema`` at :attr:`schema_paths` ``[which]``."""
+        out = dict(body)
+        self.set_schema(out, schema, which)
+        return out
 
     # ------------------------------------------------------------------ reading
     def body(self, item: Any) -> Any:

@@ -234,6 +234,10 @@ def schema_prose_bytes(schema: Any, dialect: str = DRAFT2020, jlen: Any = _json_
     return sum_schemas(schema, own, dialect, memo)
 
 
+#: a schema a descriptor does not hold (Target.get_schema's default)
+_ABSENT: Any = object()
+
+
 class _Breakdown:
     """Splits the canonical bytes of a view's arrays into :data:`BREAKDOWN_KEYS`, a batch of
     items at a time, and sizes their schemas; its memos (kept across the chunks of one
@@ -251,19 +255,20 @@ class _Breakdown:
             return got[1]
         return _json_len(value, self.sizes)
 
-    def _learn(self, item: Any, text: bytes, keys: tuple[str, ...]) -> None:
+    def _learn(self, item: Any, text: bytes, envelope: Any) -> None:
         """Learn the bytes of the last schema of ``item`` (a descriptor that is its own
         body) from ``text``, its canonical bytes: the text less that of the descriptor with
         that schema replaced by ``0`` (the bytes are compositional), plus that ``0``.
         A Stripe tool's output schema is 440 kB on average: sizing it node by node
         (:func:`~toolcat.document.canonical.canonical_size`) cost more than this one
         C-speed pass over the rest."""
-        present = [k for k in keys if k in item]
-        if not present or not isinstance(item[present[-1]], (dict, list)):
+        present = [(w, s) for w in range(len(envelope.schema_paths))
+                   if (s := envelope.get_schema(item, w, _ABSENT)) is not _ABSENT]
+        if not present or not isinstance(present[-1][1], (dict, list)):
             return
-        last = present[-1]
-        rest = {k: (0 if k == last else v) for k, v in item.items()}
-        self.known[id(item[last])] = (item[last], len(text) - len(canonical.dumps(rest)) + 1)
+        last, schema = present[-1]
+        rest = envelope.with_schema(item, 0, last)
+        self.known[id(schema)] = (schema, len(text) - len(canonical.dumps(rest)) + 1)
 
     def split(self, items: list, target: str, dialects: list[str] | None,
               total_bytes: int, texts: list[bytes] | None = None) -> dict[str, int]:
@@ -272,7 +277,6 @@ class _Breakdown:
         them)."""
         desc = prose = schema = 0
         envelope = targets.get(target)
-        keys = envelope.schema_keys
         jlen = self.jlen
         self.known = {}
         for i, item in enumerate(items):
@@ -280,13 +284,13 @@ class _Breakdown:
             if not isinstance(body, dict):
                 continue
             if texts is not None and body is item:
-                self._learn(item, texts[i], keys)
+                self._learn(item, texts[i], envelope)
             if "description" in body:
                 desc += _entry_bytes(body, "description", body["description"], jlen)
             dialect = dialects[i] if dialects is not None and i < len(dialects) else DRAFT2020
-            for k in keys:
-                if k in body:
-                    s = body[k]
+            for w in range(len(envelope.schema_paths)):
+                s = envelope.get_schema(body, w, _ABSENT)
+                if s is not _ABSENT:
                     schema += jlen(s)
                     prose += schema_prose_bytes(s, dialect, jlen, self.prose)
         return {"descriptions": desc, "schema_prose": prose, "schema_shape": schema - prose,
@@ -294,15 +298,15 @@ class _Breakdown:
 
     def schema_sizes(self, envelope: Any, items: list) -> dict[str, int]:
         """Canonical bytes of the input schemas and of the output schemas of ``items``."""
-        keys = envelope.schema_keys
         out = {"input": 0, "output": 0}
         for it in items:
             body = envelope.body(it)
             if not isinstance(body, dict):
                 continue
-            for side, key in zip(("input", "output"), keys):
-                if key in body:
-                    out[side] += self.jlen(body[key])
+            for which, side in enumerate(("input", "output")):
+                s = envelope.get_schema(body, which, _ABSENT)
+                if s is not _ABSENT:
+                    out[side] += self.jlen(s)
         return out
 
 
@@ -558,7 +562,7 @@ class _Sums:
                  slots: list) -> None:
         self.counter, self.envelope, self.per_tool, self.file = counter, envelope, per_tool, file
         self.slots = slots
-        self.out_key = envelope.schema_keys[1] if len(envelope.schema_keys) > 1 else None
+        self.out_key = envelope.output_field
         self.no_output = self.out_key is not None and \
             getattr(popts, "output_policy", "bounded") == "none"
         from toolcat import tokens

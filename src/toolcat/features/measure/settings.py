@@ -19,9 +19,16 @@ from typing import Any
 
 from toolcat.errors import UsageError
 
-#: `--as`: the providers whose request `measure` can count (each a target of the same name;
-#: harmony: the openai target's function tools as gpt-oss reads them, toolcat.features.measure.harmony)
-AS_PROVIDERS = ("openai", "anthropic", "gemini", "harmony", "openai-responses")
+
+def as_providers() -> tuple[str, ...]:
+    """`--as`: the providers whose request `measure` can count: each a target of the same
+    name, those that say ``counted_as``, in the targets' order; harmony: the openai target's
+    function tools as gpt-oss reads them (toolcat.features.measure.harmony)."""
+    from toolcat.formats.targets import get, names
+
+    return (*(n for n in names() if vars(type(get(n))).get("counted_as")), "harmony")
+
+
 #: what the --as harmony figures are counted with (the label in reports and baselines)
 HARMONY_TOKENS = "o200k_harmony"
 #: --gate's sides
@@ -78,8 +85,8 @@ class Settings:
         if gate == "upfront" and defer == "none":
             raise UsageError("--gate upfront needs --defer all or --defer auto")
         if as_provider is not None:
-            if as_provider not in AS_PROVIDERS:
-                raise UsageError(f"--as must be one of {', '.join(AS_PROVIDERS)} (got "
+            if as_provider not in as_providers():
+                raise UsageError(f"--as must be one of {', '.join(as_providers())} (got "
                                  f"{as_provider!r})")
             as_target = "openai" if as_provider == "harmony" else as_provider
             if to is not None and to != as_target:

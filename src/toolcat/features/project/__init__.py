@@ -968,12 +968,13 @@ def _defer(tools: list[ProjectedTool], sources: list[tuple[Tool, Catalog]], targ
         full = describe.collapse(tool.description) if tool.description else ""
         if full:
             d["description"] = full
-        key = target.schema_keys[0]
-        if tool.input_schema is not None and key in d:
+        # (a target that defers writes flat descriptors: the descriptor is its own body)
+        if tool.input_schema is not None and target.get_schema(d, default=_SAME) is not _SAME:
             standard, fitted = _standard(target, tool, cat.format)
-            got = df.deferred_schema(target.body(standard).get(key), tool.dialect, target)
+            got = df.deferred_schema(target.get_schema(target.body(standard)), tool.dialect,
+                                     target)
             if got is not None:
-                d[key] = got[0]
+                target.set_schema(d, got[0])
                 keep = [c for c in keep if not c.pointer.startswith("/inputSchema")]
                 keep += [c for c in fitted if c.pointer.startswith("/inputSchema")] + got[1]
         pt.changes = keep
@@ -1000,11 +1001,11 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
         return standard, []
     changes: list[Change] = []
     body = target.body(standard)       # a fresh descriptor (not the tool's own): changed in place
-    for key in target.schema_keys:
-        if not isinstance(body, dict) or key not in body:
+    for which in range(len(target.schema_paths)):
+        new = target.get_schema(body, which, _SAME) if isinstance(body, dict) else _SAME
+        if new is _SAME:
             continue
-        role = "/outputSchema" if key == "outputSchema" else "/inputSchema"
-        new = body[key]
+        role = "/outputSchema" if which == 1 else "/inputSchema"
         mkey = None
         if cache is not None and role == "/outputSchema":
             digest = content_key(new, cache.digests)
@@ -1015,7 +1016,7 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
                 got = cache.standards.get(mkey)
                 if got is not None:
                     if got[0] is not _SAME:
-                        body[key] = got[0]
+                        target.set_schema(body, got[0], which)
                     changes.extend(got[1])
                     continue
         was = new
@@ -1033,7 +1034,7 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
                                           boolean_properties=target.boolean_property_schemas,
                                           pointer=role)
         changes.extend(fitted)
-        body[key] = new
+        target.set_schema(body, new, which)
         if mkey is not None and cache is not None:
             cache.standards[mkey] = (_SAME if new is was else new, tuple(changes[start:]))
     return standard, changes

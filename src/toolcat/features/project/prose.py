@@ -178,7 +178,8 @@ def model_facing(target: Any, item: Any) -> Any:
     body = target.body(item)
     if not isinstance(body, dict):
         return item
-    keep = {"toolId" if target.openwop_fields else "name", "description", target.schema_keys[0]}
+    keep = {"toolId" if target.openwop_fields else "name", "description",
+            target.schema_fields[0]}
     new = {k: v for k, v in body.items() if k in keep}
     if body is item:
         return new

@@ -707,8 +707,7 @@ def budget(tools: list, target: Any) -> None:
     for t in tools:
         if t.loose is None:
             continue
-        schema = target.body(t.descriptor).get(target.schema_keys[0]) \
-            if isinstance(target.body(t.descriptor), dict) else None
+        schema = target.get_schema(target.body(t.descriptor))
         o, u = strict_budget(schema, "2020-12") if isinstance(schema, dict) else (0, 0)
         fits = (r.max_strict_tools is None or n + 1 <= r.max_strict_tools) and \
             (r.max_optional is None or opt + o <= r.max_optional) and \

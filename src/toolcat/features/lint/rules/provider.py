@@ -690,3 +690,42 @@ def client_tool_name_length(ctx: Context, tool: Tool) -> Iterator[Hit]:
     if len(sent) > c.name_max:
         yield Hit(f"{c.title} sends this tool as {sent!r}: {len(sent)} characters, more than "
                   f"{c.name_max}{_cite(c, 'plugin_tool_name')}", "/name")
+
+
+@rule("PV516", "provider-empty-description", "error",
+      "an empty tool description where the provider refuses one (Bedrock: at least 1 "
+      "character)")
+def provider_empty_description(ctx: Context, tool: Tool) -> Iterator[Hit]:
+    """## What it does
+    Reports a tool description shorter than the provider accepts: Amazon Bedrock's Converse API
+    takes no `description` at all, or one of at least one character (the `bedrock` profile).
+
+    ## Why
+    Bedrock refuses the whole request (ValidationException: "Invalid length for parameter
+    toolConfig.tools[N].toolSpec.description") when one tool says `"description": ""`, so
+    every call of the session fails. An empty description is no help to the model either
+    (TC107).
+
+    ## Not reported
+    A tool without a `description` field (optional in Bedrock; TC107 reports it), and providers
+    that take an empty string.
+
+    ## Example
+    ```json profile=bedrock
+    {"tools": [{"name": "ping", "description": "",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+
+    ## Fix
+    Describe the tool (or leave the field out: `toolcat project --to bedrock` does):
+    ```json
+    {"tools": [{"name": "ping", "description": "Check that the server answers.",
+                "inputSchema": {"type": "object", "properties": {}}}]}
+    ```
+    """
+    p = ctx.provider
+    d = tool.description
+    if p is None or not isinstance(d, str) or len(d) >= p.description_min:
+        return
+    yield Hit(f"description of {len(d)} characters: {p.title} refuses one shorter than "
+              f"{p.description_min}", "/description")
