@@ -138,32 +138,44 @@ def _ignore_file(path: str, limit: int) -> list[str]:
     return out
 
 
+# the options of diff (its own; the shared ones: commands/options.py)
+Old = Annotated[Optional[str], typer.Argument(
+    help="The old catalog (file, folder or `-`) [default: the first server].",
+    show_default=False)]
+New = Annotated[Optional[str], typer.Argument(
+    help="The new catalog [default: the servers: --server, --url, --client...].",
+    show_default=False)]
+Fmt = Annotated[str, typer.Option("--format", "-f",
+                                 help="Output: text, json, markdown or github.")]
+FailOn = Annotated[str, typer.Option(
+    "--fail-on", help="Exit 1 on findings of this kind or worse: breaking, unknown, "
+    "behavioural or any.")]
+Ignore = Annotated[Optional[list[str]], typer.Option(
+    "--ignore", help="TOOL or TOOL:POINTER: accepted changes to leave out (repeatable).",
+    show_default=False)]
+IgnoreFile = Annotated[Optional[str], typer.Option(
+    "--ignore-file", help="A file of --ignore entries, one a line (# comments).",
+    show_default=False)]
+IdsOnly = Annotated[bool, typer.Option(
+    "--ids-only", help="Compare the toolId sets only (what diff-toolids does).")]
+MaxChecks = Annotated[int, typer.Option(
+    "--max-checks", help="jsonschema steps (validations, references followed) for the "
+    "checks of one tool; past them its undecided changes are unknown.")]
+MaxChecksTotal = Annotated[int, typer.Option(
+    "--max-checks-total", help="The same, for the whole diff.")]
+
+
 @shared(*_SHARED)
 def diff(
-    old: Annotated[Optional[str], typer.Argument(
-        help="The old catalog (file, folder or `-`) [default: the first server].",
-        show_default=False)] = None,
-    new: Annotated[Optional[str], typer.Argument(
-        help="The new catalog [default: the servers: --server, --url, --client...].",
-        show_default=False)] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f",
-                                     help="Output: text, json, markdown or github.")] = "text",
-    fail_on: Annotated[str, typer.Option(
-        "--fail-on", help="Exit 1 on findings of this kind or worse: breaking, unknown, "
-        "behavioural or any.")] = "breaking",
-    ignore: Annotated[Optional[list[str]], typer.Option(
-        "--ignore", help="TOOL or TOOL:POINTER: accepted changes to leave out (repeatable).",
-        show_default=False)] = None,
-    ignore_file: Annotated[Optional[str], typer.Option(
-        "--ignore-file", help="A file of --ignore entries, one a line (# comments).",
-        show_default=False)] = None,
-    ids_only: Annotated[bool, typer.Option(
-        "--ids-only", help="Compare the toolId sets only (what diff-toolids does).")] = False,
-    max_checks: Annotated[int, typer.Option(
-        "--max-checks", help="jsonschema steps (validations, references followed) for the "
-        "checks of one tool; past them its undecided changes are unknown.")] = MAX_CHECKS,
-    max_checks_total: Annotated[int, typer.Option(
-        "--max-checks-total", help="The same, for the whole diff.")] = MAX_CHECKS_TOTAL,
+    old: Old = None,
+    new: New = None,
+    fmt: Fmt = "text",
+    fail_on: FailOn = "breaking",
+    ignore: Ignore = None,
+    ignore_file: IgnoreFile = None,
+    ids_only: IdsOnly = False,
+    max_checks: MaxChecks = MAX_CHECKS,
+    max_checks_total: MaxChecksTotal = MAX_CHECKS_TOTAL,
     *,
     opts: Shared,
 ) -> int:

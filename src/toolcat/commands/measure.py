@@ -129,55 +129,70 @@ def want_progress(fmt: str, quiet: bool, stream: Any = None) -> bool:
         return False
 
 
+# the options of measure (its own; the shared ones: commands/options.py)
+Tokenizer = Annotated[Optional[str], typer.Option(
+    "--tokenizer", "-t", help="BPE encoding: o200k_base or cl100k_base [default: "
+    "o200k_base, or tokenizer of [tool.toolcat.budgets]].", show_default=False)]
+Fmt = Annotated[str, typer.Option("--format", "-f",
+                                 help="Output: table, json, markdown or csv.")]
+Top = Annotated[int, typer.Option("--top", help="Also list the N heaviest tools "
+                                 "(table, json, markdown).", min=0)]
+MaxBytes = Annotated[Optional[int], typer.Option(
+    "--max-bytes", help="Fail (exit 1) when a catalog's gated side has more bytes "
+    "[default: none, or max-bytes of [tool.toolcat.budgets]].", show_default=False, min=0)
+]
+MaxTokens = Annotated[Optional[int], typer.Option(
+    "--max-tokens", help="Fail (exit 1) when a catalog's gated side has more tokens "
+    "[default: none, or max-tokens of [tool.toolcat.budgets]].", show_default=False, min=0)
+]
+Gate = Annotated[Optional[str], typer.Option(
+    "--gate", help="Side the limits and the baseline apply to: before (the standard "
+    "view: the catalog as given), after (the compact view toolcat project writes) or "
+    "upfront (with --defer: what every request shows the model) "
+    "[default: before, or gate of [tool.toolcat.budgets]].",
+    show_default=False)]
+Config = Annotated[Optional[str], typer.Option(
+    "--config", help="Read budgets from this toolcat.toml or pyproject.toml [default: the "
+    "nearest one upwards from the current folder].", show_default=False)]
+Baseline = Annotated[Optional[str], typer.Option(
+    "--baseline", help="Compare with the figures of a file written by --write-baseline.",
+    show_default=False)]
+MaxIncrease = Annotated[Optional[float], typer.Option(
+    "--max-increase", help="With --baseline: allowed growth of bytes and tokens per "
+    "catalog, in percent [default: 0, or max-increase of [tool.toolcat.budgets]].",
+    show_default=False)]
+WriteBaseline = Annotated[Optional[str], typer.Option(
+    "--write-baseline", help="Record each catalog's figures to FILE (atomic).",
+    show_default=False)]
+AsProvider = Annotated[Optional[str], typer.Option(
+    "--as", help="Count what this provider's request carries for the tools: openai (the "
+    "function objects), anthropic (name, description, input_schema: no outputSchema, "
+    "annotations, title or _meta), gemini (the function declarations), harmony (the openai function tools rendered "
+    "as OpenAI's open-weight gpt-oss models read them; needs openai-harmony), "
+    "openai-responses (Responses API function tools), bedrock (Converse tools); implies "
+    "--to. Tokens are exact for openai with o200k_base and for harmony, an estimate "
+    "otherwise [default: the tools array as written].",
+    show_default=False)]
+Loaded = Annotated[int, typer.Option(
+    "--loaded", help="With --defer: the tools a session loads on demand, for the "
+    "session estimate (up front + K x the median on-demand tokens).", min=0)]
+
+
 @shared(*PROJECTION, *FOR, *DEFER, *LOAD, *LIVE, *UI)
 def measure(
     paths: Paths = None,
-    tokenizer: Annotated[Optional[str], typer.Option(
-        "--tokenizer", "-t", help="BPE encoding: o200k_base or cl100k_base [default: "
-        "o200k_base, or tokenizer of [tool.toolcat.budgets]].", show_default=False)] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f",
-                                     help="Output: table, json, markdown or csv.")] = "table",
-    top: Annotated[int, typer.Option("--top", help="Also list the N heaviest tools "
-                                     "(table, json, markdown).", min=0)] = 0,
-    max_bytes: Annotated[Optional[int], typer.Option(
-        "--max-bytes", help="Fail (exit 1) when a catalog's gated side has more bytes "
-        "[default: none, or max-bytes of [tool.toolcat.budgets]].", show_default=False, min=0)
-    ] = None,
-    max_tokens: Annotated[Optional[int], typer.Option(
-        "--max-tokens", help="Fail (exit 1) when a catalog's gated side has more tokens "
-        "[default: none, or max-tokens of [tool.toolcat.budgets]].", show_default=False, min=0)
-    ] = None,
-    gate: Annotated[Optional[str], typer.Option(
-        "--gate", help="Side the limits and the baseline apply to: before (the standard "
-        "view: the catalog as given), after (the compact view toolcat project writes) or "
-        "upfront (with --defer: what every request shows the model) "
-        "[default: before, or gate of [tool.toolcat.budgets]].",
-        show_default=False)] = None,
-    config: Annotated[Optional[str], typer.Option(
-        "--config", help="Read budgets from this toolcat.toml or pyproject.toml [default: the "
-        "nearest one upwards from the current folder].", show_default=False)] = None,
-    baseline: Annotated[Optional[str], typer.Option(
-        "--baseline", help="Compare with the figures of a file written by --write-baseline.",
-        show_default=False)] = None,
-    max_increase: Annotated[Optional[float], typer.Option(
-        "--max-increase", help="With --baseline: allowed growth of bytes and tokens per "
-        "catalog, in percent [default: 0, or max-increase of [tool.toolcat.budgets]].",
-        show_default=False)] = None,
-    write_baseline: Annotated[Optional[str], typer.Option(
-        "--write-baseline", help="Record each catalog's figures to FILE (atomic).",
-        show_default=False)] = None,
-    as_provider: Annotated[Optional[str], typer.Option(
-        "--as", help="Count what this provider's request carries for the tools: openai (the "
-        "function objects), anthropic (name, description, input_schema: no outputSchema, "
-        "annotations, title or _meta), gemini (the function declarations), harmony (the openai function tools rendered "
-        "as OpenAI's open-weight gpt-oss models read them; needs openai-harmony), "
-        "openai-responses (Responses API function tools), bedrock (Converse tools); implies "
-        "--to. Tokens are exact for openai with o200k_base and for harmony, an estimate "
-        "otherwise [default: the tools array as written].",
-        show_default=False)] = None,
-    loaded: Annotated[int, typer.Option(
-        "--loaded", help="With --defer: the tools a session loads on demand, for the "
-        "session estimate (up front + K x the median on-demand tokens).", min=0)] = 5,
+    tokenizer: Tokenizer = None,
+    fmt: Fmt = "table",
+    top: Top = 0,
+    max_bytes: MaxBytes = None,
+    max_tokens: MaxTokens = None,
+    gate: Gate = None,
+    config: Config = None,
+    baseline: Baseline = None,
+    max_increase: MaxIncrease = None,
+    write_baseline: WriteBaseline = None,
+    as_provider: AsProvider = None,
+    loaded: Loaded = 5,
     *,
     opts: Shared,
 ) -> int:
