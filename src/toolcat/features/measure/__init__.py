@@ -458,6 +458,31 @@ def _lossless_only(envelope: Any, pt: Any, before_item: Any) -> Any:
     return _with_body(envelope, after_item, body)
 
 
+def _pieces(data: bytes) -> list[bytes]:
+    from toolcat.tokens import pieces
+
+    return pieces(data)
+
+
+class _Seen:
+    """The pieces a catalog's views submitted (:class:`_Joined`): each piece of
+    :func:`toolcat.tokens.pieces` met -> the counter indices of its fine pieces, each fine
+    piece submitted -> its index, and the bytes they may still take (past
+    :data:`_SEEN_BYTES` they start over)."""
+
+    __slots__ = ("pieces", "fine", "left")
+
+    def __init__(self) -> None:
+        self.pieces: dict[bytes, tuple[int, ...]] = {}
+        self.fine: dict[bytes, int] = {}
+        self.left = _SEEN_BYTES
+
+    def forget(self) -> None:
+        self.pieces.clear()
+        self.fine.clear()
+        self.left = _SEEN_BYTES
+
+
 class _Joined:
     """The canonical bytes of an array given a batch of its items at a time (each batch's
     own canonical array): their length and SHA-256, and their tokens submitted to a counter
@@ -468,7 +493,7 @@ class _Joined:
     again."""
 
     def __init__(self, counter: Any, twins: tuple["_Joined", ...] = (),
-                 seen: dict[bytes, int] | None = None) -> None:
+                 seen: "_Seen | None" = None) -> None:
         import hashlib
 
         self.counter = counter
@@ -481,9 +506,9 @@ class _Joined:
         # the piece submitted last, its indices
         self.last: tuple[bytes, list[int]] | None = None
         #: a BPE counter's pieces, cut finer where the count cannot change
-        #: (:func:`toolcat.tokens.pieces`) and each distinct one submitted once: ``seen``
-        #: (shared by the views of a catalog) maps a piece to its index (``b""``: the bytes
-        #: it may still take, :data:`_SEEN_BYTES`). None: whole pieces
+        #: (:func:`toolcat.tokens.pieces`, each new one again by
+        #: :func:`toolcat.tokens.fine_pieces`) and each distinct one submitted once:
+        #: ``seen`` is shared by the views of a catalog. None: whole pieces
         #: (another counter, e.g. --as harmony's, which reads each text as JSON)
         self.seen = seen
 
@@ -497,20 +522,34 @@ class _Joined:
             if seen is None:
                 idx = [self.counter.submit(piece)]
             else:
-                from toolcat import tokens
-
                 idx = []
-                for p in tokens.pieces(piece):
-                    i = seen.get(p)
-                    if i is None:
-                        i = seen[p] = self.counter.submit(p)
-                        seen[b""] -= len(p)
-                    idx.append(i)
-                if seen[b""] < 0:       # (memory: forgets the dedup only, never a count)
-                    seen.clear()
-                    seen[b""] = _SEEN_BYTES
+                for p in _pieces(piece):
+                    got = seen.pieces.get(p)
+                    if got is None:
+                        got = seen.pieces[p] = self._submit_fine(p)
+                        seen.left -= len(p)
+                    idx.extend(got)
+                if seen.left < 0:       # (memory: forgets the dedup only, never a count)
+                    seen.forget()
         self.last = (piece, idx)
         self.pieces.extend(idx)
+
+    def _submit_fine(self, piece: bytes) -> tuple[int, ...]:
+        """A piece met for the first time, submitted in its fine pieces
+        (:func:`toolcat.tokens.fine_pieces`), each distinct one once: their indices."""
+        from toolcat.tokens import fine_pieces
+
+        seen = self.seen
+        assert seen is not None
+        fine = seen.fine
+        out = []
+        for p in fine_pieces(piece):
+            i = fine.get(p)
+            if i is None:
+                i = fine[p] = self.counter.submit(p)
+                seen.left -= len(p)
+            out.append(i)
+        return tuple(out)
 
     def add(self, batch: bytes) -> None:
         inner = memoryview(batch)[1:-1]     # (views: a chunk is not copied piece by piece)
@@ -564,9 +603,7 @@ class _Sums:
             getattr(popts, "output_policy", "bounded") == "none"
         from toolcat import tokens
 
-        # (the empty piece never occurs: its entry holds the bytes left to remember)
-        seen: dict[bytes, int] | None = {b"": _SEEN_BYTES} \
-            if isinstance(counter, tokens.Counter) else None
+        seen = _Seen() if isinstance(counter, tokens.Counter) else None
         self.before, self.after = _Joined(counter, seen=seen), _Joined(counter, seen=seen)
         self.middle = _Joined(counter, twins=(self.before, self.after), seen=seen)
         self.model_before = _Joined(counter, seen=seen)
