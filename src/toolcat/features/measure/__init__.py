@@ -244,6 +244,7 @@ class _Breakdown:
         self.sizes: dict = {}       # canonical_size's memo
         self.prose: dict = {}       # sum_schemas's memo
         self.known: dict[int, tuple[Any, int]] = {}   # id(schema) -> (schema, its bytes)
+        self.wholes: dict[int, tuple[Any, int]] = {}  # the same, for whole_len
 
     def jlen(self, value: Any) -> int:
         got = self.known.get(id(value))
@@ -292,18 +293,31 @@ class _Breakdown:
         return {"descriptions": desc, "schema_prose": prose, "schema_shape": schema - prose,
                 "other": total_bytes - desc - schema}
 
-    def schema_sizes(self, envelope: Any, items: list) -> dict[str, int]:
-        """Canonical bytes of the input schemas and of the output schemas of ``items``."""
+    def schema_sizes(self, envelope: Any, items: list, whole: bool = False) -> dict[str, int]:
+        """Canonical bytes of the input schemas and of the output schemas of ``items``.
+        ``whole``: each distinct schema object serialized whole, once (the compact view's:
+        small, shared between tools as whole results, never as bundled definitions)."""
         keys = envelope.schema_keys
         out = {"input": 0, "output": 0}
+        jlen = self.whole_len if whole else self.jlen
         for it in items:
             body = envelope.body(it)
             if not isinstance(body, dict):
                 continue
             for side, key in zip(("input", "output"), keys):
                 if key in body:
-                    out[side] += self.jlen(body[key])
+                    out[side] += jlen(body[key])
         return out
+
+    def whole_len(self, value: Any) -> int:
+        if value.__class__ is not dict and value.__class__ is not list:
+            return _json_len(value)
+        got = self.wholes.get(id(value))
+        if got is not None and got[0] is value:
+            return got[1]
+        n = len(canonical.dumps(value))
+        self.wholes[id(value)] = (value, n)    # the value is held: its id stays its own
+        return n
 
 
 # --------------------------------------------------------------------------- projection
@@ -665,7 +679,7 @@ class _Sums:
         self.prose += parts["schema_prose"]
         self.schema += parts["schema_prose"] + parts["schema_shape"]
         for side, items in (("before", before_items), ("after", after_items)):
-            for k, v in parts_of.schema_sizes(env, items).items():
+            for k, v in parts_of.schema_sizes(env, items, whole=side == "after").items():
                 self.sizes[side][k] += v
         parts_of.known = {}
         self.unlowerable.extend(t.id for t in pts if getattr(t, "failed", False))
