@@ -90,3 +90,26 @@ def test_kubernetes_views_submit_a_fraction_of_their_distinct_pieces():
     # (14 MB of distinct pieces in the before view, 1.8 MB of distinct fine pieces)
     submitted, distinct = _submitted_and_distinct(outside("kubernetes-swagger"))
     assert submitted * 4 < distinct
+
+
+def test_shared_definitions_are_serialized_once_and_the_view_is_exact(monkeypatch):
+    """The tools of an OpenAPI spec bundle the same definition objects: measure writes the
+    standard view with each one serialized once (less than the view's bytes written in
+    all), and the view is the same bytes (its SHA-256 and length)."""
+    cat = load(corpus("openapi", "box.openapi.json"))
+    whole = project([cat]).standard_bytes()
+    written = [0]
+    real = canonical.dumps
+
+    def dumps(value, *a, **k):
+        out = real(value, *a, **k)
+        written[0] += len(out)
+        return out
+
+    monkeypatch.setattr(canonical, "dumps", dumps)
+    fig = measure_catalogs([cat], options_from_cli(), counter=tokens.Counter())[0]
+    import hashlib
+
+    assert fig.bytes_before == len(whole)
+    assert fig.sha256_before == hashlib.sha256(whole).hexdigest()
+    assert written[0] < fig.bytes_before

@@ -594,6 +594,40 @@ class _Joined:
         self.pending = []
 
 
+def _defs_of(schema: Any) -> str | None:
+    """The key of ``schema``'s definitions map (``$defs`` or ``definitions``), when it has
+    one with dict entries only."""
+    if schema.__class__ is not dict:
+        return None
+    for key in ("$defs", "definitions"):
+        d = schema.get(key)
+        if d.__class__ is dict and d and all(e.__class__ is dict for e in d.values()):
+            return key
+    return None
+
+
+def _dict_parts(obj: dict, subs: dict, out: list[bytes]) -> None:
+    """Append the canonical bytes of the dict ``obj`` to ``out`` in parts, the value of each
+    key of ``subs`` through ``subs[key](value, out)``, the others serialized here."""
+    add = out.append
+    add(b"{")
+    first = True
+    for k, v in obj.items():
+        if k.__class__ is not str:
+            raise TypeError("a key that is not a string")
+        if not first:
+            add(b",")
+        first = False
+        add(orjson.dumps(k))
+        add(b":")
+        f = subs.get(k)
+        if f is None:
+            add(canonical.dumps(v))
+        else:
+            f(v, out)
+    add(b"}")
+
+
 #: bytes of distinct pieces a catalog's :class:`_Joined` views remember (past it they
 #: start over)
 _SEEN_BYTES = 64 << 20
@@ -623,10 +657,61 @@ class _Sums:
         self.model_before = _Joined(counter, seen=seen)
         self.model_after = _Joined(counter, seen=seen)
         self.desc = self.prose = self.schema = 0
+        #: id of a definitions entry of a standard schema -> (it, its canonical bytes)
+        self.entry_texts: dict[int, tuple[Any, bytes]] = {}
         self.sizes = {"before": {"input": 0, "output": 0}, "after": {"input": 0, "output": 0}}
         self.tools = 0
         self.unlowerable: list[str] = []
         self.tool_figures: list[ToolFigures] = []
+
+    def _text(self, item: Any) -> bytes:
+        """``canonical.dumps(item)`` for a standard descriptor, with the entries of its
+        schemas' definitions maps (an OpenAPI spec's tools bundle the same definition
+        objects: Stripe's 206 MB standard view) serialized once per object and joined in
+        (the canonical bytes are compositional: a map's are its entries' joined)."""
+        env = self.envelope
+        body = env.body(item)
+        if body.__class__ is not dict or not any(
+                _defs_of(body.get(k)) is not None for k in env.schema_keys):
+            return canonical.dumps(item)
+        out: list[bytes] = []
+        schema = self._schema_parts
+        subs = {k: schema for k in env.schema_keys}
+        try:
+            if body is item:
+                _dict_parts(item, subs, out)
+            else:
+                def inner(v: Any, o: list[bytes]) -> None:
+                    _dict_parts(v, subs, o)
+
+                _dict_parts(item, {k: inner for k, v in item.items() if v is body}, out)
+        except (TypeError, ValueError, orjson.JSONEncodeError):
+            return canonical.dumps(item)
+        return b"".join(out)
+
+    def _schema_parts(self, schema: Any, out: list[bytes]) -> None:
+        key = _defs_of(schema)
+        if key is None:
+            out.append(canonical.dumps(schema))
+        else:
+            _dict_parts(schema, {key: self._defs_parts}, out)
+
+    def _defs_parts(self, entries: dict, out: list[bytes]) -> None:
+        memo = self.entry_texts
+        add = out.append
+        add(b"{")
+        first = True
+        for name, e in entries.items():
+            got = memo.get(id(e))
+            if got is None or got[0] is not e:
+                got = memo[id(e)] = (e, canonical.dumps(e))    # (held: its id stays its own)
+            if not first:
+                add(b",")
+            first = False
+            add(orjson.dumps(name))
+            add(b":")
+            add(got[1])
+        add(b"}")
 
     def add(self, pts: list, dialects: list[str] | None) -> None:
         """Add projected tools (``ProjectedTool`` s in output order) and their dialects, in
@@ -643,7 +728,7 @@ class _Sums:
             if self.out_key is not None and self.no_output:
                 # --no-output-schema: like with like, the before side leaves them out too
                 item = _without_key(env, item, self.out_key)
-            text = canonical.dumps(item)
+            text = self._text(item)
             befores.append((item, text))
             size += len(text)
             if size >= _CHUNK_BYTES or i == len(pts) - 1:
