@@ -292,6 +292,40 @@ def pieces(data: bytes) -> list[bytes]:
     return out
 
 
+#: the keys :func:`fine_pieces` cuts before (each opens most schema nodes' entries: a piece
+#: then holds one node's own text, which the nodes of a spec's views repeat most)
+_FINE_KEYS = (b'"type"', b'"description"')
+_FINE_MIN = 64                   # shorter fine pieces are joined to the next one
+
+
+def fine_pieces(data: bytes) -> list[bytes]:
+    """``data`` (UTF-8 text) cut finer than :func:`pieces`: after the ``{"`` or ``,"`` of
+    each ``"type"`` and ``"description"`` key (places of :data:`_SPLIT`, where the count
+    cannot change), pieces under :data:`_FINE_MIN` joined to the next. ``measure`` cuts each
+    distinct piece of :func:`pieces` again so: the same schema node met in another context
+    (a Kubernetes view's 14 MB of distinct pieces hold 1.8 MB of distinct fine ones) is
+    counted once."""
+    cuts = []
+    for key in _FINE_KEYS:
+        find = data.find
+        i = find(key, 1)
+        while i >= 0:
+            if data[i - 1] in b"{,":
+                cuts.append(i + 1)
+            i = find(key, i + len(key))
+    if not cuts:
+        return [data]
+    cuts.sort()
+    out = []
+    pos = 0
+    for c in cuts:
+        if c - pos >= _FINE_MIN:
+            out.append(data[pos:c])
+            pos = c
+    out.append(data[pos:])
+    return out
+
+
 def _split_count(enc: Any, text: str) -> int:
     """The count of ``text`` in pieces of about :data:`CHUNK` cut at :data:`_SPLIT`.
 

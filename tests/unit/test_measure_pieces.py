@@ -51,3 +51,65 @@ def test_each_distinct_piece_is_submitted_once_and_the_figures_are_exact(name):
         [t.descriptor for t in proj.tools]).decode()))
     # far less is submitted than the views hold (before, after, lossless-only, model-facing)
     assert sum(map(len, c.texts)) < fig.bytes_before
+
+
+def test_fine_pieces_join_to_the_piece_and_count_as_it():
+    cat = load(corpus("openapi", "openai.openapi.yaml"))
+    whole = project([cat]).standard_bytes()
+    enc = tokens.encoding()
+    several = 0
+    for p in set(tokens.pieces(whole)):
+        fine = tokens.fine_pieces(p)
+        assert b"".join(fine) == p
+        assert all(len(f) >= tokens._FINE_MIN for f in fine[:-1])
+        assert sum(len(enc.encode_ordinary(f.decode())) for f in fine) == \
+            len(enc.encode_ordinary(p.decode()))
+        several += len(fine) > 1
+    assert several > 10
+
+
+def _submitted_and_distinct(path) -> tuple[int, int]:
+    cat = load(str(path))
+    c = _Recording()
+    measure_catalogs([cat], options_from_cli(), counter=c)
+    distinct = set(tokens.pieces(project([cat]).standard_bytes()))
+    return sum(map(len, c.texts)), sum(map(len, distinct))
+
+
+def test_a_schema_node_met_in_another_piece_is_not_submitted_again():
+    """The distinct pieces of the views repeat the same schema nodes in other contexts:
+    measure submits less than the distinct pieces of the before view alone hold (which it
+    submitted whole before)."""
+    submitted, distinct = _submitted_and_distinct(corpus("openapi", "box.openapi.json"))
+    assert submitted < distinct
+
+
+def test_kubernetes_views_submit_a_fraction_of_their_distinct_pieces():
+    from support.outside import outside
+
+    # (14 MB of distinct pieces in the before view, 1.8 MB of distinct fine pieces)
+    submitted, distinct = _submitted_and_distinct(outside("kubernetes-swagger"))
+    assert submitted * 4 < distinct
+
+
+def test_shared_definitions_are_serialized_once_and_the_view_is_exact(monkeypatch):
+    """The tools of an OpenAPI spec bundle the same definition objects: measure writes the
+    standard view with each one serialized once (less than the view's bytes written in
+    all), and the view is the same bytes (its SHA-256 and length)."""
+    cat = load(corpus("openapi", "box.openapi.json"))
+    whole = project([cat]).standard_bytes()
+    written = [0]
+    real = canonical.dumps
+
+    def dumps(value, *a, **k):
+        out = real(value, *a, **k)
+        written[0] += len(out)
+        return out
+
+    monkeypatch.setattr(canonical, "dumps", dumps)
+    fig = measure_catalogs([cat], options_from_cli(), counter=tokens.Counter())[0]
+    import hashlib
+
+    assert fig.bytes_before == len(whole)
+    assert fig.sha256_before == hashlib.sha256(whole).hexdigest()
+    assert written[0] < fig.bytes_before

@@ -248,6 +248,7 @@ class _Breakdown:
         self.sizes: dict = {}       # canonical_size's memo
         self.prose: dict = {}       # sum_schemas's memo
         self.known: dict[int, tuple[Any, int]] = {}   # id(schema) -> (schema, its bytes)
+        self.wholes: dict[int, tuple[Any, int]] = {}  # the same, for whole_len
 
     def jlen(self, value: Any) -> int:
         got = self.known.get(id(value))
@@ -296,9 +297,12 @@ class _Breakdown:
         return {"descriptions": desc, "schema_prose": prose, "schema_shape": schema - prose,
                 "other": total_bytes - desc - schema}
 
-    def schema_sizes(self, envelope: Any, items: list) -> dict[str, int]:
-        """Canonical bytes of the input schemas and of the output schemas of ``items``."""
+    def schema_sizes(self, envelope: Any, items: list, whole: bool = False) -> dict[str, int]:
+        """Canonical bytes of the input schemas and of the output schemas of ``items``.
+        ``whole``: each distinct schema object serialized whole, once (the compact view's:
+        small, shared between tools as whole results, never as bundled definitions)."""
         out = {"input": 0, "output": 0}
+        jlen = self.whole_len if whole else self.jlen
         for it in items:
             body = envelope.body(it)
             if not isinstance(body, dict):
@@ -306,8 +310,18 @@ class _Breakdown:
             for which, side in enumerate(("input", "output")):
                 s = envelope.get_schema(body, which, _ABSENT)
                 if s is not _ABSENT:
-                    out[side] += self.jlen(s)
+                    out[side] += jlen(s)
         return out
+
+    def whole_len(self, value: Any) -> int:
+        if value.__class__ is not dict and value.__class__ is not list:
+            return _json_len(value)
+        got = self.wholes.get(id(value))
+        if got is not None and got[0] is value:
+            return got[1]
+        n = len(canonical.dumps(value))
+        self.wholes[id(value)] = (value, n)    # the value is held: its id stays its own
+        return n
 
 
 # --------------------------------------------------------------------------- projection
@@ -461,6 +475,31 @@ def _lossless_only(envelope: Any, pt: Any, before_item: Any) -> Any:
     return _with_body(envelope, after_item, body)
 
 
+def _pieces(data: bytes) -> list[bytes]:
+    from toolcat.tokens import pieces
+
+    return pieces(data)
+
+
+class _Seen:
+    """The pieces a catalog's views submitted (:class:`_Joined`): each piece of
+    :func:`toolcat.tokens.pieces` met -> the counter indices of its fine pieces, each fine
+    piece submitted -> its index, and the bytes they may still take (past
+    :data:`_SEEN_BYTES` they start over)."""
+
+    __slots__ = ("pieces", "fine", "left")
+
+    def __init__(self) -> None:
+        self.pieces: dict[bytes, tuple[int, ...]] = {}
+        self.fine: dict[bytes, int] = {}
+        self.left = _SEEN_BYTES
+
+    def forget(self) -> None:
+        self.pieces.clear()
+        self.fine.clear()
+        self.left = _SEEN_BYTES
+
+
 class _Joined:
     """The canonical bytes of an array given a batch of its items at a time (each batch's
     own canonical array): their length and SHA-256, and their tokens submitted to a counter
@@ -471,7 +510,7 @@ class _Joined:
     again."""
 
     def __init__(self, counter: Any, twins: tuple["_Joined", ...] = (),
-                 seen: dict[bytes, int] | None = None) -> None:
+                 seen: "_Seen | None" = None) -> None:
         import hashlib
 
         self.counter = counter
@@ -484,9 +523,9 @@ class _Joined:
         # the piece submitted last, its indices
         self.last: tuple[bytes, list[int]] | None = None
         #: a BPE counter's pieces, cut finer where the count cannot change
-        #: (:func:`toolcat.tokens.pieces`) and each distinct one submitted once: ``seen``
-        #: (shared by the views of a catalog) maps a piece to its index (``b""``: the bytes
-        #: it may still take, :data:`_SEEN_BYTES`). None: whole pieces
+        #: (:func:`toolcat.tokens.pieces`, each new one again by
+        #: :func:`toolcat.tokens.fine_pieces`) and each distinct one submitted once:
+        #: ``seen`` is shared by the views of a catalog. None: whole pieces
         #: (another counter, e.g. --as harmony's, which reads each text as JSON)
         self.seen = seen
 
@@ -500,20 +539,34 @@ class _Joined:
             if seen is None:
                 idx = [self.counter.submit(piece)]
             else:
-                from toolcat import tokens
-
                 idx = []
-                for p in tokens.pieces(piece):
-                    i = seen.get(p)
-                    if i is None:
-                        i = seen[p] = self.counter.submit(p)
-                        seen[b""] -= len(p)
-                    idx.append(i)
-                if seen[b""] < 0:       # (memory: forgets the dedup only, never a count)
-                    seen.clear()
-                    seen[b""] = _SEEN_BYTES
+                for p in _pieces(piece):
+                    got = seen.pieces.get(p)
+                    if got is None:
+                        got = seen.pieces[p] = self._submit_fine(p)
+                        seen.left -= len(p)
+                    idx.extend(got)
+                if seen.left < 0:       # (memory: forgets the dedup only, never a count)
+                    seen.forget()
         self.last = (piece, idx)
         self.pieces.extend(idx)
+
+    def _submit_fine(self, piece: bytes) -> tuple[int, ...]:
+        """A piece met for the first time, submitted in its fine pieces
+        (:func:`toolcat.tokens.fine_pieces`), each distinct one once: their indices."""
+        from toolcat.tokens import fine_pieces
+
+        seen = self.seen
+        assert seen is not None
+        fine = seen.fine
+        out = []
+        for p in fine_pieces(piece):
+            i = fine.get(p)
+            if i is None:
+                i = fine[p] = self.counter.submit(p)
+                seen.left -= len(p)
+            out.append(i)
+        return tuple(out)
 
     def add(self, batch: bytes) -> None:
         inner = memoryview(batch)[1:-1]     # (views: a chunk is not copied piece by piece)
@@ -544,6 +597,40 @@ class _Joined:
         self.pending = []
 
 
+def _defs_of(schema: Any) -> str | None:
+    """The key of ``schema``'s definitions map (``$defs`` or ``definitions``), when it has
+    one with dict entries only."""
+    if schema.__class__ is not dict:
+        return None
+    for key in ("$defs", "definitions"):
+        d = schema.get(key)
+        if d.__class__ is dict and d and all(e.__class__ is dict for e in d.values()):
+            return key
+    return None
+
+
+def _dict_parts(obj: dict, subs: dict, out: list[bytes]) -> None:
+    """Append the canonical bytes of the dict ``obj`` to ``out`` in parts, the value of each
+    key of ``subs`` through ``subs[key](value, out)``, the others serialized here."""
+    add = out.append
+    add(b"{")
+    first = True
+    for k, v in obj.items():
+        if k.__class__ is not str:
+            raise TypeError("a key that is not a string")
+        if not first:
+            add(b",")
+        first = False
+        add(orjson.dumps(k))
+        add(b":")
+        f = subs.get(k)
+        if f is None:
+            add(canonical.dumps(v))
+        else:
+            f(v, out)
+    add(b"}")
+
+
 #: bytes of distinct pieces a catalog's :class:`_Joined` views remember (past it they
 #: start over)
 _SEEN_BYTES = 64 << 20
@@ -567,18 +654,67 @@ class _Sums:
             getattr(popts, "output_policy", "bounded") == "none"
         from toolcat import tokens
 
-        # (the empty piece never occurs: its entry holds the bytes left to remember)
-        seen: dict[bytes, int] | None = {b"": _SEEN_BYTES} \
-            if isinstance(counter, tokens.Counter) else None
+        seen = _Seen() if isinstance(counter, tokens.Counter) else None
         self.before, self.after = _Joined(counter, seen=seen), _Joined(counter, seen=seen)
         self.middle = _Joined(counter, twins=(self.before, self.after), seen=seen)
         self.model_before = _Joined(counter, seen=seen)
         self.model_after = _Joined(counter, seen=seen)
         self.desc = self.prose = self.schema = 0
+        #: id of a definitions entry of a standard schema -> (it, its canonical bytes)
+        self.entry_texts: dict[int, tuple[Any, bytes]] = {}
         self.sizes = {"before": {"input": 0, "output": 0}, "after": {"input": 0, "output": 0}}
         self.tools = 0
         self.unlowerable: list[str] = []
         self.tool_figures: list[ToolFigures] = []
+
+    def _text(self, item: Any) -> bytes:
+        """``canonical.dumps(item)`` for a standard descriptor, with the entries of its
+        schemas' definitions maps (an OpenAPI spec's tools bundle the same definition
+        objects: Stripe's 206 MB standard view) serialized once per object and joined in
+        (the canonical bytes are compositional: a map's are its entries' joined)."""
+        env = self.envelope
+        body = env.body(item)
+        if body.__class__ is not dict or not any(
+                _defs_of(body.get(k)) is not None for k in env.schema_fields):
+            return canonical.dumps(item)
+        out: list[bytes] = []
+        schema = self._schema_parts
+        subs = {k: schema for k in env.schema_fields}
+        try:
+            if body is item:
+                _dict_parts(item, subs, out)
+            else:
+                def inner(v: Any, o: list[bytes]) -> None:
+                    _dict_parts(v, subs, o)
+
+                _dict_parts(item, {k: inner for k, v in item.items() if v is body}, out)
+        except (TypeError, ValueError, orjson.JSONEncodeError):
+            return canonical.dumps(item)
+        return b"".join(out)
+
+    def _schema_parts(self, schema: Any, out: list[bytes]) -> None:
+        key = _defs_of(schema)
+        if key is None:
+            out.append(canonical.dumps(schema))
+        else:
+            _dict_parts(schema, {key: self._defs_parts}, out)
+
+    def _defs_parts(self, entries: dict, out: list[bytes]) -> None:
+        memo = self.entry_texts
+        add = out.append
+        add(b"{")
+        first = True
+        for name, e in entries.items():
+            got = memo.get(id(e))
+            if got is None or got[0] is not e:
+                got = memo[id(e)] = (e, canonical.dumps(e))    # (held: its id stays its own)
+            if not first:
+                add(b",")
+            first = False
+            add(orjson.dumps(name))
+            add(b":")
+            add(got[1])
+        add(b"}")
 
     def add(self, pts: list, dialects: list[str] | None) -> None:
         """Add projected tools (``ProjectedTool`` s in output order) and their dialects, in
@@ -595,7 +731,7 @@ class _Sums:
             if self.out_key is not None and self.no_output:
                 # --no-output-schema: like with like, the before side leaves them out too
                 item = _without_key(env, item, self.out_key)
-            text = canonical.dumps(item)
+            text = self._text(item)
             befores.append((item, text))
             size += len(text)
             if size >= _CHUNK_BYTES or i == len(pts) - 1:
@@ -631,7 +767,7 @@ class _Sums:
         self.prose += parts["schema_prose"]
         self.schema += parts["schema_prose"] + parts["schema_shape"]
         for side, items in (("before", before_items), ("after", after_items)):
-            for k, v in parts_of.schema_sizes(env, items).items():
+            for k, v in parts_of.schema_sizes(env, items, whole=side == "after").items():
                 self.sizes[side][k] += v
         parts_of.known = {}
         self.unlowerable.extend(t.id for t in pts if getattr(t, "failed", False))

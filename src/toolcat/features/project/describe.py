@@ -214,12 +214,15 @@ _DOCS = re.compile(r"^(?:see|refer to|for more)\b|\bfor more (?:information|deta
 CUES = ("format", "reference", "values", "example")
 
 
-def cues(sentence: str, node: dict | None = None, names: frozenset = frozenset()) -> list[str]:
+def cues(sentence: str, node: dict | None = None, names: frozenset = frozenset(),
+         probed: set | None = None) -> list[str]:
     """The cues a sentence of a schema description carries (:data:`CUES`). ``node``: the
     schema node it describes (a format already given by ``format``, values already given by
     ``enum``/``const``, say nothing new); ``names``: the catalog's tool names and the
     schema's property names (a quoted or code name that is one of them, and not one of the
-    node's own properties, is a reference)."""
+    node's own properties, is a reference). ``probed``: gets the names looked up in
+    ``names`` and the node's own properties (what the answer depends on beside the
+    sentence, ``format``, ``enum``/``const`` and whether ``names`` is empty)."""
     node = node if isinstance(node, dict) else {}
     facts = _FACTS.get(sentence)
     if facts is None:
@@ -227,6 +230,8 @@ def cues(sentence: str, node: dict | None = None, names: frozenset = frozenset()
     docs, fmt, depends, named, values, example = facts
     if docs:
         return []        # a pointer to documentation, not the value's meaning
+    if probed is not None:
+        probed.update(named)
     got = []
     if "format" not in node and fmt:
         got.append("format")
@@ -286,15 +291,49 @@ def clause(text: str, limit: int, node: dict | None = None,
            names: frozenset = frozenset()) -> str:
     """What the compact view keeps of a schema node's description: the sentences that carry a
     cue (:func:`cues`), in order, joined, cut to ``limit`` UTF-16 units (:func:`truncate`);
-    "" when none does (or ``limit`` is 0)."""
+    "" when none does (or ``limit`` is 0).
+
+    Memoized (:data:`_CLAUSES`): a catalog's schemas repeat their descriptions (Kubernetes:
+    ObjectMeta's in every tool). The answer is a function of the text, ``limit``, whether
+    the node has ``format``, ``enum`` or ``const``, whether ``names`` is empty, and, for each
+    name the text's pieces quote (:func:`cues`' ``probed``), whether it is in ``names`` and
+    among the node's own properties: an entry is reused when all of those agree (the same
+    answers take the same steps)."""
     if limit <= 0 or not isinstance(text, str):
         return ""
+    n = node if isinstance(node, dict) else {}
+    key = (text, limit, "format" in n, "enum" in n or "const" in n, bool(names))
+    entries = _CLAUSES.get(key)
+    own = None
+    if entries is not None:
+        own = _own_properties(n)
+        for answers, out in entries:
+            if all((m in names, m in own) == a for m, a in answers):
+                return out
+    probed: set = set()
+    out = _clause(text, limit, node, names, probed)
+    if own is None:
+        own = _own_properties(n)
+    if len(_CLAUSES) >= _CLAUSES_MAX:
+        _CLAUSES.clear()
+    _CLAUSES.setdefault(key, []).append(
+        (tuple((m, (m in names, m in own)) for m in probed), out))
+    return out
+
+
+#: :func:`clause`'s memo: (text, limit, facts of the node and names) -> [(the answers it
+#: looked up, the clause)]; bounded (cleared past _CLAUSES_MAX keys)
+_CLAUSES: dict[tuple, list[tuple[tuple, str]]] = {}
+_CLAUSES_MAX = 1 << 14
+
+
+def _clause(text: str, limit: int, node: dict | None, names: frozenset, probed: set) -> str:
     kept = []
     for s in sentences(text):
-        if not cues(s, node, names):
+        if not cues(s, node, names, probed):
             continue
         if length(s) > SHORT:       # a long sentence: only its clauses that carry a cue
-            parts = [c for c in _CLAUSE.split(s) if c and cues(c, node, names)]
+            parts = [c for c in _CLAUSE.split(s) if c and cues(c, node, names, probed)]
             s = " … ".join(parts) if parts else s
         kept.append(s)
     if not kept:
@@ -313,7 +352,7 @@ def clause(text: str, limit: int, node: dict | None = None,
     first = kept[0]
     for cand in [first, *(p for p in _PARTS.split(first) if p)]:
         cut = _word_cut(cand, limit)
-        if cut and cues(cut, node, names):
+        if cut and cues(cut, node, names, probed):
             return cut
     return ""
 
