@@ -492,6 +492,33 @@ def test_symlinked_spec_refs_stay_in_the_named_folder(tmp_path: Path) -> None:
     assert b"TOPSECRET" not in r.stdout and b"SC302" in r.stdout
 
 
+def test_a_ref_through_a_link_beside_the_spec_is_not_read(tmp_path: Path) -> None:
+    """A link planted beside the spec is never opened by a $ref, even one to a file inside
+    the spec's folder, nor is a folder link on the way (issue 36): each reference is a
+    finding (SC302), and the tool is widened there."""
+    folder = tmp_path / "spec"
+    _write(folder / "real" / "p.yaml", "name: q\nin: query\ndescription: TOPSECRET\n"
+           "schema: {type: string}\n")
+    (folder / "planted.yaml").symlink_to(folder / "real" / "p.yaml")
+    (folder / "dir").symlink_to(folder / "real")
+    f = _write(folder / "spec.yaml",
+               "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+               "      operationId: a\n      parameters:\n        - $ref: 'planted.yaml'\n"
+               "      responses: {'200': {description: ok}}\n  /b:\n    get:\n"
+               "      operationId: b\n      parameters:\n        - $ref: 'dir/p.yaml'\n"
+               "      responses: {'200': {description: ok}}\n  /c:\n    get:\n"
+               "      operationId: c\n      parameters:\n        - $ref: 'real/p.yaml'\n"
+               "      responses: {'200': {description: ok}}\n")
+    r = run("lint", "-f", "json", "--select", "SC302", f)
+    found = [d for d in json.loads(r.stdout)["findings"] if d["code"] == "SC302"]
+    assert sorted(d["message"].split("'")[1] for d in found) == ["dir/p.yaml", "planted.yaml"]
+    assert all("symbolic link" in d["message"] for d in found), found
+    r = run("project", "--view", "standard", f)
+    assert r.returncode == 0 and b"2 tools widened" in r.stderr, r.stderr
+    assert r.stdout.count(b"TOPSECRET") == 1      # tool c's own parameter, read directly
+    one_error_line(run("project", "--broken-refs", "fail", f), "symbolic link")
+
+
 # ---- one crafted value never kills the run
 
 def test_nul_byte_in_a_ref_is_a_finding(tmp_path: Path) -> None:
