@@ -15,7 +15,8 @@ Writing (:func:`write_outputs`): all outputs of a command in one call.
   ``linkat`` just before the rename), else it is made with ``O_EXCL`` (``mkstemp``); the
   first write to a folder removes the ``.toolcat-*.tmp`` files of runs killed outright
   (SIGKILL), never one a running toolcat holds (:func:`_sweep`).
-* A symbolic link is written through: the file it names is replaced, the link stays a link.
+* A symbolic link to a file (or to nothing) is refused: no file is replaced, nor made,
+  through a link (one planted where an output goes would name any file).
 * A target that exists and is not a regular file (a character or block device such as
   ``/dev/null``, a FIFO, ``/dev/stdout`` and other links to an open descriptor) is written
   to directly, never replaced.
@@ -600,8 +601,12 @@ def _plan(path: str) -> tuple[str, str | int | None]:
                                        "devices and FIFOs"), path)
         if not stat.S_ISREG(st.st_mode):
             return "direct", path
-    target = os.path.realpath(path) if os.path.islink(path) else path
-    return "replace", target
+    if os.path.islink(path):
+        # a link planted where an output goes (out.json -> ~/.bashrc) would have toolcat
+        # replace, or make, the file it names: never written through
+        raise _write_error(OSError(errno.ELOOP, "is a symbolic link to a file; toolcat replaces "
+                                   "no file through a link (name the file itself)"), path)
+    return "replace", path
 
 
 def write_outputs(files: Sequence[tuple[str, bytes | str]]) -> None:

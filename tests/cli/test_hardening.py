@@ -194,16 +194,13 @@ def test_dev_stdout_style_link_reaches_stdout(tmp_path: Path) -> None:
     no_temp_files(tmp_path)
 
 
-def test_symlink_written_through_owner_and_mode_kept(tmp_path: Path) -> None:
+def test_replaced_file_keeps_owner_and_mode(tmp_path: Path) -> None:
     real = _write(tmp_path / "data" / "out.json", b"old")
     os.chmod(real, 0o640)
     if IS_ROOT:
         os.chown(real, 4321, 4322)
-    link = tmp_path / "link.json"
-    link.symlink_to(real)
-    r = run("project", GIT, "-q", "-o", link)
+    r = run("project", GIT, "-q", "-o", real)
     assert r.returncode == 0, r.stderr
-    assert os.path.islink(link) and os.readlink(link) == str(real)
     assert json.loads(real.read_bytes())["tools"]
     st = os.stat(real)
     assert stat.S_IMODE(st.st_mode) == 0o640
@@ -213,6 +210,29 @@ def test_symlink_written_through_owner_and_mode_kept(tmp_path: Path) -> None:
     # a new file gets the umask's mode; `-` is stdout
     r = run("project", GIT, "-q", "-o", "-")
     assert r.returncode == 0 and json.loads(r.stdout)["tools"]
+
+
+@pytest.mark.parametrize("argv", [
+    ("project", "-q", "-o", "{out}", GIT),
+    ("project", "-q", "-o", "{new}", "--handbook", "{out}", GIT),
+    ("project", "-q", "-o", "{new}", "--report", "{out}", GIT),
+    ("lint", "-f", "sarif", "-o", "{out}", GIT),
+    ("lint", "--write-baseline", "{out}", GIT),
+    ("measure", "--write-baseline", "{out}", GIT),
+], ids=["project", "handbook", "report", "lint-output", "lint-baseline", "measure-baseline"])
+def test_an_output_that_is_a_link_to_a_file_is_refused(tmp_path: Path, argv) -> None:
+    """A link planted where an output goes (out.json -> another file) is one error line: the
+    file it names is neither replaced nor, for a link to nothing, made (issue 36)."""
+    victim = _write(tmp_path / "victim.txt", b"precious\n")
+    for name, target in (("out.json", victim), ("dangling.json", tmp_path / "made.txt")):
+        link = tmp_path / name
+        link.symlink_to(target)
+        args = [str(a).format(out=link, new=tmp_path / "new.json") for a in argv]
+        one_error_line(run(*args), name, "symbolic link")
+        assert victim.read_bytes() == b"precious\n"
+        assert not (tmp_path / "made.txt").exists() and not (tmp_path / "new.json").exists()
+        assert os.path.islink(link)
+    no_temp_files(tmp_path)
 
 
 def test_a_socket_target_is_one_error(tmp_path: Path) -> None:
@@ -472,6 +492,33 @@ def test_symlinked_spec_refs_stay_in_the_named_folder(tmp_path: Path) -> None:
     assert b"1 tool widened" in r.stderr
     r = run("lint", given / "spec.yaml")
     assert b"TOPSECRET" not in r.stdout and b"SC302" in r.stdout
+
+
+def test_a_ref_through_a_link_beside_the_spec_is_not_read(tmp_path: Path) -> None:
+    """A link planted beside the spec is never opened by a $ref, even one to a file inside
+    the spec's folder, nor is a folder link on the way (issue 36): each reference is a
+    finding (SC302), and the tool is widened there."""
+    folder = tmp_path / "spec"
+    _write(folder / "real" / "p.yaml", "name: q\nin: query\ndescription: TOPSECRET\n"
+           "schema: {type: string}\n")
+    (folder / "planted.yaml").symlink_to(folder / "real" / "p.yaml")
+    (folder / "dir").symlink_to(folder / "real")
+    f = _write(folder / "spec.yaml",
+               "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+               "      operationId: a\n      parameters:\n        - $ref: 'planted.yaml'\n"
+               "      responses: {'200': {description: ok}}\n  /b:\n    get:\n"
+               "      operationId: b\n      parameters:\n        - $ref: 'dir/p.yaml'\n"
+               "      responses: {'200': {description: ok}}\n  /c:\n    get:\n"
+               "      operationId: c\n      parameters:\n        - $ref: 'real/p.yaml'\n"
+               "      responses: {'200': {description: ok}}\n")
+    r = run("lint", "-f", "json", "--select", "SC302", f)
+    found = [d for d in json.loads(r.stdout)["findings"] if d["code"] == "SC302"]
+    assert sorted(d["message"].split("'")[1] for d in found) == ["dir/p.yaml", "planted.yaml"]
+    assert all("symbolic link" in d["message"] for d in found), found
+    r = run("project", "--view", "standard", f)
+    assert r.returncode == 0 and b"2 tools widened" in r.stderr, r.stderr
+    assert r.stdout.count(b"TOPSECRET") == 1      # tool c's own parameter, read directly
+    one_error_line(run("project", "--broken-refs", "fail", f), "symbolic link")
 
 
 # ---- one crafted value never kills the run

@@ -124,7 +124,7 @@ def _judge(cats, ref: str, ajv_judge, sample: int | None):
     from toolcat.features.project import ProjectOptions, project_catalogs
     from toolcat.formats.providers import CLIENTS
 
-    diff = Differential(ajv_judge)
+    diff = Differential(ajv_judge, distinct=True)
     shapes: Counter = Counter()
     problems: list[str] = []
     checked = 0

@@ -83,11 +83,16 @@ class Report:
 
 
 class Differential:
-    """Collect :class:`Pair` values (:meth:`add`), then :meth:`run` judges them all."""
+    """Collect :class:`Pair` values (:meth:`add`), then :meth:`run` judges them all.
 
-    def __init__(self, judge: Any = None, registry: Any = None) -> None:
+    ``distinct``: a pair that only repeats one added already (the same original, dialect,
+    projection and judging options: OpenAPI tools share their schemas) is not added again;
+    it would get the same verdicts (on other generated instances)."""
+
+    def __init__(self, judge: Any = None, registry: Any = None, distinct: bool = False) -> None:
         self.judge = judge
         self.registry = registry
+        self._distinct: set[tuple] | None = set() if distinct else None
         self.pairs: list[Pair] = []
         self.report = Report()
         self._ajv: dict[tuple[str, str], tuple[Any, dict[str, Any]]] = {}
@@ -106,6 +111,14 @@ class Differential:
     def add(self, pair: Pair) -> None:
         if pair.engines is None:
             pair.engines = engines_for(pair.original, pair.dialect)
+        if self._distinct is not None:
+            key = (self._canon(pair.original), pair.dialect, self._canon(pair.projected),
+                   pair.lossy, pair.objects_only, pair.wrapped, pair.formats, pair.engines,
+                   pair.meta, None if pair.ceiling is None else canon(pair.ceiling),
+                   pair.projected_dialect)
+            if key in self._distinct:
+                return
+            self._distinct.add(key)
         insts = [x for x in pair.instances if not pair.objects_only or isinstance(x, dict)]
         pair.instances = insts
         self.pairs.append(pair)

@@ -14,11 +14,48 @@ backslash means the same to both readers: :func:`without_identity_escapes`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 # characters an escape keeps its meaning for in both readers (u-mode identity escapes)
 _SYNTAX = frozenset("^$\\.*+?()[]{}|/")
 # inside a class, Python warns about (and may one day read) doubled &, ~, | as set operations
 _CLASS_KEEP = frozenset("-&~|[")
+
+
+def _tokens(pattern: str) -> Iterator[tuple[int, str, bool]]:
+    """``(start, token, in_class)`` for each token of ``pattern``, as both readers delimit
+    character classes: an escape (``\\x``; ``\\p{...}``, ``\\P{...}``, ``\\u{...}`` whole, to their
+    ``}``; a lone trailing backslash is the token ``\\``), a class opener (``[`` or ``[^``, outside
+    the class), an empty class (``[]`` or ``[^]``: ECMA-262 reads each as a whole class, outside),
+    or one character (a class's closing ``]`` is inside it). ``in_class``: whether the token
+    lies inside a character class."""
+    i, n = 0, len(pattern)
+    in_class = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if pattern[i + 1:i + 3] in ("p{", "P{", "u{"):    # \p{Letter}, \u{1F600}
+                end = pattern.find("}", i + 3)
+                j = n if end < 0 else end + 1
+            else:
+                j = i + 2
+            yield i, pattern[i:j], in_class
+            i = j
+        elif in_class:
+            yield i, c, True
+            in_class = c != "]"
+            i += 1
+        elif c == "[":
+            j = i + 2 if pattern[i + 1:i + 2] == "^" else i + 1
+            if pattern[j:j + 1] == "]":
+                j += 1                      # [] or [^]: a whole class
+            else:
+                in_class = True
+            yield i, pattern[i:j], False
+            i = j
+        else:
+            yield i, c, False
+            i += 1
 
 
 def without_identity_escapes(pattern: str) -> str | None:
@@ -29,33 +66,17 @@ def without_identity_escapes(pattern: str) -> str | None:
     if "\\" not in pattern:
         return None
     out: list[str] = []
-    i = 0
-    n = len(pattern)
-    in_class = False
     changed = False
-    while i < n:
-        c = pattern[i]
-        if c == "\\":
-            if i + 1 >= n:
-                return None
-            x = pattern[i + 1]
-            if _droppable(x, in_class):
-                out.append(x)
-                changed = True
-            else:
-                out.append(c + x)
-            i += 2
-            continue
-        if in_class:
-            if c == "]":
-                in_class = False
-        elif c == "[":
-            in_class = True
-            nxt = pattern[i + 1:i + 3]
-            if nxt.startswith("]") or nxt == "^]":
-                return None   # Python: a literal ]; ECMA-262: an empty class
-        out.append(c)
-        i += 1
+    for _, token, in_class in _tokens(pattern):
+        if token in ("[]", "[^]"):
+            return None   # Python: a literal ]; ECMA-262: an empty class
+        if token == "\\":
+            return None   # a lone trailing backslash
+        if len(token) == 2 and token[0] == "\\" and _droppable(token[1], in_class):
+            out.append(token[1])
+            changed = True
+        else:
+            out.append(token)
     if not changed:
         return None
     new = "".join(out)
@@ -84,38 +105,19 @@ def unicode_mode_error(pattern: str) -> str | None:
     ``}`` outside a class that no quantifier explains (Annex B reads each as the character
     itself; ``u`` mode: "Lone quantifier brackets"). None when there is none of these (other
     syntax errors are :func:`toolcat.schema.regex.syntax_error`'s)."""
-    i, n = 0, len(pattern)
-    in_class = False
-    while i < n:
-        c = pattern[i]
-        if c == "\\":
-            if pattern[i + 1:i + 3] in ("p{", "P{", "u{"):    # \p{Letter}, \u{1F600}
-                end = pattern.find("}", i + 3)
-                i = n if end < 0 else end + 1
-            else:
-                i += 2
+    after = 0    # the end of the last quantifier read
+    for i, token, in_class in _tokens(pattern):
+        if in_class or i < after:
             continue
-        if in_class:
-            if c == "]":
-                in_class = False
-        elif c == "[":
-            in_class = True
-            if pattern[i + 1:i + 2] == "^":
-                i += 1
-            if pattern[i + 1:i + 2] == "]":
-                i += 1       # ECMA-262: [] (or [^]) is a whole class
-                in_class = False
-        elif c == "]":
+        if token == "]":
             return f"a lone ']' at {i}"
-        elif c == "}":
+        if token == "}":
             return f"a lone '}}' at {i}"
-        elif c == "{":
+        if token == "{":
             m = _QUANTIFIER.match(pattern, i)
             if m is None or i == 0 or pattern[i - 1] in "(|":
                 return f"a lone '{{' at {i}"
-            i = m.end()
-            continue
-        i += 1
+            after = m.end()
     return None
 
 

@@ -3,7 +3,7 @@
 :class:`Resolver` turns a ``$ref`` found at a place of a document into the node it names:
 local JSON pointers, OpenAPI 3.1 ``$id``/``$anchor`` references (indexed in schema positions
 only, through the walker), and relative files next to the spec (real path inside the spec's own
-folder tree, or refused). It never fetches a URL. A failure is a message, not an exception.
+folder tree, reached through no symbolic link, or refused). It never fetches a URL. A failure is a message, not an exception.
 
 :class:`Bundler` converts each referenced schema ONCE per spec into a shared *def*
 (``#/$defs/<name>`` references, tool-independent names) and gives each tool the transitive
@@ -307,6 +307,12 @@ class Resolver:
             return ("$ref {ref} points outside the " + ("--root" if self.rooted else "spec's")
                     + " folder (" + self.folder.replace("{", "{{").replace("}", "}}")
                     + "); not read (--root DIR names a folder references may reach)")
+        if real != os.path.normpath(local):
+            # the folder and the referring document's own path are real paths: a name that
+            # resolves elsewhere passes a symbolic link a spec's folder holds (one an attacker
+            # may have planted beside the spec), even to a file inside the folder
+            return ("$ref {ref} names a file through a symbolic link; not read (toolcat opens "
+                    "no file a $ref reaches through a link)")
         rel = os.path.relpath(real, self.spec_dir)
         shown = os.path.normpath(os.path.join(self.given_dir, rel))
         try:
