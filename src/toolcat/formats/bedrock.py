@@ -118,6 +118,7 @@ class BedrockTarget(Target):
     server_tool_formats = (BEDROCK,)
     schema_paths = (("inputSchema", "json"),)
     compact_fields = ("toolSpec",)
+    body_key = "toolSpec"
     compact_body_fields: ClassVar[tuple[str, ...]] = ("name", "description", "inputSchema")
     requires_input_schema = True
     typed_object_roots = True
@@ -132,17 +133,6 @@ class BedrockTarget(Target):
         if f["input_schema"] is not None:
             self.set_schema(spec, f["input_schema"])
         return {"toolSpec": spec}
-
-    def dropped_fields(self, raw: Any) -> list[tuple[str, ...]]:
-        out = super().dropped_fields(raw)
-        if isinstance(raw, dict) and isinstance(raw.get("toolSpec"), dict):
-            out += [("toolSpec", k) for k in raw["toolSpec"] if k not in self.compact_body_fields]
-        return out
-
-    def body(self, item: Any) -> Any:
-        if isinstance(item, dict) and isinstance(item.get("toolSpec"), dict):
-            return item["toolSpec"]
-        return item
 
 
 BEDROCK_TARGET = BedrockTarget()

@@ -87,6 +87,7 @@ class OpenAiTarget(Target):
     native_formats = (OPENAI,)
     schema_paths = (("parameters",),)
     compact_fields = ("type", "function", "name", "description", "parameters")
+    body_key = "function"
     compact_body_fields: ClassVar[tuple[str, ...]] = ("name", "description", "parameters")
 
     profile = "openai"
@@ -102,17 +103,6 @@ class OpenAiTarget(Target):
         put(fn, "parameters", f["input_schema"])
         put(fn, "strict", f.get("strict"))
         return {"type": "function", "function": fn}
-
-    def dropped_fields(self, raw: Any) -> list[tuple[str, ...]]:
-        out = super().dropped_fields(raw)
-        if isinstance(raw, dict) and isinstance(raw.get("function"), dict):
-            out += [("function", k) for k in raw["function"] if k not in self.compact_body_fields]
-        return out
-
-    def body(self, item: Any) -> Any:
-        if isinstance(item, dict) and isinstance(item.get("function"), dict):
-            return item["function"]
-        return item
 
 
 class OpenAiStrictTarget(OpenAiTarget):

@@ -63,7 +63,11 @@ class Target:
     #: the provider row a native tool that asks for strict mode itself (``"strict": true``
     #: in a target that does not write strict) keeps its compact schema within
     strict_provider: ClassVar[str | None] = None
-    #: fields of the function object (OpenAI) the compact view carries
+    #: the field of a descriptor that holds its body (name, description, schemas), when the
+    #: descriptor wraps it (OpenAI's ``function``, Bedrock's ``toolSpec``); None: the
+    #: descriptor is its body
+    body_key: ClassVar[str | None] = None
+    #: fields of that body (OpenAI's function object) the compact view carries
     compact_body_fields: ClassVar[tuple[str, ...]] = ()
     #: the standard view carries the output schema, the compact view too
     standard_output_schema: ClassVar[bool] = False
@@ -183,8 +187,13 @@ class Target:
         """Pointer tokens of the fields of a native descriptor its compact view leaves out."""
         if not isinstance(raw, dict):
             return []
-        return [(k,) for k in raw if k not in self.compact_fields
-                and k not in self.request_fields]
+        out: list[tuple[str, ...]] = [(k,) for k in raw if k not in self.compact_fields
+                                      and k not in self.request_fields]
+        key = self.body_key
+        inner = raw.get(key) if key is not None else None
+        if key is not None and isinstance(inner, dict):
+            out += [(key, k) for k in inner if k not in self.compact_body_fields]
+        return out
 
     def request_extras(self, raw: Any) -> dict:
         """The :attr:`request_fields` of a native descriptor, in its order."""
@@ -268,6 +277,10 @@ class Target:
     # ------------------------------------------------------------------ reading
     def body(self, item: Any) -> Any:
         """The object that holds a descriptor's name, description and schemas."""
+        if self.body_key is not None and isinstance(item, dict):
+            inner = item.get(self.body_key)
+            if isinstance(inner, dict):
+                return inner
         return item
 
     def item_id(self, item: Any) -> str | None:
