@@ -286,6 +286,23 @@ def test_a_streamed_catalog_measures_as_one_read_whole_with_every_option(tmp_pat
         (whole.returncode, whole.stdout, whole.stderr)
 
 
+@pytest.mark.parametrize("options", [["--to", "anthropic", "--defer", "all"],
+                                     ["--to", "openai-strict"]])
+def test_a_real_streamed_tools_list_measures_as_one_read_whole(options):
+    """The same on a real catalog of the outside corpus: Okta's MCP server (docker/mcp-registry
+    tools.json, 108 tools) read a batch at a time; both option sets ended in an internal
+    error before."""
+    from support.common import run_toolcat
+    from support.outside import outside
+
+    args = ["measure", str(outside("docker-okta-mcp-server")), *options]
+    whole = run_toolcat(*args, env={"TOOLCAT_STREAM_THRESHOLD": str(1 << 40)})
+    streamed = run_toolcat(*args, env={"TOOLCAT_STREAM_THRESHOLD": "100"})
+    assert whole.returncode == 0, whole.stderr
+    assert (streamed.returncode, streamed.stdout, streamed.stderr) == \
+        (whole.returncode, whole.stdout, whole.stderr)
+
+
 @pytest.mark.parametrize("command", ["lint", "measure"])
 def test_the_cli_reports_a_broken_streamed_file_as_a_file_read_whole(tmp_path, command):
     """One error line and exit 2 for the broken file; with lint, the other inputs' findings
