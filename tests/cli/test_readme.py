@@ -128,13 +128,14 @@ def test_provider_tables_are_the_profiles_table():
     # fact's own sources in the table under it
     cells = [[x.strip() for x in r.strip().strip("|").split("|")]
              for r in m.group(2).splitlines() if r.startswith("| ")]
-    rows = {r[0]: r[1:] for r in cells if len(r) == 8}
+    rows = {r[0]: r[1:] for r in cells if len(r) == 9}
     assert [t for t in rows if t != "client"] == [c.title for c in CLIENTS.values()]
     for c in CLIENTS.values():
-        ref, dialect, unions, props, _name, _desc, args = rows[c.title]
+        ref, dialect, unions, props, _name, _desc, args, count = rows[c.title]
         assert (ref != "-") == bool(c.refs) and (dialect != "-") == bool(c.dialects)
         assert (unions != "-") == bool(c.refused_at_root()) and \
             (props != "-") == c.root_properties and (args != "-") == c.stringifies
+        assert count == (f"≤ {c.max_tools:,}" if c.max_tools else "-")
         assert all(f"<{u}>" in m.group(2) for urls in c.cites.values() for u in urls)
 
 

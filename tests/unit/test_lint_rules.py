@@ -445,6 +445,15 @@ def test_pv_openai_limits(tmp_path):
     p2 = write(tmp_path, many, "many.json")
     assert len(only(run(p2, profile="openai-strict"), "PV506")) == 1
     assert only(run(p2, profile="anthropic"), "PV506") == []
+    # a client profile holds the catalog to the client's own limit too (issue 33: VS Code
+    # Copilot 128 tools per request, Windsurf 100, Cursor 40), with the limit's source
+    (f,) = only(run(p2, profile="vscode"), "PV506")
+    assert f.message.startswith("129 tools (max 128 for VS Code Copilot in one request: https://")
+    assert [f.message.split(" (")[0] for f in only(run(p2, profile="windsurf"), "PV506")] == \
+        ["129 tools"]
+    few = write(tmp_path, {"tools": [tool(f"t{i}", f"Tool {i}.") for i in range(41)]}, "41.json")
+    assert len(only(run(few, profile="cursor"), "PV506")) == 1
+    assert only(run(few, profile="windsurf"), "PV506") == []
 
 
 def test_pv_anthropic_root_combinators(tmp_path):

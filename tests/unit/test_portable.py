@@ -159,6 +159,20 @@ def test_for_claude_desktop_upgrades_draft7(tmp_path, ajv_judge):
     assert proj.tools[1].descriptor["inputSchema"] == {"type": "object", "properties": {}}
 
 
+def test_for_a_client_warns_over_its_tool_count(tmp_path):
+    """A client's own per-request tool limit (Cursor 40, Windsurf 100, VS Code Copilot 128) is
+    said by ``project --for`` as a provider's is by ``--to``; what ``lint --profile CLIENT``
+    reports as PV506."""
+    tools = [{"name": f"t{i}", "description": f"Tool {i}.",
+              "inputSchema": {"type": "object", "properties": {}}} for i in range(41)]
+    proj = _project(tmp_path, tools, for_clients=("cursor", "windsurf"))
+    assert [w for w in proj.warnings if "in one request" in w] == [
+        "41 tools: Cursor sends at most 40 in one request (send a subset of them, or defer "
+        "them behind a tool search: --defer)"]
+    assert not [w for w in _project(tmp_path, tools[:40], for_clients=("cursor",)).warnings
+                if "in one request" in w]
+
+
 def test_for_an_unknown_client_is_a_usage_error(tmp_path):
     from toolcat.errors import UsageError
 

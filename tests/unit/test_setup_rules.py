@@ -176,3 +176,19 @@ def test_ignore_and_severity_apply(tmp_path, code):
     cfg = Config(select=["SU"], severity={code: "warning"})
     assert {f.severity for f in lint(cats, cfg, "mcp", setup=setup_catalog(cats)).findings
             if f.code == code} == {"warning"}
+
+
+def test_a_named_client_is_held_to_its_own_tool_count(tmp_path):
+    """Issue 33 (a client profile's "tool count"): Windsurf's Cascade takes 100 tools in all,
+    Cursor 40, VS Code Copilot 128 per request (each cited in the client table). A setup of a
+    named client over its limit is an SU601; the same setup without --client is not held to
+    every client's limit (only the providers': none here)."""
+    cats = servers(tmp_path, a=[tool(f"a{i}") for i in range(30)],
+                   b=[tool(f"b{i}") for i in range(11)])
+    assert [f.message for f in run(cats, "cursor") if f.code == "SU601"] == [
+        "the setup sends 41 tools from 2 servers: more than Cursor sends in one request (40; "
+        + " ".join(CLIENTS["cursor"].cites["max_tools"]) + ")"]
+    assert not [f for f in run(cats) if f.code == "SU601"]
+    assert not [f for f in run(cats, "windsurf") if f.code == "SU601"]
+    assert not [f for f in run(servers(tmp_path, a=[tool(f"a{i}") for i in range(40)]),
+                               "cursor") if f.code == "SU601"]

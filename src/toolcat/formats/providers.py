@@ -344,7 +344,9 @@ class Client:
     proxy may repair). ``plugin_tool_name``: the name it sends a tool of a server a plugin
     brought under (``{plugin}``: the plugin's name), None when plugins do not change it.
     ``root_unions``: keywords it refuses at the top level of an input schema beyond those
-    its providers refuse (:meth:`refused_at_root`).
+    its providers refuse (:meth:`refused_at_root`). ``max_tools``: the most tools (of all its
+    servers together) it sends in one request; beyond it the request fails or the client
+    leaves tools out.
     """
 
     def __init__(self, key: str, title: str, sources: tuple[str, ...],
@@ -353,7 +355,7 @@ class Client:
                  refs: str | None = None, dialects: tuple[str, ...] | None = None,
                  root_properties: bool = False, stringifies: bool = False,
                  plugin_tool_name: str | None = None,
-                 root_unions: frozenset[str] = frozenset(),
+                 root_unions: frozenset[str] = frozenset(), max_tools: int | None = None,
                  cites: dict[str, tuple[str, ...]] | None = None) -> None:
         self.key = key
         self.title = title
@@ -368,6 +370,7 @@ class Client:
         self.stringifies = stringifies
         self.plugin_tool_name = plugin_tool_name
         self.root_unions = root_unions
+        self.max_tools = max_tools
         self.cites = cites or {}
 
     def sent_name(self, server: str, tool: str, plugin: str | None = None) -> str:
@@ -455,15 +458,25 @@ CLIENTS: dict[str, Client] = {
                          "https://github.com/marianfoo/sap-mcp-servers/issues/52"),
             "stringifies": ("https://github.com/anthropics/claude-code/issues/59227",),
         }),
-    "cursor": Client(key="cursor", title="Cursor", sources=("https://cursor.com/docs/mcp",)),
+    "cursor": Client(
+        key="cursor", title="Cursor", sources=("https://cursor.com/docs/mcp",), max_tools=40,
+        # "errors that Cursor cannot take more than 40 tools"; its docs of 2025 said it sent
+        # only the first 40 tools to the agent
+        cites={"max_tools": ("https://github.com/modelcontextprotocol/.github/discussions/360",)}),
     "vscode": Client(
         key="vscode", title="VS Code Copilot",
         sources=("https://code.visualstudio.com/docs/copilot/reference/mcp-configuration",),
-        refs="stripped",
+        refs="stripped", max_tools=128,
         cites={"refs": ("https://github.com/PrefectHQ/fastmcp/pull/2808",
-                        "https://github.com/microsoft/vscode/issues/286415")}),
-    "windsurf": Client(key="windsurf", title="Windsurf",
-                       sources=("https://docs.windsurf.com/windsurf/cascade/mcp",)),
+                        "https://github.com/microsoft/vscode/issues/286415"),
+               # "Cannot have more than 128 tools per request." (Copilot Chat's own check)
+               "max_tools": ("https://github.com/microsoft/vscode/issues/258890",
+                             "https://github.com/microsoft/vscode-copilot-release/issues/11653")}),
+    "windsurf": Client(
+        key="windsurf", title="Windsurf",
+        sources=("https://docs.windsurf.com/windsurf/cascade/mcp",), max_tools=100,
+        # "Cascade has a limit of 100 total tools that it has access to at any given time"
+        cites={"max_tools": ("https://docs.windsurf.com/windsurf/cascade/mcp",)}),
     "copilot-cli": Client(
         key="copilot-cli", title="GitHub Copilot CLI",
         sources=("https://github.com/github/copilot-cli",),

@@ -157,6 +157,9 @@ def providers_markdown() -> str:
             limits.append(f"name ≤ {c.name_max} characters")
         if c.description_max is not None:
             limits.append(f"description cut at {c.description_max:,} characters")
+        if c.max_tools is not None:
+            limits.append(f"tools ≤ {c.max_tools:,} per request "
+                          + " ".join(f"<{u}>" for u in c.cites.get("max_tools", ())))
         provs = ", ".join(PROVIDERS[k].title.split(" (")[0] for k in c.providers) \
             if c.providers else "any"
         quirks = []
@@ -184,10 +187,11 @@ def clients_matrix() -> list[str]:
     """The client compatibility matrix (client x quirk) as Markdown lines, from the client
     table: what each client does with ``$ref``/``$defs``, a ``$schema`` dialect, a top-level
     union (its providers'), a top-level object without ``properties``, long tool names, long
-    descriptions, and object/array arguments (the sources: the table under it)."""
+    descriptions, object/array arguments and the tools it sends in one request (the sources:
+    the table under it)."""
     head = ["client", "`$ref`/`$defs`", "`$schema`", "top-level `allOf`/`anyOf`/`oneOf`",
             "object without `properties`", "tool name sent", "description", "object/array "
-            "arguments"]
+            "arguments", "tools per request"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c in CLIENTS.values():
         root = sorted(c.refused_at_root())
@@ -201,6 +205,7 @@ def clients_matrix() -> list[str]:
             if c.tool_name else "as named",
             f"cut at {c.description_max:,}" if c.description_max else "-",
             "sent as JSON strings" if c.stringifies else "-",
+            f"≤ {c.max_tools:,}" if c.max_tools else "-",
         ]
         out.append("| " + " | ".join(cells) + " |")
     return out

@@ -938,6 +938,14 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
         if row.max_tools is not None and len(tools) > row.max_tools:
             warnings.append(f"{len(tools):,} tools: {row.title} accepts at most "
                             f"{row.max_tools:,} in one request (send a subset of them)")
+    if opts.for_clients:
+        from toolcat.features.project import portable
+
+        for c in portable.clients(tuple(opts.for_clients)):
+            if c.max_tools is not None and len(tools) > c.max_tools:
+                warnings.append(f"{len(tools):,} tools: {c.title} sends at most "
+                                f"{c.max_tools:,} in one request (send a subset of them, "
+                                "or defer them behind a tool search: --defer)")
     broken = [t for cat in cats for t in cat.meta.get("broken_refs", {}).get("tools", ())]
     return Projection(target.name, opts.view, tools, opts, subset, dups, warnings,
                       broken_refs=broken, plan=plan)

@@ -288,8 +288,14 @@ def tool_count(ctx: Context) -> Iterator[Hit]:
     Reports more tools than the provider accepts in one request: OpenAI accepts at most 128
     functions in one request's `tools`; Anthropic at most 20 strict tools.
 
+    With a client's profile (`--profile vscode`), also more tools than that client sends in
+    one request: VS Code Copilot at most 128, Windsurf 100, Cursor 40 (the sources are in the
+    client table, `toolcat rule SU601`).
+
     ## Why
-    A larger catalog fails the request: it has to be split or filtered before it is sent.
+    A larger catalog fails the request: it has to be split or filtered before it is sent. A
+    client over its own limit fails the request (VS Code: "Cannot have more than 128 tools per
+    request") or leaves tools out.
 
     ## Example
     ```json profile=openai repeat=129
@@ -302,9 +308,14 @@ def tool_count(ctx: Context) -> Iterator[Hit]:
     --defer`).
     """
     p = ctx.provider
+    n = len(ctx.catalog.tools)
+    c = ctx.client
+    if c is not None and c.max_tools is not None and n > c.max_tools:
+        yield Hit(f"{n} tools (max {c.max_tools} for {c.title} in one request: "
+                  + " ".join(c.cites.get("max_tools", c.sources)) + ")", "", None,
+                  file=ctx.catalog.file)
     if p is None:
         return
-    n = len(ctx.catalog.tools)
     if p.max_tools is not None and n > p.max_tools:
         yield Hit(f"{n} tools (max {p.max_tools} for {p.title})", "", None,
                   file=ctx.catalog.file)

@@ -77,7 +77,8 @@ def _valid(ctx: Context) -> Iterator[Any]:
 def tool_count(ctx: Context) -> Iterator[Hit]:
     """## What it does
     Reports a setup that sends more tools in one request than a provider accepts: OpenAI accepts
-    at most 128 tools per request and Gemini at most 512 function declarations.
+    at most 128 tools per request and Gemini at most 512 function declarations; with `--client
+    NAME`, also more than that client sends in one (VS Code Copilot 128, Windsurf 100, Cursor 40).
 
     ## Why
     A client sends the tools of all its servers in every request; a setup above that fails every
@@ -111,6 +112,12 @@ def tool_count(ctx: Context) -> Iterator[Hit]:
             continue      # the server's own PV506 says it
         yield Hit(f"the setup sends {n:,} tools from {_servers(ctx)}: more than {p.name} "
                   f"accepts in one request ({p.max_tools:,})", "", None,
+                  file=ctx.catalog.file)
+    c = CLIENTS.get(_setup(ctx).get("client") or "")   # the named client's own limit
+    if c is not None and c.max_tools is not None and n > c.max_tools:
+        yield Hit(f"the setup sends {n:,} tools from {_servers(ctx)}: more than {c.title} "
+                  f"sends in one request ({c.max_tools:,}; "
+                  + " ".join(c.cites.get("max_tools", c.sources)) + ")", "", None,
                   file=ctx.catalog.file)
 
 
