@@ -16,7 +16,7 @@ class ToolcatError(Exception):
     exit_code = 2
     #: what went wrong, for callers that decide by it (never by the message's text): "" or,
     #: from the file reader (toolcat.files), "missing", "not-regular", "too-large",
-    #: "unreadable"; from the parser (toolcat.document.parse), "too-deep"
+    #: "unreadable", "link" (a checked path reached through a link); from the parser (toolcat.document.parse), "too-deep"
     kind = ""
 
     def __init__(self, message: str, file: str | None = None,

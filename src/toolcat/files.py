@@ -85,12 +85,14 @@ def _failed(error: Callable[..., Exception], kind: str, message: str, path: str)
 
 
 def read_regular(path: str, limit: int, error: Callable[..., Exception] = InputError,
-                 what: str = "file") -> bytes:
+                 what: str = "file", exact: bool = False) -> bytes:
     """The bytes of the regular file ``path`` (``-``: stdin), at most ``limit`` of them.
 
     Anything else is ``error(message, path)``: missing, a folder, a FIFO/device/socket (or a
     link to one; checked on the open descriptor too, so a swap after the check is caught),
-    over the limit, unreadable."""
+    over the limit, unreadable. ``exact``: ``path`` is a real path (no link in it) and the file
+    opened must be the one it names, not one reached through a link put in its way after
+    the caller checked it (see :func:`open_regular`)."""
     if path == "-":
         if stdin_closed():
             raise _failed(error, "unreadable", "standard input is closed", "-")
@@ -98,7 +100,7 @@ def read_regular(path: str, limit: int, error: Callable[..., Exception] = InputE
         if len(data) > limit:
             raise _failed(error, "too-large", f"input is larger than the {_size(limit)} limit", "-")
         return data
-    fd, _size_now = open_regular(path, limit, error, what)
+    fd, _size_now = open_regular(path, limit, error, what, exact)
     try:
         chunks = []
         left = limit + 1
@@ -120,9 +122,15 @@ def read_regular(path: str, limit: int, error: Callable[..., Exception] = InputE
 
 
 def open_regular(path: str, limit: int, error: Callable[..., Exception] = InputError,
-                 what: str = "file") -> tuple[int, int]:
+                 what: str = "file", exact: bool = False) -> tuple[int, int]:
     """An open read-only descriptor of the regular file ``path`` and its size, with the
-    checks of :func:`read_regular` (the caller closes it and reads at most ``limit``)."""
+    checks of :func:`read_regular` (the caller closes it and reads at most ``limit``).
+
+    ``exact``: ``path`` is a real path the caller has checked (inside the folder it may
+    reach, no link on the way). It is opened with ``O_NOFOLLOW`` (its last part may not be a
+    link), and where the system names an open file (``/proc/self/fd``) the descriptor must
+    name ``path`` itself: a folder on the way swapped for a link between the check and the
+    open is refused, not followed."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -139,14 +147,28 @@ def open_regular(path: str, limit: int, error: Callable[..., Exception] = InputE
     if st.st_size > limit:
         raise _failed(error, "too-large", f"{what} is {_size(st.st_size)}, over the "
                       f"{_size(limit)} limit (raise it with --max-file-size)", path)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if exact:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, flags)
     except OSError as e:
+        if exact and e.errno == errno.ELOOP:
+            raise _failed(error, "link", "is a symbolic link (it was not when checked); not "
+                          "read", path) from None
         raise _failed(error, "unreadable", f"cannot read: {e.strerror or e}", path) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise _failed(error, "not-regular", f"is {kind(st.st_mode)}, not a regular {what}", path)
+        if exact:
+            try:
+                where: str | None = os.readlink(f"/proc/self/fd/{fd}")
+            except OSError:              # no /proc: O_NOFOLLOW is what is left
+                where = None
+            if where is not None and where != path:
+                raise _failed(error, "link", "was reached through a symbolic link put on its "
+                              "way after it was checked; not read", path)
     except BaseException:
         os.close(fd)
         raise

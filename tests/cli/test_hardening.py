@@ -521,6 +521,37 @@ def test_a_ref_through_a_link_beside_the_spec_is_not_read(tmp_path: Path) -> Non
     one_error_line(run("project", "--broken-refs", "fail", f), "symbolic link")
 
 
+def test_a_link_put_on_a_refs_way_after_the_check_is_not_followed(tmp_path: Path,
+                                                                      monkeypatch) -> None:
+    """The check of a $ref's path (inside the folder, no link on the way) and its open are
+    two steps: a link swapped in between (a file, or a folder on the way) must not be
+    followed (issue 36, file hardening). Simulated in process: the check is made to see the
+    links as plain names (realpath as normpath), as it would have before the swap; the open
+    then meets them, and refuses (O_NOFOLLOW; the descriptor's own path)."""
+    from toolcat.formats import LoadOptions, load_catalogs
+
+    folder = tmp_path / "spec"
+    _write(folder / "real" / "p.yaml", "name: q\nin: query\ndescription: TOPSECRET\n"
+           "schema: {type: string}\n")
+    (folder / "planted.yaml").symlink_to(folder / "real" / "p.yaml")
+    (folder / "dir").symlink_to(folder / "real")
+    f = _write(folder / "spec.yaml",
+               "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+               "      operationId: a\n      parameters:\n        - $ref: 'planted.yaml'\n"
+               "      responses: {'200': {description: ok}}\n  /b:\n    get:\n"
+               "      operationId: b\n      parameters:\n        - $ref: 'dir/p.yaml'\n"
+               "      responses: {'200': {description: ok}}\n")
+    monkeypatch.setattr(os.path, "realpath", lambda p, **_k: os.path.normpath(
+        os.path.join(os.getcwd(), p)))
+    (cat,) = load_catalogs([str(f)], LoadOptions(broken_refs="widen"))
+    text = json.dumps([t.input_schema for t in cat.tools])
+    assert "TOPSECRET" not in text
+    broken = cat.meta.get("broken_refs", {})
+    assert sorted(t["id"] for t in broken.get("tools", ())) == ["a", "b"], broken
+    said = " ".join(str(getattr(p, "message", p)) for p in cat.problems)
+    assert said.count("symbolic link") == 2, said
+
+
 # ---- one crafted value never kills the run
 
 def test_nul_byte_in_a_ref_is_a_finding(tmp_path: Path) -> None:

@@ -89,12 +89,13 @@ def _limits(limits: Limits | None) -> Limits:
 
 # --------------------------------------------------------------------------- reading
 
-def read_bytes(path: str, limits: Limits | None = None) -> bytes:
+def read_bytes(path: str, limits: Limits | None = None, exact: bool = False) -> bytes:
     """The bytes of ``path`` (``-``: stdin) through the one reader (regular files only, the
-    run's size limit): :func:`toolcat.files.read_regular`."""
+    run's size limit; ``exact``: a checked real path, never reached through a link):
+    :func:`toolcat.files.read_regular`."""
     from toolcat.files import read_regular
 
-    return read_regular(path, _limits(limits).max_file_size)
+    return read_regular(path, _limits(limits).max_file_size, exact=exact)
 
 
 def decode_text(data: bytes, path: str) -> str:
@@ -137,12 +138,12 @@ def guess_syntax(path: str, text: str) -> str:
     return JSON if first in ("{", "[") else YAML
 
 
-def load_file(path: str, syntax: str | None = None,
-              limits: Limits | None = None) -> tuple[Any, SourceText]:
+def load_file(path: str, syntax: str | None = None, limits: Limits | None = None,
+              exact: bool = False) -> tuple[Any, SourceText]:
     """Read and parse ``path`` (``-`` for stdin) into normalized JSON data (``limits``: the
-    run's, default :meth:`Limits.from_env`)."""
+    run's, default :meth:`Limits.from_env`; ``exact``: see :func:`read_bytes`)."""
     lim = _limits(limits)
-    data = read_bytes(path, lim)
+    data = read_bytes(path, lim, exact)
     text = decode_text(data, path)
     doc, used = _parse(text, path, syntax or guess_syntax(path, text), lim)
     return doc, SourceText(path, text, used)

@@ -316,7 +316,9 @@ class Resolver:
         rel = os.path.relpath(real, self.spec_dir)
         shown = os.path.normpath(os.path.join(self.given_dir, rel))
         try:
-            data, src = load_file(real, limits=self.limits)
+            # exact: the file opened is the one checked here, not one a link put on its way
+            # since then leads to (O_NOFOLLOW, and the descriptor's own path where known)
+            data, src = load_file(real, limits=self.limits, exact=True)
         except InputError as e:
             return ("$ref {ref}: cannot load " + shown.replace("{", "{{").replace("}", "}}")
                     + ": " + e.message.replace("{", "{{").replace("}", "}}"))
