@@ -216,6 +216,43 @@ def test_gemini_json_keeps_json_schema_and_drops_only_schema(tmp_path):
     assert not [f for f in lint_output(tmp_path, proj, "gemini-json") if f.severity == "error"]
 
 
+# A Gemini declaration as Gemini's own docs and API write it: the Type enum in upper case,
+# nullable, int64 fields as strings. The other targets must write JSON Schema ("OBJECT" is no
+# JSON Schema type: the providers and the MCP SDKs refuse it), and --to gemini must keep every
+# parameter (it read "OBJECT" as "accepts no object" and wrote an empty object: widened).
+GEMINI_NATIVE = {"functionDeclarations": [{
+    "name": "find", "description": "Find records by a query.", "parameters": {
+        "type": "OBJECT", "required": ["q"], "properties": {
+            "q": {"type": "STRING", "nullable": True, "description": "Query."},
+            "tags": {"type": "ARRAY", "items": {"type": "STRING"}, "minItems": "1",
+                     "description": "Tags."},
+            "n": {"type": "INTEGER", "format": "int32", "description": "Count."}}}}]}
+
+
+@pytest.mark.parametrize("to", ["mcp", "anthropic", "openai", "gemini-json", "gemini"])
+def test_a_gemini_native_declaration_is_read_as_json_schema(tmp_path, to):
+    p = write(tmp_path, GEMINI_NATIVE, "find.gemini.json")
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    proj = project_catalogs(cats, ProjectOptions(to=to, view="standard" if to != "gemini"
+                                                  else "compact"))
+    s = schema_of(proj)
+    assert not [c for c in changes(proj) if c["kind"] != "exact"], changes(proj)
+    assert set(s["properties"]) == {"q", "tags", "n"}
+    if to == "gemini":           # written back in Gemini's subset
+        assert s["properties"]["q"] == {"type": "string", "nullable": True}
+        assert s["properties"]["tags"]["minItems"] == 1
+        return
+    jsonschema.Draft202012Validator.check_schema(s)
+    v = jsonschema.Draft202012Validator(s)
+    for inst, ok in (({"q": None}, True), ({"q": "x", "n": 3, "tags": ["a"]}, True),
+                     ({"q": 1}, False), ({"q": "x", "tags": []}, False), ({}, False),
+                     ({"q": "x", "n": "3"}, False)):
+        assert v.is_valid(inst) is ok, (to, inst)
+    # the native file lints clean under its own profile: nullable is Gemini's way to say null
+    assert not [f for f in lint(load_catalogs([str(p)], LoadOptions()), Config(), "gemini")
+                .findings if f.code in ("PV507", "SC301", "MC101")]
+
+
 def test_gemini_json_reports_a_dropped_draft07_schema_that_changes_meaning(tmp_path):
     tuple_items = {"type": "array", "items": [{"type": "string"}], "additionalItems": False}
     t = {"name": "t", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#",

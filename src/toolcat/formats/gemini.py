@@ -2,7 +2,14 @@
 list of them), each ``{"name", "description", "parameters" | "parametersJsonSchema"}``.
 
 ``parameters`` is Gemini's Schema object (an OpenAPI 3.0 Schema subset: ``nullable``, one
-``type``); it is read as written, so the lint rules see what Gemini receives.
+``type``, spelled as the API's enum: ``"OBJECT"``, ``"STRING"``...). It is read as JSON Schema
+2020-12, as an OpenAPI document's schemas are (:func:`json_schema`): the type names in lower
+case (``TYPE_UNSPECIFIED``: no type), ``nullable: true`` as ``"null"`` in ``type``, the
+int64 fields the API's JSON writes as strings (``"minItems": "1"``) as numbers, ``example``
+as ``examples``. The meaning is the same for Gemini and for every JSON Schema reader; what the
+other targets write is then JSON Schema (``"OBJECT"`` is no JSON Schema type: Anthropic, OpenAI
+and the MCP SDKs refuse it), and ``--to gemini`` writes it back in the subset. A
+``parametersJsonSchema`` is JSON Schema already and is read as written.
 """
 
 from __future__ import annotations
@@ -27,6 +34,41 @@ def declarations(doc: Any) -> tuple[list, str] | None:
     return None
 
 
+#: Gemini's ``Type`` enum (google.ai.generativelanguage ``Type``; the SDK's ``types.Type``)
+_TYPES = {"STRING": "string", "NUMBER": "number", "INTEGER": "integer", "BOOLEAN": "boolean",
+          "ARRAY": "array", "OBJECT": "object", "NULL": "null"}
+#: the Schema fields the API types as int64, which its JSON writes as strings
+_INT64 = frozenset({"minItems", "maxItems", "minLength", "maxLength", "minProperties",
+                    "maxProperties"})
+
+
+def json_schema(params: Any) -> Any:
+    """Gemini's Schema object ``params`` as JSON Schema 2020-12 (a new value; see the module
+    docstring); anything else as it is."""
+    if not isinstance(params, dict):
+        return params
+    from toolcat.formats.openapi.schema import convert_node, needs_conversion
+    from toolcat.schema.walker import transform
+
+    def hook(node: Any, _path: tuple, _dialect: str) -> Any:
+        if not isinstance(node, dict):
+            return node
+        t = node.get("type")
+        if isinstance(t, str) and (t.upper() in _TYPES or t.upper() == "TYPE_UNSPECIFIED"):
+            node = dict(node)
+            if t.upper() == "TYPE_UNSPECIFIED":
+                del node["type"]
+            else:
+                node["type"] = _TYPES[t.upper()]
+        for k in _INT64.intersection(node):
+            v = node[k]
+            if isinstance(v, str) and v.isdigit():
+                node = {**node, k: int(v)}
+        return convert_node(node, False) if needs_conversion(node, False) else node
+
+    return transform(params, hook)
+
+
 def gemini_tool(item: Any, file: str, pointer: str) -> Tool:
     if not isinstance(item, dict):
         return not_an_object(item, file, pointer)
@@ -36,7 +78,7 @@ def gemini_tool(item: Any, file: str, pointer: str) -> Tool:
     return Tool(
         id=name if isinstance(name, str) else None,
         description=str_or_none(item.get("description")),
-        input_schema=item.get(key),
+        input_schema=json_schema(item.get(key)) if key == "parameters" else item.get(key),
         extra={k: v for k, v in item.items() if k not in ("name", "description", key)},
         raw=item,
         file=file,

@@ -377,7 +377,8 @@ def value_form(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
         yield Hit(f"minItems {mi!r} is not supported by {p.title} (only "
                   f"{' or '.join(str(v) for v in sorted(p.min_items_values))})",
                   n.ptr("minItems"))
-    if not p.type_arrays and isinstance(node.get("type"), list):
+    if not p.type_arrays and isinstance(node.get("type"), list) \
+            and not _written_nullable(tool, n):
         how = "use nullable for null" if p.openapi_schema else "use anyOf of single types"
         yield Hit(f"`type` must be a single type for {p.title} ({how})", n.ptr("type"))
     e = node.get("enum")
@@ -385,6 +386,17 @@ def value_form(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
         bad = _non_string(e)
         if bad is not None:
             yield Hit(f"enum values must be strings for {p.title} (found {bad!r})", n.ptr("enum"))
+
+
+def _written_nullable(tool: Tool, n: Any) -> bool:
+    """Is ``n``'s ``[type, "null"]`` a Gemini declaration's ``nullable: true`` as read
+    (:func:`toolcat.formats.gemini.json_schema`): the file says it as Gemini takes it."""
+    params = tool.raw.get("parameters") if isinstance(tool.raw, dict) else None
+    if not isinstance(params, dict) or n.role != "input" or n.base != "/inputSchema":
+        return False
+    written = jp.resolve(params, [str(t) for t in n.path], None)
+    return isinstance(written, dict) and written.get("nullable") is True \
+        and isinstance(written.get("type"), str)
 
 
 @rule("PV508", "provider-tool-name", "error",
