@@ -220,3 +220,31 @@ def test_nullable_responses_are_wrapped_not_narrowed(tmp_path):
         jsonschema.validate({"result": None}, s)
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({"result": 1}, s)
+
+
+def test_an_object_or_array_response_is_wrapped_not_narrowed(tmp_path):
+    """GitHub REST (issue 36 item 4): repos/get-content answers a file object or a directory
+    array. Its MCP outputSchema must accept both (the array wrapped under `result`, reported
+    `wrapped`), judged by jsonschema on the spec's own four response examples (file,
+    directory, symlink, submodule); it was an object-only schema without a report."""
+    import jsonschema
+
+    spec = catalog("github-rest-2020")
+    doc = json.loads(spec.read_bytes())
+    op = doc["paths"]["/repos/{owner}/{repo}/contents/{path}"]["get"]
+    refs = op["responses"]["200"]["content"]["application/json"]["examples"]
+    examples = {k: doc["components"]["examples"][v["$ref"].rsplit("/", 1)[1]]["value"]
+                for k, v in refs.items()}
+    assert any(isinstance(v, list) for v in examples.values())
+    out, rep = tmp_path / "out.json", tmp_path / "rep.json"
+    r = toolcat("project", "--view", "standard", spec, "-o", out, "--report", rep)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (tool,) = [t for t in json.loads(out.read_bytes())["tools"]
+               if t["name"].endswith("get-content") and t["name"].startswith("repos")]
+    (ch,) = [c for t in json.loads(rep.read_bytes())["tools"] if t["id"] == tool["name"]
+             for c in t["changes"] if c["pointer"] == "/outputSchema" and c["kind"] == "wrapped"]
+    assert "array" in ch["what"]
+    v = jsonschema.Draft202012Validator(tool["outputSchema"])
+    for name, ex in examples.items():
+        assert v.is_valid({"result": ex}), name
+    assert not v.is_valid({"result": "a string"})
