@@ -110,18 +110,27 @@ def tree_blobs(gd: Path, commit: str, folder: str) -> list[str]:
 
 
 # ---------------------------------------------------------------- build / check
+def folders(rec: dict) -> list[str]:
+    """The folders a multi-file record copies: ``folder``, or ``folders`` (a spec whose
+    references reach a sibling tree, e.g. Azure's common-types); [] for a single file."""
+    if "folders" in rec:
+        return list(rec["folders"])
+    return [rec["folder"]] if "folder" in rec else []
+
+
 def _expect(rec: dict, got: dict[str, bytes]) -> list[str]:
     """Problems with the bytes of one version against its manifest record."""
     problems = []
-    if "folder" in rec:
+    if folders(rec):
+        name = ", ".join(folders(rec))
         digest = folder_digest({p: sha256(b) for p, b in got.items()})
         size = sum(len(b) for b in got.values())
         if len(got) != rec["file_count"]:
-            problems.append(f"{rec['folder']}: {len(got)} files, manifest says {rec['file_count']}")
+            problems.append(f"{name}: {len(got)} files, manifest says {rec['file_count']}")
         if size != rec["size"]:
-            problems.append(f"{rec['folder']}: {size} bytes, manifest says {rec['size']}")
+            problems.append(f"{name}: {size} bytes, manifest says {rec['size']}")
         if digest != rec["sha256"]:
-            problems.append(f"{rec['folder']}: folder digest {digest}, manifest says {rec['sha256']}")
+            problems.append(f"{name}: folder digest {digest}, manifest says {rec['sha256']}")
     else:
         b = got.get(rec["path"])
         if b is None:
@@ -146,7 +155,8 @@ def build(entries: list[dict], mirrors: Path, out: Path) -> int:
         try:
             for sub, rec in sides(e):
                 try:
-                    paths = tree_blobs(gd, rec["commit"], rec["folder"]) if "folder" in rec else [rec["path"]]
+                    paths = ([p for f in folders(rec) for p in tree_blobs(gd, rec["commit"], f)]
+                             if folders(rec) else [rec["path"]])
                     got = {p: blob(gd, rec["commit"], p) for p in paths}
                 except RuntimeError as exc:
                     problems.append(str(exc))
@@ -175,12 +185,14 @@ def build(entries: list[dict], mirrors: Path, out: Path) -> int:
 
 def _cached(cache: Path, e: dict, sub: str, rec: dict) -> dict[str, bytes]:
     base = side_dir(cache, e, sub)
-    if "folder" in rec:
-        root = base / rec["folder"]
-        if not root.is_dir():
-            return {}
-        return {(Path(rec["folder"]) / f.relative_to(root)).as_posix(): f.read_bytes()
-                for f in root.rglob("*") if f.is_file()}
+    if folders(rec):
+        out: dict[str, bytes] = {}
+        for folder in folders(rec):
+            root = base / folder
+            if root.is_dir():
+                out.update({(Path(folder) / f.relative_to(root)).as_posix(): f.read_bytes()
+                            for f in root.rglob("*") if f.is_file()})
+        return out
     f = base / rec["path"]
     return {rec["path"]: f.read_bytes()} if f.is_file() else {}
 

@@ -248,3 +248,39 @@ def test_an_object_or_array_response_is_wrapped_not_narrowed(tmp_path):
     for name, ex in examples.items():
         assert v.is_valid({"result": ex}), name
     assert not v.is_valid({"result": "a string"})
+
+
+def test_azure_refs_above_the_folder_need_root(tmp_path):
+    """Azure resource-manager specs (issue 36 item 2) refer to
+    ../../../../../common-types/...: without --root those refs are refused (the error says
+    --root; by default the tools are widened there, losing the shared parameters), with
+    --root at the specs' tree every tool gets them; the parameters each operation lists
+    (its own and the common ones, derived from the files without toolcat) are all there."""
+    spec = catalog("azure-insights-workbooks-2020-10-20")
+    root = spec.parents[5]
+    assert root.name == "specification"
+    r = toolcat("tools", "--broken-refs", "fail", spec)
+    assert r.returncode == 2 and b"--root" in r.stderr, r.stderr
+    doc = json.loads(spec.read_bytes())
+    common = json.loads((root / "common-types/resource-management/v1/types.json").read_bytes())
+
+    def name(p):
+        if "$ref" in p:
+            where, frag = p["$ref"].split("#")
+            p = (common if where else doc)["parameters"][frag.rsplit("/", 1)[1]]
+        return "body" if p["in"] == "body" else p["name"]    # (a body is toolcat's `body`)
+
+    want = {op["operationId"]: {name(p) for p in op.get("parameters", [])}
+            for item in doc["paths"].values() for m, op in item.items() if m != "parameters"}
+    out = tmp_path / "out.json"
+    r = toolcat("project", "--view", "standard", "--root", root, spec, "-o", out)
+    assert r.returncode == 0 and b"do not resolve" not in r.stderr, r.stderr[-2000:]
+    got = {t["name"]: set(t["inputSchema"].get("properties", {})) for t in
+           json.loads(out.read_bytes())["tools"]}
+    assert set(got) == set(want)
+    for op, names in want.items():
+        assert names <= got[op], (op, names, got[op])
+    # without --root (the default, widen): the common parameters are not there
+    r = toolcat("project", "--view", "standard", spec, "-o", out)
+    assert r.returncode == 0 and b"6 tools widened" in r.stderr, r.stderr
+    assert "subscriptionId" not in out.read_text()
