@@ -82,15 +82,17 @@ def _joins(text: str, i: int) -> bool:
 def hidden(text: str, prose: bool = True) -> Iterator[str]:
     """What TP101 reports in ``text``, one message each. HTML comments and whitespace runs
     count in prose only (``prose``): a value (an example e-mail template) may hold them."""
-    if text.isascii():
+    if text.isascii() and (not prose or ("<!--" not in text and "  " not in text
+                                         and "\t" not in text and text.count("\n") < 12)):
         # tag characters, bidi controls and invisible characters are all non-ASCII; an
         # HTML comment needs "<!--", a run of 40 spaces or tabs has "  " or a tab in it and
-        # 12 blank lines 12 newlines
-        if not prose or ("<!--" not in text and "  " not in text and "\t" not in text
-                         and text.count("\n") < 12):
-            return
-        yield from _hidden_prose(text)
+        # 12 blank lines 12 newlines: most texts have none of these
         return
+    yield from _hidden(text, prose)
+
+
+def _hidden(text: str, prose: bool) -> Iterator[str]:
+    """:func:`hidden` without its prefilter (every pattern searched)."""
     m = _TAGS.search(text)
     if m:
         decoded = "".join(chr(ord(c) - 0xE0000) for c in m.group(0)
@@ -109,11 +111,6 @@ def hidden(text: str, prose: bool = True) -> Iterator[str]:
         break
     if not prose:
         return
-    yield from _hidden_prose(text)
-
-
-def _hidden_prose(text: str) -> Iterator[str]:
-    """What TP101 reports in prose only: a saying HTML comment, a long whitespace run."""
     m = next((c for c in _COMMENT.finditer(text)
               if len(_COMMENT_WORD.findall(c.group(1) + " ")) >= 4), None)
     if m:
@@ -224,8 +221,12 @@ def _may_be_secrets(text: str) -> bool:
 
 
 def secrets(text: str) -> Iterator[str]:
-    if not _may_be_secrets(text):
-        return
+    if _may_be_secrets(text):
+        yield from _secrets(text)
+
+
+def _secrets(text: str) -> Iterator[str]:
+    """:func:`secrets` without its prefilter (every sentence searched)."""
     for s in _sentences(text):
         if _NEGATED.search(s):
             continue
@@ -268,9 +269,13 @@ _REDIRECT = re.compile(
     r"send\s+all|proxy)\b", re.IGNORECASE)
 
 
-#: what each alternative of :data:`_SHADOW` holds, in an ASCII text lowered: a word that
-#: starts it and whitespace after it, or " tool " after the name
-_SHADOW_NEEDS = re.compile(r"\b(?:when|whenever|before|after|if|side)\s|\stool\s")
+#: what each alternative of :data:`_SHADOW` holds, in an ASCII text lowered: "when/if/...
+#: (you) call/use/invoke/run...", "is invoked/called/used/run" after the name, "side
+#: effect(s)", "tool must/should/..." after the name
+_SHADOW_NEEDS = re.compile(
+    r"\b(?:when|whenever|before|after|if)\s+(?:you\s+)?(?:call|us|invok|run)|"
+    r"\sis\s+(?:invoked|called|used|run)|\bside\s+effects?\s|"
+    r"\stool\s+(?:must|should|shall|has\s+to|needs\s+to)\b")
 
 
 def _may_shadow(text: str) -> bool:
