@@ -424,48 +424,54 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
     identity (and whether their key is a ``properties`` object's: prose-ness of their own
     keys depends on it)."""
     c = v.__class__
-    if c is str:
-        return ()
+    if c is not dict and c is not list:
+        if isinstance(v, (dict, list)):   # a subclass: as texts() reads it
+            return tuple(_plain_scan(v, codes))
+        return ()                         # a string (read by its parent) or a scalar
     key = (id(v), under_properties)
     got = memo.get(key)
     if got is not None:
         return got[0]
+    # a member's pointer is built only for a hit (most strings and containers have none)
     out: list = []
     if c is dict:
-        subs = []
-        for k, sub in v.items():
-            rel = "/" + jp.escape(str(k))
+        items = list(v.items())
+        for k, sub in items:
             if isinstance(k, str):
                 # its pointer ends in ".../<k>": prose when k is description/title and the
                 # container is not a properties object
                 prose = k in ("description", "title") and not (
                     k == "description" and under_properties)
-                for code, msg in _text_hits(k, prose, codes, seen):
-                    out.append((rel, code, msg, k))
-            subs.append((rel, k, sub))
-        for rel, k, sub in reversed(subs):
+                hits = _text_hits(k, prose, codes, seen)
+                if hits:
+                    rel = "/" + jp.escape(str(k))
+                    out += [(rel, code, msg, k) for code, msg in hits]
+        for k, sub in reversed(items):
             if sub.__class__ is str:
                 prose = k in ("description", "title") and not (
                     k == "description" and under_properties)
-                for code, msg in _text_hits(sub, prose, codes, seen):
-                    out.append((rel, code, msg, sub))
+                hits = _text_hits(sub, prose, codes, seen)
+                if hits:
+                    rel = "/" + jp.escape(str(k))
+                    out += [(rel, code, msg, sub) for code, msg in hits]
             else:
-                out.extend((rel + r, code, msg, t)
-                           for r, code, msg, t in _scan(sub, k == "properties", memo, codes,
-                                                        seen))
-    elif c is list:
+                inner = _scan(sub, k == "properties", memo, codes, seen)
+                if inner:
+                    rel = "/" + jp.escape(str(k))
+                    out.extend((rel + r, code, msg, t) for r, code, msg, t in inner)
+    else:
         for i in range(len(v) - 1, -1, -1):
             sub = v[i]
-            rel = f"/{i}"
             if sub.__class__ is str:
                 # a list item's pointer ends in a number: never prose
-                for code, msg in _text_hits(sub, False, codes, seen):
-                    out.append((rel, code, msg, sub))
+                hits = _text_hits(sub, False, codes, seen)
+                if hits:
+                    out += [(f"/{i}", code, msg, sub) for code, msg in hits]
             else:
-                out.extend((rel + r, code, msg, t)
-                           for r, code, msg, t in _scan(sub, False, memo, codes, seen))
-    elif isinstance(v, (dict, list)):   # a subclass: as texts() reads it
-        return tuple(_plain_scan(v, codes))
+                inner = _scan(sub, False, memo, codes, seen)
+                if inner:
+                    rel = f"/{i}"
+                    out.extend((rel + r, code, msg, t) for r, code, msg, t in inner)
     res = tuple(out)
     if len(memo) < _MEMO_MAX:
         memo[key] = (res, v)   # v kept alive: its id stays its own while the memo lives
