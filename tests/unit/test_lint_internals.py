@@ -403,3 +403,26 @@ def test_metaschema_unique_is_the_json_equality_one(items):
     strings = [x for x in items if isinstance(x, str)]
     assert metaschema._unique(strings) == (len({metaschema._ukey(x) for x in strings})
                                            == len(strings))
+
+
+class _Obj(dict):
+    pass
+
+
+@pytest.mark.parametrize("entries,dialect,bad", [
+    ({"a": {}, "b": {"type": "string"}}, "2020-12", []),
+    ({"a": {}, "b": True}, "2020-12", []),
+    ({"a": {}, "b": True}, "draft4", ["b"]),
+    ({"a": {}, "b": "string", "c": 3, "d": [{}]}, "2020-12", ["b", "c", "d"]),
+    ({"a": _Obj(), "b": None}, "2020-12", ["b"]),
+    ({}, "draft4", []),
+])
+def test_a_schema_map_reports_each_entry_that_is_no_schema(entries, dialect, bad) -> None:
+    """SC301 on `properties`/`$defs` maps: the all-objects case is told in one pass over the
+    value types (a spec's bundled $defs are hundreds of entries per tool); any other entry
+    is still checked one by one, booleans allowed but in draft-04."""
+    from toolcat.features.lint.rules.metaschema import node_problems
+
+    for key in ("properties", "definitions" if dialect == "draft4" else "$defs"):
+        got = [p for p, _m in node_problems({key: entries}, dialect)]
+        assert got == [(key, name) for name in bad], (key, got)

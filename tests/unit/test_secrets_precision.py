@@ -203,3 +203,32 @@ def test_a_secret_named_property_holding_a_reference_counts_its_target(
                                                       "examples": ["Zq8v0LmN4pR2sT6uW1xY3zA5"]}}
     assert _findings(tmp_path, doc, "m.json") == [
         ("/inputSchema/$defs/T/examples/0", "'api_token' holds a literal secret value")]
+
+
+def test_a_spec_without_token_shapes_is_not_walked_for_them(monkeypatch,
+                                                            tmp_path: Path) -> None:
+    """Kubernetes' source holds no token shape: the token-shapes scans of its output schemas
+    found nothing and only marked what they reached (2,244 walks over the bundled
+    definitions, one per schema), which no scan then reads: they are left out. A spec with
+    a token shape is still walked, and its findings stay."""
+    from support.outside import outside
+    from toolcat.features.lint.rules import secrets
+
+    walks = [0]
+    mark = secrets._mark
+
+    def counting(*a, **k):
+        walks[0] += 1
+        return mark(*a, **k)
+
+    monkeypatch.setattr(secrets, "_mark", counting)
+    res = toolcat.lint(toolcat.load(outside("kubernetes-swagger")), select=["TC105"])
+    assert (walks[0], res.findings, res.tools) == (0, [], 1123)
+    # names are still read where no token shape is (a literal password), and token shapes
+    # where one is (the same spec with a GitHub token in a component: then every scan runs)
+    spec = _two_operations("a", {"type": "string", "default": "Q7mhR2vKp9zL"}, {})
+    res = toolcat.lint(toolcat.load(_dump(tmp_path, spec)), select=["TC105"])
+    assert [f.message for f in res.findings] == ["'password' holds a literal secret value"]
+    spec = _two_operations("a", {"type": "string", "description": "e.g. " + GHP}, {})
+    res = toolcat.lint(toolcat.load(_dump(tmp_path, spec)), select=["TC105"])
+    assert [f.message for f in res.findings] == ["value looks like a GitHub token"]

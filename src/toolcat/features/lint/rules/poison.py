@@ -82,6 +82,17 @@ def _joins(text: str, i: int) -> bool:
 def hidden(text: str, prose: bool = True) -> Iterator[str]:
     """What TP101 reports in ``text``, one message each. HTML comments and whitespace runs
     count in prose only (``prose``): a value (an example e-mail template) may hold them."""
+    if text.isascii() and (not prose or ("<!--" not in text and "  " not in text
+                                         and "\t" not in text and text.count("\n") < 12)):
+        # tag characters, bidi controls and invisible characters are all non-ASCII; an
+        # HTML comment needs "<!--", a run of 40 spaces or tabs has "  " or a tab in it and
+        # 12 blank lines 12 newlines: most texts have none of these
+        return
+    yield from _hidden(text, prose)
+
+
+def _hidden(text: str, prose: bool) -> Iterator[str]:
+    """:func:`hidden` without its prefilter (every pattern searched)."""
     m = _TAGS.search(text)
     if m:
         decoded = "".join(chr(ord(c) - 0xE0000) for c in m.group(0)
@@ -130,18 +141,23 @@ _TO_MODEL = re.compile(
     re.IGNORECASE)
 
 
-#: a word (case folded) each alternative of :data:`_TO_MODEL` needs: a text with none of
-#: them cannot match, and most texts have none (the pattern's search is the rules' costliest
-#: step on a large spec's descriptions). ``re.IGNORECASE`` matches an ASCII letter with four
-#: other characters: İ, ſ and K fold to theirs; dotless ı does not, so it is mapped to i.
-_TO_MODEL_NEEDS = ("<", "inst]", "###", "ignore", "user", "not", "don", "never", "you",
-                   "instructions", "override")
+#: words (lower case) each alternative of :data:`_TO_MODEL` needs: one of these, or "you"
+#: and "now", or a negation ("not", "don", "never") and one of :data:`_TO_MODEL_HUSH`. An
+#: ASCII text without them cannot match, and most texts have none (the pattern's search is
+#: the rules' costliest step on a large spec's descriptions). Other texts are searched
+#: whole: ``re.IGNORECASE`` matches ASCII letters with non-ASCII ones (İ, ı, ſ, K).
+_TO_MODEL_NEEDS = ("<", "inst]", "###", "ignore", "user", "instructions", "override")
+_TO_MODEL_HUSH = ("mention", "reveal", "disclose", "say", "notify", "tell", "inform")
 
 
 def to_model(text: str) -> Iterator[str]:
-    folded = text.casefold().replace("\u0131", "i")
-    if not any(w in folded for w in _TO_MODEL_NEEDS):
-        return
+    if text.isascii():
+        low = text.lower()
+        if not (any(w in low for w in _TO_MODEL_NEEDS)
+                or ("you" in low and "now" in low)
+                or (("not" in low or "don" in low or "never" in low)
+                    and any(w in low for w in _TO_MODEL_HUSH))):
+            return
     m = _TO_MODEL.search(text)
     if m:
         yield f"an instruction aimed at the model: {_short(m.group(0))!r}"
@@ -179,7 +195,38 @@ _NEGATED = re.compile(r"\b(?:do\s+not|don'?t|never|avoid|must\s+not|should\s+not
                       re.IGNORECASE)
 
 
+#: words (lower case) one of which each TP103 pattern needs: a private file (:data:`_PRIVATE`),
+#: a secret (:data:`_SECRET`) with a verb that passes it on (:data:`_PASS`), a verb that
+#: sends (:data:`_ELSEWHERE`, whose place needs "http", "@" or "+")
+_PRIVATE_NEEDS = ("ssh", "id_", ".aws/credentials", ".netrc", ".pgpass", "/etc/", "mcp.json",
+                  "claude_desktop_config.json", ".docker/config.json", ".kube/config",
+                  ".git-credentials", ".env", "keychain")
+_SECRET_NEEDS = ("api", "password", "credential", "private", "secret", "token", "ssh",
+                 "session", "system", "conversation", "messages", "chat")
+_PASS_NEEDS = ("include", "pass", "send", "put", "append", "attach", "forward", "add")
+_ELSEWHERE_NEEDS = ("send", "post", "forward", "upload", "transmit", "exfiltrate", "leak",
+                    "copy", "cc", "redirect", "change")
+
+
+def _may_be_secrets(text: str) -> bool:
+    """False when no sentence of ``text`` can match what :func:`secrets` reports (an ASCII
+    text without the words its patterns need; most texts); True otherwise."""
+    if not text.isascii():
+        return True
+    low = text.lower()
+    return (any(w in low for w in _PRIVATE_NEEDS)
+            or (any(w in low for w in _SECRET_NEEDS) and any(w in low for w in _PASS_NEEDS))
+            or (("http" in low or "@" in low or "+" in low) and "to" in low
+                and any(w in low for w in _ELSEWHERE_NEEDS)))
+
+
 def secrets(text: str) -> Iterator[str]:
+    if _may_be_secrets(text):
+        yield from _secrets(text)
+
+
+def _secrets(text: str) -> Iterator[str]:
+    """:func:`secrets` without its prefilter (every sentence searched)."""
     for s in _sentences(text):
         if _NEGATED.search(s):
             continue
@@ -220,6 +267,21 @@ _SHADOW = re.compile(
 _REDIRECT = re.compile(
     r"\b(?:make\s+sure|always|must|change|replace|redirect|instead|set\s+the|add|include|"
     r"send\s+all|proxy)\b", re.IGNORECASE)
+
+
+#: what each alternative of :data:`_SHADOW` holds, in an ASCII text lowered: "when/if/...
+#: (you) call/use/invoke/run...", "is invoked/called/used/run" after the name, "side
+#: effect(s)", "tool must/should/..." after the name
+_SHADOW_NEEDS = re.compile(
+    r"\b(?:when|whenever|before|after|if)\s+(?:you\s+)?(?:call|us|invok|run)|"
+    r"\sis\s+(?:invoked|called|used|run)|\bside\s+effects?\s|"
+    r"\stool\s+(?:must|should|shall|has\s+to|needs\s+to)\b")
+
+
+def _may_shadow(text: str) -> bool:
+    """False when no sentence of ``text`` can match :data:`_SHADOW` (an ASCII text without
+    what its alternatives need)."""
+    return not text.isascii() or _SHADOW_NEEDS.search(text.lower()) is not None
 
 
 def shadows(text: str, own: str | None, siblings: frozenset = frozenset()) -> Iterator[str]:
@@ -349,7 +411,8 @@ def _judge(text: str, prose: bool, codes: frozenset) -> list[tuple[str, str]]:
         out += [("TP102", m) for m in to_model(text)]
     if "TP103" in codes:
         out += [("TP103", m) for m in secrets(text)]
-    if "TP104" in codes and any(_SHADOW.search(s) for s in _sentences(text)):
+    if "TP104" in codes and _may_shadow(text) and any(_SHADOW.search(s)
+                                                      for s in _sentences(text)):
         out.append(("TP104", ""))   # shadows() finds nothing in a text without a match
     return out
 
@@ -361,48 +424,54 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
     identity (and whether their key is a ``properties`` object's: prose-ness of their own
     keys depends on it)."""
     c = v.__class__
-    if c is str:
-        return ()
+    if c is not dict and c is not list:
+        if isinstance(v, (dict, list)):   # a subclass: as texts() reads it
+            return tuple(_plain_scan(v, codes))
+        return ()                         # a string (read by its parent) or a scalar
     key = (id(v), under_properties)
     got = memo.get(key)
     if got is not None:
         return got[0]
+    # a member's pointer is built only for a hit (most strings and containers have none)
     out: list = []
     if c is dict:
-        subs = []
-        for k, sub in v.items():
-            rel = "/" + jp.escape(str(k))
+        items = list(v.items())
+        for k, sub in items:
             if isinstance(k, str):
                 # its pointer ends in ".../<k>": prose when k is description/title and the
                 # container is not a properties object
                 prose = k in ("description", "title") and not (
                     k == "description" and under_properties)
-                for code, msg in _text_hits(k, prose, codes, seen):
-                    out.append((rel, code, msg, k))
-            subs.append((rel, k, sub))
-        for rel, k, sub in reversed(subs):
+                hits = _text_hits(k, prose, codes, seen)
+                if hits:
+                    rel = "/" + jp.escape(str(k))
+                    out += [(rel, code, msg, k) for code, msg in hits]
+        for k, sub in reversed(items):
             if sub.__class__ is str:
                 prose = k in ("description", "title") and not (
                     k == "description" and under_properties)
-                for code, msg in _text_hits(sub, prose, codes, seen):
-                    out.append((rel, code, msg, sub))
+                hits = _text_hits(sub, prose, codes, seen)
+                if hits:
+                    rel = "/" + jp.escape(str(k))
+                    out += [(rel, code, msg, sub) for code, msg in hits]
             else:
-                out.extend((rel + r, code, msg, t)
-                           for r, code, msg, t in _scan(sub, k == "properties", memo, codes,
-                                                        seen))
-    elif c is list:
+                inner = _scan(sub, k == "properties", memo, codes, seen)
+                if inner:
+                    rel = "/" + jp.escape(str(k))
+                    out.extend((rel + r, code, msg, t) for r, code, msg, t in inner)
+    else:
         for i in range(len(v) - 1, -1, -1):
             sub = v[i]
-            rel = f"/{i}"
             if sub.__class__ is str:
                 # a list item's pointer ends in a number: never prose
-                for code, msg in _text_hits(sub, False, codes, seen):
-                    out.append((rel, code, msg, sub))
+                hits = _text_hits(sub, False, codes, seen)
+                if hits:
+                    out += [(f"/{i}", code, msg, sub) for code, msg in hits]
             else:
-                out.extend((rel + r, code, msg, t)
-                           for r, code, msg, t in _scan(sub, False, memo, codes, seen))
-    elif isinstance(v, (dict, list)):   # a subclass: as texts() reads it
-        return tuple(_plain_scan(v, codes))
+                inner = _scan(sub, False, memo, codes, seen)
+                if inner:
+                    rel = f"/{i}"
+                    out.extend((rel + r, code, msg, t) for r, code, msg, t in inner)
     res = tuple(out)
     if len(memo) < _MEMO_MAX:
         memo[key] = (res, v)   # v kept alive: its id stays its own while the memo lives

@@ -472,12 +472,34 @@ def _scan_with(sets: tuple[set[int], set[int]], value: Any, base: str,
 
 
 def _scan_apart(sets: tuple[set[int], set[int]], part: Any, base: str,
-                hints: frozenset[str] | None) -> list[tuple[str, str]]:
+                hints: frozenset[str] | None, quiet: bool = False) -> list[tuple[str, str]]:
     """The token-shapes scan of a part of a descriptor no model is given (an output schema,
-    the responses), which the full scan of the descriptor then does not enter."""
-    found = list(_scan_with(sets, part, base, hints, names=False))
+    the responses), which the full scan of the descriptor then does not enter. ``quiet``
+    (:func:`_quiet`): no token shape anywhere, so the scan would only mark what it reaches,
+    which no scan of the catalog would read (left out)."""
+    found = [] if quiet else list(_scan_with(sets, part, base, hints, names=False))
     sets[0].add(id(part))
     return found
+
+
+def _quiet(ctx: Context) -> bool:
+    """True when no source of the catalog (its files and every tool's) holds a token shape
+    (the usual case): then every token-shapes scan finds nothing and only marks what it
+    reaches in the seen set of such scans, which only tells later scans where not to look
+    for token shapes; a token-shapes scan can be left out."""
+    got = ctx.cache.get("secret_quiet")
+    if got is None:
+        cat = ctx.catalog
+        tools = cat.tools
+        files = {cat.file, *cat.sources}
+        if isinstance(tools, list):
+            files.update(t.file for t in tools)
+            h = _hints(ctx, [f for f in files if isinstance(f, str)])
+            got = h is not None and not h
+        else:
+            got = False
+        ctx.cache["secret_quiet"] = got
+    return got
 
 
 def document_secrets(ctx: Context) -> Iterator[Hit]:
@@ -529,12 +551,14 @@ def secret_material(ctx: Context, tool: Tool) -> Iterator[Hit]:
     sets = _seen(ctx)
     cat = ctx.catalog
     hints = _hints(ctx, [tool.file])
+    quiet = _quiet(ctx)
     raw = tool.raw
     if registry.get(cat.format).canonical_descriptors:
         # the descriptor's keys are the canonical ones: tool pointers. What the tool returns
         # is not given to the model: token shapes only there (scanned first, so seen)
         if isinstance(raw, dict) and isinstance(raw.get("outputSchema"), (dict, list)):
-            for ptr, msg in _scan_apart(sets, raw["outputSchema"], "/outputSchema", hints):
+            for ptr, msg in _scan_apart(sets, raw["outputSchema"], "/outputSchema", hints,
+                                        quiet):
                 yield Hit(msg, ptr)
         schema = raw.get("inputSchema") if isinstance(raw, dict) else None
         for ptr, msg in _scan_with(sets, raw, "", hints, True, schema, "/inputSchema"):
@@ -545,7 +569,8 @@ def secret_material(ctx: Context, tool: Tool) -> Iterator[Hit]:
     found = []
     if isinstance(raw, dict) and isinstance(raw.get("responses"), (dict, list)):
         # an operation's responses (their examples...) are never sent by a model
-        found += _scan_apart(sets, raw["responses"], tool.pointer + "/responses", hints)
+        found += _scan_apart(sets, raw["responses"], tool.pointer + "/responses", hints,
+                             quiet)
     found += _scan_with(sets, raw, tool.pointer, hints, True)
     for ptr, msg in found:
         tp = tool_pointer(tool, ptr)
@@ -557,6 +582,6 @@ def secret_material(ctx: Context, tool: Tool) -> Iterator[Hit]:
     # the input first: a definition both bundle is reported where a model is given it
     for base, s, names in (("/inputSchema", tool.input_schema, True),
                            ("/outputSchema", tool.output_schema, False)):
-        if isinstance(s, (dict, list)):
+        if isinstance(s, (dict, list)) and (names or not quiet):
             for ptr, msg in _scan_with(sets, s, base, hints, names, s, base):
                 yield Hit(msg, ptr)
