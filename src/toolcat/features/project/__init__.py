@@ -892,11 +892,14 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
     tools: list[ProjectedTool] = []
     sources: list[tuple[Tool, Catalog]] = []
     cache = LowerCache()   # the catalogs stay alive (and unchanged) for the whole run
+    from contextlib import nullcontext
+
     from toolcat.errors import about
     from toolcat.schema.lower import text_memo
 
     for cat in cats:
-        with about(cat.file), text_memo(cache.texts):   # an error deep inside (a RecursionError) names the file
+        # (about: an error deep inside, a RecursionError, names the file)
+        with about(cat.file), (text_memo(cache.texts) if cache is not None else nullcontext()):
             if not ids_only:
                 from toolcat.features.project import prose
 
