@@ -655,11 +655,11 @@ def factors(opts: ProjectOptions, schema: Any) -> bool:
             return False
     if opts.factor_all:
         return True
-    from toolcat.schema.lower import schema_text
+    from toolcat.schema.lower import text_count
 
-    text = schema_text(schema)
-    return text is not None and (b'"$ref":' in text or b'"$defs":' in text
-                                 or b'"definitions":' in text)
+    count = text_count(schema)
+    return count is not None and bool(count(b'"$ref":') or count(b'"$defs":')
+                                      or count(b'"definitions":'))
 
 
 def _in_order_of(raw: dict, d: dict) -> dict:
@@ -892,10 +892,14 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
     tools: list[ProjectedTool] = []
     sources: list[tuple[Tool, Catalog]] = []
     cache = LowerCache()   # the catalogs stay alive (and unchanged) for the whole run
+    from contextlib import nullcontext
+
     from toolcat.errors import about
+    from toolcat.schema.lower import text_memo
 
     for cat in cats:
-        with about(cat.file):   # an error deep inside (a RecursionError) names the file
+        # (about: an error deep inside, a RecursionError, names the file)
+        with about(cat.file), (text_memo(cache.texts) if cache is not None else nullcontext()):
             if not ids_only:
                 from toolcat.features.project import prose
 

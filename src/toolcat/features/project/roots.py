@@ -43,7 +43,7 @@ from toolcat.schema.lower import (
     Change,
     fix_data,
     root_referenced,
-    schema_text,
+    text_count,
     with_object_type,
 )
 from toolcat.schema.walker import iter_schemas, node_dialect, transform
@@ -271,15 +271,15 @@ def _plain_pointers(schema: Any, dialect: str) -> str | None:
     schema, no anchor, no ``$schema`` but the root's): there a ``#/...`` reference without
     ``%`` resolves as a JSON pointer from the root, as :class:`RefIndex` resolves it. None
     when something could (then :class:`RefIndex` resolves)."""
-    text = schema_text(schema)
-    if text is None:
+    count = text_count(schema)
+    if count is None:
         return None
     d = node_dialect(schema, dialect)
-    if text.count(b'"$schema"') > (1 if "$schema" in schema else 0):
+    if count(b'"$schema"') > (1 if "$schema" in schema else 0):
         return None
     marks = (b'"$id"', b'"$anchor"', b'"$dynamicAnchor"', b'"$recursiveAnchor"') + (
         (b'"id"',) if d == "draft4" else ())
-    if any(m in text for m in marks):
+    if any(count(m) for m in marks):
         return None
     return d
 
@@ -327,17 +327,19 @@ def fix_patterns(schema: Any, dialect: str, pointer: str) -> tuple[Any, list[Cha
     every node (patterns that ECMA-262's ``u`` mode refuses: Ajv cannot compile the schema
     and the MCP SDK's ``Client.listTools()`` throws), for a standard view; the compact view's
     lowering makes them anyway."""
-    import orjson
+    count = text_count(schema) if isinstance(schema, dict) else None
+    if count is None:
+        import orjson
 
-    try:
-        text = orjson.dumps(schema)
-    except (TypeError, orjson.JSONEncodeError):
-        text = b"\\\\"
-    if b"\\\\" not in text:
+        try:
+            count = orjson.dumps(schema).count
+        except (TypeError, orjson.JSONEncodeError):
+            count = b"\\\\".count
+    if not count(b"\\\\"):
         return schema, []
     from toolcat.document.pointer import encode
 
-    renamable = (lambda _k: False) if b"patternProperties" in text and b'"$ref"' in text \
+    renamable = (lambda _k: False) if count(b"patternProperties") and count(b'"$ref"') \
         else None
     changes: list[Change] = []
 

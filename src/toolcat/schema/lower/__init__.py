@@ -49,6 +49,8 @@ from toolcat.schema.lower.subset import (
     root_referenced,
     schema_text,
     subset_violations,
+    text_count,
+    text_memo,
     with_object_type,
 )
 
@@ -56,5 +58,5 @@ __all__ = [
     "CHANGED", "EXACT", "KEPT", "KINDS", "NARROWED", "NOOP_LABELS", "OMITTED", "WIDENED",
     "WRAPPED", "Change", "Kind", "LowerCache", "SchemaResult", "content_key", "dialect_neutral",
     "fix_data", "lower_schema", "noop_keywords", "root_referenced", "schema_text",
-    "subset_violations", "with_object_type",
+    "subset_violations", "text_count", "text_memo", "with_object_type",
 ]

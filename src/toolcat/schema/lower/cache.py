@@ -40,7 +40,7 @@ class LowerCache:
     """
 
     __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses", "outputs", "sharer",
-                 "digests", "standards", "bounds", "inputs")
+                 "digests", "standards", "bounds", "inputs", "texts")
 
     def __init__(self) -> None:
         #: whole results by content (:func:`content_key` and the options): a caller's memo,
@@ -56,13 +56,16 @@ class LowerCache:
         #: output schemas repeat the same lowered components; :mod:`toolcat.document.share`)
         self.sharer = Sharer()
         #: :func:`content_key`'s memo: the digests of ``$defs`` entries, by object
-        self.digests: dict[int, tuple[Any, bytes | None]] = {}
+        self.digests: dict[Any, tuple[Any, bytes | None]] = {}
         #: the standard view's rewrites of an output schema, by its content (the caller's)
         self.standards: dict[tuple, Any] = {}
         #: :func:`toolcat.features.project.bound.bound_output`'s walks of definitions, by object
         self.bounds: dict = {}
         #: a caller's memo of lowered input schemas, by content and options
         self.inputs: dict[tuple, Any] = {}
+        #: :func:`toolcat.schema.lower.subset.text_count`'s memo: the keyword counts of the
+        #: definitions maps and entries of the schemas met, by object
+        self.texts: dict[int, tuple] = {}
 
     def intern(self, key: tuple) -> int:
         k = self.keys.get(key)
@@ -90,7 +93,8 @@ def content_key(value: Any, memo: dict | None = None) -> bytes | None:
     entry, remembered by object: the output schemas of an OpenAPI spec's tools bundle the
     same definition objects, whose text would be checked and hashed again for each tool.
     (Another digest of the same value than without a memo, as injective: compare keys made
-    one way only.)"""
+    one way only.) A definitions map met again (the same object: the tools of one
+    response type bundle one) adds its remembered parts."""
     import hashlib
 
     if memo is not None and value.__class__ is dict and value.get("$defs").__class__ is dict:
@@ -146,23 +150,27 @@ def _split_key(value: dict, memo: dict) -> bytes | None:
 
     import orjson
 
-    parts = [b"defs:"]
-    for name, sub in value["$defs"].items():
-        rec = memo.get(id(sub))
-        if rec is None or rec[0] is not sub:
-            rec = memo[id(sub)] = (sub, content_key(sub))
-        if rec[1] is None:
-            return None
-        try:
-            parts.append(orjson.dumps(name))
-        except (TypeError, orjson.JSONEncodeError):
-            return None
-        parts.append(rec[1])
+    defs = value["$defs"]
+    mkey = ("map", id(defs))       # (the map's parts, apart from its entries' digests)
+    got = memo.get(mkey)
+    if got is None or got[0] is not defs:
+        parts = []
+        for name, sub in defs.items():
+            rec = memo.get(id(sub))
+            if rec is None or rec[0] is not sub:
+                rec = memo[id(sub)] = (sub, content_key(sub))
+            if rec[1] is None:
+                return None
+            try:
+                parts.append(orjson.dumps(name))
+            except (TypeError, orjson.JSONEncodeError):
+                return None
+            parts.append(rec[1])
+        got = memo[mkey] = (defs, b"".join(parts))
     rest = content_key({k: (None if k == "$defs" else v) for k, v in value.items()})
     if rest is None:
         return None
-    parts.insert(1, rest)
-    return hashlib.sha256(b"".join(parts)).digest()
+    return hashlib.sha256(b"defs:" + rest + got[1]).digest()
 
 
 @dataclass(frozen=True, slots=True)
