@@ -3,8 +3,11 @@
 pre-commit installs toolcat from a git repository at one commit. So that the test always checks
 the current code (committed or not), it snapshots the working tree (tracked files and untracked
 files that are not ignored) into a temporary git repository, commits there, and points
-pre-commit at that commit. All runs share one PRE_COMMIT_HOME, so toolcat's hook environment is
-built once per session (pip installs toolcat's dependencies from the package registry).
+pre-commit at that commit. All runs share one PRE_COMMIT_HOME and go through `pre-commit run`
+with a user's config naming every hook, so toolcat's hook environment is built once per session
+(pip installs toolcat's dependencies from the package registry: most of this file's time).
+`pre-commit try-repo` is not used: it builds a new hook environment on every call, and runs the
+same manifest entries (`.pre-commit-hooks.yaml`, default args) as a config entry without args.
 
 pre-commit itself comes from the current environment when importable, else from a temporary
 venv (`pip install pre-commit`). Deselect with `-m "not precommit"`; `.ci/run` runs it.
@@ -18,7 +21,6 @@ import shutil
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -98,11 +100,6 @@ class PreCommit:
         return subprocess.run([*self.exe, *args], cwd=cwd, env=self.env, capture_output=True,
                               text=True, timeout=900)
 
-    def try_repo(self, cwd: Path, hook: str, *files: str) -> subprocess.CompletedProcess:
-        # try-repo builds the hook environment in a fresh temporary store on every call
-        return self(cwd, "try-repo", str(self.hooks_repo), hook, "--ref", self.rev,
-                    "--color", "never", "--verbose", "--files", *files)
-
     def run(self, cwd: Path, hook: str, *files: str) -> subprocess.CompletedProcess:
         # `run` uses the config in cwd and the shared PRE_COMMIT_HOME (environment built once)
         return self(cwd, "run", hook, "--color", "never", "--verbose", "--files", *files)
@@ -167,39 +164,23 @@ def _user_repo(w: Path, pc: PreCommit) -> None:
 
 
 class Session:
-    """Starts the slow parts at once: each try-repo builds its own hook environment, and
-    `install-hooks` builds the one `run` shares; they overlap (mostly waiting on the registry)."""
+    """The snapshot, the user's repository and its hook environment (`install-hooks`: built
+    once, shared by every `run`)."""
 
     def __init__(self, tmp: Path) -> None:
-        t0 = time.monotonic()
+        self.t0 = time.monotonic()
         self.pc = PreCommit(tmp)
         self.work = tmp / "user-repo"
         self.work.mkdir()
         _user_repo(self.work, self.pc)
-        pool = ThreadPoolExecutor(max_workers=3)
-        self.jobs = {
-            "install": pool.submit(self.pc, self.work, "install-hooks"),
-            "lint-bad": pool.submit(self.pc.try_repo, self.work, "toolcat-lint",
-                                    "bad/tools.json"),
-            "budget-bad": pool.submit(self.pc.try_repo, self.work, "toolcat-budget",
-                                      "big/tools.json"),
-        }
-        pool.shutdown(wait=False)
-        self.t0 = t0
-
-    def result(self, name: str) -> subprocess.CompletedProcess:
-        r = self.jobs[name].result()
-        if name == "install":
-            assert r.returncode == 0, _ok(r)
-        return r
+        r = self.pc(self.work, "install-hooks")
+        assert r.returncode == 0, _ok(r)
 
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
     s = Session(tmp_path_factory.mktemp("precommit"))
     yield s
-    for j in s.jobs.values():
-        j.result()
     print(f"\npre-commit tests: setup {s.pc.setup_seconds:.1f} s, all "
           f"{time.monotonic() - s.t0:.1f} s")
 
@@ -210,13 +191,12 @@ def _ok(r: subprocess.CompletedProcess) -> str:
 
 def test_lint_hook(session):
     pc, work = session.pc, session.work
-    bad = session.result("lint-bad")  # try-repo
+    bad = pc.run(work, "toolcat-lint", "bad/tools.json")
     assert bad.returncode == 1, _ok(bad)
     assert "Failed" in bad.stdout
     for code in ("TC101", "TC102", "SC302"):  # the findings reach the user, with the file
         assert code in bad.stdout, _ok(bad)
     assert "bad/tools.json" in bad.stdout
-    session.result("install")
     good = pc.run(work, "toolcat-lint", "good/tools.json", "package.json")
     assert good.returncode == 0, _ok(good)
     assert "Passed" in good.stdout, _ok(good)
@@ -230,10 +210,9 @@ def test_lint_hook(session):
 
 def test_budget_hook(session):
     pc, work = session.pc, session.work
-    bad = session.result("budget-bad")  # try-repo
+    bad = pc.run(work, "toolcat-budget", "big/tools.json")
     assert bad.returncode == 1, _ok(bad)
     assert "budget exceeded" in bad.stdout and "big/tools.json" in bad.stdout, _ok(bad)
-    session.result("install")
     good = pc.run(work, "toolcat-budget", "good/tools.json")  # exactly at the limit
     assert good.returncode == 0, _ok(good)
     assert "Passed" in good.stdout, _ok(good)
@@ -244,7 +223,6 @@ def test_budget_hook(session):
 def test_capture_check_hook(session):
     # the hook's own environment (toolcat and the MCP SDK) runs the server
     pc, work = session.pc, session.work
-    session.result("install")
     current = pc.run(work, "capture-current", "server.py")
     assert current.returncode == 0, _ok(current)
     assert "server.tools.json: up to date" in current.stdout, _ok(current)
@@ -257,7 +235,6 @@ def test_project_check_hook(session):
     # try-repo cannot pass args, and this hook needs them (INPUT -o OUT): a config as users
     # write it, one entry per generated file (told apart by alias)
     pc, work = session.pc, session.work
-    session.result("install")
     current = pc.run(work, "current-check", "openapi.yaml")
     assert current.returncode == 0, _ok(current)
     assert "up to date: tools.compact.json" in current.stdout, _ok(current)

@@ -277,8 +277,17 @@ def test_corpus_yaml_every_pointer(rel):
 @pytest.mark.slow
 @pytest.mark.parametrize("rel", BIG_YAML)
 def test_corpus_big_yaml_sampled_pointers(rel):
-    text = corpus(*rel.split("/")).read_text(encoding="utf-8")
+    """Positions of 3000 sampled pointers, and (``test_yaml_reference``'s check, made here so
+    that ruamel's pure-Python parse of each big file, ~10 s of CPU, runs once) toolcat's data
+    of the whole file against the YAML 1.2 core-schema reference."""
+    from test_yaml_reference import assert_same, reference
+
+    from toolcat.document.parse import parse_yaml
+
+    path = corpus(*rel.split("/"))
+    text = path.read_text(encoding="utf-8")
     assert check_yaml(text, limit=3000, seed=len(rel)) == 3000
+    assert_same(parse_yaml(text, str(path)), reference(text))
 
 
 @pytest.mark.parametrize("rel", JSON_FILES)
