@@ -159,3 +159,11 @@ def test_the_cli_writes_a_streamed_catalogs_report_as_the_whole_one(tmp_path, mo
         added.clear()
         assert (streamed.returncode, streamed.stdout, streamed.stderr) == \
             (whole.returncode, whole.stdout, whole.stderr), fmt
+    # the description score of a streamed catalog: its tools read again, never all held
+    for fmt in ("text", "json"):
+        monkeypatch.setenv("TOOLCAT_STREAM_THRESHOLD", str(1 << 40))
+        whole = run_toolcat("lint", "--statistics", "-f", fmt, str(path))
+        monkeypatch.setenv("TOOLCAT_STREAM_THRESHOLD", "1")
+        streamed = run_toolcat("lint", "--statistics", "-f", fmt, str(path))
+        assert b"Description score" in whole.stdout or b'"score"' in whole.stdout
+        assert (streamed.returncode, streamed.stdout) == (whole.returncode, whole.stdout)

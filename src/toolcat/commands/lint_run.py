@@ -286,9 +286,7 @@ def _failed(findings: list, fail: str, min_score: float | None, quality: Any) ->
     """A finding reaches --fail-on, or a catalog scores under --min-score (said)."""
     import sys
 
-    from toolcat.features.lint.engine import reaches
-
-    from toolcat.features.lint.engine import counts_of
+    from toolcat.features.lint.engine import counts_of, reaches
 
     failed = any(n and reaches(sev, fail) for sev, n in counts_of(findings).items())
     if min_score is not None and quality is not None:

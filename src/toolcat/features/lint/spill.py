@@ -49,7 +49,8 @@ class SpilledFindings:
         if self._file is None:
             import tempfile
 
-            self._file = tempfile.TemporaryFile(prefix="toolcat-findings-")
+            # closed by close() or with the collection
+            self._file = tempfile.TemporaryFile(prefix="toolcat-findings-")  # noqa: SIM115
         return self._file
 
     def add(self, findings: Iterable[Finding]) -> None:

@@ -391,10 +391,9 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
 
 def _score(cat: Catalog) -> float | None:
     """The catalog's description quality score (None for a catalog without tools)."""
-    from toolcat.features.lint.quality import score
+    from toolcat.features.lint.quality import catalog_score
 
-    sc = score([cat])
-    return sc.score if sc.tools else None
+    return catalog_score(cat)
 
 
 def measure_catalog(cat: Catalog, popts: Any, tokenizer: str = "o200k_base",

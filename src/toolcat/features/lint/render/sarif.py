@@ -50,7 +50,7 @@ def sarif_chunks(report: Report) -> Iterator[str]:
          "properties": {"category": r.category}}
         for r in rules
     ]
-    log = {
+    log: dict[str, Any] = {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
         "runs": [{
