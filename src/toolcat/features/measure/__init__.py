@@ -26,6 +26,7 @@ An entry's share is exactly the number of bytes its removal saves, so the parts 
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -853,6 +854,8 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
         missing = proj.without_input_schema()
         no_input.extend(missing[:max(0, 3 - len(no_input))])
         no_input_count += len(missing)
+        del part, proj
+        gc.collect()      # the batch's reference cycles, before the next batch is read
     if not sums.tools:
         return None
     return sums.figures(cat, without_input_schema=no_input_count, duplicate_note=None,
