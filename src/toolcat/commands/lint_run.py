@@ -155,7 +155,9 @@ def run(
         _report_input_errors(input_errors)
         return 2
     # the API's lint, plus the setup rules on the servers' tools together
-    result = lint_with(cats, cfg, view=view, setup=src.setup(), errors=input_errors)
+    # one profile: a streamed catalog's findings are kept in a temporary file, not in memory
+    result = lint_with(cats, cfg, view=view, setup=src.setup(), errors=input_errors,
+                       spill=True)
     if not cats and input_errors:      # the only input was a streamed file found broken
         _report_input_errors(input_errors)
         return 2
@@ -235,7 +237,7 @@ def _report(cats: list, result: Any, labels: dict, cfg: Any, fmt: str, statistic
 
     from toolcat import ui
     from toolcat.features.lint import registry
-    from toolcat.features.lint.render import Report, render
+    from toolcat.features.lint.render import Report, chunks, render
 
     findings, hidden = result.findings, 0
     if baseline:
@@ -254,16 +256,26 @@ def _report(cats: list, result: Any, labels: dict, cfg: Any, fmt: str, statistic
                     servers=labels, score=quality)
     to_file = output_file is not None and output_file != "-"
     color = fmt in ("text", "concise") and not to_file and ui.color_enabled(sys.stdout)
-    text = render(fmt, report, color=color, quiet=ui.state.quiet, statistics=statistics)
-    if not color and fmt in ("text", "concise", "github", "markdown"):
+    guarded = not color and fmt in ("text", "concise", "github", "markdown")
+    if to_file or not hasattr(findings, "counts"):
+        text = render(fmt, report, color=color, quiet=ui.state.quiet, statistics=statistics)
+        if guarded:
+            from toolcat.terminal import guard
+
+            text = guard(text)       # for people: no control character from the input
+        if to_file:
+            assert output_file is not None
+            ui.write_atomic(output_file, text)
+        else:
+            ui.write_stdout(text)
+    else:
+        # a streamed catalog's findings (kept in a temporary file): the report is written
+        # a part at a time as they are read back, never made whole
         from toolcat.terminal import guard
 
-        text = guard(text)       # for people: no control character from the input
-    if to_file:
-        assert output_file is not None
-        ui.write_atomic(output_file, text)
-    else:
-        ui.write_stdout(text)
+        for part in chunks(fmt, report, color=color, quiet=ui.state.quiet,
+                           statistics=statistics):
+            ui.write_stdout(guard(part) if guarded else part)
     if input_errors:      # input errors win over findings (exit 2, like any input error)
         _report_input_errors(input_errors)
         return 2
@@ -274,9 +286,9 @@ def _failed(findings: list, fail: str, min_score: float | None, quality: Any) ->
     """A finding reaches --fail-on, or a catalog scores under --min-score (said)."""
     import sys
 
-    from toolcat.features.lint.engine import reaches
+    from toolcat.features.lint.engine import counts_of, reaches
 
-    failed = any(reaches(f.severity, fail) for f in findings)
+    failed = any(n and reaches(sev, fail) for sev, n in counts_of(findings).items())
     if min_score is not None and quality is not None:
         under = [(f, s) for f, s, n in quality.catalogs if n and s < min_score]
         if under:

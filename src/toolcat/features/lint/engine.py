@@ -12,6 +12,7 @@ problem in a shared component is reported once, at its source.
 
 from __future__ import annotations
 
+import gc
 import os
 from typing import Any, Iterable, Literal
 
@@ -128,12 +129,12 @@ class LintResult:
 
     def counts(self) -> dict[str, int]:
         """``{"error": n, "warning": n, "info": n}``."""
-        return count_by_severity(self.findings)
+        return counts_of(self.findings)
 
     def failed(self, fail_on: str | None = None) -> bool:
         """Whether a finding reaches ``fail_on`` (default: the run's): lint's exit code 1."""
         level = fail_on or self.fail_on
-        return any(reaches(f.severity, level) for f in self.findings)
+        return any(n and reaches(sev, level) for sev, n in self.counts().items())
 
     def json(self) -> dict:
         """What ``toolcat lint --format json`` prints, as data."""
@@ -207,21 +208,23 @@ def _redirect_config(config: Config) -> None:
 
 
 def lint_with(catalogs: list[Catalog], config: Config, view: str | None = None,
-              setup: Catalog | None = None, errors: list | None = None) -> LintResult:
+              setup: Catalog | None = None, errors: list | None = None,
+              spill: bool = False) -> LintResult:
     """:func:`lint` after :func:`check_selection` (the API and the CLI call this).
-    ``errors``: see :func:`lint`."""
+    ``errors``, ``spill``: see :func:`lint`."""
     if view is not None and view not in (COMPACT, "standard"):
         from toolcat.errors import UsageError
 
         raise UsageError(f"--view must be compact or standard (got {view!r})")
     names = check_selection(config)
     return lint(catalogs, config, names if len(names) > 1 else names[0], view=view, setup=setup,
-                errors=errors)
+                errors=errors, spill=spill)
 
 
 def lint(catalogs: list[Catalog], config: Config,
          profile_name: str | list[str] | None = None, view: str | None = None,
-         setup: Catalog | None = None, errors: list | None = None) -> LintResult:
+         setup: Catalog | None = None, errors: list | None = None,
+         spill: bool = False) -> LintResult:
     """Lint ``catalogs`` with one profile, or with several (a list): then each finding lists
     the profiles that report it (``Finding.profiles``) and the result has the matrix.
     ``view``: lint each catalog as that view. With ``setup`` (the union of a run's live
@@ -229,7 +232,9 @@ def lint(catalogs: list[Catalog], config: Config,
     on it. ``errors``: a list for the input errors of streamed catalogs (a large file found
     broken while its tools are read): such a catalog is then left out, as a file that cannot
     be read is by the loader, instead of the error ending the run; it is removed from
-    ``catalogs``."""
+    ``catalogs``. ``spill`` (the CLI, one profile, a streamed catalog among ``catalogs``): the
+    result's findings are a :class:`~toolcat.features.lint.spill.SpilledFindings` (in the
+    same order, kept in a temporary file a batch of tools at a time), not a list."""
     names = profile_name if isinstance(profile_name, list) else \
         [profile_name or (config.profile if isinstance(config.profile, str) else None) or "mcp"]
     if len(names) > 1:
@@ -237,16 +242,28 @@ def lint(catalogs: list[Catalog], config: Config,
     pname = names[0]
     profile = PROFILES[pname]
     rules = enabled_rules(config, profile)
+    store: Any = None
+    if spill and any(c.meta.get("streamed") for c in catalogs):
+        from toolcat.features.lint.spill import SpilledFindings
+
+        store = SpilledFindings()
     findings: list[Finding] = []
     files: set[str] = set()
     sources: dict[str, Any] = {}
     tools = 0
     for cat in list(catalogs):
+        mark = store.mark() if store is not None else None
         try:
-            findings.extend(lint_catalog(cat, config, profile, rules, view))
+            got = lint_catalog(cat, config, profile, rules, view, store)
+            if store is not None:
+                store.add(got)
+            else:
+                findings.extend(got)
         except InputError as e:
             if errors is None or not cat.meta.get("streamed"):
                 raise
+            if store is not None:
+                store.truncate(mark)
             errors.append(e)
             catalogs.remove(cat)
             continue
@@ -255,10 +272,15 @@ def lint(catalogs: list[Catalog], config: Config,
         sources.update(cat.sources)
         tools += len(cat.tools)
     if setup is not None:
-        findings.extend(lint_catalog(setup, config, profile, rules))
-    findings.sort(key=Finding.sort_key)
-    return LintResult(findings, len(files), tools, [pname], None, sources,
-                      config.fail_on or "error")
+        got = lint_catalog(setup, config, profile, rules)
+        if store is not None:
+            store.add(got)
+        else:
+            findings.extend(got)
+    if store is None:
+        findings.sort(key=Finding.sort_key)
+    return LintResult(store if store is not None else findings, len(files), tools, [pname],
+                      None, sources, config.fail_on or "error")
 
 
 def _lint_many(catalogs: list[Catalog], config: Config, names: list[str],
@@ -328,7 +350,12 @@ def _id_pointer(cat: Catalog) -> str:
 
 
 def lint_catalog(cat: Catalog, config: Config, profile: Profile,
-                 rules: dict[str, tuple[Rule, str]], view: str | None = None) -> list[Finding]:
+                 rules: dict[str, tuple[Rule, str]], view: str | None = None,
+                 store: Any = None) -> list[Finding]:
+    """The findings of one catalog (its streamed batches' findings first). With ``store`` (a
+    :class:`~toolcat.features.lint.spill.SpilledFindings`) each batch's findings of a streamed
+    catalog go there as a run as soon as they are located, and only the others are
+    returned."""
     severities = {code: sev for code, (_r, sev) in rules.items()}
     asked = view                 # the view the caller asked for (None: the catalog's own)
     view = profile.view or view or cat.view
@@ -374,6 +401,7 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
 
     streamed: list[Finding] = []
     stream = cat.stream
+    mark = store.mark() if store is not None else None
     if stream is not None and not is_setup:
         # a streamed catalog (formats.mcp.StreamedTools): the tool rules see one batch of
         # tools at a time, as a catalog of its own whose source holds just their texts, and
@@ -391,12 +419,22 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
             fs = list(found.values())
             if fs:
                 _locate(part, fs)
-                streamed.extend(_suppress(part, config, fs))
+                if store is not None:
+                    store.add(_suppress(part, config, fs))
+                else:
+                    streamed.extend(_suppress(part, config, fs))
+            # a batch leaves reference cycles (its tools, sources and caches) that the
+            # collector's thresholds let pile up over the batches (19 MB a batch of 2,000
+            # generated tools): collected now, memory stays that of one batch
+            del part, pctx, found, fs
+            gc.collect()
         if profile.view is None and asked is None and stream.view() != cat.view:
             # the envelope's `_meta`, after the tools (beyond the first elements read when
             # the file was opened), declares another view: lint as that
             cat.view = stream.view()
-            return lint_catalog(cat, config, profile, rules, asked)
+            if store is not None:
+                store.truncate(mark)
+            return lint_catalog(cat, config, profile, rules, asked, store)
     elif not is_setup:
         _lint_tools(ctx, cat.tools, rules, tool_rules, in_rules, out_rules, add)
 
@@ -641,6 +679,13 @@ def _comment_ignores(cat: Catalog, f: Finding, marks: dict[int, list[str] | None
             if codes is None or matches(f.code, redirect_all(codes, f.file)):
                 return True
     return False
+
+
+def counts_of(findings: Any) -> dict[str, int]:
+    """:func:`count_by_severity`, or the counts a spilled collection keeps (no reading)."""
+    if hasattr(findings, "counts"):
+        return findings.counts()
+    return count_by_severity(findings)
 
 
 def count_by_severity(findings: Iterable[Finding]) -> dict[str, int]:

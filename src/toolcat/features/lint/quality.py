@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from toolcat.search import STOPWORDS, words
 
@@ -536,23 +536,44 @@ def tool_checks(tool: Any, sib: Siblings, i: int, mcp: bool,
 
 def score(catalogs: Iterable[Any]) -> Score:
     """The description quality score of ``catalogs`` (see the module docstring)."""
-    from toolcat.model import COMPACT, DOCKER, MCP, MCP_CAPTURE
-
     per: list[ToolScore] = []
     cats: list[tuple[str, float, int]] = []
     for cat in catalogs:
-        tools = linted_tools(cat.tools)
-        sib = Siblings(tools)
-        mcp = cat.format in (MCP, MCP_CAPTURE, DOCKER)
-        prose = cat.view != COMPACT
-        mine = []
-        for i, t in enumerate(tools):
-            lost = tool_checks(t, sib, i, mcp, prose)
-            mine.append(ToolScore(t.file or cat.file, t.id,
-                                  max(0.0, 100.0 - sum(lost.values())), lost))
+        mine = list(tool_scores(cat))
         per += mine
         cats.append((cat.file, _mean(mine), len(mine)))
     return Score(_mean(per), per, cats)
+
+
+def tool_scores(cat: Any) -> Iterator[ToolScore]:
+    """The score of each of ``cat``'s linted tools, in order. A streamed catalog's tools are
+    read from the file as they are scored (and twice before, by :class:`Siblings`), never
+    held all at once."""
+    from toolcat.model import COMPACT, DOCKER, MCP, MCP_CAPTURE
+
+    mcp = cat.format in (MCP, MCP_CAPTURE, DOCKER)
+    prose = cat.view != COMPACT
+    if isinstance(cat.tools, list):
+        tools: Iterable[Any] = linted_tools(cat.tools)
+        sib = Siblings(tools)
+    else:
+        def again() -> Iterator[Any]:
+            return (t for t in cat.tools if t.invalid is None and not t.server_tool)
+
+        sib = Siblings(again, light=_light)
+        tools = again()
+    for i, t in enumerate(tools):
+        lost = tool_checks(t, sib, i, mcp, prose)
+        yield ToolScore(t.file or cat.file, t.id, max(0.0, 100.0 - sum(lost.values())), lost)
+
+
+def catalog_score(cat: Any) -> float | None:
+    """``score([cat]).score`` (None for a catalog without linted tools), keeping each tool's
+    score only as a number."""
+    from array import array
+
+    got = array("d", (t.score for t in tool_scores(cat)))
+    return round(sum(got) / len(got), 1) if got else None
 
 
 def _mean(scores: list[ToolScore]) -> float:

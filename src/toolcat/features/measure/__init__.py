@@ -26,6 +26,7 @@ An entry's share is exactly the number of bytes its removal saves, so the parts 
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -391,10 +392,9 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
 
 def _score(cat: Catalog) -> float | None:
     """The catalog's description quality score (None for a catalog without tools)."""
-    from toolcat.features.lint.quality import score
+    from toolcat.features.lint.quality import catalog_score
 
-    sc = score([cat])
-    return sc.score if sc.tools else None
+    return catalog_score(cat)
 
 
 def measure_catalog(cat: Catalog, popts: Any, tokenizer: str = "o200k_base",
@@ -854,6 +854,8 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
         missing = proj.without_input_schema()
         no_input.extend(missing[:max(0, 3 - len(no_input))])
         no_input_count += len(missing)
+        del part, proj
+        gc.collect()      # the batch's reference cycles, before the next batch is read
     if not sums.tools:
         return None
     return sums.figures(cat, without_input_schema=no_input_count, duplicate_note=None,

@@ -13,7 +13,7 @@ output on a terminal.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from toolcat.model import Finding
 
@@ -54,6 +54,8 @@ class Report:
         return f.message
 
     def counts(self) -> dict[str, int]:
+        if hasattr(self.findings, "counts"):     # spilled findings keep theirs
+            return self.findings.counts()
         out = {"error": 0, "warning": 0, "info": 0}
         for f in self.findings:
             out[f.severity] += 1
@@ -82,6 +84,28 @@ def where_counts(report: Report) -> str:
         parts.append(plural(servers, "server"))
     parts.append(plural(report.tools, "tool"))
     return ", ".join(parts)
+
+
+def chunks(fmt: str, report: Report, color: bool = False, quiet: bool = False,
+           statistics: bool = False) -> Iterator[str]:
+    """:func:`render`'s text in parts, made as they are written: text, concise, json and
+    sarif without colour write a streamed catalog's spilled findings as they are read back
+    (the others, and colour, are made whole)."""
+    if not statistics and not color:
+        if fmt in ("text", "concise"):
+            from toolcat.features.lint.render import text as t
+
+            build = t.build if fmt == "text" else t.build_concise
+            return t.plain_chunks(build(report, quiet))
+        if fmt == "json":
+            from toolcat.features.lint.render.json import json_chunks
+
+            return json_chunks(report)
+        if fmt == "sarif":
+            from toolcat.features.lint.render.sarif import sarif_chunks
+
+            return sarif_chunks(report)
+    return iter((render(fmt, report, color, quiet, statistics),))
 
 
 def render(fmt: str, report: Report, color: bool = False, quiet: bool = False,

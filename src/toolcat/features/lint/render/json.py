@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Iterable, Iterator
+
 from toolcat.document.canonical import dumps
 from toolcat.features.lint.render import Report, server_index
 
@@ -47,4 +49,63 @@ def report_data(report: Report) -> dict:
 
 
 def render_json(report: Report) -> str:
-    return dumps(report_data(report), indent=2).decode("utf-8") + "\n"
+    return "".join(json_chunks(report))
+
+
+def json_chunks(report: Report) -> Iterator[str]:
+    """:func:`render_json`'s text in parts: spilled findings (a streamed catalog's) are
+    written one by one as they are read back, never held as one list."""
+    if not hasattr(report.findings, "counts"):
+        yield dumps(report_data(report), indent=2).decode("utf-8") + "\n"
+        return
+    many = report.many
+    skeleton = report_data(Report(findings=[], files=report.files, tools=report.tools,
+                                  profile=report.profile, sources=report.sources,
+                                  profiles=report.profiles, matrix=report.matrix,
+                                  servers=report.servers))
+    skeleton["summary"].update(_summary_counts(report))
+
+    def items() -> Iterator[dict]:
+        for f in report.findings:
+            d = finding_data(report, f)
+            if many:
+                d["profiles"] = list(f.profiles)
+            yield d
+
+    yield from list_in(skeleton, "findings", items(), bool(report.findings))
+    yield "\n"
+
+
+def _summary_counts(report: Report) -> dict:
+    c = report.counts()
+    return {"errors": c["error"], "warnings": c["warning"], "infos": c["info"]}
+
+
+#: a string no report holds, standing for a list while the rest of a document is written
+_MARK = "\x00toolcat:items\x00"
+
+
+def list_in(doc: dict, key: str, items: Iterable[Any], any_items: bool,
+            at: tuple = ()) -> Iterator[str]:
+    """``dumps(doc, indent=2)`` (without the final newline) with ``items`` as the list at
+    ``doc[at...][key]``, the items dumped one at a time (the same text as the whole list
+    dumped at once). ``any_items``: whether ``items`` has any (an empty list is ``[]``)."""
+    box = doc
+    for k in at:
+        box = box[k]
+    box[key] = _MARK
+    text = dumps(doc, indent=2).decode("utf-8")
+    token = dumps(_MARK).decode("utf-8")
+    head, tail = text.split(token)
+    if not any_items:
+        yield head + "[]" + tail
+        return
+    pad = head[head.rfind("\n") + 1:]
+    pad = pad[:len(pad) - len(pad.lstrip(" "))] + "  "
+    nl = "\n" + pad
+    yield head + "["
+    sep = nl
+    for item in items:
+        yield sep + dumps(item, indent=2).decode("utf-8").replace("\n", nl)
+        sep = "," + nl
+    yield "\n" + pad[:-2] + "]" + tail

@@ -43,6 +43,65 @@ def grouped(findings: list[Finding]) -> list[Finding]:
     return out
 
 
+def grouped_stream(findings: Any) -> Iterator[Finding]:
+    """:func:`grouped` of sorted findings that are read again on each pass (spilled ones):
+    the same order without holding them. Sorted, a file's findings are adjacent and a tool's
+    are in order, so the stream is its own grouping but for a tool (or no tool) met again
+    after another one: such groups are found in a first pass (every group is remembered in a
+    fixed-size Bloom filter: a false hit only gathers a group that was adjacent anyway), their
+    findings gathered in a second and written all at the first place of the group."""
+    bloom = _Bloom()
+    again: set[tuple] = set()
+    cur: Any = None
+    for f in findings:
+        g = (f.file, f.tool)
+        if g != cur:
+            if bloom.add(g):
+                again.add(g)
+            cur = g
+    if not again:
+        yield from findings
+        return
+    gathered: dict[tuple, list[Finding]] = {g: [] for g in again}
+    for f in findings:
+        got = gathered.get((f.file, f.tool))
+        if got is not None:
+            got.append(f)
+    for f in findings:
+        g = (f.file, f.tool)
+        if g in gathered:
+            fs = gathered.get(g)
+            if fs is None:
+                continue              # written at the group's first place
+            yield from fs
+            gathered[g] = None        # type: ignore[assignment]
+            continue
+        yield f
+
+
+class _Bloom:
+    """A set of hashable values in 8 MiB that may answer "seen" for a value never added
+    (rarely: under one in ten thousand for a million values), never the other way."""
+
+    _BITS = 1 << 26
+
+    def __init__(self) -> None:
+        self._bits = bytearray(self._BITS >> 3)
+
+    def add(self, value: Any) -> bool:
+        """Add ``value``; whether it was (probably) there already."""
+        h = hash(value) & 0xFFFFFFFFFFFFFFFF
+        m = self._BITS - 1
+        seen = True
+        bits = self._bits
+        for i in (h & m, (h >> 19) & m, (h >> 38) & m):
+            byte, bit = i >> 3, 1 << (i & 7)
+            if not bits[byte] & bit:
+                seen = False
+                bits[byte] |= bit
+        return seen
+
+
 def snippet(text: str, column: int) -> tuple[str, int]:
     """The part of a source line to show (at most ``_MAX_SOURCE`` characters around the
     1-based ``column``, "…" marking a cut start) and the 0-based caret offset in it.
@@ -132,7 +191,8 @@ def build(report: Report, quiet: bool = False) -> Iterator[list[tuple[str, str]]
             hit = done[key] = mask_secrets(text, secrets.get(key, ()))
         return hit
 
-    for f in grouped(report.findings):
+    spilled = hasattr(report.findings, "counts")
+    for f in grouped_stream(report.findings) if spilled else grouped(report.findings):
         if f.file != cur_file:
             if cur_file is not None:
                 yield []
@@ -219,7 +279,8 @@ def summary_line(report: Report) -> list[tuple[str, str]]:
 
 def build_concise(report: Report, quiet: bool = False) -> Iterator[list[tuple[str, str]]]:
     """``--format concise``: one line per finding, ``FILE:LINE:COL: CODE message``."""
-    for f in sorted(report.findings, key=Finding.sort_key):
+    spilled = hasattr(report.findings, "counts")        # kept sorted
+    for f in report.findings if spilled else sorted(report.findings, key=Finding.sort_key):
         where = shown(f.file)
         if f.line is not None:
             where += f":{f.line}:{f.column}" if f.column is not None else f":{f.line}"
@@ -275,9 +336,25 @@ def statistics(report: Report) -> list[dict]:
     return rows
 
 
+def plain_chunks(lines: Iterable[list[tuple[str, str]]], size: int = 1 << 16) -> Iterator[str]:
+    """The lines without colour, in parts of about ``size`` characters (what
+    :func:`render_lines` joins)."""
+    part: list[str] = []
+    n = 0
+    for segs in lines:
+        line = "".join(t for t, _s in segs) + "\n"
+        part.append(line)
+        n += len(line)
+        if n >= size:
+            yield "".join(part)
+            part, n = [], 0
+    if part:
+        yield "".join(part)
+
+
 def render_lines(lines: Iterable[list[tuple[str, str]]], color: bool) -> str:
     if not color:
-        return "".join("".join(t for t, _s in segs) + "\n" for segs in lines)
+        return "".join(plain_chunks(lines))
     from io import StringIO
 
     from rich.console import Console
