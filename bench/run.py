@@ -68,7 +68,14 @@ SCALING_MAX = 55.0
 DIFF_VS_LINT = 2.0             # issue 16: diffing two versions of the largest corpus spec
 # Issue 17 limits (toolcat at scale)
 LARGE = (("stripe", "stripe-spec3-2023-09/openapi/spec3.yaml"),      # the outside cache
-         ("k8s", "kubernetes-swagger/kubernetes/swagger.json.unprocessed"))
+         ("k8s", "kubernetes-swagger/kubernetes/swagger.json.unprocessed"),
+         ("github-rest", "github-rest-2020/descriptions/api.github.com/api.github.com.json"),
+         ("pagerduty", "pagerduty-rest/reference/REST/openapiv3.json"))
+# Issue 35 limits (work proportional to what is distinct), CPU time ratios
+PROJECT35_KEYS = ("stripe", "k8s", "github-rest", "openai", "box")
+PROJECT35_VS_TOOLS = 3.0       # project and measure (default options) vs `tools` on the spec
+LINT35_KEYS = ("openai", "box", "twilio", "stripe", "k8s", "pagerduty")
+LINT35_VS_REDOCLY = 0.25
 LINT17_KEYS = ("openai", "box", "twilio", "stripe", "k8s")
 LINT17_VS_REDOCLY = 0.25
 PROJECT_VS_FLOOR = 5.0         # project and measure on the Stripe-sized spec
@@ -547,8 +554,12 @@ def fmt_x(x: float | None) -> str:
 
 
 def ratio(a: Cell | None, b: Cell | None) -> float | None:
+    """``a`` over ``b``: their median CPU times (user + system of the process and its
+    children) where both have one, else their median wall times."""
     if a is None or b is None or not a.ok or not b.ok or not b.median_s:
         return None
+    if a.cpu_s and b.cpu_s:
+        return a.cpu_s / b.cpu_s
     return a.median_s / b.median_s
 
 
@@ -843,8 +854,8 @@ def main(argv: list[str] | None = None) -> int:
                     "floor": fl.command if fl else None}
         c.__dict__["ratios"] = c_ratios
         label = c.command if c.group != "toolcat" else f"toolcat {c.command}"
-        rows.append([label, c.target, str(c.runs or "-"), fmt_s(c.median_s), fmt_mib(c.rss_kib),
-                     fmt_x(xf), fmt_x(xr), fmt_x(xs),
+        rows.append([label, c.target, str(c.runs or "-"), fmt_s(c.cpu_s), fmt_s(c.median_s),
+                     fmt_mib(c.rss_kib), fmt_x(xf), fmt_x(xr), fmt_x(xs),
                      c.status + (f": {c.error[:70]}" if c.error and not c.ok else "")])
 
     scaling = {}
@@ -934,6 +945,18 @@ def main(argv: list[str] | None = None) -> int:
                   LINT_VS_FLOOR, "x", why or ("" if fl else "no parse floor"))
         check(f"17: lint {key} <= {LINT17_VS_REDOCLY}x redocly", ratio(lint, red),
               LINT17_VS_REDOCLY, "x", why or ("" if red and red.ok else "redocly not measured"))
+    # issue 35: project and measure within 3x `tools`, lint within a quarter of Redocly (CPU)
+    for key in PROJECT35_KEYS:
+        t = by.get(("tools", key))
+        for cmd in ("project", "measure"):
+            c = by.get((cmd, key))
+            check(f"35: {cmd} {key} <= {PROJECT35_VS_TOOLS:g}x tools (CPU)", ratio(c, t),
+                  PROJECT35_VS_TOOLS, "x", "" if c and c.ok and t and t.ok else "not measured")
+    for key in LINT35_KEYS:
+        lint, red = by.get(("lint", key)), by.get(("redocly lint", key))
+        check(f"35: lint {key} <= {LINT35_VS_REDOCLY}x redocly (CPU)", ratio(lint, red),
+              LINT35_VS_REDOCLY, "x", "" if lint and lint.ok and red and red.ok
+              else "not measured")
     for cmd in ("project", "measure"):
         c, fl = by.get((cmd, "stripe")), floor_of("stripe")
         why = "" if c and c.ok else f"{cmd} {c.status if c else 'not run'} on stripe"
@@ -976,11 +999,11 @@ def main(argv: list[str] | None = None) -> int:
         busy = load_start[0] > 0.75  # the harness itself adds about 1 while it runs
         out.write(f"load average at start {load_start[0]}, at end {mi['loadavg'][0]}"
                   f"{' (BUSY machine: absolute times are inflated, ratios less so)' if busy else ''}\n")
-    out.write(f"median of up to {args.repeat} runs (+{args.warmup} warm-up), peak RSS per "
-              "process; xfloor = / fastest parse of the same files, xredocly/xspectral = lint "
-              "vs peer lint\n\n")
-    out.write(table(rows, ["command", "target", "runs", "median", "peak RSS", "xfloor",
-                           "xredocly", "xspectral", "status"], {2, 3, 4, 5, 6, 7}) + "\n")
+    out.write(f"median of up to {args.repeat} runs (+{args.warmup} warm-up): CPU (user+sys) "
+              "and wall time apart, peak RSS per process; xfloor = / fastest parse of the same "
+              "files, xredocly/xspectral = lint vs peer lint; every ratio is of CPU times\n\n")
+    out.write(table(rows, ["command", "target", "runs", "cpu", "wall", "peak RSS", "xfloor",
+                           "xredocly", "xspectral", "status"], {2, 3, 4, 5, 6, 7, 8}) + "\n")
     out.write("\ntargets: " + ", ".join(f"{t.key} = {t.label} ({t.size / 1e6:,.2f} MB)"
                                         for t in targets) + "\n")
     if scaling:
