@@ -57,6 +57,11 @@ def load_mcp(doc: Any, path: str) -> Catalog:
 
 #: the most tools, and about the most characters of their text, in one batch of a stream
 BATCH_TOOLS = 4096
+#: tools of a streamed catalog between two full garbage collections in lint and measure: a
+#: batch leaves reference cycles that the collector's thresholds let pile up (19 MB a batch of
+#: 2,000 generated tools), but one collection costs with the whole heap, not with the batch, so
+#: it runs once per this many tools, not after every small batch
+GC_TOOLS = 2_000
 BATCH_CHARS = 4 << 20
 
 

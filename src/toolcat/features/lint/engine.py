@@ -407,6 +407,9 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
         # tools at a time, as a catalog of its own whose source holds just their texts, and
         # their findings are located before the batch is dropped; the catalog rules then
         # read the tools again from the file
+        from toolcat.formats.mcp import GC_TOOLS
+
+        uncollected = 0
         for tools, source in stream.batches():
             part = Catalog(file=cat.file, format=cat.format, tools=tools, view=cat.view,
                            version=cat.version, meta=cat.meta, sources={cat.file: source})
@@ -426,8 +429,11 @@ def lint_catalog(cat: Catalog, config: Config, profile: Profile,
             # a batch leaves reference cycles (its tools, sources and caches) that the
             # collector's thresholds let pile up over the batches (19 MB a batch of 2,000
             # generated tools): collected now, memory stays that of one batch
+            uncollected += len(tools)
             del part, pctx, found, fs
-            gc.collect()
+            if uncollected >= GC_TOOLS:      # (formats.mcp.GC_TOOLS: why, and why not
+                gc.collect()                 # after every small batch)
+                uncollected = 0
         if profile.view is None and asked is None and stream.view() != cat.view:
             # the envelope's `_meta`, after the tools (beyond the first elements read when
             # the file was opened), declares another view: lint as that

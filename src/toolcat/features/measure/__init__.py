@@ -841,6 +841,9 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
     view = None
     stream = cat.stream
     assert stream is not None         # (_measure_one's condition)
+    from toolcat.formats.mcp import GC_TOOLS
+
+    uncollected = 0
     for tools, _source in stream.batches():
         part = Catalog(file=cat.file, format=cat.format, tools=tools, view=cat.view,
                        version=cat.version, meta=cat.meta)
@@ -854,8 +857,11 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
         missing = proj.without_input_schema()
         no_input.extend(missing[:max(0, 3 - len(no_input))])
         no_input_count += len(missing)
+        uncollected += len(tools)
         del part, proj
-        gc.collect()      # the batch's reference cycles, before the next batch is read
+        if uncollected >= GC_TOOLS:   # the batches' reference cycles (formats.mcp.GC_TOOLS)
+            gc.collect()
+            uncollected = 0
     if not sums.tools:
         return None
     return sums.figures(cat, without_input_schema=no_input_count, duplicate_note=None,
