@@ -395,8 +395,20 @@ def _written_nullable(tool: Tool, n: Any) -> bool:
     if not isinstance(params, dict) or n.role != "input" or n.base != "/inputSchema":
         return False
     written = jp.resolve(params, [str(t) for t in n.path], None)
-    return isinstance(written, dict) and written.get("nullable") is True \
-        and isinstance(written.get("type"), str)
+    if isinstance(written, dict) and "type" in written:
+        return written.get("nullable") is True and isinstance(written.get("type"), str)
+    # a nullable node without a type is read wrapped in an anyOf, which shifts the pointers
+    # below it: a [type, "null"] there is a nullable of the declaration's
+    t = n.node.get("type") if isinstance(n.node, dict) else None
+    return isinstance(t, list) and len(t) == 2 and "null" in t and _says_nullable(params)
+
+
+def _says_nullable(node: Any) -> bool:
+    if isinstance(node, dict):
+        return node.get("nullable") is True or any(_says_nullable(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_says_nullable(v) for v in node)
+    return False
 
 
 @rule("PV508", "provider-tool-name", "error",
