@@ -253,6 +253,41 @@ def test_a_gemini_native_declaration_is_read_as_json_schema(tmp_path, to):
                 .findings if f.code in ("PV507", "SC301", "MC101")]
 
 
+# A nullable node without a type is read wrapped in an anyOf (null beside it), so the read tree
+# has anyOf/0 where the declaration has nothing: the reader records each wrap in the tool's
+# origin, and lint judges and places what is below it on the declaration's own node.
+GEMINI_WRAPPED = {"functionDeclarations": [{
+    "name": "find", "description": "Find records by a filter.", "parameters": {
+        "type": "OBJECT", "properties": {
+            "kind": {"nullable": True, "description": "Kind.", "anyOf": [
+                {"type": "STRING", "nullable": True}, {"type": "INTEGER"}]},
+            "filter": {"nullable": True, "description": "Filter.", "properties": {
+                "owner": {"type": "STRING", "nullable": True, "description": "Owner."},
+                "inner": {"nullable": True, "properties": {
+                    "when": {"type": "INTEGER", "nullable": True, "enum": [1, 2],
+                             "description": "When."}}}}}}}}]}
+
+
+def test_a_wrapped_gemini_nullable_maps_to_the_declaration(tmp_path):
+    p = write(tmp_path, GEMINI_WRAPPED, "wrapped.gemini.json")
+    cat = load_catalogs([str(p)], LoadOptions())[0]
+    tool = cat.tools[0]
+    s = tool.input_schema
+    inner = s["properties"]["filter"]["anyOf"][0]["properties"]["inner"]["anyOf"][0]
+    assert inner["properties"]["when"]["type"] == ["integer", "null"]
+    base = "/functionDeclarations/0/parameters"
+    assert tool.source_pointer("/inputSchema/properties/filter/anyOf/0/properties/inner/anyOf"
+                               "/0/properties/when/type") == (
+        str(p), base + "/properties/filter/properties/inner/properties/when/type")
+    found = lint([cat], Config(), "gemini").findings
+    # the [type, null] pairs are the declaration's own nullable: not PV507's to report
+    assert not [f for f in found if f.code == "PV507" and "single type" in f.message], found
+    # a finding below two wraps is placed on the declaration's node (Gemini's enum holds strings)
+    enum = [f for f in found if f.code == "PV507" and "enum" in f.message]
+    assert [f.source_pointer for f in enum] == [base + "/properties/filter/properties/inner/properties"
+                                                "/when/enum"], enum
+
+
 def test_gemini_json_reports_a_dropped_draft07_schema_that_changes_meaning(tmp_path):
     tuple_items = {"type": "array", "items": [{"type": "string"}], "additionalItems": False}
     t = {"name": "t", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#",

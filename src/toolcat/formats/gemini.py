@@ -42,15 +42,17 @@ _INT64 = frozenset({"minItems", "maxItems", "minLength", "maxLength", "minProper
                     "maxProperties"})
 
 
-def json_schema(params: Any) -> Any:
+def json_schema(params: Any, wrapped: list[tuple] | None = None) -> Any:
     """Gemini's Schema object ``params`` as JSON Schema 2020-12 (a new value; see the module
-    docstring); anything else as it is."""
+    docstring); anything else as it is. ``wrapped``, when given, gets the path (in ``params``)
+    of each node read wrapped in an ``anyOf`` (a ``nullable`` node without a type), outermost
+    last."""
     if not isinstance(params, dict):
         return params
     from toolcat.formats.openapi.schema import convert_node, needs_conversion
     from toolcat.schema.walker import transform
 
-    def hook(node: Any, _path: tuple, _dialect: str) -> Any:
+    def hook(node: Any, path: tuple, _dialect: str) -> Any:
         if not isinstance(node, dict):
             return node
         t = node.get("type")
@@ -64,9 +66,32 @@ def json_schema(params: Any) -> Any:
             v = node[k]
             if isinstance(v, str) and v.isdigit():
                 node = {**node, k: int(v)}
-        return convert_node(node, False) if needs_conversion(node, False) else node
+        if not needs_conversion(node, False):
+            return node
+        out = convert_node(node, False)
+        if wrapped is not None and "anyOf" in out and out["anyOf"] is not node.get("anyOf"):
+            wrapped.append(path)     # a new anyOf: the node is inside it (openapi.schema._wrap)
+        return out
 
     return transform(params, hook)
+
+
+def _wrap_origin(wrapped: list[tuple], read: str, written: str) -> list[tuple[str, str]]:
+    """Origin pairs for the nodes :func:`json_schema` wrapped: below a wrap the read tree has
+    ``anyOf/0`` where the declaration has nothing, so each wrapped node's inner schema maps to
+    the node as written (and lint places and judges what is below it on the declaration)."""
+    from toolcat.document.pointer import join
+
+    done = set(wrapped)
+    pairs = []
+    for path in sorted(wrapped, key=len):
+        shifted: list = ["anyOf", "0"] if () in done and path else []
+        for i, seg in enumerate(path):
+            shifted.append(seg)
+            if path[:i + 1] in done and i + 1 < len(path):
+                shifted += ["anyOf", "0"]
+        pairs.append((join(read, [*shifted, "anyOf", "0"]), join(written, path)))
+    return pairs
 
 
 def gemini_tool(item: Any, file: str, pointer: str) -> Tool:
@@ -75,15 +100,18 @@ def gemini_tool(item: Any, file: str, pointer: str) -> Tool:
     name = item.get("name")
     key = "parameters" if "parameters" in item or "parametersJsonSchema" not in item \
         else "parametersJsonSchema"
+    wrapped: list[tuple] = []
+    schema = json_schema(item.get(key), wrapped) if key == "parameters" else item.get(key)
     return Tool(
         id=name if isinstance(name, str) else None,
         description=str_or_none(item.get("description")),
-        input_schema=json_schema(item.get(key)) if key == "parameters" else item.get(key),
+        input_schema=schema,
         extra={k: v for k, v in item.items() if k not in ("name", "description", key)},
         raw=item,
         file=file,
         pointer=pointer,
-        origin=[("", pointer), ("/inputSchema", f"{pointer}/{key}")],
+        origin=[("", pointer), ("/inputSchema", f"{pointer}/{key}"),
+                *_wrap_origin(wrapped, "/inputSchema", f"{pointer}/{key}")],
     )
 
 

@@ -390,25 +390,17 @@ def value_form(ctx: Context, tool: Tool, n: Node) -> Iterator[Hit]:
 
 def _written_nullable(tool: Tool, n: Any) -> bool:
     """Is ``n``'s ``[type, "null"]`` a Gemini declaration's ``nullable: true`` as read
-    (:func:`toolcat.formats.gemini.json_schema`): the file says it as Gemini takes it."""
+    (:func:`toolcat.formats.gemini.json_schema`): the file says it as Gemini takes it. The
+    tool's origin maps the node to the declaration's own (the reader records each wrap)."""
     params = tool.raw.get("parameters") if isinstance(tool.raw, dict) else None
     if not isinstance(params, dict) or n.role != "input" or n.base != "/inputSchema":
         return False
-    written = jp.resolve(params, [str(t) for t in n.path], None)
-    if isinstance(written, dict) and "type" in written:
-        return written.get("nullable") is True and isinstance(written.get("type"), str)
-    # a nullable node without a type is read wrapped in an anyOf, which shifts the pointers
-    # below it: a [type, "null"] there is a nullable of the declaration's
-    t = n.node.get("type") if isinstance(n.node, dict) else None
-    return isinstance(t, list) and len(t) == 2 and "null" in t and _says_nullable(params)
-
-
-def _says_nullable(node: Any) -> bool:
-    if isinstance(node, dict):
-        return node.get("nullable") is True or any(_says_nullable(v) for v in node.values())
-    if isinstance(node, list):
-        return any(_says_nullable(v) for v in node)
-    return False
+    file, src = tool.source_pointer(jp.join(n.base, n.path))
+    if file != tool.file or not src.startswith(tool.pointer + "/"):
+        return False
+    written = jp.resolve(tool.raw, jp.decode(src[len(tool.pointer):]), None)
+    return isinstance(written, dict) and written.get("nullable") is True \
+        and isinstance(written.get("type"), str)
 
 
 @rule("PV508", "provider-tool-name", "error",
