@@ -494,23 +494,27 @@ def test_symlinked_spec_refs_stay_in_the_named_folder(tmp_path: Path) -> None:
     assert b"TOPSECRET" not in r.stdout and b"SC302" in r.stdout
 
 
-def test_a_ref_through_a_link_beside_the_spec_is_not_read(tmp_path: Path) -> None:
-    """A link planted beside the spec is never opened by a $ref, even one to a file inside
-    the spec's folder, nor is a folder link on the way (issue 36): each reference is a
-    finding (SC302), and the tool is widened there."""
+def _planted_spec(tmp_path: Path, direct: bool) -> Path:
+    """A spec whose operations a and b reach a parameter file through a link planted beside
+    it (``planted.yaml``, a file link) and through a folder link on the way (``dir/p.yaml``);
+    with ``direct``, operation c refers to the real file itself."""
     folder = tmp_path / "spec"
     _write(folder / "real" / "p.yaml", "name: q\nin: query\ndescription: TOPSECRET\n"
            "schema: {type: string}\n")
     (folder / "planted.yaml").symlink_to(folder / "real" / "p.yaml")
     (folder / "dir").symlink_to(folder / "real")
-    f = _write(folder / "spec.yaml",
-               "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
-               "      operationId: a\n      parameters:\n        - $ref: 'planted.yaml'\n"
-               "      responses: {'200': {description: ok}}\n  /b:\n    get:\n"
-               "      operationId: b\n      parameters:\n        - $ref: 'dir/p.yaml'\n"
-               "      responses: {'200': {description: ok}}\n  /c:\n    get:\n"
-               "      operationId: c\n      parameters:\n        - $ref: 'real/p.yaml'\n"
-               "      responses: {'200': {description: ok}}\n")
+    ops = [("a", "planted.yaml"), ("b", "dir/p.yaml")] + ([("c", "real/p.yaml")] if direct else [])
+    return _write(folder / "spec.yaml", "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n"
+                  + "".join(f"  /{op}:\n    get:\n      operationId: {op}\n      parameters:\n"
+                            f"        - $ref: '{ref}'\n      responses: {{'200': {{description: ok}}}}\n"
+                            for op, ref in ops))
+
+
+def test_a_ref_through_a_link_beside_the_spec_is_not_read(tmp_path: Path) -> None:
+    """A link planted beside the spec is never opened by a $ref, even one to a file inside
+    the spec's folder, nor is a folder link on the way (issue 36): each reference is a
+    finding (SC302), and the tool is widened there."""
+    f = _planted_spec(tmp_path, direct=True)
     r = run("lint", "-f", "json", "--select", "SC302", f)
     found = [d for d in json.loads(r.stdout)["findings"] if d["code"] == "SC302"]
     assert sorted(d["message"].split("'")[1] for d in found) == ["dir/p.yaml", "planted.yaml"]
@@ -530,17 +534,7 @@ def test_a_link_put_on_a_refs_way_after_the_check_is_not_followed(tmp_path: Path
     then meets them, and refuses (O_NOFOLLOW; the descriptor's own path)."""
     from toolcat.formats import LoadOptions, load_catalogs
 
-    folder = tmp_path / "spec"
-    _write(folder / "real" / "p.yaml", "name: q\nin: query\ndescription: TOPSECRET\n"
-           "schema: {type: string}\n")
-    (folder / "planted.yaml").symlink_to(folder / "real" / "p.yaml")
-    (folder / "dir").symlink_to(folder / "real")
-    f = _write(folder / "spec.yaml",
-               "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
-               "      operationId: a\n      parameters:\n        - $ref: 'planted.yaml'\n"
-               "      responses: {'200': {description: ok}}\n  /b:\n    get:\n"
-               "      operationId: b\n      parameters:\n        - $ref: 'dir/p.yaml'\n"
-               "      responses: {'200': {description: ok}}\n")
+    f = _planted_spec(tmp_path, direct=False)
     monkeypatch.setattr(os.path, "realpath", lambda p, **_k: os.path.normpath(
         os.path.join(os.getcwd(), p)))
     (cat,) = load_catalogs([str(f)], LoadOptions(broken_refs="widen"))
