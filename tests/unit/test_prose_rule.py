@@ -163,6 +163,40 @@ def test_restore_keeps_clauses_and_drops_optional_null_defaults() -> None:
             jsonschema.Draft202012Validator(_SCHEMA).is_valid(inst)
 
 
+class _Unlisted:
+    """A catalog's tool names that may be asked about (``in``) but never listed or copied."""
+
+    def __init__(self, names: frozenset) -> None:
+        self.names = names
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+    def _copied(self, *_a):
+        raise AssertionError("the catalog's tool names were copied for one tool")
+
+    __iter__ = __len__ = __or__ = __ror__ = __and__ = __sub__ = _copied
+
+
+def test_restore_does_not_copy_the_catalogs_tool_names() -> None:
+    """Each tool's restore asks the catalog's tool names about the names its text quotes; a
+    copy of them per tool (a union with the tool's property names) made project and measure
+    quadratic in the number of tools (generated 20,000 tools: 15.5 s CPU, 2.1 s without)."""
+    from toolcat.schema.lower import lower_schema
+
+    schema = {"type": "object", "properties": {
+        "mode": {"type": "string", "description": "How to list. Same as `list_files`."},
+        "when": {"type": "string", "description": "The date. Use ISO 8601."}}}
+    lowered = lower_schema(copy.deepcopy(schema), DRAFT2020).schema
+    names = frozenset({"list_files", "other"})
+    out, _ = prose.restore(schema, lowered, DRAFT2020, 60, tools=_Unlisted(names))  # type: ignore[arg-type]
+    plain, _ = prose.restore(schema, lowered, DRAFT2020, 60, tools=names)
+    assert out == plain and out["properties"]["mode"]["description"] == "Same as `list_files`."
+
+
 def test_lossless_keeps_every_description_whole() -> None:
     t = _tool("mcp-context-cost/kubernetes.json", "kubectl_logs", lossless=True)
     cat = api.load(str(corpus("mcp-context-cost/kubernetes.json")))

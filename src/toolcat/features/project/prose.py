@@ -114,10 +114,11 @@ def restore(original: Any, lowered: Any, dialect: str, limit: int | None,
     writes: list[tuple[tuple, str]] = []
     nulls: list[tuple] = []
     nodes = list(iter_schemas(original, dialect))
-    names = tools
+    names: Any = tools
     if limit:
-        names = tools | {k for _p, n, _d in nodes if isinstance(n, dict)
-                         and isinstance(n.get("properties"), dict) for k in n["properties"]}
+        names = describe.Names(tools, {k for _p, n, _d in nodes if isinstance(n, dict)
+                                       and isinstance(n.get("properties"), dict)
+                                       for k in n["properties"]})
     for path, node, _d in nodes:
         if not isinstance(node, dict):
             continue
