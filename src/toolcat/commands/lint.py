@@ -4,12 +4,12 @@ declaration (options, help); the work is :func:`toolcat.commands.lint_run.run`, 
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from toolcat.commands.common import Shared
-from toolcat.commands.lint_run import SHARED_NAMES
+from toolcat.commands.lint_run import OWN, SHARED_NAMES
 from toolcat.commands.options import Paths, shared
 from toolcat.features.lint.profiles import PROFILES
 
@@ -53,62 +53,67 @@ def register(app: typer.Typer) -> None:
     app.command("lint", epilog=EPILOG, help=HELP, short_help=SHORT)(lint)
 
 
+def _own(name: str, **kw: Any) -> Any:
+    """The typer.Option of lint's own option ``name`` (its strings from lint_run.OWN)."""
+    return typer.Option(*OWN[name][0], **kw)
+
+
 # the options of lint (its own; the shared ones: commands/options.py)
-Fmt = Annotated[Optional[str], typer.Option(
-    "--format", "-f", help="Output: text, concise (one line per finding: "
+Fmt = Annotated[Optional[str], _own(
+    "fmt", help="Output: text, concise (one line per finding: "
     "FILE:LINE:COL: CODE message), json, markdown, sarif, github or junit "
     "[default: text].",
     show_default=False)]
-Statistics = Annotated[bool, typer.Option(
-    "--statistics", help="Print how many findings each rule has instead of the findings "
+Statistics = Annotated[bool, _own(
+    "statistics", help="Print how many findings each rule has instead of the findings "
     "(text, or json with --format json).")]
-Profile = Annotated[Optional[str], typer.Option(
-    "--profile", "-p", help=f"Rule set and severities: {', '.join(_PROFILES)}, or an MCP "
+Profile = Annotated[Optional[str], _own(
+    "profile", help=f"Rule set and severities: {', '.join(_PROFILES)}, or an MCP "
     f"client: {', '.join(_CLIENTS)}; several comma-separated (each finding names its "
     "profiles, and a tools x profiles matrix follows) [default: mcp].",
     show_default=False)]
-McpVersion = Annotated[Optional[str], typer.Option(
-    "--mcp-version", help="MCP specification revision the mcp profile checks: "
+McpVersion = Annotated[Optional[str], _own(
+    "mcp_version", help="MCP specification revision the mcp profile checks: "
     "2025-06-18, 2025-11-25 or 2026-07-28 [default: 2026-07-28].",
     show_default=False)]
-ConfigFile = Annotated[Optional[str], typer.Option(
-    "--config", help="Config file [default: toolcat.toml or [tool.toolcat] in "
+ConfigFile = Annotated[Optional[str], _own(
+    "config_file", help="Config file [default: toolcat.toml or [tool.toolcat] in "
     "pyproject.toml, found upwards from the current folder].", show_default=False)]
-Select = Annotated[Optional[list[str]], typer.Option(
-    "--select", help="Only these rule codes or prefixes (comma-separated) "
+Select = Annotated[Optional[list[str]], _own(
+    "select", help="Only these rule codes or prefixes (comma-separated) "
     "[default: the profile's rules].",
     show_default=False)]
-ExtendSelect = Annotated[Optional[list[str]], typer.Option(
-    "--extend-select", help="Add these codes or prefixes to the selection.",
+ExtendSelect = Annotated[Optional[list[str]], _own(
+    "extend_select", help="Add these codes or prefixes to the selection.",
     show_default=False)]
-Ignore = Annotated[Optional[list[str]], typer.Option(
-    "--ignore", help="Never report these codes or prefixes (comma-separated).",
+Ignore = Annotated[Optional[list[str]], _own(
+    "ignore", help="Never report these codes or prefixes (comma-separated).",
     show_default=False)]
-FailOn = Annotated[Optional[str], typer.Option(
-    "--fail-on", help="Lowest severity that makes the exit code 1: error, warning, info "
+FailOn = Annotated[Optional[str], _own(
+    "fail_on", help="Lowest severity that makes the exit code 1: error, warning, info "
     "or never [default: error].", show_default=False)]
-MinScore = Annotated[Optional[float], typer.Option(
-    "--min-score", help="Exit 1 when a catalog's description quality score (0-100, "
+MinScore = Annotated[Optional[float], _own(
+    "min_score", help="Exit 1 when a catalog's description quality score (0-100, "
     "see --statistics) is under this [default: no gate].",
     show_default=False)]
-Baseline = Annotated[Optional[str], typer.Option(
-    "--baseline", help="Hide the findings recorded in this baseline file.",
+Baseline = Annotated[Optional[str], _own(
+    "baseline", help="Hide the findings recorded in this baseline file.",
     show_default=False)]
-WriteBaseline = Annotated[Optional[str], typer.Option(
-    "--write-baseline", help="Record the current findings in this file and exit 0 "
+WriteBaseline = Annotated[Optional[str], _own(
+    "write_baseline", help="Record the current findings in this file and exit 0 "
     "(nothing is written when an input cannot be read).",
     show_default=False)]
-OutputFile = Annotated[Optional[str], typer.Option(
-    "--output-file", "-o", help="Write the report to this file (atomically) instead of "
+OutputFile = Annotated[Optional[str], _own(
+    "output_file", help="Write the report to this file (atomically) instead of "
     "stdout.", show_default=False)]
-DescriptionMax = Annotated[Optional[int], typer.Option(
-    "--description-max", help="TC106: longest tool description [default: 1024].",
+DescriptionMax = Annotated[Optional[int], _own(
+    "description_max", help="TC106: longest tool description [default: 1024].",
     show_default=False)]
-ProseMax = Annotated[Optional[int], typer.Option(
-    "--prose-max", help="SC304: longest schema prose [default: 300].",
+ProseMax = Annotated[Optional[int], _own(
+    "prose_max", help="SC304: longest schema prose [default: 300].",
     show_default=False)]
-View = Annotated[Optional[str], typer.Option(
-    "--view", help="Lint every input as a compact or standard view. Compact views leave "
+View = Annotated[Optional[str], _own(
+    "view", help="Lint every input as a compact or standard view. Compact views leave "
     "schema prose out on purpose, so MR401 is not checked on them [default: the view "
     "the file declares (OpenWOP: its descriptors; MCP: the result's _meta "
     "\"toolcat/view\", which toolcat project writes), else compact when the file name "

@@ -4,9 +4,9 @@ parameters; :mod:`toolcat.commands.lint` declares them for Typer and calls it) a
 one of the plain shapes it knows, so that a small lint (a pre-commit hook) need not import
 Typer (issue 17, "a small-catalog lint < 150 ms").
 
-:data:`OPTIONS` is the lint command's option table as the Typer declaration makes it (its
-own options, and the shared ones of :data:`SHARED_NAMES` from their one declaration,
-:data:`toolcat.commands.common.SHARED`);
+:data:`OPTIONS` is the lint command's option table: its own options (:data:`OWN`, whose
+option strings the Typer declaration takes: declared once) and the shared ones of
+:data:`SHARED_NAMES` from their one declaration, :data:`toolcat.commands.common.SHARED`;
 tests/cli/test_lint_fast.py checks it against the Click command Typer builds, and that every
 command line :func:`parse` takes gives :func:`run` the values Typer gives it.
 """
@@ -23,27 +23,33 @@ from toolcat.commands.sources import input_files, load_sources, require_inputs
 SHARED_NAMES = ("from_format", "webhooks", "cookies", "merge", "max_file_size", "root",
                 *LIVE, *UI)
 
-#: Option string -> (parameter, kind). Kinds: "flag" (True when given, takes no value),
-#: "str", "int", "float" (one value: the next argument, or after "=" in a long option; the
-#: last one given wins) and "list" (repeatable: every value, in order).
+#: lint's own options: parameter -> (option strings, kind), in the order its help lists them;
+#: its Typer declaration (:mod:`toolcat.commands.lint`) takes the strings from here. Kinds:
+#: "flag" (True when given, takes no value), "str", "int", "float" (one value: the next
+#: argument, or after "=" in a long option; the last one given wins) and "list" (repeatable:
+#: every value, in order).
+OWN: dict[str, tuple[tuple[str, ...], str]] = {
+    "fmt": (("--format", "-f"), "str"),
+    "statistics": (("--statistics",), "flag"),
+    "profile": (("--profile", "-p"), "str"),
+    "mcp_version": (("--mcp-version",), "str"),
+    "config_file": (("--config",), "str"),
+    "select": (("--select",), "list"),
+    "extend_select": (("--extend-select",), "list"),
+    "ignore": (("--ignore",), "list"),
+    "fail_on": (("--fail-on",), "str"),
+    "min_score": (("--min-score",), "float"),
+    "baseline": (("--baseline",), "str"),
+    "write_baseline": (("--write-baseline",), "str"),
+    "output_file": (("--output-file", "-o"), "str"),
+    "description_max": (("--description-max",), "int"),
+    "prose_max": (("--prose-max",), "int"),
+    "view": (("--view",), "str"),
+}
+#: Option string -> (parameter, kind): lint's own options and its shared ones.
 OPTIONS: dict[str, tuple[str, str]] = {
-    "--format": ("fmt", "str"), "-f": ("fmt", "str"),
-    "--statistics": ("statistics", "flag"),
-    "--profile": ("profile", "str"), "-p": ("profile", "str"),
-    "--mcp-version": ("mcp_version", "str"),
-    "--config": ("config_file", "str"),
-    "--select": ("select", "list"),
-    "--extend-select": ("extend_select", "list"),
-    "--ignore": ("ignore", "list"),
-    "--fail-on": ("fail_on", "str"),
-    "--min-score": ("min_score", "float"),
-    "--baseline": ("baseline", "str"),
-    "--write-baseline": ("write_baseline", "str"),
-    "--output-file": ("output_file", "str"), "-o": ("output_file", "str"),
-    "--description-max": ("description_max", "int"),
-    "--prose-max": ("prose_max", "int"),
-    "--view": ("view", "str"),
-    **{opt: (name, SHARED[name][1]) for name in SHARED_NAMES for opt in SHARED[name][0]},
+    opt: (name, kind) for table, names in ((OWN, tuple(OWN)), (SHARED, SHARED_NAMES))
+    for name in names for opt in table[name][0] for kind in (table[name][1],)
 }
 #: The root options that may come before ``lint`` (:func:`toolcat.cli.command_of`).
 ROOT_FLAGS: dict[str, str] = {"--no-color": "no_color", "--quiet": "quiet", "-q": "quiet"}
