@@ -123,34 +123,57 @@ def _hidden(text: str, prose: bool) -> Iterator[str]:
 
 # ----------------------------------------------------------------------------- TP102
 
-_TO_MODEL = re.compile(
-    r"</?\s*(?:IMPORTANT|SYSTEM|INSTRUCTIONS?|SECRET|HIDDEN)\s*>|<\|(?:system|im_start)\|>|"
-    r"\[/?INST\]|###\s*(?:Instruction|System)\b|"
-    r"\bignore\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding"
-    r"|other|original)\s+(?:instructions|prompts?|rules|directions|guidelines)|"
-    r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn|mention\s+(?:this|it|that)"
-    r"\s+to)\s+(?:\w+\s+)?(?:the\s+)?user\b|"
-    r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|say)\s+(?:to\s+the\s+user\s+)?"
-    r"(?:this|that\s+you|any\s+of\s+this|these\s+instructions)\b|"
-    r"\b(?:do\s+not|don'?t|never)\s+(?:notify|tell|inform)\s+(?:them|anyone)\b|"
-    r"\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|"
-    r"\b(?:hide|conceal)\s+(?:this|it)\s+from\s+the\s+user\b|"
-    r"\bthe\s+user\s+(?:must|should)\s+not\s+(?:know|see|be\s+told)\b|"
-    r"\byou\s+are\s+now\s+(?:a|an|in)\b|\bnew\s+instructions\s*:|"
-    r"\boverride\s+(?:your|the|all)\s+(?:previous\s+)?(?:instructions|guidelines)",
-    re.IGNORECASE)
+#: the alternatives of :data:`_TO_MODEL`, in its order, each with what it needs in an ASCII
+#: text lowered: groups of words, one word of each group
+_NEG = ("not", "don", "never")
+_TO_MODEL_PARTS: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
+    (r"</?\s*(?:IMPORTANT|SYSTEM|INSTRUCTIONS?|SECRET|HIDDEN)\s*>",
+     (("<",), (">",), ("important", "system", "instruction", "secret", "hidden"))),
+    (r"<\|(?:system|im_start)\|>", (("<|",),)),
+    (r"\[/?INST\]", (("inst]",),)),
+    (r"###\s*(?:Instruction|System)\b", (("###",), ("instruction", "system"))),
+    (r"\bignore\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding"
+     r"|other|original)\s+(?:instructions|prompts?|rules|directions|guidelines)",
+     (("ignore",), ("instructions", "prompt", "rules", "directions", "guidelines"))),
+    (r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn|mention\s+(?:this|it|that)"
+     r"\s+to)\s+(?:\w+\s+)?(?:the\s+)?user\b",
+     (("user",), _NEG, ("tell", "inform", "notify", "alert", "warn", "mention"))),
+    (r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|say)\s+(?:to\s+the\s+user\s+)?"
+     r"(?:this|that\s+you|any\s+of\s+this|these\s+instructions)\b",
+     (_NEG, ("mention", "reveal", "disclose", "say"), ("this", "that", "these"))),
+    (r"\b(?:do\s+not|don'?t|never)\s+(?:notify|tell|inform)\s+(?:them|anyone)\b",
+     (_NEG, ("notify", "tell", "inform"), ("them", "anyone"))),
+    (r"\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b",
+     (("without",), ("user",), ("telling", "informing", "notifying", "alerting", "asking"))),
+    (r"\b(?:hide|conceal)\s+(?:this|it)\s+from\s+the\s+user\b",
+     (("hide", "conceal"), ("user",), ("from",))),
+    (r"\bthe\s+user\s+(?:must|should)\s+not\s+(?:know|see|be\s+told)\b",
+     (("user",), ("not",), ("must", "should"))),
+    (r"\byou\s+are\s+now\s+(?:a|an|in)\b", (("you",), ("now",), ("are",))),
+    (r"\bnew\s+instructions\s*:", (("instructions",), (":",))),
+    (r"\boverride\s+(?:your|the|all)\s+(?:previous\s+)?(?:instructions|guidelines)",
+     (("override",), ("instructions", "guidelines"))),
+)
+_TO_MODEL = re.compile("|".join(p for p, _n in _TO_MODEL_PARTS), re.IGNORECASE)
+#: each alternative alone: an ASCII text is searched only with those whose words it holds
+#: (most texts: none), not with the fourteen of :data:`_TO_MODEL` at every character
+_TO_MODEL_EACH = tuple((re.compile(p, re.IGNORECASE), tuple(map(frozenset, n)))
+                       for p, n in _TO_MODEL_PARTS)
+_TO_MODEL_WORDS = tuple({w for _p, n in _TO_MODEL_PARTS for g in n for w in g})
 
 
-#: words (lower case) each alternative of :data:`_TO_MODEL` needs: one of these, or "you"
-#: and "now", or a negation ("not", "don", "never") and one of :data:`_TO_MODEL_HUSH`. An
-#: ASCII text without them cannot match, and most texts have none (the pattern's search is
-#: the rules' costliest step on a large spec's descriptions). Other texts are searched
-#: whole: ``re.IGNORECASE`` matches ASCII letters with non-ASCII ones (İ, ı, ſ, K).
+#: words (lower case) of which :data:`_TO_MODEL` needs one: one of these, or "you" and "now",
+#: or a negation (:data:`_NEG`) and one of :data:`_TO_MODEL_HUSH` (what each alternative
+#: needs, in short: most texts have none, and are turned away by these few tests)
 _TO_MODEL_NEEDS = ("<", "inst]", "###", "ignore", "user", "instructions", "override")
 _TO_MODEL_HUSH = ("mention", "reveal", "disclose", "say", "notify", "tell", "inform")
 
 
 def to_model(text: str) -> Iterator[str]:
+    """What TP102 reports in ``text``: the leftmost match of :data:`_TO_MODEL` (at equal
+    starts, its earlier alternative). An ASCII text lowered holds the words an alternative
+    needs wherever it matches; other texts are searched whole: ``re.IGNORECASE`` matches
+    ASCII letters with non-ASCII ones (İ, ı, ſ, K)."""
     if text.isascii():
         low = text.lower()
         if not (any(w in low for w in _TO_MODEL_NEEDS)
@@ -158,7 +181,15 @@ def to_model(text: str) -> Iterator[str]:
                 or (("not" in low or "don" in low or "never" in low)
                     and any(w in low for w in _TO_MODEL_HUSH))):
             return
-    m = _TO_MODEL.search(text)
+        m = None
+        held = set(filter(low.__contains__, _TO_MODEL_WORDS))
+        for pat, needs in _TO_MODEL_EACH:
+            if not any(map(held.isdisjoint, needs)):     # a word of each group
+                got = pat.search(text)
+                if got is not None and (m is None or got.start() < m.start()):
+                    m = got
+    else:
+        m = _TO_MODEL.search(text)
     if m:
         yield f"an instruction aimed at the model: {_short(m.group(0))!r}"
 
@@ -206,27 +237,59 @@ _SECRET_NEEDS = ("api", "password", "credential", "private", "secret", "token", 
 _PASS_NEEDS = ("include", "pass", "send", "put", "append", "attach", "forward", "add")
 _ELSEWHERE_NEEDS = ("send", "post", "forward", "upload", "transmit", "exfiltrate", "leak",
                     "copy", "cc", "redirect", "change")
+#: what :data:`_PASS`'s place needs: a quoted name (``as 'x'``), a parameter, argument or field
+#: (``into the x parameter``), a URL or an address (``to https://``, ``to x@``)
+_PASS_PLACE = ("'", '"', "`", "parameter", "argument", "field", "http", "@")
 
 
 def _may_be_secrets(text: str) -> bool:
     """False when no sentence of ``text`` can match what :func:`secrets` reports (an ASCII
     text without the words its patterns need; most texts); True otherwise."""
-    if not text.isascii():
-        return True
-    low = text.lower()
-    return (any(w in low for w in _PRIVATE_NEEDS)
-            or (any(w in low for w in _SECRET_NEEDS) and any(w in low for w in _PASS_NEEDS))
-            or (("http" in low or "@" in low or "+" in low) and "to" in low
-                and any(w in low for w in _ELSEWHERE_NEEDS)))
+    return not text.isascii() or any(_secret_needs(text.lower()))
+
+
+def _secret_needs(low: str) -> tuple[bool, bool, bool]:
+    """Whether an ASCII text lowered holds what :data:`_PRIVATE`, :data:`_SECRET` with
+    :data:`_PASS` (whose place needs a quote, "parameter", "argument" or "field", "http" or
+    "@"), and :data:`_ELSEWHERE` need to match in it."""
+    return (any(w in low for w in _PRIVATE_NEEDS),
+            any(w in low for w in _SECRET_NEEDS) and any(w in low for w in _PASS_NEEDS)
+            and any(w in low for w in _PASS_PLACE),
+            ("http" in low or "@" in low or "+" in low) and "to" in low
+            and any(w in low for w in _ELSEWHERE_NEEDS))
 
 
 def secrets(text: str) -> Iterator[str]:
-    if _may_be_secrets(text):
-        yield from _secrets(text)
+    """What TP103 reports in ``text``: what :func:`_secrets` does, each sentence searched
+    only with the patterns whose words it holds (ASCII sentences; most sentences of a text
+    that holds them hold none), and a sentence's negation read only where one matched."""
+    if not _may_be_secrets(text):
+        return
+    for s in _sentences(text):
+        if s.isascii():
+            private, secret, elsewhere = _secret_needs(s.lower())
+        else:
+            private = secret = elsewhere = True
+        msg = None
+        if private:
+            m = _PRIVATE.search(s)
+            if m and _TAKE.search(s):
+                msg = f"a private file to read or pass on: {_short(m.group(0))!r}"
+        if msg is None and secret:
+            m = _SECRET.search(s)
+            if m and _PASS.search(s):
+                msg = f"{_short(m.group(0))!r} to be passed on: {_short(s)!r}"
+        if msg is None and elsewhere:
+            m = _ELSEWHERE.search(s)
+            if m:
+                msg = f"data to be sent elsewhere: {_short(m.group(0))!r}"
+        if msg is not None and not _NEGATED.search(s):
+            yield msg
+            return
 
 
 def _secrets(text: str) -> Iterator[str]:
-    """:func:`secrets` without its prefilter (every sentence searched)."""
+    """:func:`secrets` without its prefilters (every sentence searched with every pattern)."""
     for s in _sentences(text):
         if _NEGATED.search(s):
             continue
@@ -271,17 +334,30 @@ _REDIRECT = re.compile(
 
 #: what each alternative of :data:`_SHADOW` holds, in an ASCII text lowered: "when/if/...
 #: (you) call/use/invoke/run...", "is invoked/called/used/run" after the name, "side
-#: effect(s)", "tool must/should/..." after the name
+#: effect(s)", "tool must/should/..." after the name. Each alternative starts with a letter or
+#: a space (no ``\b``: a few more texts pass, searched ~2x faster: the engine skips an
+#: alternative whose first character differs without entering it)
 _SHADOW_NEEDS = re.compile(
-    r"\b(?:when|whenever|before|after|if)\s+(?:you\s+)?(?:call|us|invok|run)|"
-    r"\sis\s+(?:invoked|called|used|run)|\bside\s+effects?\s|"
+    r"when(?:ever)?\s+(?:you\s+)?(?:call|us|invok|run)|before\s+(?:you\s+)?(?:call|us|invok|run)|"
+    r"after\s+(?:you\s+)?(?:call|us|invok|run)|if\s+(?:you\s+)?(?:call|us|invok|run)|"
+    r"\sis\s+(?:invoked|called|used|run)|side\s+effects?\s|"
     r"\stool\s+(?:must|should|shall|has\s+to|needs\s+to)\b")
 
 
 def _may_shadow(text: str) -> bool:
     """False when no sentence of ``text`` can match :data:`_SHADOW` (an ASCII text without
-    what its alternatives need)."""
-    return not text.isascii() or _SHADOW_NEEDS.search(text.lower()) is not None
+    what its alternatives need: first the words, then :data:`_SHADOW_NEEDS`)."""
+    if not text.isascii():
+        return True
+    low = text.lower()
+    if not (("side" in low and "effect" in low)
+            or ("tool" in low and ("must" in low or "should" in low or "shall" in low
+                                   or "has" in low or "needs" in low))
+            or (("call" in low or "us" in low or "invok" in low or "run" in low)
+                and ("when" in low or "before" in low or "after" in low or "if" in low
+                     or "is" in low))):
+        return False
+    return _SHADOW_NEEDS.search(low) is not None
 
 
 def shadows(text: str, own: str | None, siblings: frozenset = frozenset()) -> Iterator[str]:
