@@ -68,6 +68,7 @@ _COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _COMMENT_WORD = re.compile(r"[A-Za-z]{2,}\W")
 #: a run of whitespace that pushes text out of a reader's view
 _SPACES = re.compile(r"[ \t\u00a0\u3000]{40,}(?=[^\s|])|(?:[ \t]*\r?\n){12,}(?=\S)")
+_FORTY = " " * 40
 
 
 def _joins(text: str, i: int) -> bool:
@@ -82,11 +83,11 @@ def _joins(text: str, i: int) -> bool:
 def hidden(text: str, prose: bool = True) -> Iterator[str]:
     """What TP101 reports in ``text``, one message each. HTML comments and whitespace runs
     count in prose only (``prose``): a value (an example e-mail template) may hold them."""
-    if text.isascii() and (not prose or ("<!--" not in text and "  " not in text
-                                         and "\t" not in text and text.count("\n") < 12)):
+    if text.isascii() and (not prose or ("<!--" not in text and "\t" not in text
+                                         and _FORTY not in text and text.count("\n") < 12)):
         # tag characters, bidi controls and invisible characters are all non-ASCII; an
-        # HTML comment needs "<!--", a run of 40 spaces or tabs has "  " or a tab in it and
-        # 12 blank lines 12 newlines: most texts have none of these
+        # HTML comment needs "<!--", an ASCII run of 40 spaces or tabs is 40 spaces or has
+        # a tab in it and 12 blank lines 12 newlines: most texts have none of these
         return
     yield from _hidden(text, prose)
 
@@ -458,6 +459,7 @@ def _prose(tool: Any) -> Iterator[tuple[str, str]]:
 _TP = ("TP101", "TP102", "TP103", "TP104")
 #: containers remembered per catalog at most (memory stays bounded on huge catalogs)
 _MEMO_MAX = 200_000
+_NOTHING: dict = {}
 
 
 def _text_hits(text: str, prose: bool, codes: frozenset,
@@ -508,7 +510,9 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
     got = memo.get(key)
     if got is not None:
         return got[0]
-    # a member's pointer is built only for a hit (most strings and containers have none)
+    # a member's pointer is built only for a hit (most strings and containers have none);
+    # a text judged before is looked up here (most are: the same keys and descriptions)
+    judged = seen.get if seen is not None else _NOTHING.get
     out: list = []
     if c is dict:
         items = list(v.items())
@@ -518,7 +522,9 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
                 # container is not a properties object
                 prose = k in ("description", "title") and not (
                     k == "description" and under_properties)
-                hits = _text_hits(k, prose, codes, seen)
+                hits = judged((k, prose))
+                if hits is None:
+                    hits = _text_hits(k, prose, codes, seen)
                 if hits:
                     rel = "/" + jp.escape(str(k))
                     out += [(rel, code, msg, k) for code, msg in hits]
@@ -526,11 +532,13 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
             if sub.__class__ is str:
                 prose = k in ("description", "title") and not (
                     k == "description" and under_properties)
-                hits = _text_hits(sub, prose, codes, seen)
+                hits = judged((sub, prose))
+                if hits is None:
+                    hits = _text_hits(sub, prose, codes, seen)
                 if hits:
                     rel = "/" + jp.escape(str(k))
                     out += [(rel, code, msg, sub) for code, msg in hits]
-            else:
+            elif isinstance(sub, (dict, list)):   # (a scalar holds no text)
                 inner = _scan(sub, k == "properties", memo, codes, seen)
                 if inner:
                     rel = "/" + jp.escape(str(k))
@@ -540,10 +548,12 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
             sub = v[i]
             if sub.__class__ is str:
                 # a list item's pointer ends in a number: never prose
-                hits = _text_hits(sub, False, codes, seen)
+                hits = judged((sub, False))
+                if hits is None:
+                    hits = _text_hits(sub, False, codes, seen)
                 if hits:
                     out += [(f"/{i}", code, msg, sub) for code, msg in hits]
-            else:
+            elif isinstance(sub, (dict, list)):
                 inner = _scan(sub, False, memo, codes, seen)
                 if inner:
                     rel = f"/{i}"
