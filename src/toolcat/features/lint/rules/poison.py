@@ -157,9 +157,9 @@ _TO_MODEL_PARTS: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
 )
 _TO_MODEL = re.compile("|".join(p for p, _n in _TO_MODEL_PARTS), re.IGNORECASE)
 #: each alternative alone: an ASCII text is searched only with those whose words it holds
-#: (most texts: none), not with the fourteen of :data:`_TO_MODEL` at every character
-_TO_MODEL_EACH = tuple((re.compile(p, re.IGNORECASE), tuple(map(frozenset, n)))
-                       for p, n in _TO_MODEL_PARTS)
+#: (most texts: none), not with the fourteen of :data:`_TO_MODEL` at every character; each
+#: compiled when first needed (``re``'s cache keeps it)
+_TO_MODEL_EACH = tuple((p, tuple(map(frozenset, n))) for p, n in _TO_MODEL_PARTS)
 _TO_MODEL_WORDS = tuple({w for _p, n in _TO_MODEL_PARTS for g in n for w in g})
 
 
@@ -186,7 +186,7 @@ def to_model(text: str) -> Iterator[str]:
         held = set(filter(low.__contains__, _TO_MODEL_WORDS))
         for pat, needs in _TO_MODEL_EACH:
             if not any(map(held.isdisjoint, needs)):     # a word of each group
-                got = pat.search(text)
+                got = re.compile(pat, re.IGNORECASE).search(text)
                 if got is not None and (m is None or got.start() < m.start()):
                     m = got
     else:
