@@ -124,6 +124,21 @@ def _hidden(text: str, prose: bool) -> Iterator[str]:
 
 # ----------------------------------------------------------------------------- TP102
 
+#: the characters other than ASCII letters that ``re.IGNORECASE`` matches with an ASCII
+#: letter (İ ı ſ K: i, i, s, k); tests/unit/test_poison_rules.py checks there are no others
+_FOLDS_TO_ASCII = frozenset("\u0130\u0131\u017f\u212a")
+
+
+def _lowered(text: str) -> str | None:
+    """``text`` lower-cased, where a case-insensitive match of ASCII words in ``text`` is
+    one of the same words lower-cased in it (every ASCII letter a pattern matches is the
+    text's own, upper or lower case); None when ``text`` holds a character that the patterns'
+    ``re.IGNORECASE`` reads as an ASCII letter (it is then searched whole)."""
+    if text.isascii() or _FOLDS_TO_ASCII.isdisjoint(text):
+        return text.lower()
+    return None
+
+
 #: the alternatives of :data:`_TO_MODEL`, in its order, each with what it needs in an ASCII
 #: text lowered: groups of words, one word of each group
 _NEG = ("not", "don", "never")
@@ -172,11 +187,11 @@ _TO_MODEL_HUSH = ("mention", "reveal", "disclose", "say", "notify", "tell", "inf
 
 def to_model(text: str) -> Iterator[str]:
     """What TP102 reports in ``text``: the leftmost match of :data:`_TO_MODEL` (at equal
-    starts, its earlier alternative). An ASCII text lowered holds the words an alternative
-    needs wherever it matches; other texts are searched whole: ``re.IGNORECASE`` matches
-    ASCII letters with non-ASCII ones (İ, ı, ſ, K)."""
-    if text.isascii():
-        low = text.lower()
+    starts, its earlier alternative). A text lowered (:func:`_lowered`) holds the words an
+    alternative needs wherever it matches; a text with one of the letters that
+    ``re.IGNORECASE`` matches with ASCII ones (İ, ı, ſ, K) is searched whole."""
+    low = _lowered(text)
+    if low is not None:
         if not (any(w in low for w in _TO_MODEL_NEEDS)
                 or ("you" in low and "now" in low)
                 or (("not" in low or "don" in low or "never" in low)
@@ -244,13 +259,15 @@ _PASS_PLACE = ("'", '"', "`", "parameter", "argument", "field", "http", "@")
 
 
 def _may_be_secrets(text: str) -> bool:
-    """False when no sentence of ``text`` can match what :func:`secrets` reports (an ASCII
-    text without the words its patterns need; most texts); True otherwise."""
-    return not text.isascii() or any(_secret_needs(text.lower()))
+    """False when no sentence of ``text`` can match what :func:`secrets` reports (a text
+    without the words its patterns need, lowered: :func:`_lowered`; most texts); True
+    otherwise."""
+    low = _lowered(text)
+    return low is None or any(_secret_needs(low))
 
 
 def _secret_needs(low: str) -> tuple[bool, bool, bool]:
-    """Whether an ASCII text lowered holds what :data:`_PRIVATE`, :data:`_SECRET` with
+    """Whether a text lowered (:func:`_lowered`) holds what :data:`_PRIVATE`, :data:`_SECRET` with
     :data:`_PASS` (whose place needs a quote, "parameter", "argument" or "field", "http" or
     "@"), and :data:`_ELSEWHERE` need to match in it."""
     return (any(w in low for w in _PRIVATE_NEEDS),
@@ -262,13 +279,14 @@ def _secret_needs(low: str) -> tuple[bool, bool, bool]:
 
 def secrets(text: str) -> Iterator[str]:
     """What TP103 reports in ``text``: what :func:`_secrets` does, each sentence searched
-    only with the patterns whose words it holds (ASCII sentences; most sentences of a text
+    only with the patterns whose words it holds (:func:`_lowered`; most sentences of a text
     that holds them hold none), and a sentence's negation read only where one matched."""
     if not _may_be_secrets(text):
         return
     for s in _sentences(text):
-        if s.isascii():
-            private, secret, elsewhere = _secret_needs(s.lower())
+        low = _lowered(s)
+        if low is not None:
+            private, secret, elsewhere = _secret_needs(low)
         else:
             private = secret = elsewhere = True
         msg = None
@@ -333,7 +351,7 @@ _REDIRECT = re.compile(
     r"send\s+all|proxy)\b", re.IGNORECASE)
 
 
-#: what each alternative of :data:`_SHADOW` holds, in an ASCII text lowered: "when/if/...
+#: what each alternative of :data:`_SHADOW` holds, in a text lowered (:func:`_lowered`): "when/if/...
 #: (you) call/use/invoke/run...", "is invoked/called/used/run" after the name, "side
 #: effect(s)", "tool must/should/..." after the name. Each alternative starts with a letter or
 #: a space (no ``\b``: a few more texts pass, searched ~2x faster: the engine skips an
@@ -346,11 +364,11 @@ _SHADOW_NEEDS = re.compile(
 
 
 def _may_shadow(text: str) -> bool:
-    """False when no sentence of ``text`` can match :data:`_SHADOW` (an ASCII text without
-    what its alternatives need: first the words, then :data:`_SHADOW_NEEDS`)."""
-    if not text.isascii():
+    """False when no sentence of ``text`` can match :data:`_SHADOW` (a text without what its
+    alternatives need, lowered: first the words, then :data:`_SHADOW_NEEDS`)."""
+    low = _lowered(text)
+    if low is None:
         return True
-    low = text.lower()
     if not (("side" in low and "effect" in low)
             or ("tool" in low and ("must" in low or "should" in low or "shall" in low
                                    or "has" in low or "needs" in low))
