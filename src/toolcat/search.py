@@ -78,6 +78,10 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 def words(text: str) -> list[str]:
     """``text``'s words, lower case: runs of letters and digits, a name split at ``_``,
     ``-``, ``.`` and camelCase humps (``getHTTPResponse`` -> get, http, response)."""
+    if text.isascii():
+        # the runs hold ASCII letters and digits only, which _CAMEL's matches never cross:
+        # its matches in the whole text are those in each run, in order (one search)
+        return [p.lower() for p in _CAMEL.findall(text)]
     out: list[str] = []
     for run in _WORD.findall(text):
         parts = _CAMEL.findall(run) if run.isascii() else [run]

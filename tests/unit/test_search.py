@@ -62,6 +62,28 @@ def test_words_split_names_as_people_read_them():
     assert search.words("Crème brûlée") == ["crème", "brûlée"]
 
 
+def test_words_of_a_text_are_those_of_each_run():
+    """An ASCII text is split in one search (its runs of letters and digits are never
+    crossed); a text with other letters run by run: the same words either way."""
+    import random
+
+    def by_runs(text: str) -> list[str]:
+        out: list[str] = []
+        for run in search._WORD.findall(text):
+            parts = search._CAMEL.findall(run) if run.isascii() else [run]
+            out += [p.lower() for p in (parts or [run])]
+        return out
+
+    assert search.words("x__yHTTPServer2go.ABC-aBC 99a\tb") == [
+        "x", "y", "http", "server", "2", "go", "abc", "a", "bc", "99", "a", "b"]
+    assert search.words("") == [] and search.words(" _-. ") == []
+    rnd = random.Random(35)
+    chars = "aAbBzZ09_-. \t\n/:'\"xXyY!\u00e9\u0130"
+    for _ in range(20_000):
+        t = "".join(rnd.choice(chars) for _ in range(rnd.randint(0, 16)))
+        assert search.words(t) == by_runs(t), t
+
+
 def test_every_part_of_the_standard_view_is_searched():
     tools = [
         {"name": "alpha", "description": "Nothing to see."},

@@ -125,17 +125,30 @@ def purpose_problem(name: str | None, description: Any) -> str | None:
     there is none: that is TC107's)."""
     if not isinstance(description, str) or not description.strip():
         return None
-    text = " ".join(description.split())
-    ws = words(text)
-    content = {stem(w) for w in ws if w not in _FILLER}
+    ws = words(description)     # (the words of the text with its whitespace collapsed)
     own = set(name_words(name or ""))
-    if not content or (own and content <= own):
-        return f"the description {_quote(text)} only restates the name"
-    if _GENERIC.match(text) and len(ws) <= 8:
-        return f"the description {_quote(text)} names a tool, not what it does"
+    # its content words (stemmed, filler aside) all the name's? (read up to the first that
+    # is not: the answer is then no)
+    content = restates = False
+    for w in ws:
+        if w not in _FILLER:
+            content = True
+            if stem(w) not in own:
+                restates = False
+                break
+            restates = True
+    if not content or (own and restates):
+        return f"the description {_quote(_collapsed(description))} only restates the name"
+    if len(ws) <= 8 and _GENERIC.match(_collapsed(description)):
+        return f"the description {_quote(_collapsed(description))} names a tool, not what it does"
     if len(ws) < MIN_WORDS:
-        return f"the description {_quote(text)} is {len(ws)} word{'s' if len(ws) != 1 else ''}"
+        return (f"the description {_quote(_collapsed(description))} is {len(ws)} "
+                f"word{'s' if len(ws) != 1 else ''}")
     return None
+
+
+def _collapsed(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _quote(text: str, n: int = 60) -> str:

@@ -236,7 +236,10 @@ def duplicate_description(ctx: Context) -> Iterator[Hit]:
     ## Fix
     Say what distinguishes each tool.
     """
-    from hashlib import blake2b
+    try:   # hashlib's blake2b itself, without hashlib's start-up (OpenSSL's: ~3 ms a run)
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - a Python built without it
+        from hashlib import blake2b
 
     # keyed by a digest of the text: a streamed catalog of a million tools holds 16 bytes
     # per description, not the description

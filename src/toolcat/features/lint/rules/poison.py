@@ -68,6 +68,7 @@ _COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _COMMENT_WORD = re.compile(r"[A-Za-z]{2,}\W")
 #: a run of whitespace that pushes text out of a reader's view
 _SPACES = re.compile(r"[ \t\u00a0\u3000]{40,}(?=[^\s|])|(?:[ \t]*\r?\n){12,}(?=\S)")
+_FORTY = " " * 40
 
 
 def _joins(text: str, i: int) -> bool:
@@ -82,11 +83,11 @@ def _joins(text: str, i: int) -> bool:
 def hidden(text: str, prose: bool = True) -> Iterator[str]:
     """What TP101 reports in ``text``, one message each. HTML comments and whitespace runs
     count in prose only (``prose``): a value (an example e-mail template) may hold them."""
-    if text.isascii() and (not prose or ("<!--" not in text and "  " not in text
-                                         and "\t" not in text and text.count("\n") < 12)):
+    if text.isascii() and (not prose or ("<!--" not in text and "\t" not in text
+                                         and _FORTY not in text and text.count("\n") < 12)):
         # tag characters, bidi controls and invisible characters are all non-ASCII; an
-        # HTML comment needs "<!--", a run of 40 spaces or tabs has "  " or a tab in it and
-        # 12 blank lines 12 newlines: most texts have none of these
+        # HTML comment needs "<!--", an ASCII run of 40 spaces or tabs is 40 spaces or has
+        # a tab in it and 12 blank lines 12 newlines: most texts have none of these
         return
     yield from _hidden(text, prose)
 
@@ -123,42 +124,88 @@ def _hidden(text: str, prose: bool) -> Iterator[str]:
 
 # ----------------------------------------------------------------------------- TP102
 
-_TO_MODEL = re.compile(
-    r"</?\s*(?:IMPORTANT|SYSTEM|INSTRUCTIONS?|SECRET|HIDDEN)\s*>|<\|(?:system|im_start)\|>|"
-    r"\[/?INST\]|###\s*(?:Instruction|System)\b|"
-    r"\bignore\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding"
-    r"|other|original)\s+(?:instructions|prompts?|rules|directions|guidelines)|"
-    r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn|mention\s+(?:this|it|that)"
-    r"\s+to)\s+(?:\w+\s+)?(?:the\s+)?user\b|"
-    r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|say)\s+(?:to\s+the\s+user\s+)?"
-    r"(?:this|that\s+you|any\s+of\s+this|these\s+instructions)\b|"
-    r"\b(?:do\s+not|don'?t|never)\s+(?:notify|tell|inform)\s+(?:them|anyone)\b|"
-    r"\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|"
-    r"\b(?:hide|conceal)\s+(?:this|it)\s+from\s+the\s+user\b|"
-    r"\bthe\s+user\s+(?:must|should)\s+not\s+(?:know|see|be\s+told)\b|"
-    r"\byou\s+are\s+now\s+(?:a|an|in)\b|\bnew\s+instructions\s*:|"
-    r"\boverride\s+(?:your|the|all)\s+(?:previous\s+)?(?:instructions|guidelines)",
-    re.IGNORECASE)
+#: the characters other than ASCII letters that ``re.IGNORECASE`` matches with an ASCII
+#: letter (İ ı ſ K: i, i, s, k); tests/unit/test_poison_rules.py checks there are no others
+_FOLDS_TO_ASCII = frozenset("\u0130\u0131\u017f\u212a")
 
 
-#: words (lower case) each alternative of :data:`_TO_MODEL` needs: one of these, or "you"
-#: and "now", or a negation ("not", "don", "never") and one of :data:`_TO_MODEL_HUSH`. An
-#: ASCII text without them cannot match, and most texts have none (the pattern's search is
-#: the rules' costliest step on a large spec's descriptions). Other texts are searched
-#: whole: ``re.IGNORECASE`` matches ASCII letters with non-ASCII ones (İ, ı, ſ, K).
+def _lowered(text: str) -> str | None:
+    """``text`` lower-cased, where a case-insensitive match of ASCII words in ``text`` is
+    one of the same words lower-cased in it (every ASCII letter a pattern matches is the
+    text's own, upper or lower case); None when ``text`` holds a character that the patterns'
+    ``re.IGNORECASE`` reads as an ASCII letter (it is then searched whole)."""
+    if text.isascii() or _FOLDS_TO_ASCII.isdisjoint(text):
+        return text.lower()
+    return None
+
+
+#: the alternatives of :data:`_TO_MODEL`, in its order, each with what it needs in an ASCII
+#: text lowered: groups of words, one word of each group
+_NEG = ("not", "don", "never")
+_TO_MODEL_PARTS: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
+    (r"</?\s*(?:IMPORTANT|SYSTEM|INSTRUCTIONS?|SECRET|HIDDEN)\s*>",
+     (("<",), (">",), ("important", "system", "instruction", "secret", "hidden"))),
+    (r"<\|(?:system|im_start)\|>", (("<|",),)),
+    (r"\[/?INST\]", (("inst]",),)),
+    (r"###\s*(?:Instruction|System)\b", (("###",), ("instruction", "system"))),
+    (r"\bignore\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding"
+     r"|other|original)\s+(?:instructions|prompts?|rules|directions|guidelines)",
+     (("ignore",), ("instructions", "prompt", "rules", "directions", "guidelines"))),
+    (r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert|warn|mention\s+(?:this|it|that)"
+     r"\s+to)\s+(?:\w+\s+)?(?:the\s+)?user\b",
+     (("user",), _NEG, ("tell", "inform", "notify", "alert", "warn", "mention"))),
+    (r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose|say)\s+(?:to\s+the\s+user\s+)?"
+     r"(?:this|that\s+you|any\s+of\s+this|these\s+instructions)\b",
+     (_NEG, ("mention", "reveal", "disclose", "say"), ("this", "that", "these"))),
+    (r"\b(?:do\s+not|don'?t|never)\s+(?:notify|tell|inform)\s+(?:them|anyone)\b",
+     (_NEG, ("notify", "tell", "inform"), ("them", "anyone"))),
+    (r"\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b",
+     (("without",), ("user",), ("telling", "informing", "notifying", "alerting", "asking"))),
+    (r"\b(?:hide|conceal)\s+(?:this|it)\s+from\s+the\s+user\b",
+     (("hide", "conceal"), ("user",), ("from",))),
+    (r"\bthe\s+user\s+(?:must|should)\s+not\s+(?:know|see|be\s+told)\b",
+     (("user",), ("not",), ("must", "should"))),
+    (r"\byou\s+are\s+now\s+(?:a|an|in)\b", (("you",), ("now",), ("are",))),
+    (r"\bnew\s+instructions\s*:", (("instructions",), (":",))),
+    (r"\boverride\s+(?:your|the|all)\s+(?:previous\s+)?(?:instructions|guidelines)",
+     (("override",), ("instructions", "guidelines"))),
+)
+_TO_MODEL = re.compile("|".join(p for p, _n in _TO_MODEL_PARTS), re.IGNORECASE)
+#: each alternative alone: an ASCII text is searched only with those whose words it holds
+#: (most texts: none), not with the fourteen of :data:`_TO_MODEL` at every character; each
+#: compiled when first needed (``re``'s cache keeps it)
+_TO_MODEL_EACH = tuple((p, tuple(map(frozenset, n))) for p, n in _TO_MODEL_PARTS)
+_TO_MODEL_WORDS = tuple({w for _p, n in _TO_MODEL_PARTS for g in n for w in g})
+
+
+#: words (lower case) of which :data:`_TO_MODEL` needs one: one of these, or "you" and "now",
+#: or a negation (:data:`_NEG`) and one of :data:`_TO_MODEL_HUSH` (what each alternative
+#: needs, in short: most texts have none, and are turned away by these few tests)
 _TO_MODEL_NEEDS = ("<", "inst]", "###", "ignore", "user", "instructions", "override")
 _TO_MODEL_HUSH = ("mention", "reveal", "disclose", "say", "notify", "tell", "inform")
 
 
 def to_model(text: str) -> Iterator[str]:
-    if text.isascii():
-        low = text.lower()
+    """What TP102 reports in ``text``: the leftmost match of :data:`_TO_MODEL` (at equal
+    starts, its earlier alternative). A text lowered (:func:`_lowered`) holds the words an
+    alternative needs wherever it matches; a text with one of the letters that
+    ``re.IGNORECASE`` matches with ASCII ones (İ, ı, ſ, K) is searched whole."""
+    low = _lowered(text)
+    if low is not None:
         if not (any(w in low for w in _TO_MODEL_NEEDS)
                 or ("you" in low and "now" in low)
                 or (("not" in low or "don" in low or "never" in low)
                     and any(w in low for w in _TO_MODEL_HUSH))):
             return
-    m = _TO_MODEL.search(text)
+        m = None
+        held = set(filter(low.__contains__, _TO_MODEL_WORDS))
+        for pat, needs in _TO_MODEL_EACH:
+            if not any(map(held.isdisjoint, needs)):     # a word of each group
+                got = re.compile(pat, re.IGNORECASE).search(text)
+                if got is not None and (m is None or got.start() < m.start()):
+                    m = got
+    else:
+        m = _TO_MODEL.search(text)
     if m:
         yield f"an instruction aimed at the model: {_short(m.group(0))!r}"
 
@@ -206,27 +253,62 @@ _SECRET_NEEDS = ("api", "password", "credential", "private", "secret", "token", 
 _PASS_NEEDS = ("include", "pass", "send", "put", "append", "attach", "forward", "add")
 _ELSEWHERE_NEEDS = ("send", "post", "forward", "upload", "transmit", "exfiltrate", "leak",
                     "copy", "cc", "redirect", "change")
+#: what :data:`_PASS`'s place needs: a quoted name (``as 'x'``), a parameter, argument or field
+#: (``into the x parameter``), a URL or an address (``to https://``, ``to x@``)
+_PASS_PLACE = ("'", '"', "`", "parameter", "argument", "field", "http", "@")
 
 
 def _may_be_secrets(text: str) -> bool:
-    """False when no sentence of ``text`` can match what :func:`secrets` reports (an ASCII
-    text without the words its patterns need; most texts); True otherwise."""
-    if not text.isascii():
-        return True
-    low = text.lower()
-    return (any(w in low for w in _PRIVATE_NEEDS)
-            or (any(w in low for w in _SECRET_NEEDS) and any(w in low for w in _PASS_NEEDS))
-            or (("http" in low or "@" in low or "+" in low) and "to" in low
-                and any(w in low for w in _ELSEWHERE_NEEDS)))
+    """False when no sentence of ``text`` can match what :func:`secrets` reports (a text
+    without the words its patterns need, lowered: :func:`_lowered`; most texts); True
+    otherwise."""
+    low = _lowered(text)
+    return low is None or any(_secret_needs(low))
+
+
+def _secret_needs(low: str) -> tuple[bool, bool, bool]:
+    """Whether a text lowered (:func:`_lowered`) holds what :data:`_PRIVATE`, :data:`_SECRET` with
+    :data:`_PASS` (whose place needs a quote, "parameter", "argument" or "field", "http" or
+    "@"), and :data:`_ELSEWHERE` need to match in it."""
+    return (any(w in low for w in _PRIVATE_NEEDS),
+            any(w in low for w in _SECRET_NEEDS) and any(w in low for w in _PASS_NEEDS)
+            and any(w in low for w in _PASS_PLACE),
+            ("http" in low or "@" in low or "+" in low) and "to" in low
+            and any(w in low for w in _ELSEWHERE_NEEDS))
 
 
 def secrets(text: str) -> Iterator[str]:
-    if _may_be_secrets(text):
-        yield from _secrets(text)
+    """What TP103 reports in ``text``: what :func:`_secrets` does, each sentence searched
+    only with the patterns whose words it holds (:func:`_lowered`; most sentences of a text
+    that holds them hold none), and a sentence's negation read only where one matched."""
+    if not _may_be_secrets(text):
+        return
+    for s in _sentences(text):
+        low = _lowered(s)
+        if low is not None:
+            private, secret, elsewhere = _secret_needs(low)
+        else:
+            private = secret = elsewhere = True
+        msg = None
+        if private:
+            m = _PRIVATE.search(s)
+            if m and _TAKE.search(s):
+                msg = f"a private file to read or pass on: {_short(m.group(0))!r}"
+        if msg is None and secret:
+            m = _SECRET.search(s)
+            if m and _PASS.search(s):
+                msg = f"{_short(m.group(0))!r} to be passed on: {_short(s)!r}"
+        if msg is None and elsewhere:
+            m = _ELSEWHERE.search(s)
+            if m:
+                msg = f"data to be sent elsewhere: {_short(m.group(0))!r}"
+        if msg is not None and not _NEGATED.search(s):
+            yield msg
+            return
 
 
 def _secrets(text: str) -> Iterator[str]:
-    """:func:`secrets` without its prefilter (every sentence searched)."""
+    """:func:`secrets` without its prefilters (every sentence searched with every pattern)."""
     for s in _sentences(text):
         if _NEGATED.search(s):
             continue
@@ -269,19 +351,32 @@ _REDIRECT = re.compile(
     r"send\s+all|proxy)\b", re.IGNORECASE)
 
 
-#: what each alternative of :data:`_SHADOW` holds, in an ASCII text lowered: "when/if/...
+#: what each alternative of :data:`_SHADOW` holds, in a text lowered (:func:`_lowered`): "when/if/...
 #: (you) call/use/invoke/run...", "is invoked/called/used/run" after the name, "side
-#: effect(s)", "tool must/should/..." after the name
+#: effect(s)", "tool must/should/..." after the name. Each alternative starts with a letter or
+#: a space (no ``\b``: a few more texts pass, searched ~2x faster: the engine skips an
+#: alternative whose first character differs without entering it)
 _SHADOW_NEEDS = re.compile(
-    r"\b(?:when|whenever|before|after|if)\s+(?:you\s+)?(?:call|us|invok|run)|"
-    r"\sis\s+(?:invoked|called|used|run)|\bside\s+effects?\s|"
+    r"when(?:ever)?\s+(?:you\s+)?(?:call|us|invok|run)|before\s+(?:you\s+)?(?:call|us|invok|run)|"
+    r"after\s+(?:you\s+)?(?:call|us|invok|run)|if\s+(?:you\s+)?(?:call|us|invok|run)|"
+    r"\sis\s+(?:invoked|called|used|run)|side\s+effects?\s|"
     r"\stool\s+(?:must|should|shall|has\s+to|needs\s+to)\b")
 
 
 def _may_shadow(text: str) -> bool:
-    """False when no sentence of ``text`` can match :data:`_SHADOW` (an ASCII text without
-    what its alternatives need)."""
-    return not text.isascii() or _SHADOW_NEEDS.search(text.lower()) is not None
+    """False when no sentence of ``text`` can match :data:`_SHADOW` (a text without what its
+    alternatives need, lowered: first the words, then :data:`_SHADOW_NEEDS`)."""
+    low = _lowered(text)
+    if low is None:
+        return True
+    if not (("side" in low and "effect" in low)
+            or ("tool" in low and ("must" in low or "should" in low or "shall" in low
+                                   or "has" in low or "needs" in low))
+            or (("call" in low or "us" in low or "invok" in low or "run" in low)
+                and ("when" in low or "before" in low or "after" in low or "if" in low
+                     or "is" in low))):
+        return False
+    return _SHADOW_NEEDS.search(low) is not None
 
 
 def shadows(text: str, own: str | None, siblings: frozenset = frozenset()) -> Iterator[str]:
@@ -382,6 +477,7 @@ def _prose(tool: Any) -> Iterator[tuple[str, str]]:
 _TP = ("TP101", "TP102", "TP103", "TP104")
 #: containers remembered per catalog at most (memory stays bounded on huge catalogs)
 _MEMO_MAX = 200_000
+_NOTHING: dict = {}
 
 
 def _text_hits(text: str, prose: bool, codes: frozenset,
@@ -432,7 +528,9 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
     got = memo.get(key)
     if got is not None:
         return got[0]
-    # a member's pointer is built only for a hit (most strings and containers have none)
+    # a member's pointer is built only for a hit (most strings and containers have none);
+    # a text judged before is looked up here (most are: the same keys and descriptions)
+    judged = seen.get if seen is not None else _NOTHING.get
     out: list = []
     if c is dict:
         items = list(v.items())
@@ -442,7 +540,9 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
                 # container is not a properties object
                 prose = k in ("description", "title") and not (
                     k == "description" and under_properties)
-                hits = _text_hits(k, prose, codes, seen)
+                hits = judged((k, prose))
+                if hits is None:
+                    hits = _text_hits(k, prose, codes, seen)
                 if hits:
                     rel = "/" + jp.escape(str(k))
                     out += [(rel, code, msg, k) for code, msg in hits]
@@ -450,11 +550,13 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
             if sub.__class__ is str:
                 prose = k in ("description", "title") and not (
                     k == "description" and under_properties)
-                hits = _text_hits(sub, prose, codes, seen)
+                hits = judged((sub, prose))
+                if hits is None:
+                    hits = _text_hits(sub, prose, codes, seen)
                 if hits:
                     rel = "/" + jp.escape(str(k))
                     out += [(rel, code, msg, sub) for code, msg in hits]
-            else:
+            elif isinstance(sub, (dict, list)):   # (a scalar holds no text)
                 inner = _scan(sub, k == "properties", memo, codes, seen)
                 if inner:
                     rel = "/" + jp.escape(str(k))
@@ -464,10 +566,12 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
             sub = v[i]
             if sub.__class__ is str:
                 # a list item's pointer ends in a number: never prose
-                hits = _text_hits(sub, False, codes, seen)
+                hits = judged((sub, False))
+                if hits is None:
+                    hits = _text_hits(sub, False, codes, seen)
                 if hits:
                     out += [(f"/{i}", code, msg, sub) for code, msg in hits]
-            else:
+            elif isinstance(sub, (dict, list)):
                 inner = _scan(sub, False, memo, codes, seen)
                 if inner:
                     rel = f"/{i}"
