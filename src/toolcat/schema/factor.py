@@ -201,14 +201,17 @@ def _factor_once(schema: dict, dialect: str, d0: str, container: str,
     existing = schema.get(container, {})
     used = set(existing)
     container_cost = 0 if container in schema else len(dumps(container)) + 4   # ,"k":{}
-    dead: set[tuple] = set()       # replaced, content gone
+    # the nodes inside a replaced copy (its content gone), by pre-order position: a
+    # subtree's nodes follow its root in `nodes`, so marking one is a scan of its own nodes
+    # (the copies replaced are disjoint: each is marked once)
+    dead_at = bytearray(len(nodes))
+    any_dead = False
     replaced: dict[tuple, str] = {}
     made: list[tuple[str, int, tuple]] = []
-    dead_lengths: list[int] = []    # the lengths of the paths in dead (a prefix is one)
+    n_nodes = len(nodes)
     for b in cands:
-        if dead:
-            live = [p for p in groups[b]
-                    if not any(p[:k] in dead for k in dead_lengths if k < len(p))]
+        if any_dead:
+            live = [p for p in groups[b] if not dead_at[index[p]]]
         else:
             live = groups[b]
         if len(live) < 2:
@@ -221,9 +224,13 @@ def _factor_once(schema: dict, dialect: str, d0: str, container: str,
         used.add(name)
         for p in live:
             replaced[p] = name
-        dead.update(live[1:])
-        if any(len(p) not in dead_lengths for p in live[1:]):
-            dead_lengths = sorted(set(dead_lengths).union(len(p) for p in live[1:]))
+        for p in live[1:]:
+            k = len(p)
+            j = index[p] + 1
+            while j < n_nodes and nodes[j][0][:k] == p:
+                dead_at[j] = 1
+                j += 1
+        any_dead = True
         made.append((name, len(live), live[0]))
     if not made:
         return schema, []

@@ -42,17 +42,27 @@ def _plain(root: Any, dialect: str) -> bool:
     """True when no key the index looks at occurs in ``root`` at all (its JSON text has no
     such quoted name), so the walk can be skipped. ``id`` only counts in draft-04, or when a
     nested ``$schema`` could switch to it."""
+    return _scan(root, dialect)[0]
+
+
+def _scan(root: Any, dialect: str) -> tuple[bool, bytes | None, bool]:
+    """(:func:`_plain`, the JSON text of ``root`` (None when it has none), whether no node
+    can change the base URI: no ``$id``, and no ``id`` that may be read as draft-04's, occurs
+    in that text, so every node of the root's walk has the root's base)."""
     import orjson
 
     if isinstance(root, bool):
-        return True
+        return True, None, True
     try:
         text = orjson.dumps(root)
     except (TypeError, orjson.JSONEncodeError):
-        return False
+        return False, None, False
     nested_schema = text.count(b'"$schema"') > (1 if "$schema" in root else 0)
     skip_id = not nested_schema and node_dialect(root, dialect) != "draft4"
-    return not any(m in text for k, m in _MARKERS.items() if not (skip_id and k == "id"))
+    # (the base URI's markers first: the same scans as before when nothing is found)
+    flat = b'"$id"' not in text and (skip_id or b'"id"' not in text)
+    return (flat and not any(m in text for k, m in _MARKERS.items() if k not in ("$id", "id")),
+            text, flat)
 
 
 class RefProblem(Enum):
@@ -123,6 +133,7 @@ class RefIndex:
         # nodes holding a `$defs`/`definitions` key: path -> (walk start, pre-order number)
         self.defs_at: dict[tuple, tuple[tuple, int]] = {}
         self.walk_of: dict[tuple, tuple] = {}   # node path -> start of the walk that indexed it
+        self._flat = False    # the root walk under way sees no $id/id (see _scan)
         root_base = _DUMMY_BASE
         if isinstance(root, dict):
             rid = root.get("$id") if dialect != "draft4" else root.get("id")
@@ -132,9 +143,17 @@ class RefIndex:
         self.root_base = urldefrag(root_base)[0]
         self.resources[self.root_base] = ()
         self._raw_refs: list[tuple[tuple, str, str]] = []
-        if _plain(root, dialect):
+        #: how many ``"$ref":`` keys the root's JSON text holds (None: not known), for
+        #: readers that would otherwise walk the whole schema to find one not indexed
+        self.ref_keys: int | None = None
+        plain, text, flat = _scan(root, dialect)
+        if plain:
             return    # nothing to index: no reference, identifier or definitions anywhere
+        if text is not None:
+            self.ref_keys = text.count(b'"$ref":')
+        self._flat = flat
         self._index(root, dialect, (), self.root_base)
+        self._flat = False
         self._resolve_pending()
         # targets in data positions: index them as schemas (to a fixpoint)
         seen_targets: set = set()
@@ -227,6 +246,9 @@ class RefIndex:
                     self._visit(path, node, d, root_base)
 
     def _walk(self, walk: Any, start: tuple, start_base: str) -> None:
+        if start == () and self._flat:
+            self._walk_flat(walk, start_base)
+            return
         nodes = self.nodes
         bases = self.base
         walk_of = self.walk_of
@@ -245,6 +267,24 @@ class RefIndex:
                 bases[path] = base
                 continue
             self._visit(path, node, d, base, start)
+
+    def _walk_flat(self, walk: Any, base: str) -> None:
+        """:meth:`_walk` from the root when no node of it can change the base URI (no
+        ``$id``/``id`` in its text, see :func:`_scan`): every node's base is the root's, and
+        no parent's needs looking up."""
+        nodes = self.nodes
+        bases = self.base
+        walk_of = self.walk_of
+        special = _SPECIAL
+        for path, node, d in walk:
+            if path and path in nodes:
+                continue
+            nodes[path] = (node, d)
+            walk_of[path] = ()
+            if node.__class__ is not dict or node.keys().isdisjoint(special):
+                bases[path] = base
+                continue
+            self._visit(path, node, d, base, ())
 
     def _visit(self, path: tuple, node: dict, d: str, base: str, start: tuple = ()) -> None:
         """Record what a node with an interesting key brings (base, anchors, refs...)."""

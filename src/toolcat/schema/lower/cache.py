@@ -40,7 +40,7 @@ class LowerCache:
     """
 
     __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses", "outputs", "sharer",
-                 "digests", "standards", "bounds", "inputs", "texts")
+                 "digests", "standards", "bounds", "inputs", "texts", "content_sizes")
 
     def __init__(self) -> None:
         #: whole results by content (:func:`content_key` and the options): a caller's memo,
@@ -66,6 +66,9 @@ class LowerCache:
         #: :func:`toolcat.schema.lower.subset.text_count`'s memo: the keyword counts of the
         #: definitions maps and entries of the schemas met, by object
         self.texts: dict[int, tuple] = {}
+        #: ``sizes`` by content (:func:`content_key`, the dialect, whether ``unevaluated*`` is
+        #: about) for the re-lowering after factoring, whose definitions are new objects
+        self.content_sizes: dict[tuple, int] = {}
 
     def intern(self, key: tuple) -> int:
         k = self.keys.get(key)

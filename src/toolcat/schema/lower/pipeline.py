@@ -23,7 +23,7 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
                  unlowerable: str = "widen", floor: bool | None = None, pointer: str = "",
                  inline: str | None = None, budget: int | None = None,
                  drop_schema: bool = True, cache: LowerCache | None = None,
-                 factor: bool = False) -> SchemaResult:
+                 factor: bool = False, content_sizes: dict | None = None) -> SchemaResult:
     """Strip prose and lower ``schema``; see the module docstring.
 
     ``subset``: the result must satisfy the RFC 0112 compact subset; what cannot be lowered
@@ -37,6 +37,8 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
     definitions where that is smaller (:mod:`toolcat.schema.factor`; never for the compact
     subset, which forbids ``$ref``).
     ``cache``: shared between the schemas of one run (:class:`LowerCache`).
+    ``content_sizes``: the inlining decisions' sizes of subtrees by content
+    (:class:`~toolcat.schema.lower.plan.RefPlan`; the re-lowering after factoring).
     """
     if unlowerable not in ("widen", "omit", "keep", "fail"):
         raise ValueError(f"unknown unlowerable policy {unlowerable!r}")
@@ -54,7 +56,7 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
             return apply_policy(res, dialect, pointer, unlowerable, floor)
         return res
     low = Lowerer(schema, dialect, widen=widen, inline=inline, pointer=pointer, budget=budget,
-                  cache=cache)
+                  cache=cache, content_sizes=content_sizes)
     out = low.run()
     if isinstance(out, bool) and isinstance(schema, dict) and not subset:
         # an object schema stays an object schema (Ajv, as the MCP SDK runs it, throws on a
@@ -85,7 +87,8 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
                                   "$schema dropped: the schema means the same under draft-07 "
                                   "and 2020-12"))
     if factor and not subset and isinstance(res.schema, dict):
-        _factor_rounds(res, dialect, pointer, keep_neutral=dropped)
+        _factor_rounds(res, dialect, pointer, keep_neutral=dropped,
+                       content_sizes=cache.content_sizes if cache is not None else None)
     if subset and floor:
         fl, ch, ok = object_floor(res.schema, dialect, pointer, widen)
         if ok:
@@ -98,7 +101,7 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
 
 
 def _factor_rounds(res: SchemaResult, dialect: str, pointer: str,
-                   keep_neutral: bool = False) -> None:
+                   keep_neutral: bool = False, content_sizes: dict | None = None) -> None:
     """Factor repeated subtrees of ``res.schema`` (exact mode), then lower the result again:
     a definition that was worth keeping while many copies pointed at it may now have one
     reference left (inlined), and a union of it can then be lowered. Until nothing changes
@@ -117,7 +120,10 @@ def _factor_rounds(res: SchemaResult, dialect: str, pointer: str,
             return
         res.schema = f.schema
         res.changes.extend(Change(ptr, EXACT, what) for ptr, what in describe(pointer, f.defs))
-        again = lower_schema(res.schema, dialect, pointer=pointer, drop_schema=False)
+        # (no `cache`: the factored tree's nodes are new objects, its identity memos would
+        # only grow; the definitions' sizes are memoized by content)
+        again = lower_schema(res.schema, dialect, pointer=pointer, drop_schema=False,
+                             content_sizes=content_sizes)
         if dumps(again.schema) == dumps(res.schema):
             return
         if keep_neutral and not neutral_without_schema(again.schema):

@@ -49,15 +49,22 @@ DEFINITIONS = ("$defs", "definitions")
 DECLARATIONS = frozenset(("$id", "id", "$schema") + ANCHOR_KEYWORDS)
 
 
+#: the canonical size of ``{"$ref": R}``, by ``R`` (a function of the string alone)
+_REF_SIZES: dict[str, int] = {}
+
+
 class RefPlan:
     """The reference plan of one schema (see the module docstring).
 
     ``widen``: widen mode (the compact subset is required, ``--unlowerable widen``);
     ``inline``: the inlining policy, ``"all"`` or ``"smaller"``; ``walks`` and ``sizes``: the
-    :class:`toolcat.schema.lower.cache.LowerCache` memos shared by the schemas of a run."""
+    :class:`toolcat.schema.lower.cache.LowerCache` memos shared by the schemas of a run (by
+    object); ``content_sizes``: the sizes by content (:func:`~toolcat.schema.lower.cache.content_key`),
+    for schemas whose targets are new objects of contents met before (factored ones)."""
 
     def __init__(self, root: Any, dialect: str, *, widen: bool, inline: str,
-                 walks: dict | None = None, sizes: dict | None = None) -> None:
+                 walks: dict | None = None, sizes: dict | None = None,
+                 content_sizes: dict | None = None) -> None:
         self.root = root
         self.dialect = dialect
         self.widen = widen
@@ -73,6 +80,7 @@ class RefPlan:
         self.foreign, self.disputed, lost = self.other_readers()
         self.may_drop_defs: bool = not self.prose_only and not lost and (widen or not unresolved)
         self.sizes = sizes
+        self.content_sizes = content_sizes
         # the references that count: all of them, or when unused definitions can go, those
         # a used part of the schema holds (a definition only an unused one uses goes too)
         self.live: set[tuple] | None = self.live_refs() if self.may_drop_defs else None
@@ -192,14 +200,30 @@ class RefPlan:
             if hit is not None and hit[0] is node:
                 size_t = hit[1]
             else:
-                try:
-                    size_t = len(dumps(_plain(node, dialect, self.annotations)))
-                except (TypeError, ValueError):
-                    size_t = 1 << 40
+                by_content = self.content_sizes
+                ckey = None
+                if by_content is not None:
+                    from toolcat.schema.lower.cache import content_key
+
+                    digest = content_key(node)
+                    if digest is not None:
+                        ckey = (digest, dialect, self.annotations)
+                        size_t = by_content.get(ckey)
+                if size_t is None:
+                    try:
+                        size_t = len(dumps(_plain(node, dialect, self.annotations)))
+                    except (TypeError, ValueError):
+                        size_t = 1 << 40
+                    if ckey is not None and by_content is not None:
+                        by_content[ckey] = size_t
                 if shared is not None:
                     shared[skey] = (node, size_t)
             self._sizes[t] = size_t
-        ref_size = len(dumps({"$ref": info.ref}))
+        ref_size = _REF_SIZES.get(info.ref)
+        if ref_size is None:
+            ref_size = len(dumps({"$ref": info.ref}))
+            if len(_REF_SIZES) < 100_000:
+                _REF_SIZES[info.ref] = ref_size
         in_defs = len(t) >= 2 and t[-2] in DEFINITIONS
         if not in_defs:
             return size_t <= ref_size
@@ -281,6 +305,10 @@ class RefPlan:
                 m = M.merge_and(target, {k: node[k] for k in siblings}, d)
                 if m is None or not M.json_equal(m, target):   # not implied by the target
                     disputed[path] = ("siblings", ", ".join(siblings))
+        if idx.ref_keys is not None and idx.ref_keys == len(idx.refs):
+            # every "$ref" key of the schema's text is an indexed reference (each position
+            # of a key is one occurrence in the text): the walk below finds none that is not
+            return foreign, disputed, lost
         # the other dialect's applicators, with no $schema switching (the SDK's reading)
         other_d = DRAFT2020 if self.dialect in LEGACY_DIALECTS else DRAFT7
         for path, node in _walk_fixed(self.root, other_d):

@@ -94,7 +94,8 @@ class Lowerer:
     pointers; ``budget``: the size budget of the "all" policy (values inlined in all)."""
 
     def __init__(self, root: Any, dialect: str, *, widen: bool, inline: str, pointer: str,
-                 budget: int | None = None, cache: LowerCache | None = None) -> None:
+                 budget: int | None = None, cache: LowerCache | None = None,
+                 content_sizes: dict | None = None) -> None:
         self.root = root
         self.dialect = dialect
         self.widen = widen
@@ -102,7 +103,8 @@ class Lowerer:
         self.pointer = pointer
         self.plan = plan = RefPlan(root, dialect, widen=widen, inline=inline,
                                    walks=cache.walks if cache is not None else None,
-                                   sizes=cache.sizes if cache is not None else None)
+                                   sizes=cache.sizes if cache is not None else None,
+                                   content_sizes=content_sizes)
         self.idx = plan.idx
         self.p = _Pass()                     # the state of the pass under way (see run())
         if budget is None and inline == "all":   # only "all" spends the size budget

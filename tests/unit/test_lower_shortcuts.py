@@ -1,0 +1,227 @@
+"""Shortcuts of lowering and factoring that must give what the long way gives (issue 35):
+
+* :class:`RefIndex` walks the root without looking up parents' base URIs when no ``$id`` (nor
+  an ``id`` read as draft-04's) occurs in the schema's text (``_walk_flat``);
+* :meth:`RefPlan.other_readers` skips the walk in the other dialect when every ``"$ref"`` key
+  of the schema's text is an indexed reference (``RefIndex.ref_keys``);
+* :meth:`RefPlan.smaller` takes a target's size from a memo by content (``content_sizes``);
+* ``factor._factor_once`` marks the nodes inside a replaced copy by pre-order position;
+* ``describe.collapse`` joins ``str.split()`` instead of a ``\\s+`` substitution.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+
+import pytest
+
+from support.common import SAMPLES, corpus_param, lowered_schemas
+from toolcat.document.canonical import dumps
+from toolcat.features.project import describe
+from toolcat.schema import factor, refs
+from toolcat.schema.keywords import DRAFT7, DRAFT2020
+from toolcat.schema.lower.plan import RefPlan
+from toolcat.schema.walker import iter_schemas, transform
+
+CORPUS = [SAMPLES / "petstore.openapi.yaml", SAMPLES / "petstore-v31.openapi.json",
+          corpus_param("openapi", "oai-uspto.openapi.yaml"),
+          corpus_param("openapi", "slack-web-api.swagger2.json"),
+          corpus_param("openapi", "box.openapi.json")]
+
+HANDMADE: list[tuple[dict, str]] = [
+    # ids that change the base URI (no shortcut), relative refs against them
+    ({"$id": "https://x.test/root.json", "type": "object", "properties": {
+        "a": {"$id": "sub/a.json", "$defs": {"n": {"type": "integer"}},
+              "properties": {"v": {"$ref": "#/$defs/n"}}},
+        "b": {"$ref": "sub/a.json#/$defs/n"}}}, DRAFT2020),
+    # draft-04 `id` below the root
+    ({"$schema": "http://json-schema.org/draft-04/schema#", "properties": {
+        "a": {"id": "http://y.test/a", "definitions": {"d": {"type": "string"}},
+              "properties": {"x": {"$ref": "#/definitions/d"}}}}}, DRAFT7),
+    # a property called "id" in 2020-12 (no base change: the shortcut applies)
+    ({"type": "object", "properties": {"id": {"$ref": "#/$defs/i"}},
+      "$defs": {"i": {"type": "string", "minLength": 1}}}, DRAFT2020),
+    # a `$ref` only a draft-07 reader follows (`dependencies`), and a property named "$ref"
+    ({"type": "object", "dependencies": {"a": {"$ref": "#/$defs/x"}},
+      "properties": {"$ref": {"type": "string"}, "y": {"$ref": "#/$defs/x"}},
+      "$defs": {"x": {"type": "object", "required": ["b"]}}}, DRAFT2020),
+    # a 2020-12 `$ref` in `prefixItems` that a draft-07 reading of the same schema misses,
+    # and a draft-07 schema whose tuple `items` a 2020-12 reader reads as one schema
+    ({"$schema": "http://json-schema.org/draft-07/schema#", "type": "array",
+      "items": [{"$ref": "#/definitions/p"}], "additionalItems": {"$ref": "#/definitions/p"},
+      "definitions": {"p": {"type": "integer", "minimum": 0}}}, DRAFT7),
+]
+
+
+def _schemas() -> list[tuple[dict, str]]:
+    out = list(HANDMADE)
+    for p in CORPUS:
+        path = getattr(p, "values", (p,))[0]
+        if path.exists():
+            out.extend(lowered_schemas(path))
+    return out
+
+
+def _index_state(idx: refs.RefIndex) -> tuple:
+    return (list(idx.nodes), [(p, id(n), d) for p, (n, d) in idx.nodes.items()], idx.base,
+            idx.walk_of, idx.defs_at,
+            {p: (i.ref, i.target, i.problem) for p, i in idx.refs.items()}, idx.cyclic,
+            idx.reaches_cycle, idx.anchors, idx.resources, idx.identifiers_at,
+            idx.embedded_ids)
+
+
+def test_flat_walk_gives_the_index_of_the_full_walk(monkeypatch):
+    schemas = _schemas()
+    fast = [_index_state(refs.RefIndex(s, d)) for s, d in schemas]
+    flats = sum(1 for s, d in schemas if refs._scan(s, d)[2] and not refs._scan(s, d)[0])
+    scan = refs._scan
+    monkeypatch.setattr(refs, "_scan", lambda root, d: (*scan(root, d)[:2], False))
+    slow = [_index_state(refs.RefIndex(s, d)) for s, d in schemas]
+    assert flats >= 10, "the shortcut is taken"
+    for (s, _d), a, b in zip(schemas, fast, slow):
+        assert a == b, dumps(s)[:200]
+
+
+def test_no_flat_walk_where_an_id_changes_the_base():
+    for schema, dialect in HANDMADE[:2]:
+        assert not refs._scan(schema, dialect)[2]
+    assert refs._scan(*HANDMADE[2])[2]
+
+
+def _readers(plan: RefPlan) -> tuple:
+    foreign, disputed, lost = plan.other_readers()
+    return foreign, disputed, lost
+
+
+def test_other_readers_shortcut_agrees_with_the_walk():
+    n_short = 0
+    for schema, dialect in _schemas():
+        plan = RefPlan(schema, dialect, widen=False, inline="smaller")
+        got = _readers(plan)
+        short = plan.idx.ref_keys is not None and plan.idx.ref_keys == len(plan.idx.refs)
+        n_short += short
+        plan.idx.ref_keys = None           # the walk, always
+        assert _readers(plan) == got, dumps(schema)[:200]
+    assert n_short >= 10
+
+
+def test_other_readers_walks_where_a_ref_is_not_indexed():
+    schema, dialect = HANDMADE[3]
+    plan = RefPlan(schema, dialect, widen=False, inline="smaller")
+    # `dependencies` is no 2020-12 keyword: its $ref is not indexed, a draft-07 reader follows it
+    assert plan.idx.ref_keys == 3 and len(plan.idx.refs) == 1
+    assert plan.foreign == {("dependencies", "a"): ("$defs", "x")}
+
+
+def _decisions(schema: dict, dialect: str, memo: dict | None) -> dict:
+    plan = RefPlan(schema, dialect, widen=False, inline="smaller", content_sizes=memo)
+    for info in plan.idx.refs.values():
+        if info.target is not None:
+            plan.smaller(info)
+    return {"decisions": plan.decisions, "sizes": plan._sizes}
+
+
+def test_sizes_by_content_are_the_sizes():
+    schemas = _schemas()
+    memo: dict = {}
+    # each schema twice, the second time a copy (new objects, the same contents): the memo
+    # answers for it
+    with_memo = [_decisions(s, d, memo) for s, d in schemas]
+    again = [_decisions(_copy(s), d, memo) for s, d in schemas]
+    without = [_decisions(s, d, None) for s, d in schemas]
+    assert len(memo) >= 10
+    assert with_memo == without
+    assert again == without
+
+
+def _copy(value):
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _expand(schema: dict, dialect: str, container: str, names: set[str]) -> dict:
+    """``schema`` with every reference to one of ``names`` replaced by its body (recursively)
+    and those definitions gone."""
+    defs = schema.get(container, {})
+    base = "#/" + container + "/"
+
+    def hook(node, _path, _d):
+        if isinstance(node, dict) and len(node) == 1 and isinstance(node.get("$ref"), str) \
+                and node["$ref"].startswith(base) and node["$ref"][len(base):] in names:
+            return transform(defs[node["$ref"][len(base):]], hook, dialect)
+        return node
+
+    out = transform(schema, hook, dialect)
+    if container in out:
+        out = dict(out)
+        out[container] = {k: v for k, v in out[container].items() if k not in names}
+    return out
+
+
+def test_factoring_expands_back_to_its_input():
+    n = 0
+    for schema, dialect in _schemas():
+        f = factor.factor_schema(schema, dialect)
+        if not f.defs:
+            continue
+        container = f.defs[0][0]
+        names = {name for _c, name, _k, _first in f.defs}
+        back = _expand(f.schema, dialect, container, names)
+        if container not in schema and not back.get(container):
+            back = {k: v for k, v in back.items() if k != container}
+        assert dumps(back) == dumps(schema)
+        # every new definition is used, and no copy of it is left inside another one
+        counts = factor._ref_counts(f.schema, dialect, "#/" + container + "/")
+        for _c, name, count, _first in f.defs:
+            assert count == counts.get(name, 0) >= 1
+        n += 1
+    assert n >= 10
+
+
+def test_factoring_nested_copies():
+    # copies inside copies: the inner ones inside a replaced outer copy are gone with it, the
+    # one inside the outer definition and the one outside it are factored together
+    inner = {"type": "object", "properties": {"street": {"type": "string", "maxLength": 80},
+                                              "city": {"type": "string", "maxLength": 80}}}
+    outer = {"type": "object", "properties": {"home": inner, "work": inner,
+                                              "note": {"type": "string", "maxLength": 500}}}
+    schema = {"type": "object", "properties": {"a": outer, "b": outer, "c": outer,
+                                               "d": inner, "e": {"items": inner}}}
+    f = factor.factor_schema(schema, DRAFT2020)
+    counts = {name: count for _c, name, count, _first in f.defs}
+    # outer: 3 copies; inner: home and work of the first outer copy, d and e's items (the
+    # ones in b's and c's copies went with them)
+    assert counts == {"a": 3, "home": 4}
+    back = _expand(f.schema, DRAFT2020, "$defs", set(counts))
+    assert dumps({k: v for k, v in back.items() if k != "$defs"}) == dumps(schema)
+    # the copies of `inner` left are the definitions' own: one in $defs/home, none elsewhere
+    bodies = [p for p, node, _d in iter_schemas(f.schema) if node == inner]
+    assert bodies == [("$defs", "home")]
+
+
+WHITESPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+
+
+def test_collapse_is_the_whitespace_substitution():
+    ws = re.compile(r"\s+")
+    assert all(ws.fullmatch(c) for c in WHITESPACE)
+    assert not any(ws.fullmatch(chr(c)) for c in range(sys.maxunicode + 1)
+                   if not chr(c).isspace())
+    rng = random.Random(35)
+    alphabet = WHITESPACE + ["a", "Z", "é", ".", "\u200b", "\ufeff", "語", "\U0001f600"]
+    for _ in range(20000):
+        s = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert describe.collapse(s) == ws.sub(" ", s).strip(), repr(s)
+
+
+@pytest.mark.parametrize("text,want", [
+    ("", ""), ("   ", ""), (" a  b\t\nc ", "a b c"), ("a\u00a0\u2003b", "a b"),
+    ("x\u200by", "x\u200by"),            # a zero-width space is no whitespace
+])
+def test_collapse_examples(text, want):
+    assert describe.collapse(text) == want
