@@ -222,15 +222,19 @@ def test_any_parts_count_as_their_text(parts):
     text = b"".join(b"".join(q.text if isinstance(q, tokens.Shared) else q
                              for q in (p.parts() if isinstance(p, tokens.Group) else [p]))
                     for p in given_parts)
-    for twice in (1, 2):                # the second time from what was seen
-        c = _Recording()
-        seen = tokens.Seen()
-        for _ in range(twice):
-            tally = tokens.Tally(c, seen)
-            tally.add_parts(given_parts)
-            tally.close()
-        assert tally.size == len(text)
-        assert tally.total(c.results()) == _plain(text)
+    for twice, tiny in ((1, False), (2, False), (1, True)):
+        with pytest.MonkeyPatch.context() as mp:
+            if tiny:     # plain text counted as it comes, pieces taken as plain text
+                mp.setattr(tokens, "_RUN_MAX", 8)
+                mp.setattr(tokens, "_TAIL_MAX", 8)
+            c = _Recording()
+            seen = tokens.Seen()
+            for _ in range(twice):      # the second time from what was seen
+                tally = tokens.Tally(c, seen)
+                tally.add_parts(given_parts)
+                tally.close()
+            assert tally.size == len(text)
+            assert tally.total(c.results()) == _plain(text)
 
 
 def test_a_counter_that_reads_json_is_given_the_whole_text():
