@@ -237,8 +237,10 @@ CHUNK = 1 << 20
 # greedy and a letter ends it; no match can start at the `"`, as the character before it is
 # punctuation the same run takes), and the patterns look behind nothing and ahead only at
 # white space, so both pieces pre-tokenize as they do within the whole text, and BPE never
-# merges across pre-tokens: the counts add up exactly.
-_SPLIT = None
+# merges across pre-tokens: the counts add up exactly. (A match's start + 2 is the place.)
+_SPLIT_PATTERN = r'[{,:\[]"[A-Za-z]'
+_SPLIT = None                    # compiled for str (_split_count)
+_SPLIT_BYTES = None              # compiled for bytes (Tally)
 # the pieces of a long text end before each `"properties"` key (one of those places), so
 # that they depend on the content only: the same schema text met again (an OpenAPI spec's
 # tools bundle the same components) gives the same pieces, counted once (_PIECES)
@@ -341,7 +343,7 @@ def _split_count(enc: Any, text: str) -> int:
     if _SPLIT is None:
         import re
 
-        _SPLIT = re.compile(r'[{,:\[]"[A-Za-z]')
+        _SPLIT = re.compile(_SPLIT_PATTERN)
     total = 0
     pos = 0
     while pos < n:
@@ -625,3 +627,366 @@ def counter(name: str = DEFAULT_ENCODING, parallel: bool = True) -> Counter:
         except OSError:
             pass
     return Counter(name)
+
+
+# --------------------------------------------------------------------------- distinct pieces
+
+
+class Shared:
+    """A part of a text that recurs in it as the same object (the tools of an OpenAPI spec
+    bundle the same definition objects: a Kubernetes standard view is 54 MB of 1.2 MB of
+    distinct definitions): its bytes, made once. A :class:`Tally` keys the pieces that hold
+    one by the object, without reading its bytes again."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: bytes) -> None:
+        self.text = text
+
+
+def _letter(c: int) -> bool:
+    return 65 <= c <= 90 or 97 <= c <= 122
+
+
+class Group:
+    """The parts of an object that recurs as the same object (a definitions map that the
+    tools of an OpenAPI spec bundle: Stripe's 467 output schemas hold 137 maps of 150,955
+    entries in all), made from its names (JSON strings) and values (:class:`Shared`):
+    ``head``, the parts up to the first place of :data:`_SPLIT_PATTERN` in it (the ``{"``
+    or ``,"`` before a name that starts with an ASCII letter; ``cut``: there is one),
+    ``inner``, from there to the last such place (``inner_pieces``: cut at each such
+    place, each piece as its parts), ``rest``, from there to its end. A :class:`Tally`
+    counts ``inner`` once and adds that count each time the group recurs."""
+
+    __slots__ = ("head", "inner", "inner_pieces", "rest", "cut", "inner_size", "size")
+
+    def __init__(self, names: list[bytes], values: list[Shared]) -> None:
+        flat: list[bytes | Shared] = []
+        places = []              # the bytes parts `{"Name":` / `,"Name":` with a place at 2
+        for i, (name, value) in enumerate(zip(names, values)):
+            if len(name) > 2 and _letter(name[1]):
+                places.append(len(flat))
+            flat.append((b"{" if i == 0 else b",") + name + b":")
+            flat.append(value)
+        flat.append(b"}" if flat else b"{}")
+        self.size = sum([len(p.text) if isinstance(p, Shared) else len(p) for p in flat])
+        self.cut = bool(places)
+        self.inner_pieces: list[tuple] = []
+        if not places:
+            self.head, self.inner, self.rest = flat, [], []
+        else:
+            for a, b in zip(places, places[1:]):
+                first, last = flat[a], flat[b]
+                assert isinstance(first, bytes) and isinstance(last, bytes)
+                self.inner_pieces.append((first[2:], *flat[a + 1:b], last[:2]))
+            a, b = places[0], places[-1]
+            first, last = flat[a], flat[b]
+            assert isinstance(first, bytes) and isinstance(last, bytes)
+            self.head = [*flat[:a], first[:2]]
+            self.inner = [] if a == b else [first[2:], *flat[a + 1:b], last[:2]]
+            self.rest = [last[2:], *flat[b + 1:]]
+        self.inner_size = sum([len(p.text) if isinstance(p, Shared) else len(p)
+                               for p in self.inner])
+
+    def parts(self) -> list[bytes | Shared]:
+        """All its parts, in order."""
+        return self.head + self.inner + self.rest
+
+
+#: bytes of distinct pieces a :class:`Seen` remembers (past it, it starts over)
+SEEN_BYTES = 64 << 20
+
+
+class Seen:
+    """The pieces :class:`Tally` s submitted, shared by them (the views of a catalog repeat
+    each other): each piece of :func:`pieces` met -> the counter indices of its fine pieces
+    (:func:`fine_pieces`), each piece with :class:`Shared` parts (by its parts) -> the same,
+    each fine piece submitted -> its index, each :class:`Group` -> the :class:`Tally` of
+    its ``inner`` parts; and the bytes they may still take (past :data:`SEEN_BYTES` they
+    start over: the dedup is forgotten, never a count)."""
+
+    __slots__ = ("pieces", "shared", "fine", "groups", "left")
+
+    def __init__(self) -> None:
+        self.pieces: dict[bytes, tuple[int, ...]] = {}
+        self.shared: dict[tuple, tuple[int, ...]] = {}
+        self.fine: dict[bytes, int] = {}
+        self.groups: dict[int, tuple[Group, Tally]] = {}
+        self.left = SEEN_BYTES
+
+    def forget(self) -> None:
+        self.pieces.clear()
+        self.shared.clear()
+        self.fine.clear()
+        self.groups.clear()
+        self.left = SEEN_BYTES
+
+
+def _split_bytes() -> Any:
+    global _SPLIT_BYTES
+    if _SPLIT_BYTES is None:
+        import re
+
+        _SPLIT_BYTES = re.compile(_SPLIT_PATTERN.encode())
+    return _SPLIT_BYTES
+
+
+def _last_cut(data: bytes) -> int:
+    """The last place of :data:`_SPLIT_PATTERN` in ``data`` (0: none), searched from the end
+    (a window that widens: the place before a shared part is a few bytes back)."""
+    rx = _split_bytes()
+    n = len(data)
+    width = 256
+    while True:
+        start = max(0, n - width)
+        last = None
+        for last in rx.finditer(data, start):
+            pass
+        if last is not None:          # (the matches never overlap: the last one is last)
+            return last.start() + 2
+        if start == 0:
+            return 0
+        width *= 16
+
+
+#: plain text a :class:`Tally` holds before it counts what lies before its last cut
+_RUN_MAX = 1 << 20
+#: plain text after a shared part without a place to cut, past which the piece under way
+#: is taken as plain text
+_TAIL_MAX = 64 << 10
+
+
+class Tally:
+    """The token count of a long text given in parts, each distinct piece submitted to
+    ``counter`` once: the work grows with what is distinct, not with how often it repeats
+    (a Kubernetes standard view, 54 MB and 12 M tokens, is 1.2 MB of distinct definitions
+    that the tools bundle again and again, and 5 MB of the tools' own text).
+
+    The text is cut at places of :data:`_SPLIT_PATTERN` only, where counts add up: plain
+    text by :func:`pieces` and then :func:`fine_pieces`, each distinct piece by its bytes;
+    around each :class:`Shared` part (:meth:`add_shared`) at the last place before it and
+    the first after it, the piece between (a definitions entry ``,"Name":{...},"`` gives
+    ``Name":{...},"``) keyed by its parts: its bytes are put together the first time only.
+    ``seen``: shared by the tallies of the views of a catalog. ``hash``: the SHA-256 of the
+    text too. A counter that is not a :class:`Counter` (``measure --as harmony``, which reads
+    each text as JSON) is given the whole text, once (:meth:`close`)."""
+
+    def __init__(self, counter: Any, seen: Seen | None = None, hash: bool = False) -> None:
+        self.counter = counter
+        self.seen = seen if seen is not None else Seen()
+        self.size = 0
+        self.hash: Any = hashlib.sha256() if hash else None
+        #: the text, for a counter that is given it whole (None: counted in pieces)
+        self._whole: list[bytes | memoryview] | None = \
+            None if isinstance(counter, Counter) else []
+        self._whole_index = -1
+        self._run: list[bytes | memoryview] = []   # plain text since the last cut
+        self._run_len = 0
+        self._run_max = _RUN_MAX
+        #: the piece under way from the last cut, which holds a shared part (None: none)
+        self._open: list[Any] | None = None
+        self._tail = b""          # its plain text after its last shared part (no cut in it)
+        #: id of the counter indices of a piece -> [them, how many times the piece occurs]
+        self._uses: dict[int, list[Any]] = {}
+        #: id of the Tally of a group's inner parts -> [it, how many times the group occurs]
+        self._groups: dict[int, list[Any]] = {}
+
+    # ------------------------------------------------------------------ adding text
+
+    def add(self, data: bytes | memoryview) -> None:
+        """Plain text (what follows what was added)."""
+        n = len(data)
+        if not n:
+            return
+        self.size += n
+        if self.hash is not None:
+            self.hash.update(data)
+        if self._whole is not None:
+            self._whole.append(data)
+            return
+        if self._open is not None:
+            tail = self._tail + data
+            m = _split_bytes().search(tail, max(0, len(self._tail) - 2))
+            if m is None:
+                if len(tail) > _TAIL_MAX:     # no place to cut: all of it plain text
+                    self._run = [self._text(self._open), tail]
+                    self._run_len = sum(map(len, self._run))
+                    self._open = None
+                    self._tail = b""
+                else:
+                    self._tail = tail
+                return
+            cut = m.start() + 2
+            self._open.append(tail[:cut])
+            self._piece(tuple(self._open))
+            self._open = None
+            self._tail = b""
+            data = tail[cut:]
+            if not data:
+                return
+        self._run.append(data)
+        self._run_len += len(data)
+        if self._run_len > self._run_max:
+            run = self._take_run()
+            cut = _last_cut(run)
+            if cut:
+                self._plain(run[:cut])
+                run = run[cut:]
+                self._run_max = _RUN_MAX
+            else:                       # (no place to cut yet: look again later)
+                self._run_max *= 2
+            self._run = [run]
+            self._run_len = len(run)
+
+    def add_shared(self, part: Shared) -> None:
+        """A shared part (what follows what was added)."""
+        text = part.text
+        self.size += len(text)
+        if self.hash is not None:
+            self.hash.update(text)
+        if self._whole is not None:
+            self._whole.append(text)
+            return
+        if self._open is not None:        # no place to cut since the last shared part
+            if self._tail:
+                self._open.append(self._tail)
+                self._tail = b""
+            self._open.append(part)
+            return
+        run = self._take_run()
+        cut = _last_cut(run)
+        if cut:
+            self._plain(run[:cut])
+            run = run[cut:]
+        self._open = [run, part]
+
+    def add_group(self, group: Group) -> None:
+        """A group of parts (what follows what was added)."""
+        if self._whole is not None or not group.cut:
+            self.add_parts(group.parts())
+            return
+        self.add_parts(group.head)
+        self._cut()
+        if group.inner:
+            self.size += group.inner_size
+            if self.hash is not None:
+                update = self.hash.update
+                for p in group.inner:
+                    update(p.text if p.__class__ is Shared else p)
+            seen = self.seen
+            got = seen.groups.get(id(group))
+            if got is None or got[0] is not group:
+                inner = Tally(self.counter, seen)
+                for key in group.inner_pieces:     # (what add_parts(group.inner) cuts)
+                    inner._piece(key)
+                got = seen.groups[id(group)] = (group, inner)    # (held: its id stays its own)
+            use = self._groups.get(id(got[1]))
+            if use is None:
+                self._groups[id(got[1])] = [got[1], 1]
+            else:
+                use[1] += 1
+        self.add_parts(group.rest)
+
+    def add_parts(self, parts: list[Any]) -> None:
+        """Plain texts (bytes), shared parts and groups, in order."""
+        for p in parts:
+            cls = p.__class__
+            if cls is Shared:
+                self.add_shared(p)
+            elif cls is Group:
+                self.add_group(p)
+            else:
+                self.add(p)
+
+    def _cut(self) -> None:
+        """End the piece under way here: the caller knows this is a place of
+        :data:`_SPLIT_PATTERN` (what follows starts with an ASCII letter)."""
+        if self._open is not None:
+            self._open.append(self._tail)
+            self._piece(tuple(self._open))
+            self._open = None
+            self._tail = b""
+        elif self._run:
+            self._plain(self._take_run())
+
+    def close(self) -> None:
+        """The text is complete: submit what is left."""
+        if self._whole is not None:
+            if self._whole_index < 0:
+                self._whole_index = self.counter.submit(b"".join(self._whole))
+                self._whole = []
+            return
+        self._cut()
+
+    def total(self, counts: list[int]) -> int:
+        """The text's token count, from the counter's results (after :meth:`close`)."""
+        if self._whole is not None:
+            return counts[self._whole_index] if self._whole_index >= 0 else 0
+        return sum(n * sum([counts[i] for i in idx]) for idx, n in self._uses.values()) + \
+            sum(n * inner.total(counts) for inner, n in self._groups.values())
+
+    # ------------------------------------------------------------------ counting pieces
+
+    def _take_run(self) -> bytes:
+        run = self._run
+        out = run[0] if len(run) == 1 and run[0].__class__ is bytes else b"".join(run)
+        self._run = []
+        self._run_len = 0
+        return out      # type: ignore[return-value]
+
+    @staticmethod
+    def _text(parts: list[Any]) -> bytes:
+        return b"".join([p.text if p.__class__ is Shared else p for p in parts])
+
+    def _use(self, idx: tuple[int, ...]) -> None:
+        got = self._uses.get(id(idx))
+        if got is None:
+            self._uses[id(idx)] = [idx, 1]      # (held: its id stays its own)
+        else:
+            got[1] += 1
+
+    def _plain(self, data: bytes) -> None:
+        """A piece of plain text from one place to another: its :func:`pieces`."""
+        seen = self.seen
+        known = seen.pieces
+        for p in pieces(data):
+            got = known.get(p)
+            if got is None:
+                got = known[p] = self._fine(p)
+                seen.left -= len(p)
+            self._use(got)
+        if seen.left < 0:
+            seen.forget()
+
+    def _piece(self, key: tuple) -> None:
+        """A piece from one place to another that holds shared parts (``key``: its parts)."""
+        seen = self.seen
+        got = seen.shared.get(key)
+        if got is None:
+            known = seen.pieces
+            idx: list[int] = []
+            for p in pieces(self._text(list(key))):
+                one = known.get(p)
+                if one is None:
+                    one = known[p] = self._fine(p)
+                    seen.left -= len(p)
+                idx.extend(one)
+            got = seen.shared[key] = tuple(idx)
+            seen.left -= 64
+        self._use(got)
+        if seen.left < 0:
+            seen.forget()
+
+    def _fine(self, piece: bytes) -> tuple[int, ...]:
+        """A piece met for the first time, submitted in its :func:`fine_pieces`, each
+        distinct one once: their indices."""
+        seen = self.seen
+        fine = seen.fine
+        out = []
+        for p in fine_pieces(piece):
+            i = fine.get(p)
+            if i is None:
+                i = fine[p] = self.counter.submit(p)
+                seen.left -= len(p)
+            out.append(i)
+        return tuple(out)

@@ -257,10 +257,11 @@ class _Breakdown:
             return got[1]
         return _json_len(value, self.sizes)
 
-    def _learn(self, item: Any, text: bytes, envelope: Any) -> None:
+    def _learn(self, item: Any, size: int, envelope: Any) -> None:
         """Learn the bytes of the last schema of ``item`` (a descriptor that is its own
-        body) from ``text``, its canonical bytes: the text less that of the descriptor with
-        that schema replaced by ``0`` (the bytes are compositional), plus that ``0``.
+        body) from ``size``, the length of its canonical bytes: that less the length of the
+        descriptor with that schema replaced by ``0`` (the bytes are compositional), plus
+        that ``0``.
         A Stripe tool's output schema is 440 kB on average: sizing it node by node
         (:func:`~toolcat.document.canonical.canonical_size`) cost more than this one
         C-speed pass over the rest."""
@@ -270,13 +271,13 @@ class _Breakdown:
             return
         last, schema = present[-1]
         rest = envelope.with_schema(item, 0, last)
-        self.known[id(schema)] = (schema, len(text) - len(canonical.dumps(rest)) + 1)
+        self.known[id(schema)] = (schema, size - len(canonical.dumps(rest)) + 1)
 
     def split(self, items: list, target: str, dialects: list[str] | None,
-              total_bytes: int, texts: list[bytes] | None = None) -> dict[str, int]:
+              total_bytes: int, sizes: list[int] | None = None) -> dict[str, int]:
         """The four parts of the canonical array of ``items`` (``total_bytes`` long);
-        ``texts``: each item's canonical bytes, when known (the schemas are sized from
-        them)."""
+        ``sizes``: the length of each item's canonical bytes, when known (the schemas are
+        sized from them)."""
         desc = prose = schema = 0
         envelope = targets.get(target)
         jlen = self.jlen
@@ -285,8 +286,8 @@ class _Breakdown:
             body = envelope.body(item)
             if not isinstance(body, dict):
                 continue
-            if texts is not None and body is item:
-                self._learn(item, texts[i], envelope)
+            if sizes is not None and body is item:
+                self._learn(item, sizes[i], envelope)
             if "description" in body:
                 desc += _entry_bytes(body, "description", body["description"], jlen)
             dialect = dialects[i] if dialects is not None and i < len(dialects) else DRAFT2020
@@ -363,10 +364,12 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
     (``popts.defer``), the tools a session loads (the session estimate).
     """
     from toolcat import tokens
+    from toolcat.tokens import Tally
 
     counter = counter if counter is not None else tokens.counter(tokenizer)
     figs: list[CatalogFigures] = []
-    slots: list[tuple[Any, str, int]] = []   # (object, attribute, counter index)
+    # (object, attribute, counter index or the Tally of a text counted in pieces)
+    slots: list[tuple[Any, str, Any]] = []
     try:
         from toolcat.errors import about
 
@@ -379,8 +382,8 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
     finally:
         counter.close(kill=True)  # a no-op once results() returned
     for obj, attr, i in slots:
-        # a list: the text was counted in pieces (a streamed catalog), which add up
-        n = sum(counts[j] for j in i) if isinstance(i, list) else counts[i] if i >= 0 else 0
+        # a Tally: the text was counted in pieces, which add up
+        n = i.total(counts) if isinstance(i, Tally) else counts[i] if i >= 0 else 0
         if isinstance(obj, dict):
             obj[attr] = n
         else:
@@ -475,165 +478,22 @@ def _lossless_only(envelope: Any, pt: Any, before_item: Any) -> Any:
     return _with_body(envelope, after_item, body)
 
 
-def _pieces(data: bytes) -> list[bytes]:
-    from toolcat.tokens import pieces
-
-    return pieces(data)
-
-
-class _Seen:
-    """The pieces a catalog's views submitted (:class:`_Joined`): each piece of
-    :func:`toolcat.tokens.pieces` met -> the counter indices of its fine pieces, each fine
-    piece submitted -> its index, and the bytes they may still take (past
-    :data:`_SEEN_BYTES` they start over)."""
-
-    __slots__ = ("pieces", "fine", "left")
-
-    def __init__(self) -> None:
-        self.pieces: dict[bytes, tuple[int, ...]] = {}
-        self.fine: dict[bytes, int] = {}
-        self.left = _SEEN_BYTES
-
-    def forget(self) -> None:
-        self.pieces.clear()
-        self.fine.clear()
-        self.left = _SEEN_BYTES
+def _add_item(view: Any, parts: list) -> None:
+    """Add an item's canonical bytes in parts (:mod:`toolcat.features.project.parts`) to
+    ``view``, the :class:`toolcat.tokens.Tally` of an array that :class:`_Sums` opened."""
+    if view.size > 1:                   # (not the first item)
+        view.add(b",")
+    view.add_parts(parts)
 
 
-class _Joined:
-    """The canonical bytes of an array given a batch of its items at a time (each batch's
-    own canonical array): their length and SHA-256, and their tokens submitted to a counter
-    in pieces cut where a count cannot change (after the ``{"`` that opens an item whose
-    first key starts with an ASCII letter; :data:`toolcat.tokens._SPLIT`), so that the
-    pieces' counts add up to the whole text's. A piece equal to the one a ``twin`` submitted
-    last (the lossless-only view is often the before or the after view) is not counted
-    again."""
+def _add_array(view: Any, batch: bytes) -> None:
+    """Add the items of ``batch`` (their canonical array) to the array ``view``."""
+    inner = memoryview(batch)[1:-1]     # (a view: the chunk is not copied)
+    if len(inner):
+        if view.size > 1:
+            view.add(b",")
+        view.add(inner)
 
-    def __init__(self, counter: Any, twins: tuple["_Joined", ...] = (),
-                 seen: "_Seen | None" = None) -> None:
-        import hashlib
-
-        self.counter = counter
-        self.twins = twins
-        self.hash = hashlib.sha256(b"[")
-        self.size = 1
-        # (bytes.join takes the views as they are)
-        self.pending: list[bytes | memoryview] = [b"["]
-        self.pieces: list[int] = []
-        # the piece submitted last, its indices
-        self.last: tuple[bytes, list[int]] | None = None
-        #: a BPE counter's pieces, cut finer where the count cannot change
-        #: (:func:`toolcat.tokens.pieces`, each new one again by
-        #: :func:`toolcat.tokens.fine_pieces`) and each distinct one submitted once:
-        #: ``seen`` is shared by the views of a catalog. None: whole pieces
-        #: (another counter, e.g. --as harmony's, which reads each text as JSON)
-        self.seen = seen
-
-    def _submit(self, piece: bytes) -> None:
-        for tw in self.twins:
-            if tw.last is not None and tw.last[0] == piece:
-                idx = tw.last[1]
-                break
-        else:
-            seen = self.seen
-            if seen is None:
-                idx = [self.counter.submit(piece)]
-            else:
-                idx = []
-                for p in _pieces(piece):
-                    got = seen.pieces.get(p)
-                    if got is None:
-                        got = seen.pieces[p] = self._submit_fine(p)
-                        seen.left -= len(p)
-                    idx.extend(got)
-                if seen.left < 0:       # (memory: forgets the dedup only, never a count)
-                    seen.forget()
-        self.last = (piece, idx)
-        self.pieces.extend(idx)
-
-    def _submit_fine(self, piece: bytes) -> tuple[int, ...]:
-        """A piece met for the first time, submitted in its fine pieces
-        (:func:`toolcat.tokens.fine_pieces`), each distinct one once: their indices."""
-        from toolcat.tokens import fine_pieces
-
-        seen = self.seen
-        assert seen is not None
-        fine = seen.fine
-        out = []
-        for p in fine_pieces(piece):
-            i = fine.get(p)
-            if i is None:
-                i = fine[p] = self.counter.submit(p)
-                seen.left -= len(p)
-            out.append(i)
-        return tuple(out)
-
-    def add(self, batch: bytes) -> None:
-        inner = memoryview(batch)[1:-1]     # (views: a chunk is not copied piece by piece)
-        if not len(inner):
-            return
-        if self.size > 1:                   # (not the first item)
-            from toolcat import tokens
-
-            self.hash.update(b",")
-            self.size += 1
-            if tokens.cuts_after_brace(inner):
-                self.pending.append(b',{"')
-                self._submit(b"".join(self.pending))
-                self.pending = [inner[2:]]
-            else:
-                self.pending.append(b",")
-                self.pending.append(inner)
-        else:
-            self.pending.append(inner)
-        self.hash.update(inner)
-        self.size += len(inner)
-
-    def close(self) -> None:
-        self.hash.update(b"]")
-        self.size += 1
-        self.pending.append(b"]")
-        self._submit(b"".join(self.pending))
-        self.pending = []
-
-
-def _defs_of(schema: Any) -> str | None:
-    """The key of ``schema``'s definitions map (``$defs`` or ``definitions``), when it has
-    one with dict entries only."""
-    if schema.__class__ is not dict:
-        return None
-    for key in ("$defs", "definitions"):
-        d = schema.get(key)
-        if d.__class__ is dict and d and all(e.__class__ is dict for e in d.values()):
-            return key
-    return None
-
-
-def _dict_parts(obj: dict, subs: dict, out: list[bytes]) -> None:
-    """Append the canonical bytes of the dict ``obj`` to ``out`` in parts, the value of each
-    key of ``subs`` through ``subs[key](value, out)``, the others serialized here."""
-    add = out.append
-    add(b"{")
-    first = True
-    for k, v in obj.items():
-        if k.__class__ is not str:
-            raise TypeError("a key that is not a string")
-        if not first:
-            add(b",")
-        first = False
-        add(orjson.dumps(k))
-        add(b":")
-        f = subs.get(k)
-        if f is None:
-            add(canonical.dumps(v))
-        else:
-            f(v, out)
-    add(b"}")
-
-
-#: bytes of distinct pieces a catalog's :class:`_Joined` views remember (past it they
-#: start over)
-_SEEN_BYTES = 64 << 20
 
 #: the tools whose views are serialized at once when measuring (about this many bytes of
 #: the before view): a Stripe spec's standard view is 206 MB, never held whole
@@ -643,7 +503,9 @@ _CHUNK_BYTES = 1 << 20
 class _Sums:
     """The figures of one catalog summed over its projected tools, a chunk at a time:
     the before (standard), after (compact) and lossless-only views' bytes, SHA-256 and
-    tokens (:class:`_Joined`), the byte breakdown, schema sizes and per-tool figures."""
+    tokens (:class:`toolcat.tokens.Tally`: each distinct piece counted once, the
+    definitions entries the standard descriptors bundle serialized once and never joined
+    into the whole text), the byte breakdown, schema sizes and per-tool figures."""
 
     def __init__(self, counter: Any, envelope: Any, popts: Any, per_tool: bool, file: str,
                  slots: list) -> None:
@@ -652,69 +514,26 @@ class _Sums:
         self.out_key = envelope.output_field
         self.no_output = self.out_key is not None and \
             getattr(popts, "output_policy", "bounded") == "none"
-        from toolcat import tokens
+        from toolcat.features.project.parts import DescriptorParts
+        from toolcat.tokens import Seen, Tally
 
-        seen = _Seen() if isinstance(counter, tokens.Counter) else None
-        self.before, self.after = _Joined(counter, seen=seen), _Joined(counter, seen=seen)
-        self.middle = _Joined(counter, twins=(self.before, self.after), seen=seen)
-        self.model_before = _Joined(counter, seen=seen)
-        self.model_after = _Joined(counter, seen=seen)
+        #: the distinct pieces the views submitted (they repeat each other)
+        self.seen = Seen()
+        self.before = Tally(counter, self.seen, hash=True)
+        self.after, self.middle = Tally(counter, self.seen), Tally(counter, self.seen)
+        self.model_before, self.model_after = Tally(counter, self.seen), Tally(counter, self.seen)
+        for view in self._views():
+            view.add(b"[")
         self.desc = self.prose = self.schema = 0
-        #: id of a definitions entry of a standard schema -> (it, its canonical bytes)
-        self.entry_texts: dict[int, tuple[Any, bytes]] = {}
+        #: the standard descriptors' bytes in parts (each definitions entry once)
+        self.writer = DescriptorParts(envelope)
         self.sizes = {"before": {"input": 0, "output": 0}, "after": {"input": 0, "output": 0}}
         self.tools = 0
         self.unlowerable: list[str] = []
         self.tool_figures: list[ToolFigures] = []
 
-    def _text(self, item: Any) -> bytes:
-        """``canonical.dumps(item)`` for a standard descriptor, with the entries of its
-        schemas' definitions maps (an OpenAPI spec's tools bundle the same definition
-        objects: Stripe's 206 MB standard view) serialized once per object and joined in
-        (the canonical bytes are compositional: a map's are its entries' joined)."""
-        env = self.envelope
-        body = env.body(item)
-        if body.__class__ is not dict or not any(
-                _defs_of(body.get(k)) is not None for k in env.schema_fields):
-            return canonical.dumps(item)
-        out: list[bytes] = []
-        schema = self._schema_parts
-        subs = {k: schema for k in env.schema_fields}
-        try:
-            if body is item:
-                _dict_parts(item, subs, out)
-            else:
-                def inner(v: Any, o: list[bytes]) -> None:
-                    _dict_parts(v, subs, o)
-
-                _dict_parts(item, {k: inner for k, v in item.items() if v is body}, out)
-        except (TypeError, ValueError, orjson.JSONEncodeError):
-            return canonical.dumps(item)
-        return b"".join(out)
-
-    def _schema_parts(self, schema: Any, out: list[bytes]) -> None:
-        key = _defs_of(schema)
-        if key is None:
-            out.append(canonical.dumps(schema))
-        else:
-            _dict_parts(schema, {key: self._defs_parts}, out)
-
-    def _defs_parts(self, entries: dict, out: list[bytes]) -> None:
-        memo = self.entry_texts
-        add = out.append
-        add(b"{")
-        first = True
-        for name, e in entries.items():
-            got = memo.get(id(e))
-            if got is None or got[0] is not e:
-                got = memo[id(e)] = (e, canonical.dumps(e))    # (held: its id stays its own)
-            if not first:
-                add(b",")
-            first = False
-            add(orjson.dumps(name))
-            add(b":")
-            add(got[1])
-        add(b"}")
+    def _views(self) -> tuple:
+        return (self.before, self.after, self.middle, self.model_before, self.model_after)
 
     def add(self, pts: list, dialects: list[str] | None) -> None:
         """Add projected tools (``ProjectedTool`` s in output order) and their dialects, in
@@ -722,47 +541,48 @@ class _Sums:
         a chunk ends after the tool that fills it)."""
         env = self.envelope
         start = size = 0
-        befores: list[tuple[Any, bytes]] = []
+        befores: list[tuple[Any, list, int]] = []
         # one for the call (its memos hold the objects they measured): a streamed catalog's
         # batches come one call each, memory stays that of a batch
-        parts = _Breakdown()
+        breakdown = _Breakdown()
+        from toolcat.features.project.parts import size as parts_size
+
         for i, t in enumerate(pts):
             item = t.standard
             if self.out_key is not None and self.no_output:
                 # --no-output-schema: like with like, the before side leaves them out too
                 item = _without_key(env, item, self.out_key)
-            text = self._text(item)
-            befores.append((item, text))
-            size += len(text)
+            parts = self.writer.parts(item)
+            n = parts_size(parts)
+            befores.append((item, parts, n))
+            size += n
             if size >= _CHUNK_BYTES or i == len(pts) - 1:
                 self._chunk(pts[start:i + 1], dialects[start:i + 1]
-                            if dialects is not None else None, befores, parts)
+                            if dialects is not None else None, befores, breakdown)
                 start, size, befores = i + 1, 0, []
 
     def _chunk(self, pts: list, dialects: list[str] | None,
-               befores: list[tuple[Any, bytes]], parts_of: "_Breakdown") -> None:
+               befores: list[tuple[Any, list, int]], parts_of: "_Breakdown") -> None:
         env = self.envelope
-        before_items = [item for item, _ in befores]
+        before_items = [item for item, _, _ in befores]
         after_items = [t.descriptor for t in pts]
-        # the canonical bytes are compositional: an array's are its items' joined
-        b = b"[" + b",".join(text for _, text in befores) + b"]"
         a = canonical.dumps(after_items)
-        # the lossless-only descriptor is often the before one (a widened output schema):
-        # its bytes are known
-        mid = []
-        for t, (bi, text) in zip(pts, befores):
+        for t, (bi, bparts, _n) in zip(pts, befores):
+            _add_item(self.before, bparts)
+            # the lossless-only descriptor is often the before one (a widened output
+            # schema): its parts are known
             lo = _lossless_only(env, t, bi)
-            mid.append(text if lo is bi else canonical.dumps(lo))
-        m = b"[" + b",".join(mid) + b"]"
-        self.before.add(b)
-        self.after.add(a)
-        self.middle.add(m)
+            _add_item(self.middle, bparts if lo is bi else [canonical.dumps(lo)])
+        _add_array(self.after, a)
         from toolcat.features.project.prose import model_facing
 
-        self.model_before.add(canonical.dumps([model_facing(env, i) for i in before_items]))
-        self.model_after.add(canonical.dumps([model_facing(env, i) for i in after_items]))
-        parts = parts_of.split(before_items, env.name, dialects, len(b),
-                               [text for _, text in befores])
+        for bi in before_items:
+            _add_item(self.model_before, self.writer.parts(model_facing(env, bi)))
+        _add_array(self.model_after, canonical.dumps([model_facing(env, i) for i in after_items]))
+        sizes = [n for _, _, n in befores]
+        # the canonical bytes are compositional: an array's are its items' joined
+        parts = parts_of.split(before_items, env.name, dialects, sum(sizes) + len(sizes) + 1,
+                               sizes)
         self.desc += parts["descriptions"]
         self.prose += parts["schema_prose"]
         self.schema += parts["schema_prose"] + parts["schema_shape"]
@@ -773,18 +593,24 @@ class _Sums:
         self.unlowerable.extend(t.id for t in pts if getattr(t, "failed", False))
         self.tools += len(pts)
         if self.per_tool:
-            for (bi, bb), ai in zip(befores, after_items):
+            from toolcat.tokens import Tally
+
+            for (bi, bparts, bn), ai in zip(befores, after_items):
                 ab = canonical.dumps(ai)
-                tf = ToolFigures(file=self.file, id=env.item_id(bi), bytes_before=len(bb),
+                tf = ToolFigures(file=self.file, id=env.item_id(bi), bytes_before=bn,
                                  bytes_after=len(ab), tokens_before=0, tokens_after=0)
-                self.slots.append((tf, "tokens_before", self.counter.submit(bb)))
+                one = Tally(self.counter, self.seen)
+                one.add_parts(bparts)
+                one.close()
+                self.slots.append((tf, "tokens_before", one))
                 self.slots.append((tf, "tokens_after", self.counter.submit(ab)))
                 self.tool_figures.append(tf)
 
     def figures(self, cat: Catalog, *, without_input_schema: int, input_schema_note: str | None,
                 duplicate_note: str | None) -> CatalogFigures:
-        for j in (self.before, self.after, self.middle, self.model_before, self.model_after):
-            j.close()
+        for view in self._views():
+            view.add(b"]")
+            view.close()
         before = self.before
         fig = CatalogFigures(
             file=cat.file,
@@ -808,13 +634,13 @@ class _Sums:
             bytes_lossless=before.size - self.middle.size,
             output_schemas=not self.no_output,
         )
-        self.slots.append((fig, "tokens_before", before.pieces))
-        self.slots.append((fig, "tokens_after", self.after.pieces))
-        self.slots.append((fig, "tokens_middle", self.middle.pieces))
+        self.slots.append((fig, "tokens_before", before))
+        self.slots.append((fig, "tokens_after", self.after))
+        self.slots.append((fig, "tokens_middle", self.middle))
         fig.model_facing["bytes_before"] = self.model_before.size
         fig.model_facing["bytes_after"] = self.model_after.size
-        self.slots.append((fig.model_facing, "tokens_before", self.model_before.pieces))
-        self.slots.append((fig.model_facing, "tokens_after", self.model_after.pieces))
+        self.slots.append((fig.model_facing, "tokens_before", self.model_before))
+        self.slots.append((fig.model_facing, "tokens_after", self.model_after))
         return fig
 
 

@@ -319,30 +319,6 @@ class Projection:
     def standard_bytes(self) -> bytes:
         return self._once("standard", lambda: dumps([t.standard for t in self.tools]))
 
-    def standard_pieces(self) -> Any:
-        """:meth:`standard_bytes` in pieces, one per tool (their concatenation is it), made
-        as they are asked for: the summary counts them without holding the whole view.
-        Each piece but the last ends with the ``,{"`` before the next tool's first key
-        where that key starts with an ASCII letter, a place :mod:`toolcat.tokens` may cut a
-        text at without changing its count; elsewhere tools stay in one piece."""
-        got = self._memo.get("standard")
-        if got is not None:
-            yield got
-            return
-        from toolcat.tokens import cuts_after_brace
-
-        buf = b"["
-        for i, t in enumerate(self.tools):
-            b = dumps(t.standard)
-            if i == 0:
-                buf += b
-            elif cuts_after_brace(b):
-                yield buf + b',{"'
-                buf = b[2:]
-            else:
-                buf += b"," + b
-        yield buf + b"]"
-
     def digest(self) -> str:
         return self._once("digest", lambda: "sha256:" + sha256(self.output_bytes()))
 
