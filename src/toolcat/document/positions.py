@@ -397,13 +397,17 @@ def _plain_key(raw: str) -> str:
     """The JSON key a plain YAML key becomes (as parse.py's parser and normalizer make it)."""
     if not _MAYBE_NOT_STR.match(raw):
         return raw
-    import yaml_rs
+    from toolcat.document.parse import yaml_module
+
+    yaml_rs = yaml_module()
 
     if LOOSE_NUMBER.fullmatch(raw.replace("_", "")) and not CORE_NUMBER.fullmatch(raw):
         return raw  # 1_000, 0b1...: strings in YAML 1.2, and so in the parsed data
     try:
         (k,) = yaml_rs.loads("- " + raw, parse_datetime=False)  # resolved like any scalar
         return js_key(k)
+    except MemoryError:   # never a best effort: one line, exit 2 (cli)
+        raise
     except Exception:  # noqa: BLE001
         raise _Unsupported(f"plain key {raw!r}") from None
 
@@ -795,6 +799,8 @@ class _YamlIndex(Index):
             return self.line_col(self.offset(pointer))
         except RecursionError:
             return None
+        except MemoryError:   # never a best effort: one line, exit 2 (cli)
+            raise
         except Exception:  # _Unsupported, or text the scanner misreads
             if STRICT:
                 raise
@@ -815,6 +821,8 @@ def find_duplicate_key(text: str, syntax: str, key: str | None = None) -> tuple[
         if syntax == "json":
             return _json_duplicate(text, key)
         return _yaml_duplicate(text, key)
+    except MemoryError:   # never a best effort: one line, exit 2 (cli)
+        raise
     except Exception:  # noqa: BLE001 - best effort: the caller reports the key without a line
         if syntax != "json" and len(text) <= 512 * 1024:
             return _fallback_duplicate(text, key)
@@ -874,6 +882,8 @@ def _fallback_duplicate(text: str, key: str | None) -> tuple[int, int] | None:
         from ruamel.yaml.nodes import MappingNode, SequenceNode
 
         node = YAML(typ="safe", pure=True).compose(text)
+    except MemoryError:   # never a best effort: one line, exit 2 (cli)
+        raise
     except Exception:  # noqa: BLE001
         return None
     stack = [node]
@@ -1017,6 +1027,8 @@ class _FallbackIndex(Index):
                 y = YAML(typ="rt", pure=True)
                 y.allow_duplicate_keys = True
                 self._doc = y.load(self.text)
+            except MemoryError:   # never a best effort: one line, exit 2 (cli)
+                raise
             except Exception:  # noqa: BLE001
                 self._failed = True
         return self._doc
