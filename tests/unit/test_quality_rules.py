@@ -244,8 +244,8 @@ def test_streamed_catalog_siblings_hold_no_schemas(tmp_path, monkeypatch, capsys
     held: list = []
     init = q.Siblings.__init__
 
-    def spy(self, ts, light=None):
-        init(self, ts, light)
+    def spy(self, ts, light=None, fetch=None):
+        init(self, ts, light, fetch)
         held.append(callable(ts))
         held.extend(self.tools.values() if isinstance(self.tools, dict) else self.tools)
 
@@ -303,7 +303,8 @@ def test_siblings_bound_keeps_every_pair_of_the_full_comparison() -> None:
         want = _pairs_compared_in_full(tools)
         sib = q.Siblings(tools)
         assert sib.pairs == want, name
-        streamed = q.Siblings(lambda: iter(tools), light=q._light)
+        streamed = q.Siblings(lambda: enumerate(tools), light=q._light,
+                              fetch=tools.__getitem__)
         assert streamed.pairs == want and streamed.best == sib.best, name
         assert set(streamed.tools) == {i for p in want for i in p[:2]}
         seen += len(want)

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
@@ -161,28 +162,34 @@ def _quote(text: str, n: int = 60) -> str:
 class Siblings:
     """Name+description similarity of the tools of one catalog (see the module docstring).
 
-    ``tools``: the tools (a list), or a function giving them anew on each call (a streamed
-    catalog, read twice: once for the words' document frequencies, once for the pairs);
-    ``light`` (with a function): what to keep of a tool that is in a pair (default: the tool).
+    ``tools``: the tools (a list), or a function giving anew on each call ``(position,
+    tool)`` for each of them (a streamed catalog, read twice: once for the words' document
+    frequencies, once for the candidates), with ``fetch(position)`` giving a tool again and
+    ``light`` what to keep of one (default: the tool).
     ``pairs``: ``(i, j, cosine)`` with ``i < j`` (indexes into the tools) for every pair at
     or above :data:`CLOSE`; ``best[i]``: ``(j, cosine)`` of tool ``i``'s closest sibling at
-    or above :data:`CLOSE`; ``tools[i]``: tool ``i`` (a streamed catalog: only the tools
-    that may be in a pair are kept).
+    or above :data:`CLOSE`; ``tools[i]``: tool ``i`` (a streamed catalog: a mapping of the
+    tools in a pair, each read again from the file when asked).
 
     Memory: per tool only what can make a pair is kept, its weights for the words that at
-    most :data:`COMMON_CAP` tools share; a pair's cosine is bounded from those and the norms
-    of its two tools' common words (Cauchy-Schwarz) before the full vectors are compared,
-    so the full vectors are computed for the few pairs that may reach :data:`CLOSE` (with the
-    same sums as before: the same cosines and pairs).
+    most :data:`COMMON_CAP` tools share, in flat arrays (16 bytes a word and tool, twice); a
+    pair's cosine is bounded from those and the norms of its two tools' common words
+    (Cauchy-Schwarz) before the full vectors are compared, so the full vectors are computed
+    (a streamed catalog: its two tools read again) for the few pairs that may reach
+    :data:`CLOSE` (with the same sums as before: the same cosines and pairs). A streamed
+    catalog of a million tools keeps some 24 bytes a tool besides those words.
     """
 
-    def __init__(self, tools: Any, light: Any = None) -> None:
+    def __init__(self, tools: Any, light: Any = None, fetch: Any = None) -> None:
+        from array import array
+        from bisect import bisect_right
+
         again = tools if callable(tools) else None
         held: list[Any] | None = None if again is not None else list(tools)
         bags: list[dict[str, float]] | None = [] if held is not None else None
         df: dict[str, int] = {}
         n = 0
-        for t in (held if held is not None else again()):  # type: ignore[misc]
+        for t in (held if held is not None else (t for _k, t in again())):  # type: ignore[misc]
             bag = _bag(t)
             if bags is not None:
                 bags.append(bag)
@@ -191,52 +198,77 @@ class Siblings:
             n += 1
         self._df, self._n = df, n
         self.tools: Any = None
-        kept: dict[int, Any] = {}   # a streamed catalog: the tools that may pair
-        # the words that can make a pair: held by 2 to COMMON_CAP tools
-        index: dict[str, list[tuple[int, float]]] = {}
-        common: dict[int, float] = {}      # tool -> norm of its weights of common words
-        ids: dict[int, Any] = {}
+        # per tool (dense, by index): its position in the stream, a hash of its name (equal
+        # hashes: the names are compared), the norm of its weights of common words
+        pos = array("q", bytes(8 * n)) if held is None else None
+        hid = array("q", bytes(8 * n))
+        common = array("d", bytes(8 * n))
+        # the words that can make a pair (held by 2 to COMMON_CAP tools), by rank of first
+        # use: their tools (ascending) and weights
+        rank: dict[str, int] = {}
+        post_i: list[Any] = []
+        post_x: list[Any] = []
+        # the tools with such a word (ascending), and for each its words (ranks, ascending)
+        # and weights: mw[mstart[p]:mstart[p + 1]] for order[p]
+        order = array("q")
+        mw, mx, mstart = array("q"), array("d"), array("q", [0])
         vecs: dict[int, dict[str, float]] = {}
-        order: list[int] = []
-        for i, t in enumerate(held if held is not None else again()):  # type: ignore[misc]
+        src = enumerate(held) if held is not None else again()  # type: ignore[misc]
+        i = -1
+        for k, t in src:
+            i += 1
             bag = bags[i] if bags is not None else _bag(t)
             if not bag:
                 continue
             v = self._vec(bag)
-            rare = False
+            mine: list[tuple[int, float]] = []
             c2 = 0.0
             for w, x in v.items():
-                k = df[w]
-                if k > COMMON_CAP:
+                c = df[w]
+                if c > COMMON_CAP:
                     c2 += x * x
-                elif k > 1:
-                    index.setdefault(w, []).append((i, x))
-                    rare = True
-            if not rare:
+                elif c > 1:
+                    r = rank.get(w)
+                    if r is None:
+                        r = rank[w] = len(post_i)
+                        post_i.append(array("q"))
+                        post_x.append(array("d"))
+                    post_i[r].append(i)
+                    post_x[r].append(x)
+                    mine.append((r, x))
+            if not mine:
                 continue
+            mine.sort()
             order.append(i)
+            for r, x in mine:
+                mw.append(r)
+                mx.append(x)
+            mstart.append(len(mw))
             common[i] = math.sqrt(c2)
-            ids[i] = t.id
-            if held is not None:
-                vecs[i] = v
+            hid[i] = hash(t.id)
+            if pos is not None:
+                pos[i] = k
             else:
-                kept[i] = light(t) if light is not None else t
+                vecs[i] = v
         if bags is not None:
             del bags
+        del rank
+
+        def tool(i: int) -> Any:
+            return held[i] if held is not None else fetch(pos[i])  # type: ignore[index]
+
         self.compared = 0        # cosines computed (the candidate pairs past the bound)
         self.pairs: list[tuple[int, int, float]] = []
         self.best: dict[int, tuple[int, float]] = {}
-        mine: dict[int, list[tuple[str, float]]] = {}
-        for w, post in index.items():
-            for i, x in post:
-                mine.setdefault(i, []).append((w, x))
         cache: dict[int, dict[str, float]] = {}
-        for i in order:
+        for p, i in enumerate(order):
             acc: dict[int, float] = {}
-            for w, x in mine.pop(i):
-                for j, y in index[w]:
-                    if j > i:
-                        acc[j] = acc.get(j, 0.0) + x * y
+            for q in range(mstart[p], mstart[p + 1]):
+                x = mx[q]
+                js, ys = post_i[mw[q]], post_x[mw[q]]
+                for m in range(bisect_right(js, i), len(js)):
+                    j = js[m]
+                    acc[j] = acc.get(j, 0.0) + x * ys[m]
             if not acc:
                 continue
             ci = common[i]
@@ -244,15 +276,15 @@ class Siblings:
             for j in sorted(acc):
                 if acc[j] + ci * common[j] < CLOSE - 1e-9:
                     continue          # cannot reach CLOSE, whatever the common words add
-                if ids[j] == ids[i]:
+                if hid[j] == hid[i] and tool(j).id == tool(i).id:
                     continue          # one name twice: TC101's
                 if vi is None:
-                    vi = vecs[i] if held is not None else self._vec(_bag(kept[i]))
+                    vi = vecs[i] if held is not None else self._vec(_bag(tool(i)))
                 u = vecs.get(j) if held is not None else cache.get(j)
                 if u is None:
                     if len(cache) >= 4096:
                         cache.clear()
-                    u = cache[j] = self._vec(_bag(kept[j]))
+                    u = cache[j] = self._vec(_bag(tool(j)))
                 self.compared += 1
                 small, big = (vi, u) if len(vi) <= len(u) else (u, vi)
                 cos = sum(x * big[w] for w, x in small.items() if w in big)
@@ -265,7 +297,8 @@ class Siblings:
         if held is None:
             # only the tools in a pair are asked for
             inpair = {i for i, j, _c in self.pairs} | {j for _i, j, _c in self.pairs}
-            self.tools = {i: t for i, t in kept.items() if i in inpair}
+            self.tools = _Fetched({i: pos[i] for i in sorted(inpair)},  # type: ignore[index]
+                                  fetch, light)
         else:
             self.tools = held
         del self._df
@@ -294,6 +327,32 @@ def _bag(t: Any) -> dict[str, float]:
     return bag
 
 
+class _Fetched(Mapping):
+    """The tools of a streamed catalog that are in a pair (:class:`Siblings`), by index:
+    each read again from the file when asked (the last few kept), ``light`` of it."""
+
+    def __init__(self, positions: dict[int, int], fetch: Any, light: Any) -> None:
+        self._pos, self._fetch, self._light = positions, fetch, light
+        self._last: dict[int, Any] = {}
+
+    def __getitem__(self, i: int) -> Any:
+        t = self._last.get(i)
+        if t is None:
+            t = self._fetch(self._pos[i])
+            if self._light is not None:
+                t = self._light(t)
+            if len(self._last) >= 64:
+                self._last.clear()
+            self._last[i] = t
+        return t
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._pos)
+
+    def __len__(self) -> int:
+        return len(self._pos)
+
+
 def siblings_of(ctx: Any) -> Siblings:
     """The catalog's :class:`Siblings`, computed once per lint context."""
     got = ctx.cache.get("siblings")
@@ -305,10 +364,20 @@ def siblings_of(ctx: Any) -> Siblings:
             # a streamed catalog (read a batch at a time): read twice, never held; of the
             # tools that may be in a pair, what the comparison and its findings read, not
             # their schemas (they made lint's memory grow with the catalog)
-            got = Siblings(lambda: (t for t in tools if t.invalid is None
-                                    and not t.server_tool), light=_light)
+            got = _streamed_siblings(tools)
         ctx.cache["siblings"] = got
     return got
+
+
+def _streamed_siblings(tools: Any) -> Siblings:
+    """The :class:`Siblings` of a streamed catalog's linted tools (read twice, never held;
+    those in a pair read again by position when asked)."""
+    return Siblings(lambda: _linted_positions(tools), light=_light, fetch=tools.__getitem__)
+
+
+def _linted_positions(tools: Any) -> Iterator[tuple[int, Any]]:
+    """``(position, tool)`` of the tools of ``tools`` that :func:`linted_tools` keeps."""
+    return ((k, t) for k, t in enumerate(tools) if t.invalid is None and not t.server_tool)
 
 
 def _light(t: Any) -> Any:
@@ -570,11 +639,8 @@ def tool_scores(cat: Any) -> Iterator[ToolScore]:
         tools: Iterable[Any] = linted_tools(cat.tools)
         sib = Siblings(tools)
     else:
-        def again() -> Iterator[Any]:
-            return (t for t in cat.tools if t.invalid is None and not t.server_tool)
-
-        sib = Siblings(again, light=_light)
-        tools = again()
+        sib = _streamed_siblings(cat.tools)
+        tools = (t for _k, t in _linted_positions(cat.tools))
     for i, t in enumerate(tools):
         lost = tool_checks(t, sib, i, mcp, prose)
         yield ToolScore(t.file or cat.file, t.id, max(0.0, 100.0 - sum(lost.values())), lost)
