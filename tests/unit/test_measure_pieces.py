@@ -6,24 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from support.counting import RecordingCounter
 from tests.support.common import corpus
 from toolcat import tokens
 from toolcat.api import load, project
 from toolcat.document import canonical
 from toolcat.features.measure import measure_catalogs
 from toolcat.features.project import options_from_cli
-
-
-class _Recording(tokens.Counter):
-    """The in-process counter, keeping what it was given."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts: list[bytes] = []
-
-    def submit(self, data):
-        self.texts.append(bytes(data))
-        return super().submit(data)
 
 
 def test_pieces_join_to_the_text_and_count_as_it():
@@ -41,7 +30,7 @@ def test_pieces_join_to_the_text_and_count_as_it():
 @pytest.mark.parametrize("name", ["box.openapi.json", "openai.openapi.yaml"])
 def test_each_distinct_piece_is_submitted_once_and_the_figures_are_exact(name):
     cat = load(corpus("openapi", name))
-    c = _Recording()
+    c = RecordingCounter()
     fig = measure_catalogs([cat], options_from_cli(), counter=c)[0]
     assert len(c.texts) == len(set(c.texts))            # no piece counted twice
     proj = project([cat])
@@ -70,7 +59,7 @@ def test_fine_pieces_join_to_the_piece_and_count_as_it():
 
 def _submitted_and_distinct(path) -> tuple[int, int]:
     cat = load(str(path))
-    c = _Recording()
+    c = RecordingCounter()
     measure_catalogs([cat], options_from_cli(), counter=c)
     distinct = set(tokens.pieces(project([cat]).standard_bytes()))
     return sum(map(len, c.texts)), sum(map(len, distinct))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from support.counting import RecordingCounter
 from toolcat import tokens
 from toolcat.api import load, project
 from toolcat.document.canonical import dumps
@@ -50,18 +51,6 @@ def test_the_summary_through_the_forked_counter():
     assert figs["tokens_after"] == tokens.count(proj.array_bytes())
 
 
-class _Recording(tokens.Counter):
-    """The in-process counter, keeping what it was given."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts: list[bytes] = []
-
-    def submit(self, data):
-        self.texts.append(bytes(data))
-        return super().submit(data)
-
-
 @pytest.mark.parametrize("to", ["mcp", "openwop", "openai", "anthropic-strict"])
 def test_a_standard_view_is_counted_once_and_its_figures_are_its_own(to):
     enc = tokens.encoding("o200k_base")
@@ -72,7 +61,7 @@ def test_a_standard_view_is_counted_once_and_its_figures_are_its_own(to):
             continue
         for view in ("standard", "compact"):
             proj = project([cat], to=to, view=view)
-            c = _Recording()
+            c = RecordingCounter()
             figs = summary_figures(proj, counter=c)
             env = proj.envelope
             before, after = proj.standard_bytes(), bytes(proj.array_view())

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.common import CORPUS, SAMPLES, corpus
+from support.counting import RecordingCounter
 from toolcat import tokens
 from toolcat.api import load_all, project
 from toolcat.document.canonical import dumps
@@ -28,18 +29,6 @@ from toolcat.formats import targets
 def _plain(text: bytes) -> int:
     """The count of ``text`` as one whole, without any piece or memo."""
     return len(tokens.encoding().encode_ordinary(text.decode("utf-8", "surrogatepass")))
-
-
-class _Recording(tokens.Counter):
-    """The in-process counter, keeping what it was given."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts: list[bytes] = []
-
-    def submit(self, data):
-        self.texts.append(bytes(data))
-        return super().submit(data)
 
 
 def _tally(counter, items: list, envelope) -> tokens.Tally:
@@ -61,7 +50,7 @@ def _tally(counter, items: list, envelope) -> tokens.Tally:
 
 def _check(items: list, envelope) -> tuple[int, int]:
     """The Tally's figures of ``items`` are the whole text's: (bytes submitted, of the view)."""
-    c = _Recording()
+    c = RecordingCounter()
     tally = _tally(c, items, envelope)
     whole = dumps(items)
     assert tally.size == len(whole)
@@ -110,7 +99,7 @@ def test_every_corpus_catalog_counts_as_its_whole_standard_view():
 @pytest.mark.parametrize("view", ["compact", "standard"])
 def test_the_summary_figures_are_the_whole_texts(to, view):
     proj = project(load_all([str(corpus("openapi", "box.openapi.json"))]), to=to, view=view)
-    c = _Recording()
+    c = RecordingCounter()
     figs = summary_figures(proj, counter=c)
     env = proj.envelope
     before = dumps([t.standard for t in proj.tools])
@@ -227,7 +216,7 @@ def test_any_parts_count_as_their_text(parts):
             if tiny:     # plain text counted as it comes, pieces taken as plain text
                 mp.setattr(tokens, "_RUN_MAX", 8)
                 mp.setattr(tokens, "_TAIL_MAX", 8)
-            c = _Recording()
+            c = RecordingCounter()
             seen = tokens.Seen()
             for _ in range(twice):      # the second time from what was seen
                 tally = tokens.Tally(c, seen)
