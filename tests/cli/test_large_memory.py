@@ -37,20 +37,26 @@ def _gen():
     return mod
 
 
-@pytest.mark.fresh
-@pytest.mark.long
-def test_streamed_lint_of_siblings_stays_under_an_address_space_limit() -> None:
+def _lint_limited(limit: int, *args: str) -> subprocess.CompletedProcess:
+    """``toolcat lint ARGS`` of the generated catalog of N tools, streamed, in a child
+    process under an address-space limit of ``limit`` bytes; exit 0 or 1 (findings)."""
     path = _gen().ensure("mcp", N)
 
     def limited() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (LIMIT, LIMIT))
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     env = dict(os.environ, NO_COLOR="1", TOOLCAT_STREAM_THRESHOLD="1",
                TOOLCAT_MAX_FILE_SIZE=str(1 << 33))
-    r = subprocess.run([sys.executable, "-m", "toolcat", "lint", "-f", "json",
-                        "--select", "MR406,MR407,TC108", str(path)],
+    r = subprocess.run([sys.executable, "-m", "toolcat", "lint", *args, str(path)],
                        capture_output=True, env=env, timeout=1800, preexec_fn=limited)
     assert r.returncode in (0, 1), (r.returncode, r.stderr[-800:])
+    return r
+
+
+@pytest.mark.fresh
+@pytest.mark.long
+def test_streamed_lint_of_siblings_stays_under_an_address_space_limit() -> None:
+    r = _lint_limited(LIMIT, "-f", "json", "--select", "MR406,MR407,TC108")
     out = json.loads(r.stdout)
     assert out["summary"]["tools"] == N
 
@@ -64,17 +70,7 @@ SPILL_LIMIT = 400 << 20
 @pytest.mark.fresh
 @pytest.mark.long
 def test_streamed_lint_findings_and_report_stay_under_an_address_space_limit() -> None:
-    path = _gen().ensure("mcp", N)
-
-    def limited() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (SPILL_LIMIT, SPILL_LIMIT))
-
-    env = dict(os.environ, NO_COLOR="1", TOOLCAT_STREAM_THRESHOLD="1",
-               TOOLCAT_MAX_FILE_SIZE=str(1 << 33))
-    r = subprocess.run([sys.executable, "-m", "toolcat", "lint", "-f", "sarif",
-                        "--select", "MR401", str(path)],
-                       capture_output=True, env=env, timeout=1800, preexec_fn=limited)
-    assert r.returncode in (0, 1), (r.returncode, r.stderr[-800:])
+    r = _lint_limited(SPILL_LIMIT, "-f", "sarif", "--select", "MR401")
     results = json.loads(r.stdout)["runs"][0]["results"]
     assert len(results) > N
     assert {x["ruleId"] for x in results} == {"MR401"}
