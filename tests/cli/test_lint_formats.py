@@ -239,3 +239,22 @@ def test_text_source_lines_counted_like_positions(capfd, tmp_path):
     want = p.read_bytes().decode("utf-8").split("\r\n")[line_no - 1]
     assert '"q"' in want
     assert lines[i + 1] == f"      {line_no} | {want}"
+
+
+@pytest.mark.parametrize("fmt", ["sarif", "json"])
+def test_listed_findings_written_one_at_a_time(fmt):
+    # a whole-read catalog's findings are a list: its report is still written a finding at a
+    # time (100,000 SARIF results made at once took over a gigabyte), the same text
+    from toolcat.features.lint.render import Report, chunks
+    from toolcat.model import Finding
+
+    fs = [Finding("TC102", "error", f"Bad {i}.", "t.json", f"t{i}", "", i + 1, 3, f"/tools/{i}")
+          for i in range(5)]
+    parts = list(chunks(fmt, Report(fs, 1, 5)))
+    doc = json.loads("".join(parts))
+    items = doc["runs"][0]["results"] if fmt == "sarif" else doc["findings"]
+    assert [it["message"]["text"] if fmt == "sarif" else it["message"] for it in items] \
+        == [f"Bad {i}." for i in range(5)]
+    assert len(parts) >= len(fs) + 1
+    empty = json.loads("".join(chunks(fmt, Report([], 1, 0))))
+    assert (empty["runs"][0]["results"] if fmt == "sarif" else empty["findings"]) == []

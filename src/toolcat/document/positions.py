@@ -34,6 +34,7 @@ as a column (ruamel does not count it).
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, repeat
 from operator import not_
@@ -192,6 +193,21 @@ class _Lazy:
         return None
 
 
+class _JsonMembers:
+    """The members of one JSON object read so far (``found``: key -> offset of its value)
+    and where reading goes on (``at``: ``~`` the object's offset before the first key, the
+    offset of the last value read, None at the end), or the error reading raised (raised
+    again to every later lookup). :class:`_Lazy` for JSON without a generator: a few
+    numbers per object walked, not two suspended frames."""
+
+    __slots__ = ("found", "at", "error")
+
+    def __init__(self, p: int) -> None:
+        self.found: dict[str, int] = {}
+        self.at: int | None = ~p
+        self.error: Exception | None = None
+
+
 class _JsonIndex(Index):
     def __init__(self, text: str) -> None:
         super().__init__(text)
@@ -204,9 +220,13 @@ class _JsonIndex(Index):
         if '"' in u:
             quotes = accumulate(map(u.count, repeat('"'), chain((0,), pos), pos))
             pos = list(compress(pos, map(not_, map((1).__and__, quotes))))
-        self._pos = pos
-        self._depth = list(accumulate(map(_BRACKET_STEP.__getitem__, map(u.__getitem__, pos))))
-        self._members: dict[int, Any] = {}   # container -> its items, or its _Lazy
+        # machine integers (8 bytes a bracket, not a list's pointer and int object: a
+        # catalog of 100,000 tools has over a million brackets)
+        self._pos = array("q", pos)
+        del pos
+        self._depth = array("q", accumulate(map(_BRACKET_STEP.__getitem__,
+                                                map(u.__getitem__, self._pos))))
+        self._members: dict[int, Any] = {}   # container -> its items, or its _JsonMembers
         self.root = _WS.match(text).end()
 
     def _close(self, p: int) -> int:
@@ -231,18 +251,51 @@ class _JsonIndex(Index):
 
     def _member(self, p: int, tok: str) -> int | None:
         """Offset of the value of ``tok`` (its first) in the object opened at ``p``, the
-        object read only as far as that key (:class:`_Lazy`)."""
-        lz = self._members.get(p)
-        if lz is None:
-            found: dict[str, int] = {}
-            lz = self._members[p] = _Lazy(found, self._new_keys(p, found))
-        return lz.get(tok)
+        object read only as far as that key (:class:`_JsonMembers`)."""
+        got = self._members.get(p)
+        if got is None:
+            got = self._members[p] = _JsonMembers(p)
+        at = got.found.get(tok)
+        if at is None and got.at is not None:
+            at = self._read_on(got, tok)
+        return at
 
-    def _new_keys(self, p: int, found: dict[str, int]) -> Iterator[str]:
-        for key, i in self._scan(p, True):
-            if key not in found:       # (an object's: every key is a str)
-                found[key] = i         # type: ignore[index]
-                yield key              # type: ignore[misc]
+    def _read_on(self, lz: "_JsonMembers", tok: str) -> int | None:
+        """Read the members of ``lz``'s object on from where the last lookup stopped, up to
+        the first new key ``tok`` (its value's offset; None at the end of the object): the
+        steps of :meth:`_scan`, resumed from ``lz.at``."""
+        if lz.error is not None:
+            raise lz.error
+        t, m, ws, found = self.text, self.m, _WS, lz.found
+        try:
+            i = lz.at
+            while i is not None:
+                if i < 0:           # not started: ~ the object's '{'
+                    i = ws.match(t, ~i + 1).end()
+                    if m[i] in "]}":
+                        break
+                else:               # past the key whose value starts at i
+                    i = ws.match(t, self._skip_value(i)).end()
+                    if m[i] != ",":
+                        break
+                    i = ws.match(t, i + 1).end()
+                end = m.index('"', i + 1)
+                key = t[i + 1:end]
+                if "\\" in key:
+                    import json
+
+                    key = json.loads(t[i:end + 1])
+                i = ws.match(t, end + 1).end() + 1  # past ':'
+                i = lz.at = ws.match(t, i).end()
+                if key not in found:
+                    found[key] = i
+                    if key == tok:
+                        return i
+        except Exception as e:  # _Unsupported, text the scanner misreads...
+            lz.error = e
+            raise
+        lz.at = None
+        return None
 
     def _scan(self, p: int, is_obj: bool) -> Iterator[tuple[str | None, int]]:
         """(key or None, value offset) of each member of the container opened at ``p``."""

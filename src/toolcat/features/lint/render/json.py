@@ -55,9 +55,6 @@ def render_json(report: Report) -> str:
 def json_chunks(report: Report) -> Iterator[str]:
     """:func:`render_json`'s text in parts: spilled findings (a streamed catalog's) are
     written one by one as they are read back, never held as one list."""
-    if not hasattr(report.findings, "counts"):
-        yield dumps(report_data(report), indent=2).decode("utf-8") + "\n"
-        return
     many = report.many
     skeleton = report_data(Report(findings=[], files=report.files, tools=report.tools,
                                   profile=report.profile, sources=report.sources,

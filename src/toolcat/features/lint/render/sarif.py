@@ -13,7 +13,6 @@ import os
 from typing import Any, Iterator
 from urllib.parse import quote
 
-from toolcat.document.canonical import dumps
 from toolcat.features.lint.render import Report, server_index
 from toolcat.version import __version__
 
@@ -37,7 +36,8 @@ def render_sarif(report: Report) -> str:
 
 def sarif_chunks(report: Report) -> Iterator[str]:
     """:func:`render_sarif`'s text in parts: the results are written one at a time as the
-    findings are read (spilled findings are never held as one list)."""
+    findings are read (spilled findings are never held as one list, nor are the results:
+    100,000 results held at once took over a gigabyte)."""
     from toolcat.features.lint.render.json import list_in
 
     rules = sorted(report.rules, key=lambda r: r.code)
@@ -62,10 +62,6 @@ def sarif_chunks(report: Report) -> Iterator[str]:
             "properties": {"profile": report.profile, "baselineHidden": report.hidden},
         }],
     }
-    if not hasattr(report.findings, "counts"):
-        log["runs"][0]["results"] = [_result(report, f, index) for f in report.findings]
-        yield dumps(log, indent=2).decode("utf-8") + "\n"
-        return
     yield from list_in(log, "results", (_result(report, f, index) for f in report.findings),
                        bool(report.findings), at=("runs", 0))
     yield "\n"
