@@ -20,7 +20,7 @@ import hashlib
 import marshal
 import os
 from importlib import resources
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from toolcat.errors import ToolcatError
 
@@ -437,6 +437,11 @@ class Counter:
     def results(self) -> list[int]:
         return self._results
 
+    def answered(self) -> list[int]:
+        """The counts known so far (of the first texts submitted, in order): what
+        :meth:`results` will begin with."""
+        return self._results
+
     def close(self, kill: bool = False) -> None:
         """Release resources; ``kill``: the results are not wanted (an error path)."""
 
@@ -459,7 +464,12 @@ class ForkedCounter(Counter):
         import threading
 
         super().__init__(name)
-        self._texts: list[bytes | memoryview | None] = []
+        import collections
+
+        #: the texts submitted and not answered yet, in order (an answered text is dropped:
+        #: memory stays that of the texts in flight, not of all the texts submitted)
+        self._pending: collections.deque[bytes | memoryview] = collections.deque()
+        self._submitted = 0
         self._answers: list[int] = []
         self._in_flight = 0
         self._done = False          # the reader is finished (the child answered all or died)
@@ -531,11 +541,8 @@ class ForkedCounter(Counter):
                 with self._cond:
                     self._answers.append(int.from_bytes(b, "little"))
                     # counted: the text is not needed again (memory: a catalog's views)
-                    i = len(self._answers) - 1
-                    text = self._texts[i]
-                    assert text is not None       # (answered once)
+                    text = self._pending.popleft()
                     self._in_flight -= len(text)
-                    self._texts[i] = None
                     self._cond.notify_all()
         except (OSError, ValueError):
             return
@@ -550,19 +557,22 @@ class ForkedCounter(Counter):
         with self._cond:
             while self._in_flight > self.IN_FLIGHT_MAX and not self._done:
                 self._cond.wait()
-            self._texts.append(data)
+            self._pending.append(data)
             self._in_flight += len(data)
+            i = self._submitted
+            self._submitted += 1
         self._queue.put(data)
-        return len(self._texts) - 1
+        return i
+
+    def answered(self) -> list[int]:
+        return self._answers
 
     def results(self) -> list[int]:
         self.close()
-        if len(self._answers) == len(self._texts):
+        if len(self._answers) == self._submitted:
             return self._answers
-        done = self._answers
-        # (the texts not answered are all there: None is an answered one's)
-        return done[:len(self._texts)] + [count(cast("bytes | memoryview", t), self.name)
-                                          for t in self._texts[len(done):]]
+        # (the texts not answered are all pending, in order)
+        return self._answers[:self._submitted] + [count(t, self.name) for t in self._pending]
 
     def close(self, kill: bool = False) -> None:
         if self._pid is None:
@@ -749,6 +759,9 @@ def _last_cut(data: bytes) -> int:
         width *= 16
 
 
+#: distinct pieces a :class:`Tally` keeps before it adds up those already counted
+#: (:meth:`Tally._fold`)
+_FOLD_MIN = 4096
 #: plain text a :class:`Tally` holds before it counts what lies before its last cut
 _RUN_MAX = 1 << 20
 #: plain text after a shared part without a place to cut, past which the piece under way
@@ -788,6 +801,10 @@ class Tally:
         self._tail = b""          # its plain text after its last shared part (no cut in it)
         #: id of the counter indices of a piece -> [them, how many times the piece occurs]
         self._uses: dict[int, list[Any]] = {}
+        #: the count of the pieces taken out of ``_uses`` once all of theirs were answered
+        #: (:meth:`_fold`: memory stays that of the pieces not counted yet, not of the text)
+        self._folded = 0
+        self._fold_at = _FOLD_MIN
         #: id of the Tally of a group's inner parts -> [it, how many times the group occurs]
         self._groups: dict[int, list[Any]] = {}
 
@@ -922,7 +939,8 @@ class Tally:
         """The text's token count, from the counter's results (after :meth:`close`)."""
         if self._whole is not None:
             return counts[self._whole_index] if self._whole_index >= 0 else 0
-        return sum(n * sum([counts[i] for i in idx]) for idx, n in self._uses.values()) + \
+        return self._folded + \
+            sum(n * sum([counts[i] for i in idx]) for idx, n in self._uses.values()) + \
             sum(n * inner.total(counts) for inner, n in self._groups.values())
 
     # ------------------------------------------------------------------ counting pieces
@@ -942,8 +960,29 @@ class Tally:
         got = self._uses.get(id(idx))
         if got is None:
             self._uses[id(idx)] = [idx, 1]      # (held: its id stays its own)
+            if len(self._uses) > self._fold_at:
+                self._fold()
         else:
             got[1] += 1
+
+    def _fold(self) -> None:
+        """Add up the pieces of ``_uses`` whose counts are all known already (the counter
+        answers in order: index ``i`` is known when ``i < len(answered)``) into ``_folded``
+        and drop them: the sum is the one :meth:`total` would make of them, exactly; a piece
+        met again after is a new entry."""
+        done = self.counter.answered()
+        known = len(done)
+        folded = self._folded
+        keep: dict[int, list[Any]] = {}
+        for key, use in self._uses.items():
+            idx = use[0]
+            if not idx or max(idx) < known:
+                folded += use[1] * sum([done[i] for i in idx])
+            else:
+                keep[key] = use
+        self._folded = folded
+        self._uses = keep
+        self._fold_at = max(_FOLD_MIN, 2 * len(keep))
 
     def _plain(self, data: bytes) -> None:
         """A piece of plain text from one place to another: its :func:`pieces`."""

@@ -243,3 +243,34 @@ def test_a_counter_that_reads_json_is_given_the_whole_text():
     tally = _tally(c, [t.standard for t in proj.tools], proj.envelope)
     assert c.texts == [json.loads(dumps([t.standard for t in proj.tools]))]
     assert tally.total([7]) == 7
+
+
+def test_a_tally_adds_up_what_was_counted_and_keeps_only_the_rest(monkeypatch):
+    """Memory of a long text in many distinct pieces (a streamed catalog of a million tools):
+    the pieces already counted are summed as they come (``Tally._fold``), the others kept;
+    the total is that of the whole text, exactly, with a forked counter and an in-process
+    one, and the pieces kept stay few."""
+    monkeypatch.setattr(tokens, "_FOLD_MIN", 16)
+    monkeypatch.setattr(tokens, "_RUN_MAX", 2048)
+    items = [dumps({"name": f"tool_{i}", "description": f"Does thing number {i} " * (i % 7 + 1),
+                    "inputSchema": {"type": "object", "properties": {
+                        f"arg{i}": {"type": "string", "description": f"the {i}th argument"}}}})
+             for i in range(600)]
+    text = b"[" + b",".join(items) + b"]"
+    for c in (tokens.Counter(), tokens.ForkedCounter()):
+        tally = tokens.Tally(c)
+        most = 0
+        tally.add(b"[")
+        for i, item in enumerate(items):
+            tally.add((b"," if i else b"") + item)
+            most = max(most, len(tally._uses))
+        tally.add(b"]")
+        tally.close()
+        counts = c.results()
+        assert tally.total(counts) == _plain(text)
+        assert tally.size == len(text)
+        if not isinstance(c, tokens.ForkedCounter):     # (its answers come when they come)
+            assert tally._folded > 0
+            assert most < len(counts) / 4  # (without the sums: one per distinct piece)
+    # a forked counter drops each text once answered
+    assert not c._pending
