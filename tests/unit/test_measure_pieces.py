@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from support.common import corpus
 from support.counting import RecordingCounter
-from tests.support.common import corpus
 from toolcat import tokens
 from toolcat.api import load, project
 from toolcat.document import canonical
