@@ -281,6 +281,20 @@ def test_checker_lets_interrupts_through():
         Checker({"enum": [1]}).accepts(Boom())
 
 
+def test_checker_lets_memory_errors_through():
+    # out of memory is not "cannot tell" (None): an answer made with memory failing could be
+    # a wrong finding (issue 36's hostile battery: a lint under `ulimit -v` exited 1); it
+    # reaches the command's one error line instead
+    class Starved:
+        def __eq__(self, other):
+            raise MemoryError
+
+        __hash__ = None
+
+    with pytest.raises(MemoryError):
+        Checker({"enum": [1]}).accepts(Starved())
+
+
 def test_sampler_values_are_valid():
     schema = OBJ({"a": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]+$"},
                   "b": {"type": "integer", "minimum": 3, "multipleOf": 4},

@@ -638,6 +638,8 @@ def regex_samples(pattern: str, n: int = 4) -> list[str]:
         import sre_parse as sre  # type: ignore[no-redef]
     try:
         tree = sre.parse(pattern)
+    except MemoryError:   # never a best effort: one line, exit 2 (cli)
+        raise
     except Exception:  # noqa: BLE001 - not a pattern Python reads
         return []
     out: list[str] = []

@@ -493,6 +493,8 @@ class Checker:
                                     counted=self.budget is not None)
                 self._validator = cls(self.root,
                                       registry=Registry(retrieve=_refuse))  # type: ignore[call-arg]
+            except MemoryError:   # never a best effort: one line, exit 2 (cli)
+                raise
             except Exception:  # noqa: BLE001 - a schema jsonschema cannot even hold
                 self._broken = True
             except BaseException as e:  # a panic in rpds; anything else is re-raised
@@ -529,6 +531,8 @@ class Checker:
                 self.trouble = (f"jsonschema followed references more than {MAX_NESTED_REFS} "
                                 "deep in one validation: some candidates could not be checked")
             return None
+        except MemoryError:   # never a best effort: one line, exit 2 (cli)
+            raise
         except Exception:  # noqa: BLE001 - unresolvable $ref, recursion, bad pattern, malformed keyword
             return None
         except BaseException as e:  # a panic in rpds; anything else is re-raised

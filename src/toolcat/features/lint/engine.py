@@ -647,6 +647,8 @@ def _locate(cat: Catalog, findings: list[Finding]) -> None:
             continue
         try:
             f.line, f.column = cat.locate(f.file, f.source_pointer or "")
+        except MemoryError:   # never a best effort: one line, exit 2 (cli)
+            raise
         except Exception:  # positions are a nicety; never lose findings for them
             if debug:
                 raise

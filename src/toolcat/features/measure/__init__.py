@@ -212,6 +212,8 @@ def _json_len(value: Any, memo: dict | None = None) -> int:
     if isinstance(value, str):
         try:
             return len(orjson.dumps(value))
+        except MemoryError:   # never a best effort: one line, exit 2 (cli)
+            raise
         except Exception:  # noqa: BLE001 - lone surrogates: the exact encoder
             pass
     elif memo is not None:

@@ -83,6 +83,8 @@ def _description(node: dict, root: Any) -> str | None:
     if isinstance(ref, str) and ref.startswith("#"):
         try:
             target = local_target(ref, root)
+        except MemoryError:   # never a best effort: one line, exit 2 (cli)
+            raise
         except Exception:   # noqa: BLE001 -- a reference that resolves to nothing: no prose
             return None
         if isinstance(target, dict) and isinstance(target.get("description"), str):
