@@ -246,7 +246,7 @@ class _JsonIndex(Index):
         """Offsets of the values of the array opened at ``p``."""
         got = self._members.get(p)
         if got is None:
-            got = self._members[p] = [i for _k, i in self._scan(p, False)]
+            got = self._members[p] = list(self._scan(p))
         return got
 
     def _member(self, p: int, tok: str) -> int | None:
@@ -263,7 +263,7 @@ class _JsonIndex(Index):
     def _read_on(self, lz: "_JsonMembers", tok: str) -> int | None:
         """Read the members of ``lz``'s object on from where the last lookup stopped, up to
         the first new key ``tok`` (its value's offset; None at the end of the object): the
-        steps of :meth:`_scan`, resumed from ``lz.at``."""
+        steps of :meth:`object_keys`, resumed from ``lz.at``."""
         if lz.error is not None:
             raise lz.error
         t, m, ws, found = self.text, self.m, _WS, lz.found
@@ -279,14 +279,8 @@ class _JsonIndex(Index):
                     if m[i] != ",":
                         break
                     i = ws.match(t, i + 1).end()
-                end = m.index('"', i + 1)
-                key = t[i + 1:end]
-                if "\\" in key:
-                    import json
-
-                    key = json.loads(t[i:end + 1])
-                i = ws.match(t, end + 1).end() + 1  # past ':'
-                i = lz.at = ws.match(t, i).end()
+                key, i = self._key(i)
+                lz.at = i
                 if key not in found:
                     found[key] = i
                     if key == tok:
@@ -297,24 +291,25 @@ class _JsonIndex(Index):
         lz.at = None
         return None
 
-    def _scan(self, p: int, is_obj: bool) -> Iterator[tuple[str | None, int]]:
-        """(key or None, value offset) of each member of the container opened at ``p``."""
+    def _key(self, i: int) -> tuple[str, int]:
+        """The key whose '"' is at ``i`` (unescaped) and the offset of its value."""
+        t, ws = self.text, _WS
+        end = self.m.index('"', i + 1)
+        key = t[i + 1:end]
+        if "\\" in key:
+            import json
+
+            key = json.loads(t[i:end + 1])
+        return key, ws.match(t, ws.match(t, end + 1).end() + 1).end()  # past ':'
+
+    def _scan(self, p: int) -> Iterator[int]:
+        """The offset of each item of the array opened at ``p``."""
         t, m, ws = self.text, self.m, _WS
         i = ws.match(t, p + 1).end()
         if m[i] in "]}":
             return
-        key = None
         while True:
-            if is_obj:
-                end = m.index('"', i + 1)
-                key = t[i + 1:end]
-                if "\\" in key:
-                    import json
-
-                    key = json.loads(t[i:end + 1])
-                i = ws.match(t, end + 1).end() + 1  # past ':'
-                i = ws.match(t, i).end()
-            yield key, i
+            yield i
             i = ws.match(t, self._skip_value(i)).end()
             if m[i] != ",":
                 return
@@ -328,15 +323,9 @@ class _JsonIndex(Index):
         if m[i] == "}":
             return out
         while True:
-            end = m.index('"', i + 1)
-            key = t[i + 1:end]
-            if "\\" in key:
-                import json
-
-                key = json.loads(t[i:end + 1])
+            key, value = self._key(i)
             out.append((key, i))
-            i = ws.match(t, ws.match(t, end + 1).end() + 1).end()
-            i = ws.match(t, self._skip_value(i)).end()
+            i = ws.match(t, self._skip_value(value)).end()
             if m[i] != ",":
                 return out
             i = ws.match(t, i + 1).end()
