@@ -658,9 +658,16 @@ def _letter(c: int) -> bool:
     return 65 <= c <= 90 or 97 <= c <= 122
 
 
-def _length(parts: list[Any]) -> int:
-    """Bytes of ``parts`` (bytes and :class:`Shared` parts)."""
-    return sum([len(p.text) if p.__class__ is Shared else len(p) for p in parts])
+def parts_length(parts: list[Any]) -> int:
+    """Bytes of the text of ``parts`` (bytes, :class:`Shared` parts and :class:`Group` s)."""
+    return sum([p.size if p.__class__ is Group else len(p.text) if p.__class__ is Shared
+                else len(p) for p in parts])
+
+
+def parts_text(parts: list[Any]) -> bytes:
+    """The text of ``parts`` (bytes, :class:`Shared` parts and :class:`Group` s)."""
+    return b"".join([parts_text(p.parts()) if p.__class__ is Group
+                     else p.text if p.__class__ is Shared else p for p in parts])
 
 
 class Group:
@@ -684,7 +691,7 @@ class Group:
             flat.append((b"{" if i == 0 else b",") + name + b":")
             flat.append(value)
         flat.append(b"}" if flat else b"{}")
-        self.size = _length(flat)
+        self.size = parts_length(flat)
         self.cut = bool(places)
         self.inner_pieces: list[tuple] = []
         if not places:
@@ -700,7 +707,7 @@ class Group:
             self.head = [*flat[:a], first[:2]]
             self.inner = [] if a == b else [first[2:], *flat[a + 1:b], last[:2]]
             self.rest = [last[2:], *flat[b + 1:]]
-        self.inner_size = _length(self.inner)
+        self.inner_size = parts_length(self.inner)
 
     def parts(self) -> list[bytes | Shared]:
         """All its parts, in order."""
@@ -830,7 +837,7 @@ class Tally:
             m = _split_bytes().search(tail, max(0, len(self._tail) - 2))
             if m is None:
                 if len(tail) > _TAIL_MAX:     # no place to cut: all of it plain text
-                    self._run = [self._text(self._open), tail]
+                    self._run = [parts_text(self._open), tail]
                     self._run_len = sum(map(len, self._run))
                     self._open = None
                     self._tail = b""
@@ -956,10 +963,6 @@ class Tally:
         self._run_len = 0
         return out      # type: ignore[return-value]
 
-    @staticmethod
-    def _text(parts: list[Any]) -> bytes:
-        return b"".join([p.text if p.__class__ is Shared else p for p in parts])
-
     def _use(self, idx: tuple[int, ...]) -> None:
         got = self._uses.get(id(idx))
         if got is None:
@@ -1001,7 +1004,7 @@ class Tally:
         got = seen.shared.get(key)
         if got is None:
             idx: list[int] = []
-            for p in pieces(self._text(list(key))):
+            for p in pieces(parts_text(list(key))):
                 idx.extend(self._known(p))
             got = seen.shared[key] = tuple(idx)
             seen.left -= 64

@@ -480,14 +480,6 @@ def _lossless_only(envelope: Any, pt: Any, before_item: Any) -> Any:
     return _with_body(envelope, after_item, body)
 
 
-def _add_item(view: Any, parts: list) -> None:
-    """Add an item's canonical bytes in parts (:mod:`toolcat.features.project.parts`) to
-    ``view``, the :class:`toolcat.tokens.Tally` of an array that :class:`_Sums` opened."""
-    if view.size > 1:                   # (not the first item)
-        view.add(b",")
-    view.add_parts(parts)
-
-
 def _add_array(view: Any, batch: bytes) -> None:
     """Add the items of ``batch`` (their canonical array) to the array ``view``."""
     inner = memoryview(batch)[1:-1]     # (a view: the chunk is not copied)
@@ -569,17 +561,19 @@ class _Sums:
         before_items = [item for item, _, _ in befores]
         after_items = [t.descriptor for t in pts]
         a = canonical.dumps(after_items)
+        from toolcat.features.project.parts import add_item
+
         for t, (bi, bparts, _n) in zip(pts, befores):
-            _add_item(self.before, bparts)
+            add_item(self.before, bparts)
             # the lossless-only descriptor is often the before one (a widened output
             # schema): its parts are known
             lo = _lossless_only(env, t, bi)
-            _add_item(self.middle, bparts if lo is bi else [canonical.dumps(lo)])
+            add_item(self.middle, bparts if lo is bi else [canonical.dumps(lo)])
         _add_array(self.after, a)
         from toolcat.features.project.prose import model_facing
 
         for bi in before_items:
-            _add_item(self.model_before, self.writer.parts(model_facing(env, bi)))
+            add_item(self.model_before, self.writer.parts(model_facing(env, bi)))
         _add_array(self.model_after, canonical.dumps([model_facing(env, i) for i in after_items]))
         sizes = [n for _, _, n in befores]
         # the canonical bytes are compositional: an array's are its items' joined

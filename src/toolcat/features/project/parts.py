@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from toolcat.document import canonical
-from toolcat.tokens import Group, Shared
+from toolcat.tokens import Group, Shared, parts_length, parts_text
 
 
 def defs_of(schema: Any) -> str | None:
@@ -103,9 +103,7 @@ class DescriptorParts:
 
     def text(self, item: Any) -> bytes:
         """``canonical.dumps(item)``, each definitions entry serialized once per object."""
-        return b"".join([p.text if isinstance(p, Shared) else p
-                         for q in self.parts(item)
-                         for p in (q.parts() if isinstance(q, Group) else (q,))])
+        return parts_text(self.parts(item))
 
     def _defs_key(self, schema: Any) -> str | None:
         """:func:`defs_of`, at once for a map met before (Stripe: 150,955 entries in the
@@ -145,7 +143,13 @@ class DescriptorParts:
         out.append(got[1])
 
 
-def size(parts: list[bytes | Shared | Group]) -> int:
-    """The length of the text of ``parts``."""
-    return sum([p.size if isinstance(p, Group) else len(p.text) if isinstance(p, Shared)
-                else len(p) for p in parts])
+#: the length of the text of parts (:func:`toolcat.tokens.parts_length`)
+size = parts_length
+
+
+def add_item(view: Any, parts: list) -> None:
+    """Add an item's parts to ``view``, the :class:`toolcat.tokens.Tally` of a JSON array
+    whose ``[`` was added: a ``,`` first unless it is the first item."""
+    if view.size > 1:
+        view.add(b",")
+    view.add_parts(parts)

@@ -51,7 +51,7 @@ def start_counting(proj: "Projection", counter: Any) -> None:
     A standard view whose tools are their standard descriptors (the same objects: no target
     rewrote them) is that text itself: it is counted once (Stripe's is 206 MB)."""
     from toolcat.document.canonical import dumps
-    from toolcat.features.project.parts import DescriptorParts
+    from toolcat.features.project.parts import DescriptorParts, add_item
     from toolcat.features.project.prose import model_facing
     from toolcat.tokens import Seen, Tally
 
@@ -62,10 +62,8 @@ def start_counting(proj: "Projection", counter: Any) -> None:
     for tally, items in ((before, [t.standard for t in proj.tools]),
                          (model, [model_facing(env, t.standard) for t in proj.tools])):
         tally.add(b"[")
-        for i, item in enumerate(items):
-            if i:
-                tally.add(b",")
-            tally.add_parts(writer.parts(item))
+        for item in items:
+            add_item(tally, writer.parts(item))
         tally.add(b"]")
         tally.close()
     same = proj.view == "standard" and all(t.descriptor is t.standard for t in proj.tools)
