@@ -246,16 +246,16 @@ class RefIndex:
                     self._visit(path, node, d, root_base)
 
     def _walk(self, walk: Any, start: tuple, start_base: str) -> None:
-        if start == () and self._flat:
-            self._walk_flat(walk, start_base)
-            return
         nodes = self.nodes
         bases = self.base
         walk_of = self.walk_of
+        # from the root, when no node of it can change the base URI (no ``$id``/``id`` in its
+        # text, see :func:`_scan`): every node's base is the root's, no parent's looked up
+        flat = start == () and self._flat
         for path, node, d in walk:
             if path in nodes and path != start:
                 continue
-            if path == start:
+            if flat or path == start:
                 base = start_base
             else:
                 parent = path[:-1]
@@ -267,24 +267,6 @@ class RefIndex:
                 bases[path] = base
                 continue
             self._visit(path, node, d, base, start)
-
-    def _walk_flat(self, walk: Any, base: str) -> None:
-        """:meth:`_walk` from the root when no node of it can change the base URI (no
-        ``$id``/``id`` in its text, see :func:`_scan`): every node's base is the root's, and
-        no parent's needs looking up."""
-        nodes = self.nodes
-        bases = self.base
-        walk_of = self.walk_of
-        special = _SPECIAL
-        for path, node, d in walk:
-            if path and path in nodes:
-                continue
-            nodes[path] = (node, d)
-            walk_of[path] = ()
-            if node.__class__ is not dict or node.keys().isdisjoint(special):
-                bases[path] = base
-                continue
-            self._visit(path, node, d, base, ())
 
     def _visit(self, path: tuple, node: dict, d: str, base: str, start: tuple = ()) -> None:
         """Record what a node with an interesting key brings (base, anchors, refs...)."""
