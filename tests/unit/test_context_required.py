@@ -107,3 +107,44 @@ def test_shared_defs_map_remembered_like_fresh_runs():
             got = context_required(s, "readOnly", cache=cache)
             assert got == want
             assert (got is s) == (want == s)
+
+
+def _write_json_spec(tmp_path, text: str):
+    path = tmp_path / "spec.json"
+    path.write_text(text)
+    return api.load(str(path))
+
+
+def test_a_json_spec_with_readonly_only_as_a_name_is_not_read_for_marks(tmp_path, monkeypatch):
+    # Kubernetes' case: "readOnly" is a property name and a word of the prose, never a
+    # `"readOnly": true` member: the text says there is nothing to take out of `required`
+    import json
+
+    from toolcat.formats.openapi import loader
+
+    calls: list[str] = []
+    real = loader.context_required
+
+    def counted(schema, flag, *a, **k):
+        calls.append(flag)
+        return real(schema, flag, *a, **k)
+
+    monkeypatch.setattr(loader, "context_required", counted)
+    cat = _write_json_spec(tmp_path, json.dumps(_spec(False), indent=1))
+    assert calls == []
+    assert [t.input_schema["required"] for t in cat.tools] == [["m"], ["m"]]
+    assert _defs(cat.tools[0])["Mount"]["required"] == ["readOnly", "path"]
+
+
+def test_a_json_spec_marks_readonly_however_its_key_is_written(tmp_path):
+    # the key spelled with escapes and JSON's whitespace around the colon: still a mark
+    import json
+
+    text = json.dumps(_spec(True), indent=2)
+    assert text.count('"readOnly": true') == 1
+    for written in ('"read\\u004fnly": true', '"\\u0072eadOnly"\n :\ttrue',
+                    '"readOnl\\u0079":true'):
+        cat = _write_json_spec(tmp_path, text.replace('"readOnly": true', written))
+        for t in cat.tools:
+            assert _defs(t)["Mount"]["required"] == ["readOnly"]
+            assert t.input_schema["required"] == ["m"]

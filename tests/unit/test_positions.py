@@ -403,3 +403,24 @@ def test_a_container_read_part_way_answers_every_order_of_lookups_alike():
         idx = build_index(doc, "json")
         assert {p: idx.locate(p) for p in order} == {"/a": (1, 7), "/b/c/1": (1, 25),
                                                       "/d/e": (1, 49)}
+
+
+def test_json_bracket_offsets_sparse_and_dense():
+    # _bracket_offsets finds the brackets with str.find in sparse text (a pretty-printed
+    # spec) and with one expression in dense text: every bracket, ascending, either way
+    import random
+
+    from toolcat.document.positions import _BRACKETS, _bracket_offsets
+
+    rnd = random.Random(36)
+    for n in range(60):
+        alphabet = 'abc "\n' * rnd.choice((1, 20, 200)) + "[]{}"
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.choice((100, 5000, 90000))))
+        assert _bracket_offsets(text) == [m.start() for m in _BRACKETS.finditer(text)]
+    spec = json.dumps({"paths": {f"/p{i}": {"get": {"parameters": [{"name": "a"}]}}
+                                 for i in range(3000)}}, indent=2)
+    idx = build_index(spec, "json")
+    lines = spec.split("\n")
+    line = next(i for i, s in enumerate(lines, 1) if '"/p2999"' in s) + 4
+    assert idx.locate("/paths/~1p2999/get/parameters/0/name") == \
+        (line, lines[line - 1].index('"a"') + 1)

@@ -152,6 +152,11 @@ _BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _MATCH_START = re.Match.start
 _WS = cast(_Matches, re.compile(r"[ \t\n\r]*"))
 _JSON_SCALAR_END = cast(_Matches, re.compile(r"[^ \t\n\r,\]}]*"))
+_SPARSE = 30    # at most one bracket per this many characters: str.find (_bracket_offsets)
+# a member's key (group 1, quoted) and the whitespace up to its value, read in the masked
+# text (_JsonIndex.m): the first after an object's '{', the next after a value and its ','
+_JSON_FIRST_KEY = re.compile(r'[ \t\n\r]*("[^"]*")[ \t\n\r]*:[ \t\n\r]*')
+_JSON_NEXT_KEY = re.compile(r'[ \t\n\r]*,[ \t\n\r]*("[^"]*")[ \t\n\r]*:[ \t\n\r]*')
 
 
 class _Lazy:
@@ -208,6 +213,26 @@ class _JsonMembers:
         self.error: Exception | None = None
 
 
+def _bracket_offsets(u: str) -> list[int]:
+    """The offsets of every bracket of ``u``, ascending. A pretty-printed spec has a bracket
+    every 70 characters or so: each of the four found with ``str.find`` (C's fast search;
+    the loop runs once per bracket) takes half the time of one regular expression that
+    tries every character. Dense text (compact JSON, a bracket every few characters) keeps
+    the expression, cheaper there; the first 64 KiB tell which."""
+    head = u[:65536]
+    if len(head) < 4096 or sum(map(head.count, "[]{}")) * _SPARSE > len(head):
+        return list(map(_MATCH_START, _BRACKETS.finditer(u)))
+    out: list[int] = []
+    add, find = out.append, u.find
+    for ch in "[]{}":
+        i = find(ch)
+        while i >= 0:
+            add(i)
+            i = find(ch, i + 1)
+    out.sort()
+    return out
+
+
 class _JsonIndex(Index):
     def __init__(self, text: str) -> None:
         super().__init__(text)
@@ -216,7 +241,7 @@ class _JsonIndex(Index):
         self.m = u   # string contents are never read through it but for that '"'
         # Every bracket, then those outside strings: an even number of '"' before them,
         # counted between consecutive brackets (C-speed: no Python code runs per bracket)
-        pos = list(map(_MATCH_START, _BRACKETS.finditer(u)))
+        pos = _bracket_offsets(u)
         if '"' in u:
             quotes = accumulate(map(u.count, repeat('"'), chain((0,), pos), pos))
             pos = list(compress(pos, map(not_, map((1).__and__, quotes))))
@@ -266,21 +291,24 @@ class _JsonIndex(Index):
         steps of :meth:`object_keys`, resumed from ``lz.at``."""
         if lz.error is not None:
             raise lz.error
-        t, m, ws, found = self.text, self.m, _WS, lz.found
+        t, m, found = self.text, self.m, lz.found
+        first, then = _JSON_FIRST_KEY.match, _JSON_NEXT_KEY.match
         try:
             i = lz.at
             while i is not None:
-                if i < 0:           # not started: ~ the object's '{'
-                    i = ws.match(t, ~i + 1).end()
-                    if m[i] in "]}":
-                        break
-                else:               # past the key whose value starts at i
-                    i = ws.match(t, self._skip_value(i)).end()
-                    if m[i] != ",":
-                        break
-                    i = ws.match(t, i + 1).end()
-                key, i = self._key(i)
-                lz.at = i
+                # the next key (its quotes: a '"' of the masked text opens or closes a
+                # string) and its value's offset, in one match: after the '{', or after the
+                # value at i and a ','; no match: the object's end (the text is JSON)
+                km = first(m, ~i + 1) if i < 0 else then(m, self._skip_value(i))
+                if km is None:
+                    break
+                a, b = km.span(1)
+                key = t[a + 1:b - 1]
+                if "\\" in key:
+                    import json
+
+                    key = json.loads(t[a:b])
+                i = lz.at = km.end()
                 if key not in found:
                     found[key] = i
                     if key == tok:

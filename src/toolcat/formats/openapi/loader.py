@@ -65,6 +65,13 @@ def fallback_id(method: str, where: str) -> str:
     return _UNDERSCORES.sub("_", s).strip("_") or method
 
 
+def _json_true_key(word: str) -> re.Pattern:
+    """A JSON text's member ``"word": true``: the key as written (each character itself or a
+    ``\\u`` escape of it, hex digits in either case), JSON's whitespace around the colon."""
+    chars = "".join(r"(?:%s|\\u(?i:%04x))" % (re.escape(c), ord(c)) for c in word)
+    return re.compile(r'"%s"[ \t\n\r]*:[ \t\n\r]*true' % chars)
+
+
 def _media_base(mt: str) -> str:
     return mt.split(";", 1)[0].strip().lower()
 
@@ -121,14 +128,21 @@ class _Loader:
         self._param_broken: dict[tuple[int, str], tuple[BrokenRef, ...]] = {}
 
     def _mentions(self, word: str) -> bool:
-        """Whether any document read so far has ``word`` in its text (a cheap gate: each
-        document's text is searched once)."""
+        """Whether any document read so far may mark a schema ``word: true`` (a cheap gate:
+        each document's text is searched once). A YAML text: whether it has ``word`` at all
+        (a key may be written in many ways); a JSON text: whether it has a key spelling
+        ``word`` (:func:`_json_true_key`) with the value ``true``, which Kubernetes' text,
+        where readOnly is a property name and a word of the prose, does not."""
         seen = self._mentioned
         for uri, d in self.r.docs_by_uri.items():
             key = (word, uri)
             hit = seen.get(key)
             if hit is None:
-                hit = seen[key] = word in d.src.text
+                text = d.src.text
+                hit = word in text
+                if hit and d.src.syntax == "json":
+                    hit = _json_true_key(word).search(text) is not None
+                seen[key] = hit
             if hit:
                 return True
         return False
