@@ -247,11 +247,21 @@ class RefIndex:
                     at_nodes[path] = (node, d)
                     if node.__class__ is dict and not node.keys().isdisjoint(_SPECIAL):
                         special.append((path, node, d))
+                # when each of them has no key the index looks at but a string `$ref`, all
+                # that visiting them does is record the references (their bases are set)
+                refs_only = None
+                if all(node.keys() & _SPECIAL == {"$ref"} and isinstance(node["$ref"], str)
+                       for _p, node, _d in special):
+                    refs_only = [(path, node["$ref"], root_base) for path, node, _d in special]
                 at = rec[3][(name, root_base)] = (at_nodes, dict.fromkeys(at_nodes, ()),
-                                                  dict.fromkeys(at_nodes, root_base), special)
+                                                  dict.fromkeys(at_nodes, root_base), special,
+                                                  refs_only)
             self.nodes.update(at[0])
             self.walk_of.update(at[1])
             self.base.update(at[2])
+            if at[4] is not None and not self.refs:     # (no reference resolved yet)
+                self._raw_refs.extend(at[4])
+                continue
             for path, node, d in at[3]:
                 self._visit(path, node, d, root_base)
 
