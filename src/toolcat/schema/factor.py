@@ -45,6 +45,7 @@ from toolcat.schema.keywords import (
     DRAFT2020,
     DYNAMIC_REFERENCE_KEYWORDS,
 )
+from toolcat.schema.lower.plan import entry_size, ref_size
 from toolcat.schema.walker import iter_schemas, node_dialect, transform
 
 _LOCATION_KEYS = ANCHOR_KEYWORDS + DYNAMIC_REFERENCE_KEYWORDS
@@ -217,7 +218,7 @@ def _factor_once(schema: dict, dialect: str, d0: str, container: str,
         if len(live) < 2:
             continue
         name = _name(live[0], used)
-        saving = len(live) * (size[b] - _ref_size(ref_base + name)) - _entry_size(name, size[b]) \
+        saving = len(live) * (size[b] - ref_size(ref_base + name)) - entry_size(name, size[b]) \
             - (container_cost if not made else 0)
         if saving <= 0:
             continue
@@ -314,15 +315,6 @@ def _may_repeat(schema: dict) -> bool:
     return False
 
 
-def _ref_size(ref: str) -> int:
-    return len(dumps({"$ref": ref}))
-
-
-def _entry_size(name: str, size: int) -> int:
-    """Bytes a definition entry adds beside its content (the rule `lower` inlines by)."""
-    return len(dumps(name)) + 2 + size
-
-
 def _ref_counts(schema: Any, dialect: str, ref_base: str) -> dict[str, int]:
     counts: dict[str, int] = {}
     for _p, node, _d in iter_schemas(schema, dialect):
@@ -379,7 +371,7 @@ def _inline_unpaid(schema: dict, dialect: str, container: str,
             if name in gone or name not in inner:
                 continue
             n = counts.get(name, 0)
-            if n * size[name] <= n * _ref_size(ref_base + name) + _entry_size(name, size[name]):
+            if n * size[name] <= n * ref_size(ref_base + name) + entry_size(name, size[name]):
                 unpaid = name
                 break
         if unpaid is None:
@@ -389,7 +381,7 @@ def _inline_unpaid(schema: dict, dialect: str, container: str,
         for y, k in body.items():             # n copies of the body, its entry gone
             counts[y] = counts.get(y, 0) + (n - 1) * k
         counts[unpaid] = 0
-        grow = size[unpaid] - _ref_size(ref_base + unpaid)
+        grow = size[unpaid] - ref_size(ref_base + unpaid)
         for z, box in inner.items():
             m = box.get(unpaid)
             if not m or z in gone:
@@ -443,7 +435,7 @@ def _inline_unpaid_walks(schema: dict, dialect: str, container: str,
                 continue
             size = len(dumps(defs[name]))
             n = counts.get(name, 0)
-            if n * size <= n * _ref_size(ref_base + name) + _entry_size(name, size):
+            if n * size <= n * ref_size(ref_base + name) + entry_size(name, size):
                 unpaid = name
                 break
         if unpaid is None:

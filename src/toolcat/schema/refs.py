@@ -143,6 +143,7 @@ class RefIndex:
         self.root_base = urldefrag(root_base)[0]
         self.resources[self.root_base] = ()
         self._raw_refs: list[tuple[tuple, str, str]] = []
+        self._pointers: dict[str, tuple] = {}     # resolve()'s answers for "#/..." refs
         #: how many ``"$ref":`` keys the root's JSON text holds (None: not known), for
         #: readers that would otherwise walk the whole schema to find one not indexed
         self.ref_keys: int | None = None
@@ -229,21 +230,40 @@ class RefIndex:
                 entries = list(iter_schemas(sub, d0))
                 movable = not any(isinstance(n, dict) and ("$id" in n or "$schema" in n)
                                   for _p, n, _d in entries)
-                rec = shared[(id(sub), d0)] = (sub, entries, movable)
+                at_name: dict[tuple, tuple] = {}
+                rec = shared[(id(sub), d0)] = (sub, entries, movable, at_name)
             if not rec[2] or prefix in self.nodes:
                 self._walk(iter_schemas(sub, d0, prefix), (), start_base)
                 continue
-            nodes, bases, walk_of = self.nodes, self.base, self.walk_of
-            for rel, node, d in rec[1]:
-                path = prefix + rel
-                if path in nodes:
-                    continue
-                nodes[path] = (node, d)
-                walk_of[path] = ()
-                if node.__class__ is not dict or node.keys().isdisjoint(_SPECIAL):
-                    bases[path] = root_base
-                else:
-                    self._visit(path, node, d, root_base)
+            # the entry's nodes at this name, as the walk would record them (no path below
+            # `prefix` is recorded yet, and none changes the base: every base is the root's),
+            # made once per name and base and added in one step each
+            at = rec[3].get((name, root_base))
+            if at is None:
+                at_nodes: dict[tuple, tuple[Any, str]] = {}
+                special: list[tuple[tuple, dict, str]] = []
+                for rel, node, d in rec[1]:
+                    path = prefix + rel
+                    at_nodes[path] = (node, d)
+                    if node.__class__ is dict and not node.keys().isdisjoint(_SPECIAL):
+                        special.append((path, node, d))
+                # when each of them has no key the index looks at but a string `$ref`, all
+                # that visiting them does is record the references (their bases are set)
+                refs_only = None
+                if all(node.keys() & _SPECIAL == {"$ref"} and isinstance(node["$ref"], str)
+                       for _p, node, _d in special):
+                    refs_only = [(path, node["$ref"], root_base) for path, node, _d in special]
+                at = rec[3][(name, root_base)] = (at_nodes, dict.fromkeys(at_nodes, ()),
+                                                  dict.fromkeys(at_nodes, root_base), special,
+                                                  refs_only)
+            self.nodes.update(at[0])
+            self.walk_of.update(at[1])
+            self.base.update(at[2])
+            if at[4] is not None and not self.refs:     # (no reference resolved yet)
+                self._raw_refs.extend(at[4])
+                continue
+            for path, node, d in at[3]:
+                self._visit(path, node, d, root_base)
 
     def _walk(self, walk: Any, start: tuple, start_base: str) -> None:
         nodes = self.nodes
@@ -311,11 +331,14 @@ class RefIndex:
         """Where ``ref``, found where ``base`` is the base URI, points: ``(target path, None,
         "")``, or ``(None, problem, fragment as written)``."""
         if ref.startswith("#/") and base == self.root_base and "%" not in ref:
-            # the common case: a JSON pointer into this document
-            found = jp.walk(self.root, [jp.unescape(t) for t in ref[2:].split("/")])
-            if found is None:
-                return None, RefProblem.NO_TARGET, ref[1:]
-            return found[0], None, ""
+            # the common case: a JSON pointer into this document (the same answer for each
+            # reference that writes it: the document does not change)
+            got = self._pointers.get(ref)
+            if got is None:
+                found = jp.walk(self.root, [jp.unescape(t) for t in ref[2:].split("/")])
+                got = self._pointers[ref] = (None, RefProblem.NO_TARGET, ref[1:]) \
+                    if found is None else (found[0], None, "")
+            return got
         try:
             full = urljoin(base, ref)
         except ValueError:

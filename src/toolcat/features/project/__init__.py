@@ -585,7 +585,7 @@ def _input_schema(tool: Tool, target: Target, opts: ProjectOptions, subset: bool
         in_schema, kept = prose.restore(
             tool.input_schema, in_schema, tool.dialect,
             None if opts.lossless else opts.description_max,
-            tools=prose.tool_names(cat))
+            tools=prose.tool_names(cat), memo=cache.prose if cache is not None else None)
         changes.extend(kept)
     got = (in_schema, changes, res.conformant, res.omitted)
     if key is not None and cache is not None:

@@ -25,14 +25,17 @@ from typing import Any
 
 from toolcat.document import pointer as jp
 from toolcat.features.project import describe
+from toolcat.schema.keywords import APPLICATORS, SCHEMA_MAP
 from toolcat.schema.lower import EXACT, Change
-from toolcat.schema.walker import iter_schemas, local_target
+from toolcat.schema.walker import iter_schemas, local_target, node_dialect
 
 #: the longest kept clause of a schema description, in UTF-16 units (``--description-max``
 #: lower: that)
 CLAUSE_MAX = 60
 #: keys whose value is a list of schemas: followed only when the branch counts agree
 _LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+#: the definitions maps a bundled schema's root holds
+_DEFINITIONS = ("$defs", "definitions")
 
 
 def _at(node: Any, path: tuple) -> Any:
@@ -104,26 +107,71 @@ def _set(node: Any, path: tuple, edit: Any) -> Any:
     return out
 
 
+def _properties(nodes: Any) -> set:
+    """The property names of the object ``nodes`` (``(path, node)`` pairs)."""
+    return {k for _p, n in nodes if isinstance(n.get("properties"), dict)
+            for k in n["properties"]}
+
+
+def _nodes(original: dict, lowered: dict, dialect: str,
+           memo: dict | None) -> tuple[list[tuple[tuple, dict]], set]:
+    """The object schema nodes of ``original`` that :func:`restore` looks at, ``(path,
+    node)`` in the walker's pre-order, and the property names of all of its nodes (what a
+    description may name). A definition of the root's definitions map (its last key, as an
+    OpenAPI tool's bundled schema has it) that ``lowered`` has no entry of the same name for
+    holds no path that runs in ``lowered`` (:func:`_aligned` stops at its name): its nodes
+    are left out. Each entry's walk is kept in ``memo`` by object (``None``: none kept): the
+    tools of an OpenAPI spec bundle the same definition objects."""
+    d0 = node_dialect(original, dialect)
+    key = next(reversed(original), "")
+    defs = original.get(key) if key in _DEFINITIONS else None
+    if not isinstance(defs, dict) or APPLICATORS[d0].get(key) != SCHEMA_MAP:
+        nodes = [(p, n) for p, n, _d in iter_schemas(original, dialect) if isinstance(n, dict)]
+        return nodes, _properties(nodes)
+    rest = {k: v for k, v in original.items() if k != key}
+    walk = iter_schemas(rest, dialect)
+    next(walk)
+    nodes = [((), original)]
+    nodes.extend((p, n) for p, n, _d in walk if isinstance(n, dict))
+    names = _properties(nodes)
+    there = lowered.get(key)
+    if not isinstance(there, dict):
+        there = {}
+    for name, sub in defs.items():
+        if not isinstance(sub, (dict, bool)):
+            continue
+        got = memo.get((id(sub), d0)) if memo is not None else None
+        if got is None or got[0] is not sub:
+            entries = [(p, n) for p, n, _d in iter_schemas(sub, d0) if isinstance(n, dict)]
+            got = (sub, entries, _properties(entries))
+            if memo is not None:
+                memo[(id(sub), d0)] = got
+        names |= got[2]
+        if name in there:
+            prefix = (key, name)
+            nodes.extend((prefix + p, n) for p, n in got[1])
+    return nodes, names
+
+
 def restore(original: Any, lowered: Any, dialect: str, limit: int | None,
             pointer: str = "/inputSchema",
-            tools: frozenset = frozenset()) -> tuple[Any, list[Change]]:
+            tools: frozenset = frozenset(), memo: dict | None = None,
+            ) -> tuple[Any, list[Change]]:
     """``lowered`` with the kept schema descriptions written back (``limit``: the longest
     kept clause in UTF-16 units; None: every description whole, collapsed; 0: none; ``tools``:
     the catalog's tool names, which a description may refer to) and
-    ``default: null`` dropped from optional properties; the changes made, for the report."""
+    ``default: null`` dropped from optional properties; the changes made, for the report.
+    ``memo``: the walks of definitions entries, by object, kept by the caller for a run
+    (:attr:`toolcat.schema.lower.LowerCache.prose`)."""
     if not isinstance(original, dict) or not isinstance(lowered, dict):
         return lowered, []
     writes: list[tuple[tuple, str]] = []
     nulls: list[tuple] = []
-    nodes = list(iter_schemas(original, dialect))
+    nodes, prop_names = _nodes(original, lowered, dialect, memo)
     names: Any = tools
     if limit:
-        names = describe.Names(tools, {k for _p, n, _d in nodes if isinstance(n, dict)
-                                       and isinstance(n.get("properties"), dict)
-                                       for k in n["properties"]})
-    for path, node, _d in nodes:
-        if not isinstance(node, dict):
-            continue
+        names = describe.Names(tools, prop_names)
+    for path, node in nodes:
         if path and limit != 0:
             text = _description(node, original)
             if text is not None:

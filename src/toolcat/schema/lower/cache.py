@@ -40,7 +40,8 @@ class LowerCache:
     """
 
     __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses", "outputs", "sharer",
-                 "digests", "standards", "bounds", "inputs", "texts", "content_sizes")
+                 "digests", "standards", "bounds", "inputs", "texts", "content_sizes",
+                 "prose")
 
     def __init__(self) -> None:
         #: whole results by content (:func:`content_key` and the options): a caller's memo,
@@ -69,6 +70,9 @@ class LowerCache:
         #: ``sizes`` by content (:func:`content_key`, the dialect, whether ``unevaluated*`` is
         #: about) for the re-lowering after factoring, whose definitions are new objects
         self.content_sizes: dict[tuple, int] = {}
+        #: :func:`toolcat.features.project.prose.restore`'s walks of definitions entries, by
+        #: object (the original schemas' prose)
+        self.prose: dict[tuple, tuple] = {}
 
     def intern(self, key: tuple) -> int:
         k = self.keys.get(key)

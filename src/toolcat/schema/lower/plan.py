@@ -49,8 +49,34 @@ DEFINITIONS = ("$defs", "definitions")
 DECLARATIONS = frozenset(("$id", "id", "$schema") + ANCHOR_KEYWORDS)
 
 
-#: the canonical size of ``{"$ref": R}``, by ``R`` (a function of the string alone)
+#: the canonical size of ``{"$ref": R}``, by ``R``, and of a name's JSON string (functions of
+#: the string alone; a bounded number kept)
 _REF_SIZES: dict[str, int] = {}
+_NAME_SIZES: dict[str, int] = {}
+_SIZES_MAX = 100_000
+
+
+def ref_size(ref: str) -> int:
+    """The canonical size of ``{"$ref": ref}``."""
+    got = _REF_SIZES.get(ref)
+    if got is None:
+        got = len(dumps({"$ref": ref}))
+        if len(_REF_SIZES) < _SIZES_MAX:
+            _REF_SIZES[ref] = got
+    return got
+
+
+def entry_size(name: str, size: int) -> int:
+    """The bytes a definitions entry ``name`` whose content weighs ``size`` adds to its map
+    (its name, the colon, a comma): with :func:`ref_size`, the rule references are inlined
+    by (:meth:`RefPlan.smaller`) and factoring keeps a definition by
+    (:mod:`toolcat.schema.factor`)."""
+    got = _NAME_SIZES.get(name)
+    if got is None:
+        got = len(dumps(name))
+        if len(_NAME_SIZES) < _SIZES_MAX:
+            _NAME_SIZES[name] = got
+    return got + 2 + size
 
 
 class RefPlan:
@@ -219,16 +245,11 @@ class RefPlan:
                 if shared is not None:
                     shared[skey] = (node, size_t)
             self._sizes[t] = size_t
-        ref_size = _REF_SIZES.get(info.ref)
-        if ref_size is None:
-            ref_size = len(dumps({"$ref": info.ref}))
-            if len(_REF_SIZES) < 100_000:
-                _REF_SIZES[info.ref] = ref_size
+        r = ref_size(info.ref)
         in_defs = len(t) >= 2 and t[-2] in DEFINITIONS
         if not in_defs:
-            return size_t <= ref_size
-        entry = len(dumps(str(t[-1]))) + 2 + size_t
-        return n * size_t <= n * ref_size + entry
+            return size_t <= r
+        return n * size_t <= n * r + entry_size(str(t[-1]), size_t)
 
     def set_pins(self) -> None:
         live = self.live
