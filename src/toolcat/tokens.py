@@ -170,31 +170,96 @@ def load_ranks(name: str) -> dict[bytes, int]:
 
 
 def encoding(name: str = DEFAULT_ENCODING) -> Any:
-    """A ``tiktoken.Encoding`` built from the shipped ranks (no network)."""
+    """An :class:`Encoder` built from the shipped ranks (no network)."""
     enc = _cache.get(name)
     if enc is not None:
         return enc
-    # one thread at a time: the loader below is patched for the whole process
+    # one thread at a time: an encoding is built once
     with _LOADING:
         return _load_encoding(name)
+
+
+#: each encoding's pre-tokenizer pattern and special tokens, as
+#: ``tiktoken_ext.openai_public`` defines them (tests/unit/test_measure_tokens.py holds them
+#: equal): written here so that counting needs tiktoken's compiled core only, not the
+#: ``tiktoken`` package (whose import pulls in concurrent.futures and logging: some 15 ms of
+#: every ``project`` and ``measure`` run)
+_O200K_PAT = "|".join([
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""\p{N}{1,3}""",
+    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+    r"""\s*[\r\n]+""",
+    r"""\s+(?!\S)""",
+    r"""\s+""",
+])
+PARAMS = {
+    "o200k_base": (_O200K_PAT, {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}),
+    "cl100k_base": (
+        r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
+        {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
+         "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}),
+}
+
+
+def _core_module() -> Any:
+    """tiktoken's compiled core (``tiktoken._tiktoken``), loaded from its file without
+    importing the ``tiktoken`` package; registered under its own name, so that a later
+    ``import tiktoken`` uses this one (an extension module initializes once a process)."""
+    import sys
+
+    got = sys.modules.get("tiktoken._tiktoken")
+    if got is not None:
+        return got
+    try:
+        import importlib.machinery
+        import importlib.util
+
+        spec = importlib.util.find_spec("tiktoken")
+        folders = list(spec.submodule_search_locations or []) if spec is not None else []
+        for folder in folders:
+            for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+                path = os.path.join(folder, "_tiktoken" + suffix)
+                if os.path.isfile(path):
+                    core = importlib.util.spec_from_file_location("tiktoken._tiktoken", path)
+                    if core is None or core.loader is None:
+                        continue
+                    mod = importlib.util.module_from_spec(core)
+                    core.loader.exec_module(mod)
+                    sys.modules["tiktoken._tiktoken"] = mod
+                    return mod
+    except (ImportError, OSError, ValueError):
+        pass
+    import importlib
+
+    return importlib.import_module("tiktoken._tiktoken")
+
+
+class Encoder:
+    """An encoding's ``name`` and ``encode_ordinary``, as ``tiktoken.Encoding`` has them
+    (the same ``CoreBPE`` from the same ranks, pattern and special tokens)."""
+
+    def __init__(self, name: str) -> None:
+        pat_str, special = PARAMS[name]
+        self.name = name
+        self._core = _core_module().CoreBPE(load_ranks(name), special, pat_str)
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        try:
+            return self._core.encode_ordinary(text)
+        except UnicodeEncodeError:
+            # lone surrogates: what tiktoken.Encoding.encode_ordinary does with them
+            text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+            return self._core.encode_ordinary(text)
 
 
 def _load_encoding(name: str) -> Any:
     enc = _cache.get(name)
     if enc is not None:
         return enc
-    import tiktoken
-    import tiktoken_ext.openai_public as pub
-
-    ranks = load_ranks(name)
-    # Take pat_str and special tokens from tiktoken's own definitions, feeding it our ranks.
-    orig = pub.load_tiktoken_bpe
-    pub.load_tiktoken_bpe = lambda *a, **k: ranks  # type: ignore[assignment]
-    try:
-        params = getattr(pub, name)()
-    finally:
-        pub.load_tiktoken_bpe = orig
-    enc = tiktoken.Encoding(**params)
+    if name not in ENCODINGS:
+        raise ToolcatError(f"unknown tokenizer {name!r} (known: {', '.join(ENCODINGS)})")
+    enc = Encoder(name)
     _cache[name] = enc
     return enc
 

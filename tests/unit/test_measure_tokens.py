@@ -176,3 +176,25 @@ def test_a_long_white_space_run_is_refused_where_it_lies(monkeypatch):
         tokens.count(bad)
     with pytest.raises(tokens.TokenizerLimit, match="a run of 1,500 white-space"):
         tokens.count(bad * 2)   # its pieces were met before: the run's is not
+
+
+@pytest.mark.parametrize("name", ["o200k_base", "cl100k_base"])
+def test_the_encoder_is_tiktokens_encoding(name):
+    """Counting loads tiktoken's compiled core only, with the pattern and special tokens
+    tiktoken_ext defines (written in tokens.PARAMS): the same encoding, the same tokens."""
+    import tiktoken
+    import tiktoken_ext.openai_public as pub
+
+    ranks = tokens.load_ranks(name)
+    orig = pub.load_tiktoken_bpe
+    pub.load_tiktoken_bpe = lambda *a, **k: ranks
+    try:
+        params = getattr(pub, name)()
+    finally:
+        pub.load_tiktoken_bpe = orig
+    assert tokens.PARAMS[name] == (params["pat_str"], params["special_tokens"])
+    theirs = tiktoken.Encoding(**params)
+    ours = tokens.encoding(name)
+    assert ours.name == name
+    for text in TEXTS + ["a lone \ud800 surrogate", "x \udfff\ud83d y", "  \n\n\t  end"]:
+        assert ours.encode_ordinary(text) == theirs.encode_ordinary(text)
