@@ -102,3 +102,15 @@ def test_shared_definitions_are_serialized_once_and_the_view_is_exact(monkeypatc
     assert fig.bytes_before == len(whole)
     assert fig.sha256_before == hashlib.sha256(whole).hexdigest()
     assert written[0] < fig.bytes_before
+
+
+def test_without_the_digest_the_figures_are_the_same_but_the_hash():
+    """``measure``'s table does not show the SHA-256 of the standard view: measured without
+    it (``digest=False``), nothing else changes."""
+    cat = load(corpus("openapi", "box.openapi.json"))
+    with_it = measure_catalogs([cat], options_from_cli(), counter=tokens.Counter())[0]
+    without = measure_catalogs([cat], options_from_cli(), counter=tokens.Counter(),
+                               digest=False)[0]
+    assert without.sha256_before is None and len(with_it.sha256_before) == 64
+    with_it.sha256_before = None
+    assert without.to_json() == with_it.to_json()

@@ -96,7 +96,7 @@ class CatalogFigures:
     bytes_after: int
     tokens_before: int
     tokens_after: int
-    sha256_before: str
+    sha256_before: str | None     # None: not computed (measure_catalogs(digest=False))
     breakdown: dict[str, int]
     tool_figures: list[ToolFigures] = field(default_factory=list)
     unlowerable: list[str] = field(default_factory=list)  # ids --unlowerable fail stopped at
@@ -357,13 +357,16 @@ def project_one(cat: Catalog, popts: Any) -> Any:
 
 def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_base",
                      per_tool: bool = False, counter: Any = None,
-                     on_catalog: Any = None, loaded: int = 5) -> list[CatalogFigures]:
+                     on_catalog: Any = None, loaded: int = 5,
+                     digest: bool = True) -> list[CatalogFigures]:
     """All figures of each catalog; ``popts`` are the projection options (ProjectOptions).
 
     Token counts go through ``counter`` (:func:`toolcat.tokens.counter`; made here when not
     given), so they may be computed on another core while the next catalog is projected;
     they are filled in once every text is submitted. ``loaded``: with deferral
-    (``popts.defer``), the tools a session loads (the session estimate).
+    (``popts.defer``), the tools a session loads (the session estimate). ``digest``: the
+    SHA-256 of each standard view (``sha256_before``, None without it: ``measure``'s table
+    does not show it, and hashing a Kubernetes standard view, 54 MB, costs 35 ms).
     """
     from toolcat import tokens
     from toolcat.tokens import Tally
@@ -377,7 +380,8 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
 
         for cat in cats:
             with about(cat.file):   # an error deep inside (a RecursionError) names the file
-                figs.append(_measure_one(cat, popts, counter, per_tool, slots, loaded))
+                figs.append(_measure_one(cat, popts, counter, per_tool, slots, loaded,
+                                         digest))
             if on_catalog is not None:
                 on_catalog(cat)
         counts = counter.results()
@@ -502,7 +506,7 @@ class _Sums:
     into the whole text), the byte breakdown, schema sizes and per-tool figures."""
 
     def __init__(self, counter: Any, envelope: Any, popts: Any, per_tool: bool, file: str,
-                 slots: list) -> None:
+                 slots: list, digest: bool = True) -> None:
         self.counter, self.envelope, self.per_tool, self.file = counter, envelope, per_tool, file
         self.slots = slots
         self.out_key = envelope.output_field
@@ -513,7 +517,7 @@ class _Sums:
 
         #: the distinct pieces the views submitted (they repeat each other)
         self.seen = Seen()
-        self.before = Tally(counter, self.seen, hash=True)
+        self.before = Tally(counter, self.seen, hash=digest)
         self.after, self.middle = Tally(counter, self.seen), Tally(counter, self.seen)
         self.model_before, self.model_after = Tally(counter, self.seen), Tally(counter, self.seen)
         for view in self._views():
@@ -617,7 +621,7 @@ class _Sums:
             bytes_after=self.after.size,
             tokens_before=0,
             tokens_after=0,
-            sha256_before=before.hash.hexdigest(),
+            sha256_before=before.hash.hexdigest() if before.hash is not None else None,
             breakdown={"descriptions": self.desc, "schema_prose": self.prose,
                        "schema_shape": self.schema - self.prose,
                        "other": before.size - self.desc - self.schema},
@@ -641,7 +645,7 @@ class _Sums:
 
 
 def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
-                      slots: list) -> CatalogFigures | None:
+                      slots: list, digest: bool = True) -> CatalogFigures | None:
     """:func:`_measure_one` of a streamed catalog (formats.mcp.StreamedTools), a batch of
     tools at a time: the same figures, exactly (lengths, hashes and token counts add up over
     the batches). None when the projection of the batches is not the projection of the
@@ -656,7 +660,7 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
     envelope = targets.get(popts.to)
     if envelope.provider is not None or getattr(popts, "sort", False):
         return None
-    sums = _Sums(counter, envelope, popts, per_tool, cat.file, slots)
+    sums = _Sums(counter, envelope, popts, per_tool, cat.file, slots, digest)
     ids: set = set()
     no_input: list[str] = []
     no_input_count = 0
@@ -692,12 +696,12 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
 
 
 def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
-                 slots: list, loaded: int = 5) -> CatalogFigures:
+                 slots: list, loaded: int = 5, digest: bool = True) -> CatalogFigures:
     defer = getattr(popts, "defer", None)
     stream = cat.stream
     if stream is not None and not (defer and defer.active):
         mark = len(slots)
-        fig = _measure_streamed(cat, popts, counter, per_tool, slots)
+        fig = _measure_streamed(cat, popts, counter, per_tool, slots, digest)
         if fig is not None:
             fig.description_score = _score(cat)
             return fig
@@ -705,7 +709,7 @@ def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
         # from here on the catalog read whole (the stream is closed: never read it again)
         cat = stream.load_whole()
     proj = project_one(cat, popts)
-    sums = _Sums(counter, targets.get(proj.target), popts, per_tool, cat.file, slots)
+    sums = _Sums(counter, targets.get(proj.target), popts, per_tool, cat.file, slots, digest)
     # the standard view as the projection built it: standard_array([cat], target), with
     # --source/--safety-tier applied where the target is not the input's own format
     sums.add(proj.tools, [t.dialect for t in cat.tools]
