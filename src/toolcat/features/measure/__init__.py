@@ -276,19 +276,30 @@ class _Breakdown:
         self.known[id(schema)] = (schema, size - len(canonical.dumps(rest)) + 1)
 
     def split(self, items: list, target: str, dialects: list[str] | None,
-              total_bytes: int, sizes: list[int] | None = None) -> dict[str, int]:
+              total_bytes: int, sizes: list[int] | None = None,
+              field_sizes: list[dict[str, int]] | None = None) -> dict[str, int]:
         """The four parts of the canonical array of ``items`` (``total_bytes`` long);
         ``sizes``: the length of each item's canonical bytes, when known (the schemas are
-        sized from them)."""
+        sized from them); ``field_sizes``: the length of each item's schema fields, when
+        known (:meth:`toolcat.features.project.parts.DescriptorParts.parts`: its schemas are
+        not sized again)."""
         desc = prose = schema = 0
         envelope = targets.get(target)
         jlen = self.jlen
         self.known = {}
+        fields = [p[0] if len(p) == 1 else None for p in envelope.schema_paths]
         for i, item in enumerate(items):
             body = envelope.body(item)
             if not isinstance(body, dict):
                 continue
-            if sizes is not None and body is item:
+            known = field_sizes[i] if field_sizes is not None else None
+            if known:
+                for f in fields:
+                    if f is not None and f in known:
+                        s = body[f]
+                        if s.__class__ is dict or s.__class__ is list:
+                            self.known[id(s)] = (s, known[f])   # (held by the item)
+            elif sizes is not None and body is item:
                 self._learn(item, sizes[i], envelope)
             if "description" in body:
                 desc += _entry_bytes(body, "description", body["description"], jlen)
@@ -539,7 +550,7 @@ class _Sums:
         a chunk ends after the tool that fills it)."""
         env = self.envelope
         start = size = 0
-        befores: list[tuple[Any, list, int]] = []
+        befores: list[tuple[Any, list, int, dict[str, int]]] = []
         # one for the call (its memos hold the objects they measured): a streamed catalog's
         # batches come one call each, memory stays that of a batch
         breakdown = _Breakdown()
@@ -550,9 +561,10 @@ class _Sums:
             if self.out_key is not None and self.no_output:
                 # --no-output-schema: like with like, the before side leaves them out too
                 item = _without_key(env, item, self.out_key)
-            parts = self.writer.parts(item)
+            fields: dict[str, int] = {}
+            parts = self.writer.parts(item, fields)
             n = parts_size(parts)
-            befores.append((item, parts, n))
+            befores.append((item, parts, n, fields))
             size += n
             if size >= _CHUNK_BYTES or i == len(pts) - 1:
                 self._chunk(pts[start:i + 1], dialects[start:i + 1]
@@ -560,14 +572,15 @@ class _Sums:
                 start, size, befores = i + 1, 0, []
 
     def _chunk(self, pts: list, dialects: list[str] | None,
-               befores: list[tuple[Any, list, int]], parts_of: "_Breakdown") -> None:
+               befores: list[tuple[Any, list, int, dict[str, int]]],
+               parts_of: "_Breakdown") -> None:
         env = self.envelope
-        before_items = [item for item, _, _ in befores]
+        before_items = [item for item, _, _, _ in befores]
         after_items = [t.descriptor for t in pts]
         a = canonical.dumps(after_items)
         from toolcat.features.project.parts import add_item
 
-        for t, (bi, bparts, _n) in zip(pts, befores):
+        for t, (bi, bparts, _n, _f) in zip(pts, befores):
             add_item(self.before, bparts)
             # the lossless-only descriptor is often the before one (a widened output
             # schema): its parts are known
@@ -579,10 +592,10 @@ class _Sums:
         for bi in before_items:
             add_item(self.model_before, self.writer.parts(model_facing(env, bi)))
         _add_array(self.model_after, canonical.dumps([model_facing(env, i) for i in after_items]))
-        sizes = [n for _, _, n in befores]
+        sizes = [n for _, _, n, _ in befores]
         # the canonical bytes are compositional: an array's are its items' joined
         parts = parts_of.split(before_items, env.name, dialects, sum(sizes) + len(sizes) + 1,
-                               sizes)
+                               sizes, [f for _, _, _, f in befores])
         self.desc += parts["descriptions"]
         self.prose += parts["schema_prose"]
         self.schema += parts["schema_prose"] + parts["schema_shape"]
@@ -595,7 +608,7 @@ class _Sums:
         if self.per_tool:
             from toolcat.tokens import Tally
 
-            for (bi, bparts, bn), ai in zip(befores, after_items):
+            for (bi, bparts, bn, _f), ai in zip(befores, after_items):
                 ab = canonical.dumps(ai)
                 tf = ToolFigures(file=self.file, id=env.item_id(bi), bytes_before=bn,
                                  bytes_after=len(ab), tokens_before=0, tokens_after=0)
