@@ -230,9 +230,9 @@ def _core_module() -> Any:
                     return mod
     except (ImportError, OSError, ValueError):
         pass
-    import importlib
+    import tiktoken._tiktoken
 
-    return importlib.import_module("tiktoken._tiktoken")
+    return tiktoken._tiktoken
 
 
 class Encoder:
