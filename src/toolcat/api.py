@@ -186,7 +186,7 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
             search: str = "bm25", for_clients: Iterable[str] = (),
             server_name: str | None = None, plugin: str | None = None,
             settings: ProjectOptions | None = None, counter: Any = None,
-            on_catalog: Any = None, loaded: int = 5) -> Measurement:
+            on_catalog: Any = None, loaded: int = 5, digest: bool = True) -> Measurement:
     """Bytes and exact BPE tokens (``o200k_base`` or ``cl100k_base``) of each catalog's
     standard view against the compact view ``toolcat project`` writes with the same options,
     as ``toolcat measure`` counts them. ``per_tool``: also each tool's figures (for
@@ -196,7 +196,8 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
     done (progress). :meth:`~toolcat.features.measure.Measurement.json` is ``measure --format json``'s
     data. ``loaded``: with deferral (``settings.defer``), the tools a session loads (the
     session estimate). The projection keywords are :func:`project`'s (``for_clients``: the
-    view those MCP clients get, as ``measure --for``)."""
+    view those MCP clients get, as ``measure --for``). ``digest``: each catalog's
+    ``sha256_before`` (None without it: hashing the standard view is left out)."""
     from toolcat.features.measure import Measurement, measure_catalogs, tokenizer_name
     from toolcat.features.project import options_from_cli
 
@@ -208,7 +209,7 @@ def measure(catalogs: Catalogs, tokenizer: str = "o200k_base", *, per_tool: bool
         for_clients=for_clients, server_name=server_name, plugin=plugin)
     tok = tokenizer_name(tokenizer)
     figs = measure_catalogs(_catalogs(catalogs), opts, tok, per_tool=per_tool, counter=counter,
-                            on_catalog=on_catalog, loaded=loaded)
+                            on_catalog=on_catalog, loaded=loaded, digest=digest)
     return Measurement(figs, tok)
 
 

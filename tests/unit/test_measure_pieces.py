@@ -102,3 +102,58 @@ def test_shared_definitions_are_serialized_once_and_the_view_is_exact(monkeypatc
     assert fig.bytes_before == len(whole)
     assert fig.sha256_before == hashlib.sha256(whole).hexdigest()
     assert written[0] < fig.bytes_before
+
+
+def test_without_the_digest_the_figures_are_the_same_but_the_hash():
+    """``measure``'s table does not show the SHA-256 of the standard view: measured without
+    it (``digest=False``), nothing else changes."""
+    cat = load(corpus("openapi", "box.openapi.json"))
+    with_it = measure_catalogs([cat], options_from_cli(), counter=tokens.Counter())[0]
+    without = measure_catalogs([cat], options_from_cli(), counter=tokens.Counter(),
+                               digest=False)[0]
+    assert without.sha256_before is None and len(with_it.sha256_before) == 64
+    with_it.sha256_before = None
+    assert without.to_json() == with_it.to_json()
+
+
+@pytest.mark.parametrize("to", ["mcp", "openai", "anthropic"])
+def test_the_parts_give_the_size_of_each_schema_field(to):
+    """DescriptorParts.parts(item, sizes): the parts join to the canonical bytes of the item
+    (with or without definitions maps in its schemas), and ``sizes`` holds the length of
+    each schema field's canonical bytes: what measure's breakdown would size again."""
+    from toolcat.features.project.parts import DescriptorParts
+
+    proj = project([load(corpus("openapi", "box.openapi.json"))], to=to)
+    env = proj.envelope
+    writer = DescriptorParts(env)
+    seen = 0
+    for t in proj.tools:
+        sizes: dict = {}
+        parts = writer.parts(t.standard, sizes)
+        assert tokens.parts_text(parts) == canonical.dumps(t.standard)
+        body = env.body(t.standard)
+        assert sizes == {k: len(canonical.dumps(body[k])) for k in env.schema_fields
+                         if k in body}
+        seen += len(sizes)
+    assert seen >= len(proj.tools)
+
+
+def test_measure_serializes_each_schema_once():
+    """The breakdown takes the schemas' sizes from the parts that wrote them: measure writes
+    fewer bytes than the standard view holds (openai's tools do not bundle definitions: each
+    schema was written again to be sized, 1.35 times the view in all)."""
+    cat = load(corpus("openapi", "openai.openapi.yaml"))
+    written = [0]
+    real = canonical.dumps
+
+    def dumps(value, *a, **k):
+        out = real(value, *a, **k)
+        written[0] += len(out)
+        return out
+
+    canonical.dumps = dumps
+    try:
+        fig = measure_catalogs([cat], options_from_cli(), counter=tokens.Counter())[0]
+    finally:
+        canonical.dumps = real
+    assert written[0] < fig.bytes_before

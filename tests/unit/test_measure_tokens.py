@@ -176,3 +176,53 @@ def test_a_long_white_space_run_is_refused_where_it_lies(monkeypatch):
         tokens.count(bad)
     with pytest.raises(tokens.TokenizerLimit, match="a run of 1,500 white-space"):
         tokens.count(bad * 2)   # its pieces were met before: the run's is not
+
+
+@pytest.mark.parametrize("name", ["o200k_base", "cl100k_base"])
+def test_the_encoder_is_tiktokens_encoding(name):
+    """Counting loads tiktoken's compiled core only, with the pattern and special tokens
+    tiktoken_ext defines (written in tokens.PARAMS): the same encoding, the same tokens."""
+    import tiktoken
+    import tiktoken_ext.openai_public as pub
+
+    ranks = tokens.load_ranks(name)
+    orig = pub.load_tiktoken_bpe
+    pub.load_tiktoken_bpe = lambda *a, **k: ranks
+    try:
+        params = getattr(pub, name)()
+    finally:
+        pub.load_tiktoken_bpe = orig
+    assert tokens.PARAMS[name] == (params["pat_str"], params["special_tokens"])
+    theirs = tiktoken.Encoding(**params)
+    ours = tokens.encoding(name)
+    assert ours.name == name
+    for text in TEXTS + ["a lone \ud800 surrogate", "x \udfff\ud83d y", "  \n\n\t  end"]:
+        assert ours.encode_ordinary(text) == theirs.encode_ordinary(text)
+
+
+@needs_fork
+def test_the_forked_counter_sends_texts_in_batches():
+    """Many short texts go to the child in a few batches (not a thread woken and a write for
+    each), texts longer than the child reads at once among them; the counts are the same."""
+    c = tokens.ForkedCounter("o200k_base")
+    puts = []
+    real = c._queue
+
+    class Counted:
+        def put(self, item):
+            puts.append(item)
+            real.put(item)
+
+        def get(self):
+            return real.get()
+
+        def empty(self):
+            return real.empty()
+
+    c._queue = Counted()
+    texts = ['{"name":"tool_%d","description":"Does thing %d."}' % (i, i) for i in range(3000)]
+    texts[1500] = '{"a":"' + "word " * 500_000 + '"}'     # 2.5 MB: several reads
+    for t in texts:
+        c.submit(t)
+    assert c.results() == [tokens.count(t) for t in texts]
+    assert len(puts) < 20

@@ -215,12 +215,14 @@ def measure(
     paths = require_inputs(paths, live)
     lopts = opts.load(root=ms.root)
     lopts.stream = True       # a large MCP tools list is measured a batch of tools at a time
-    src, figs = _measure(paths, live, lopts, ms, popts, fmt, top, loaded, opts.quiet)
+    # the SHA-256 of each standard view: in the JSON and CSV figures and a baseline only
+    digest = fmt in ("json", "csv") or write_baseline is not None
+    src, figs = _measure(paths, live, lopts, ms, popts, fmt, top, loaded, opts.quiet, digest)
     return _report(src, figs, budget, ms, fmt, top, config, write_baseline, opts.quiet)
 
 
 def _measure(paths: list[str], live: Any, lopts: Any, ms: Any, popts: Any, fmt: str,
-             top: int, loaded: int, quiet: bool) -> tuple[Any, list]:
+             top: int, loaded: int, quiet: bool, digest: bool = True) -> tuple[Any, list]:
     """Load and measure, with a progress bar on a terminal; the sources and the figures."""
     import toolcat
     from toolcat import tokens
@@ -262,7 +264,8 @@ def _measure(paths: list[str], live: Any, lopts: Any, ms: Any, popts: Any, fmt: 
             progress.update(f"measured {cat.file}", advance=1)
 
         figs = toolcat.measure(cats, ms.tok, per_tool=top > 0, settings=popts,
-                               counter=counter, on_catalog=on_catalog, loaded=loaded).catalogs
+                               counter=counter, on_catalog=on_catalog, loaded=loaded,
+                               digest=digest).catalogs
     finally:
         counter.close(kill=True)  # a no-op once the counts are in; frees the child on errors
         progress.stop()

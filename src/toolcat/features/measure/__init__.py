@@ -96,7 +96,7 @@ class CatalogFigures:
     bytes_after: int
     tokens_before: int
     tokens_after: int
-    sha256_before: str
+    sha256_before: str | None     # None: not computed (measure_catalogs(digest=False))
     breakdown: dict[str, int]
     tool_figures: list[ToolFigures] = field(default_factory=list)
     unlowerable: list[str] = field(default_factory=list)  # ids --unlowerable fail stopped at
@@ -276,19 +276,30 @@ class _Breakdown:
         self.known[id(schema)] = (schema, size - len(canonical.dumps(rest)) + 1)
 
     def split(self, items: list, target: str, dialects: list[str] | None,
-              total_bytes: int, sizes: list[int] | None = None) -> dict[str, int]:
+              total_bytes: int, sizes: list[int] | None = None,
+              field_sizes: list[dict[str, int]] | None = None) -> dict[str, int]:
         """The four parts of the canonical array of ``items`` (``total_bytes`` long);
         ``sizes``: the length of each item's canonical bytes, when known (the schemas are
-        sized from them)."""
+        sized from them); ``field_sizes``: the length of each item's schema fields, when
+        known (:meth:`toolcat.features.project.parts.DescriptorParts.parts`: its schemas are
+        not sized again)."""
         desc = prose = schema = 0
         envelope = targets.get(target)
         jlen = self.jlen
         self.known = {}
+        fields = [p[0] if len(p) == 1 else None for p in envelope.schema_paths]
         for i, item in enumerate(items):
             body = envelope.body(item)
             if not isinstance(body, dict):
                 continue
-            if sizes is not None and body is item:
+            known = field_sizes[i] if field_sizes is not None else None
+            if known:
+                for f in fields:
+                    if f is not None and f in known:
+                        s = body[f]
+                        if s.__class__ is dict or s.__class__ is list:
+                            self.known[id(s)] = (s, known[f])   # (held by the item)
+            elif sizes is not None and body is item:
                 self._learn(item, sizes[i], envelope)
             if "description" in body:
                 desc += _entry_bytes(body, "description", body["description"], jlen)
@@ -357,13 +368,16 @@ def project_one(cat: Catalog, popts: Any) -> Any:
 
 def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_base",
                      per_tool: bool = False, counter: Any = None,
-                     on_catalog: Any = None, loaded: int = 5) -> list[CatalogFigures]:
+                     on_catalog: Any = None, loaded: int = 5,
+                     digest: bool = True) -> list[CatalogFigures]:
     """All figures of each catalog; ``popts`` are the projection options (ProjectOptions).
 
     Token counts go through ``counter`` (:func:`toolcat.tokens.counter`; made here when not
     given), so they may be computed on another core while the next catalog is projected;
     they are filled in once every text is submitted. ``loaded``: with deferral
-    (``popts.defer``), the tools a session loads (the session estimate).
+    (``popts.defer``), the tools a session loads (the session estimate). ``digest``: the
+    SHA-256 of each standard view (``sha256_before``, None without it: ``measure``'s table
+    does not show it, and hashing a Kubernetes standard view, 54 MB, costs 35 ms).
     """
     from toolcat import tokens
     from toolcat.tokens import Tally
@@ -377,7 +391,8 @@ def measure_catalogs(cats: list[Catalog], popts: Any, tokenizer: str = "o200k_ba
 
         for cat in cats:
             with about(cat.file):   # an error deep inside (a RecursionError) names the file
-                figs.append(_measure_one(cat, popts, counter, per_tool, slots, loaded))
+                figs.append(_measure_one(cat, popts, counter, per_tool, slots, loaded,
+                                         digest))
             if on_catalog is not None:
                 on_catalog(cat)
         counts = counter.results()
@@ -502,7 +517,7 @@ class _Sums:
     into the whole text), the byte breakdown, schema sizes and per-tool figures."""
 
     def __init__(self, counter: Any, envelope: Any, popts: Any, per_tool: bool, file: str,
-                 slots: list) -> None:
+                 slots: list, digest: bool = True) -> None:
         self.counter, self.envelope, self.per_tool, self.file = counter, envelope, per_tool, file
         self.slots = slots
         self.out_key = envelope.output_field
@@ -513,7 +528,7 @@ class _Sums:
 
         #: the distinct pieces the views submitted (they repeat each other)
         self.seen = Seen()
-        self.before = Tally(counter, self.seen, hash=True)
+        self.before = Tally(counter, self.seen, hash=digest)
         self.after, self.middle = Tally(counter, self.seen), Tally(counter, self.seen)
         self.model_before, self.model_after = Tally(counter, self.seen), Tally(counter, self.seen)
         for view in self._views():
@@ -535,7 +550,7 @@ class _Sums:
         a chunk ends after the tool that fills it)."""
         env = self.envelope
         start = size = 0
-        befores: list[tuple[Any, list, int]] = []
+        befores: list[tuple[Any, list, int, dict[str, int]]] = []
         # one for the call (its memos hold the objects they measured): a streamed catalog's
         # batches come one call each, memory stays that of a batch
         breakdown = _Breakdown()
@@ -546,9 +561,10 @@ class _Sums:
             if self.out_key is not None and self.no_output:
                 # --no-output-schema: like with like, the before side leaves them out too
                 item = _without_key(env, item, self.out_key)
-            parts = self.writer.parts(item)
+            fields: dict[str, int] = {}
+            parts = self.writer.parts(item, fields)
             n = parts_size(parts)
-            befores.append((item, parts, n))
+            befores.append((item, parts, n, fields))
             size += n
             if size >= _CHUNK_BYTES or i == len(pts) - 1:
                 self._chunk(pts[start:i + 1], dialects[start:i + 1]
@@ -556,14 +572,15 @@ class _Sums:
                 start, size, befores = i + 1, 0, []
 
     def _chunk(self, pts: list, dialects: list[str] | None,
-               befores: list[tuple[Any, list, int]], parts_of: "_Breakdown") -> None:
+               befores: list[tuple[Any, list, int, dict[str, int]]],
+               parts_of: "_Breakdown") -> None:
         env = self.envelope
-        before_items = [item for item, _, _ in befores]
+        before_items = [item for item, _, _, _ in befores]
         after_items = [t.descriptor for t in pts]
         a = canonical.dumps(after_items)
         from toolcat.features.project.parts import add_item
 
-        for t, (bi, bparts, _n) in zip(pts, befores):
+        for t, (bi, bparts, _n, _f) in zip(pts, befores):
             add_item(self.before, bparts)
             # the lossless-only descriptor is often the before one (a widened output
             # schema): its parts are known
@@ -575,10 +592,10 @@ class _Sums:
         for bi in before_items:
             add_item(self.model_before, self.writer.parts(model_facing(env, bi)))
         _add_array(self.model_after, canonical.dumps([model_facing(env, i) for i in after_items]))
-        sizes = [n for _, _, n in befores]
+        sizes = [n for _, _, n, _ in befores]
         # the canonical bytes are compositional: an array's are its items' joined
         parts = parts_of.split(before_items, env.name, dialects, sum(sizes) + len(sizes) + 1,
-                               sizes)
+                               sizes, [f for _, _, _, f in befores])
         self.desc += parts["descriptions"]
         self.prose += parts["schema_prose"]
         self.schema += parts["schema_prose"] + parts["schema_shape"]
@@ -591,7 +608,7 @@ class _Sums:
         if self.per_tool:
             from toolcat.tokens import Tally
 
-            for (bi, bparts, bn), ai in zip(befores, after_items):
+            for (bi, bparts, bn, _f), ai in zip(befores, after_items):
                 ab = canonical.dumps(ai)
                 tf = ToolFigures(file=self.file, id=env.item_id(bi), bytes_before=bn,
                                  bytes_after=len(ab), tokens_before=0, tokens_after=0)
@@ -617,7 +634,7 @@ class _Sums:
             bytes_after=self.after.size,
             tokens_before=0,
             tokens_after=0,
-            sha256_before=before.hash.hexdigest(),
+            sha256_before=before.hash.hexdigest() if before.hash is not None else None,
             breakdown={"descriptions": self.desc, "schema_prose": self.prose,
                        "schema_shape": self.schema - self.prose,
                        "other": before.size - self.desc - self.schema},
@@ -641,7 +658,7 @@ class _Sums:
 
 
 def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
-                      slots: list) -> CatalogFigures | None:
+                      slots: list, digest: bool = True) -> CatalogFigures | None:
     """:func:`_measure_one` of a streamed catalog (formats.mcp.StreamedTools), a batch of
     tools at a time: the same figures, exactly (lengths, hashes and token counts add up over
     the batches). None when the projection of the batches is not the projection of the
@@ -656,7 +673,7 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
     envelope = targets.get(popts.to)
     if envelope.provider is not None or getattr(popts, "sort", False):
         return None
-    sums = _Sums(counter, envelope, popts, per_tool, cat.file, slots)
+    sums = _Sums(counter, envelope, popts, per_tool, cat.file, slots, digest)
     ids: set = set()
     no_input: list[str] = []
     no_input_count = 0
@@ -692,12 +709,12 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
 
 
 def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
-                 slots: list, loaded: int = 5) -> CatalogFigures:
+                 slots: list, loaded: int = 5, digest: bool = True) -> CatalogFigures:
     defer = getattr(popts, "defer", None)
     stream = cat.stream
     if stream is not None and not (defer and defer.active):
         mark = len(slots)
-        fig = _measure_streamed(cat, popts, counter, per_tool, slots)
+        fig = _measure_streamed(cat, popts, counter, per_tool, slots, digest)
         if fig is not None:
             fig.description_score = _score(cat)
             return fig
@@ -705,7 +722,7 @@ def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
         # from here on the catalog read whole (the stream is closed: never read it again)
         cat = stream.load_whole()
     proj = project_one(cat, popts)
-    sums = _Sums(counter, targets.get(proj.target), popts, per_tool, cat.file, slots)
+    sums = _Sums(counter, targets.get(proj.target), popts, per_tool, cat.file, slots, digest)
     # the standard view as the projection built it: standard_array([cat], target), with
     # --source/--safety-tier applied where the target is not the input's own format
     sums.add(proj.tools, [t.dialect for t in cat.tools]

@@ -65,17 +65,30 @@ class DescriptorParts:
         #: id of a definitions map -> (it, its group)
         self.maps: dict[int, tuple[Any, Group]] = {}
 
-    def parts(self, item: Any) -> list[bytes | Shared | Group]:
+    def parts(self, item: Any, sizes: dict[str, int] | None = None
+              ) -> list[bytes | Shared | Group]:
         """``canonical.dumps(item)`` in parts: plain bytes (each run of them joined) and a
-        :class:`~toolcat.tokens.Group` per definitions map of its schemas."""
+        :class:`~toolcat.tokens.Group` per definitions map of its schemas. ``sizes``: filled
+        with the length of the canonical bytes of each schema field of its body (left
+        empty when the item cannot be written in parts)."""
         env = self.envelope
         body = env.body(item)
-        if body.__class__ is not dict or not any(
-                self._defs_key(body.get(k)) is not None for k in env.schema_fields):
+        if body.__class__ is not dict or (sizes is None and not any(
+                self._defs_key(body.get(k)) is not None for k in env.schema_fields)):
             return [canonical.dumps(item)]
         out: list = []
         schema = self._schema_parts
-        subs = {k: schema for k in env.schema_fields}
+        if sizes is None:
+            subs = {k: schema for k in env.schema_fields}
+        else:
+            def sized(key: str) -> Any:
+                def f(v: Any, o: list) -> None:
+                    mark = len(o)
+                    schema(v, o)
+                    sizes[key] = parts_length(o[mark:])
+                return f
+
+            subs = {k: sized(k) for k in env.schema_fields}
         try:
             if body is item:
                 _dict_parts(item, subs, out)
@@ -85,6 +98,8 @@ class DescriptorParts:
 
                 _dict_parts(item, {k: inner for k, v in item.items() if v is body}, out)
         except (TypeError, ValueError, orjson.JSONEncodeError):
+            if sizes is not None:
+                sizes.clear()
             return [canonical.dumps(item)]
         # each run of plain bytes joined: the parts alternate
         joined: list[bytes | Shared | Group] = []
