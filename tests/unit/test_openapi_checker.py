@@ -53,11 +53,88 @@ def test_a_json_spec_whose_references_resolve_is_not_walked(tmp_path, monkeypatc
     monkeypatch.setattr(check.RefChecker, "_children", counted)
     assert _problems(tmp_path, _SPEC) == []
     assert walked == []
-    # the same spec as YAML: walked (and nothing found)
+    # the same spec as YAML (its references read from the parsed document): not walked
     path = tmp_path / "spec.yaml"
     path.write_text(json.dumps(_SPEC))      # JSON is YAML; the name makes it read as YAML
     api.load(str(path))
+    assert walked == []
+    # one reference into another file: walked
+    (tmp_path / "other.yaml").write_text("Rate:\n  schema: {type: integer}\n")
+    other = copy.deepcopy(_SPEC)
+    other["components"]["responses"]["NotFound"]["headers"]["X-Rate"]["$ref"] = \
+        "other.yaml#/Rate"
+    path.write_text(json.dumps(other))
+    api.load(str(path))
     assert walked
+
+
+def _yaml_problems(tmp_path, text: str) -> list[tuple[str, str]]:
+    path = tmp_path / "spec.yaml"
+    path.write_text(text)
+    cat = api.load(str(path), broken_refs="fail")
+    return sorted((p.pointer, p.message) for p in cat.problems if p.code == "SC302")
+
+
+_YAML = """\
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        '200': {description: ok}
+        '404': {$ref: '#/components/responses/NotFound'}
+components:
+  responses:
+    NotFound:
+      description: nf
+      headers:
+        X-Rate:
+          KEY: REF
+  headers:
+    Rate:
+      schema: &int {type: integer}
+    Other:
+      schema: *int
+  schemas:
+    Unused:
+      properties:
+        x: &shared
+          KEY: REF
+        y: *shared
+"""
+
+
+def test_a_yaml_spec_reports_each_broken_reference_however_written(tmp_path):
+    good = "'#/components/headers/Rate'"
+    bad = "'#/components/headers/nope'"
+    header = "/components/responses/NotFound/headers/X-Rate/$ref"
+    prop = "/components/schemas/Unused/properties/x/$ref"
+    for key in ("$ref", '"$ref"', "'$ref'", '"\\x24ref"', '"\\u0024r\\u0065f"'):
+        def text(h: str, p: str) -> str:
+            return _YAML.replace("KEY: REF", f"{key}: {h}", 1).replace(
+                "KEY: REF", f"{key}: {p}", 1)
+        assert _yaml_problems(tmp_path, text(good, good)) == [], key
+        assert [p for p, _m in _yaml_problems(tmp_path, text(bad, good))] == [header], key
+        # an unused schema's, behind an anchor (its alias is another property: the same node)
+        got = [p for p, _m in _yaml_problems(tmp_path, text(good, bad))]
+        assert prop in got, key
+        # the key as an explicit mapping key, the value as a block scalar
+        explicit = _YAML.replace("KEY: REF", f"? {key}\n          : >-\n            "
+                                 "#/components/headers/nope", 1).replace(
+            "KEY: REF", f"$ref: {good}", 1)
+        assert [p for p, _m in _yaml_problems(tmp_path, explicit)] == [header], key
+
+
+def test_a_yaml_cycle_of_references_is_still_reported(tmp_path):
+    text = _YAML.replace("KEY: REF", "$ref: '#/components/headers/Rate'").replace(
+        "    NotFound:\n      description: nf\n",
+        "    NotFound:\n      $ref: '#/components/responses/Gone'\n"
+        "    Gone:\n      $ref: '#/components/responses/NotFound'\n"
+        "    Spare:\n      description: nf\n")
+    got = _yaml_problems(tmp_path, text)
+    assert got and all("cycle" in m for _p, m in got)
 
 
 def test_every_broken_reference_is_still_reported(tmp_path):

@@ -174,26 +174,21 @@ _REF_ESCAPES = re.compile(r"\\u(?i:0024|0072|0065|0066)")
 
 
 def local_refs_resolve(r: Resolver) -> bool:
-    """True when the checker can find nothing: the document is JSON, the only one read, its
-    local references are answered wherever they are written (no ``$id``), and every ``$ref``
-    member of its text that holds a string (the checker reads no other) is a local reference
-    that resolves, and no chain of references (followed as :meth:`Resolver.follow` does)
-    comes back to itself. Each distinct reference is resolved once (Kubernetes: 9,852
-    ``$ref`` members, 819 distinct) instead of the walk over every operation, response and
-    schema. A YAML text, or anything else: False (walked)."""
+    """True when the checker can find nothing: the document is the only one read, its local
+    references are answered wherever they are written (no ``$id``), and every ``$ref``
+    member that holds a string (the checker reads no other) is a local reference that
+    resolves, and no chain of references (followed as :meth:`Resolver.follow` does) comes
+    back to itself. Each distinct reference is resolved once (Kubernetes: 9,852 ``$ref``
+    members, 819 distinct) instead of the walk over every operation, response and schema.
+    Anything else: False (walked). The references: :func:`_ref_strings`."""
     doc = r.root
-    if doc.src.syntax != "json" or doc.ids or any(d is not doc for d in r.docs_by_uri.values()):
+    if doc.ids or any(d is not doc for d in r.docs_by_uri.values()):
         return False
-    text = doc.src.text
-    # in JSON a '"$ref"' outside every string is a key; inside a string its quotes are
-    # escaped (a match there only adds a reference to check), and a match spans no key
-    pat = _JSON_REF_ANY if _REF_ESCAPES.search(text) else _JSON_REF
+    refs = _ref_strings(doc)
+    if refs is None:
+        return False
     ends: set[int] = set()      # targets whose chain was followed to an end
-    for raw in set(pat.findall(text)):
-        try:
-            ref = json.loads(raw) if "\\" in raw else raw[1:-1]
-        except ValueError:
-            return False
+    for ref in refs:
         t = r.local(ref, doc) if ref.startswith("#") else None
         chain: set[int] = set()
         while True:
@@ -210,3 +205,46 @@ def local_refs_resolve(r: Resolver) -> bool:
             t = r.local(nxt, doc) if nxt.startswith("#") else None
         ends |= chain
     return True
+
+
+def _ref_strings(doc: Doc) -> set[str] | None:
+    """Every string a ``$ref`` member of ``doc`` holds (and maybe more: each only adds a
+    reference to check), or None where one cannot be read. A JSON document: from its text,
+    in one expression (in JSON a ``"$ref"`` outside every string is a key; inside a string
+    its quotes are escaped, and a match spans no key). Any other (YAML, where a key may be
+    written in many ways): from the parsed data, every mapping of it visited once, level by
+    level (Stripe: 29,285 mappings, 14 ms; the checker's walk over what the loader does not
+    convert took about 36)."""
+    if doc.src.syntax == "json":
+        text = doc.src.text
+        pat = _JSON_REF_ANY if _REF_ESCAPES.search(text) else _JSON_REF
+        found: set[str] = set()
+        for raw in set(pat.findall(text)):
+            try:
+                found.add(json.loads(raw) if "\\" in raw else raw[1:-1])
+            except ValueError:
+                return None
+        return found
+    refs: set[str] = set()
+    maps: list[dict] = [doc.data] if isinstance(doc.data, dict) else []
+    seqs: list[list] = [doc.data] if isinstance(doc.data, list) else []
+    while maps or seqs:
+        next_maps: list[dict] = []
+        next_seqs: list[list] = []
+        for m in maps:
+            ref = m.get("$ref")
+            if isinstance(ref, str):
+                refs.add(ref)
+            for v in m.values():
+                if isinstance(v, dict):
+                    next_maps.append(v)
+                elif isinstance(v, list):
+                    next_seqs.append(v)
+        for seq in seqs:
+            for v in seq:
+                if isinstance(v, dict):
+                    next_maps.append(v)
+                elif isinstance(v, list):
+                    next_seqs.append(v)
+        maps, seqs = next_maps, next_seqs
+    return refs
