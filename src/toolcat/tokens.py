@@ -1016,6 +1016,8 @@ class Tally:
             use = self._groups.get(id(got[1]))
             if use is None:
                 self._groups[id(got[1])] = [got[1], 1]
+                if len(self._groups) > self._fold_at:
+                    self._fold()
             else:
                 use[1] += 1
         self.add_parts(group.rest)
@@ -1080,8 +1082,10 @@ class Tally:
     def _fold(self) -> None:
         """Add up the pieces of ``_uses`` whose counts are all known already (the counter
         answers in order: index ``i`` is known when ``i < len(answered)``) into ``_folded``
-        and drop them: the sum is the one :meth:`total` would make of them, exactly; a piece
-        met again after is a new entry."""
+        and drop them, and the same of the groups of ``_groups`` whose inner pieces are all
+        known: the sum is the one :meth:`total` would make of them, exactly; a piece or group
+        met again after is a new entry (memory stays that of what is not counted yet, not of
+        the text: a streamed catalog's tools each bring their own definitions groups)."""
         done = self.counter.answered()
         known = len(done)
         folded = self._folded
@@ -1092,9 +1096,22 @@ class Tally:
                 folded += use[1] * sum([done[i] for i in idx])
             else:
                 keep[key] = use
+        groups: dict[int, list[Any]] = {}
+        for key, use in self._groups.items():
+            inner = use[0]
+            if inner._known_by(known):
+                folded += use[1] * inner.total(done)
+            else:
+                groups[key] = use
         self._folded = folded
         self._uses = keep
-        self._fold_at = max(_FOLD_MIN, 2 * len(keep))
+        self._groups = groups
+        self._fold_at = max(_FOLD_MIN, 2 * len(keep), 2 * len(groups))
+
+    def _known_by(self, known: int) -> bool:
+        """Are the counts of all this (inner) tally's pieces among the first ``known``?"""
+        return not self._groups and all(not idx or max(idx) < known
+                                        for idx, _n in self._uses.values())
 
     def _plain(self, data: bytes) -> None:
         """A piece of plain text from one place to another: its :func:`pieces`."""

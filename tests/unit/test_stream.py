@@ -334,3 +334,29 @@ def test_a_file_whose_start_is_broken_is_read_whole(tmp_path, head):
     f = tmp_path / "x.json"
     f.write_bytes(head + b" " * 200)
     assert stream.open_array(str(f), 1 << 30, 256) is None
+
+
+def test_measure_streamed_definitions_memos_last_a_batch(tmp_path, monkeypatch):
+    """The memos of definitions entries and groups (DescriptorParts, the views' Seen) hold
+    the objects they met: a streamed catalog forgets them after each batch (memory: a
+    batch's tools, not the catalog's, whose tools each bring their own definitions), the
+    same figures as read whole."""
+    import importlib
+
+    m = importlib.import_module("toolcat.features.measure")
+    held: list = []
+    add = m._Sums.add
+
+    def counted(self, pts, dialects):
+        held.append((len(self.writer.entries), len(self.seen.groups)))
+        return add(self, pts, dialects)
+
+    monkeypatch.setattr(m._Sums, "add", counted)
+    monkeypatch.setattr(mcp_format, "BATCH_TOOLS", 3)
+    tools = [{"name": f"t{i}", "description": f"tool {i}", "inputSchema": {
+        "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"type": "string", "description": f"the {i}th"}}}} for i in range(30)]
+    path = _write(tmp_path, "defs", {"tools": tools}, None)
+    streamed = _figures(path, True, monkeypatch)
+    assert len(held) == 10 and max(held) == (0, 0)
+    assert _figures(path, False, monkeypatch) == streamed

@@ -274,3 +274,35 @@ def test_a_tally_adds_up_what_was_counted_and_keeps_only_the_rest(monkeypatch):
             assert most < len(counts) / 4  # (without the sums: one per distinct piece)
     # a forked counter drops each text once answered
     assert not c._pending
+
+
+def test_a_tally_folds_the_groups_it_counted(monkeypatch):
+    """Memory of a streamed catalog whose tools each bring their own definitions (a group
+    each): the groups whose pieces were all counted are summed as they come, like the plain
+    pieces (``Tally._fold``), not kept to the end; the total is the whole text's, exactly."""
+    monkeypatch.setattr(tokens, "_FOLD_MIN", 16)
+    items = [{"name": f"tool_{i}", "inputSchema": {
+        "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"type": "object", "description": f"the {i}th definition " * (i % 5 + 1)},
+                  "B": {"enum": [i, i + 1]}}}} for i in range(400)]
+    env = targets.get("mcp")
+    c = tokens.Counter()
+    tally = tokens.Tally(c)
+    most = 0
+    writer = DescriptorParts(env)
+    tally.add(b"[")
+    for i, item in enumerate(items):
+        if i % 4 == 0:      # (a streamed catalog's batches, each with its own objects)
+            writer = DescriptorParts(env)
+        parts = writer.parts(item)
+        assert any(isinstance(p, tokens.Group) for p in parts)
+        if i:
+            tally.add(b",")
+        tally.add_parts(parts)
+        most = max(most, len(tally._groups))
+    tally.add(b"]")
+    tally.close()
+    text = dumps(items)
+    assert tally.total(c.results()) == _plain(text)
+    assert tally.size == len(text)
+    assert most < len(items) / 4    # (without the folding: one per tool)

@@ -619,6 +619,17 @@ class _Sums:
                 self.slots.append((tf, "tokens_after", self.counter.submit(ab)))
                 self.tool_figures.append(tf)
 
+    def batch_done(self) -> None:
+        """The tools added so far are not met again (a streamed catalog's batch: the next
+        ones are other objects): forget the definitions entries and groups met (the memos of
+        :class:`DescriptorParts` and of the shared :class:`Seen`, which hold their objects),
+        which would otherwise grow with the catalog, not with a batch. The same figures: a
+        memo is keyed by an object, and no later tool holds these."""
+        from toolcat.features.project.parts import DescriptorParts
+
+        self.writer = DescriptorParts(self.envelope)
+        self.seen.groups.clear()
+
     def figures(self, cat: Catalog, *, without_input_schema: int, input_schema_note: str | None,
                 duplicate_note: str | None) -> CatalogFigures:
         for view in self._views():
@@ -693,6 +704,7 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
         ids.update(t.id for t in proj.tools)
         view = proj.view
         sums.add(proj.tools, [t.dialect for t in tools])
+        sums.batch_done()
         missing = proj.without_input_schema()
         no_input.extend(missing[:max(0, 3 - len(no_input))])
         no_input_count += len(missing)
@@ -703,9 +715,13 @@ def _measure_streamed(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
             uncollected = 0
     if not sums.tools:
         return None
-    return sums.figures(cat, without_input_schema=no_input_count, duplicate_note=None,
-                        input_schema_note=input_schema_note(no_input, no_input_count,
-                                                            sums.tools, envelope, view))
+    fig = sums.figures(cat, without_input_schema=no_input_count, duplicate_note=None,
+                       input_schema_note=input_schema_note(no_input, no_input_count,
+                                                           sums.tools, envelope, view))
+    # every text is submitted: the pieces met are not needed again (they would stay held
+    # by the views' tallies while the description score reads the catalog again)
+    sums.seen.forget()
+    return fig
 
 
 def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
