@@ -81,12 +81,8 @@ def test_kubernetes_views_submit_a_fraction_of_their_distinct_pieces():
     assert submitted * 4 < distinct
 
 
-def test_shared_definitions_are_serialized_once_and_the_view_is_exact(monkeypatch):
-    """The tools of an OpenAPI spec bundle the same definition objects: measure writes the
-    standard view with each one serialized once (less than the view's bytes written in
-    all), and the view is the same bytes (its SHA-256 and length)."""
-    cat = load(corpus("openapi", "box.openapi.json"))
-    whole = project([cat]).standard_bytes()
+def _count_dumps(monkeypatch) -> list[int]:
+    """Count the bytes ``canonical.dumps`` writes from now on (the list's one item)."""
     written = [0]
     real = canonical.dumps
 
@@ -96,6 +92,16 @@ def test_shared_definitions_are_serialized_once_and_the_view_is_exact(monkeypatc
         return out
 
     monkeypatch.setattr(canonical, "dumps", dumps)
+    return written
+
+
+def test_shared_definitions_are_serialized_once_and_the_view_is_exact(monkeypatch):
+    """The tools of an OpenAPI spec bundle the same definition objects: measure writes the
+    standard view with each one serialized once (less than the view's bytes written in
+    all), and the view is the same bytes (its SHA-256 and length)."""
+    cat = load(corpus("openapi", "box.openapi.json"))
+    whole = project([cat]).standard_bytes()
+    written = _count_dumps(monkeypatch)
     fig = measure_catalogs([cat], options_from_cli(), counter=tokens.Counter())[0]
     import hashlib
 
@@ -138,22 +144,11 @@ def test_the_parts_give_the_size_of_each_schema_field(to):
     assert seen >= len(proj.tools)
 
 
-def test_measure_serializes_each_schema_once():
+def test_measure_serializes_each_schema_once(monkeypatch):
     """The breakdown takes the schemas' sizes from the parts that wrote them: measure writes
     fewer bytes than the standard view holds (openai's tools do not bundle definitions: each
     schema was written again to be sized, 1.35 times the view in all)."""
     cat = load(corpus("openapi", "openai.openapi.yaml"))
-    written = [0]
-    real = canonical.dumps
-
-    def dumps(value, *a, **k):
-        out = real(value, *a, **k)
-        written[0] += len(out)
-        return out
-
-    canonical.dumps = dumps
-    try:
-        fig = measure_catalogs([cat], options_from_cli(), counter=tokens.Counter())[0]
-    finally:
-        canonical.dumps = real
+    written = _count_dumps(monkeypatch)
+    fig = measure_catalogs([cat], options_from_cli(), counter=tokens.Counter())[0]
     assert written[0] < fig.bytes_before

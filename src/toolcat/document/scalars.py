@@ -53,3 +53,10 @@ class BigInt(int):
 def big_int(v: int) -> int:
     """``v``, marked as :class:`BigInt` when orjson cannot hold it."""
     return v if INT64_MIN <= v < UINT64_END else BigInt(v)
+
+
+def json_key_pattern(key: str) -> str:
+    """A regular expression (its source) for the JSON string ``key`` as a JSON text may write
+    it: in quotes, each character itself or a ``\\u`` escape of it (hex digits in either
+    case). What the OpenAPI loader's gates look for in a text before reading the data."""
+    return '"%s"' % "".join(r"(?:%s|\\u(?i:%04x))" % (re.escape(c), ord(c)) for c in key)

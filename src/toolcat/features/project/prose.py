@@ -27,6 +27,7 @@ from toolcat.document import pointer as jp
 from toolcat.features.project import describe
 from toolcat.schema.keywords import APPLICATORS, SCHEMA_MAP
 from toolcat.schema.lower import EXACT, Change
+from toolcat.schema.lower.plan import DEFINITIONS
 from toolcat.schema.walker import iter_schemas, local_target, node_dialect
 
 #: the longest kept clause of a schema description, in UTF-16 units (``--description-max``
@@ -34,9 +35,6 @@ from toolcat.schema.walker import iter_schemas, local_target, node_dialect
 CLAUSE_MAX = 60
 #: keys whose value is a list of schemas: followed only when the branch counts agree
 _LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-#: the definitions maps a bundled schema's root holds
-_DEFINITIONS = ("$defs", "definitions")
-
 
 def _at(node: Any, path: tuple) -> Any:
     for k in path:
@@ -124,7 +122,7 @@ def _nodes(original: dict, lowered: dict, dialect: str,
     tools of an OpenAPI spec bundle the same definition objects."""
     d0 = node_dialect(original, dialect)
     key = next(reversed(original), "")
-    defs = original.get(key) if key in _DEFINITIONS else None
+    defs = original.get(key) if key in DEFINITIONS else None
     if not isinstance(defs, dict) or APPLICATORS[d0].get(key) != SCHEMA_MAP:
         nodes = [(p, n) for p, n, _d in iter_schemas(original, dialect) if isinstance(n, dict)]
         return nodes, _properties(nodes)

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from toolcat.document import pointer as jp
+from toolcat.document.scalars import json_key_pattern
 from toolcat.formats.openapi.refs import Doc, Resolver, Target, path_item_operations
 from toolcat.schema.keywords import DRAFT7, DRAFT2020
 from toolcat.schema.walker import iter_schemas
@@ -168,8 +169,7 @@ class RefChecker:
 # or (_JSON_REF_ANY: where the text has such escapes) each character itself or a \\u escape
 _STRING = r'[ \t\n\r]*:[ \t\n\r]*("[^"\\]*(?:\\.[^"\\]*)*")'
 _JSON_REF = re.compile(r'"\$ref"' + _STRING)
-_JSON_REF_ANY = re.compile(r'"(?:\$|\\u(?i:0024))(?:r|\\u(?i:0072))(?:e|\\u(?i:0065))'
-                           r'(?:f|\\u(?i:0066))"' + _STRING)
+_JSON_REF_ANY = re.compile(json_key_pattern("$ref") + _STRING)
 _REF_ESCAPES = re.compile(r"\\u(?i:0024|0072|0065|0066)")
 
 

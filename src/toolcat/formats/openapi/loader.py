@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from toolcat.document import pointer as jp
+from toolcat.document.scalars import json_key_pattern
 from toolcat.document.source import SourceText
 from toolcat.errors import InputError
 from toolcat.formats.openapi.refs import (
@@ -66,10 +67,9 @@ def fallback_id(method: str, where: str) -> str:
 
 
 def _json_true_key(word: str) -> re.Pattern:
-    """A JSON text's member ``"word": true``: the key as written (each character itself or a
-    ``\\u`` escape of it, hex digits in either case), JSON's whitespace around the colon."""
-    chars = "".join(r"(?:%s|\\u(?i:%04x))" % (re.escape(c), ord(c)) for c in word)
-    return re.compile(r'"%s"[ \t\n\r]*:[ \t\n\r]*true' % chars)
+    """A JSON text's member ``"word": true``: the key as written (:func:`json_key_pattern`),
+    JSON's whitespace around the colon."""
+    return re.compile(json_key_pattern(word) + r"[ \t\n\r]*:[ \t\n\r]*true")
 
 
 def _media_base(mt: str) -> str:
