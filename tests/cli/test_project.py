@@ -612,12 +612,28 @@ def test_atomic_writes(tmp_path: Path, mcp_file: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".toolcat-")]
 
 
-def test_invalid_tool_is_an_input_error(tmp_path: Path) -> None:
+def test_an_entry_that_is_not_a_tool_is_left_out(tmp_path: Path) -> None:
+    """A broken part degrades that part: an entry with no name, or not an object, is left out
+    of project and measure (a warning with its place; the report's ``left_out``), the other
+    tools are written as usual (it once stopped the whole catalog with exit 2)."""
     f = _write(tmp_path / "t.json", {"tools": [{"name": "ok", "inputSchema": {"type": "object"}},
-                                               {"description": "no name"}]})
-    r = run_toolcat("project", f)
-    assert r.returncode == 2
-    assert b"/tools/1" in r.stderr and b"Traceback" not in r.stderr
+                                               {"description": "no name"}, 7,
+                                               {"name": "last", "inputSchema": {"type": "object"}}]})
+    rep = tmp_path / "rep.json"
+    r = run_toolcat("project", f, "--report", rep)
+    assert r.returncode == 0, r.stderr
+    assert [t["name"] for t in json.loads(r.stdout)["tools"]] == ["ok", "last"]
+    assert b"Traceback" not in r.stderr
+    warning = [ln for ln in r.stderr.splitlines() if ln.startswith(b"toolcat: warning:")]
+    assert len(warning) == 1 and b"2 entries that are not tools left out" in warning[0]
+    assert b"t.json:1:" in warning[0] and b"/tools/1" in warning[0]
+    left = json.loads(rep.read_text())["left_out"]
+    assert [(e["where"], e["line"]) for e in left] == [("/tools/1", 1), ("/tools/2", 1)]
+    assert "no name" in left[0]["what"] and "found int" in left[1]["what"]
+    r = run_toolcat("measure", f, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["catalogs"][0]["tools"] == 2
+    assert b"left out" in r.stderr
 
 
 def test_duplicate_ids_and_handbook(tmp_path: Path, mcp_file: Path) -> None:

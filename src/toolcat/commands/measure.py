@@ -305,6 +305,8 @@ def _report(src: Any, figs: list, budget: Any, ms: Any, fmt: str, top: int,
                 sys.stderr.write(f"toolcat: note: {f.file}: {f.input_schema_note}\n")
             if f.duplicate_note:
                 sys.stderr.write(f"toolcat: note: {f.file}: {f.duplicate_note}\n")
+            if f.left_out_note:
+                sys.stderr.write(f"toolcat: warning: {f.left_out_note}\n")
     for fail in fails:
         sys.stderr.write(f"toolcat: budget exceeded: {fail.message()}\n")
     stuck = [f for f in figs if f.unlowerable]

@@ -111,6 +111,8 @@ class CatalogFigures:
     tokens_middle: int = 0            # tokens of the lossless-only view (internal)
     output_schemas: bool = True       # both sides carry output schemas (not --no-output-schema)
     duplicate_note: str | None = None    # ids several tools have (Projection.duplicate_note)
+    #: the entries that are not tools (no name...), left out (project's left_out_note)
+    left_out_note: str | None = None
     #: --defer: what the model reads up front and loads on demand (:mod:`.defer`)
     defer: Any = None
     # what a model reads of each side: name, description and input schema of every tool
@@ -746,6 +748,10 @@ def _measure_one(cat: Catalog, popts: Any, counter: Any, per_tool: bool,
     fig = sums.figures(cat, without_input_schema=len(proj.without_input_schema()),
                        input_schema_note=proj.input_schema_note(),
                        duplicate_note=proj.duplicate_note())
+    if proj.left_out:
+        from toolcat.features.project import left_out_note
+
+        fig.left_out_note = left_out_note(proj.left_out)
     if proj.plan is not None:
         from toolcat.features.measure.defer import defer_figures
 

@@ -250,6 +250,9 @@ class Projection:
     #: ({"id", "where", "what", "refs": [{"file", "pointer", "ref"}]}; the report's
     #: ``broken_refs``)
     broken_refs: list[dict] = field(default_factory=list)
+    #: the entries that are not tools (no name, not an object), left out: {"file", "line",
+    #: "column", "where", "what"} (the report's ``left_out``)
+    left_out: list[dict] = field(default_factory=list)
     #: the deferral plan (None: no --defer)
     plan: DeferPlan | None = None
     # serialized views, made once (output, digest, summary and report all want them)
@@ -383,13 +386,30 @@ def input_schema_note(first: list, n: int, total: int, env: Any, view: str | Non
 
 # ----------------------------------------------------------------------------- one tool
 
-def _check_tool(tool: Tool, cat: Catalog) -> None:
+def _not_a_tool(tool: Tool, cat: Catalog) -> dict | None:
+    """An entry that is not a tool (not an object, no name): where it is and what is wrong,
+    as the report's ``left_out`` lists it; None for a tool. Such an entry is left out of
+    the projection, never the whole catalog (lint reports it: TC102, TC110)."""
     bad = tool.invalid
-    if bad or not tool.id:
-        file, line, col = cat.tool_position(tool)
-        where = tool.pointer or "/"
-        what = bad or "tool has no name/toolId"
-        raise InputError(f"{where}: {what}", file, line, col)
+    if not bad and tool.id:
+        return None
+    file, line, col = cat.tool_position(tool)
+    return {"file": file, "line": line, "column": col, "where": tool.pointer or "/",
+            "what": bad or "tool has no name/toolId"}
+
+
+def left_out_note(left_out: list[dict]) -> str | None:
+    """The warning line for the entries left out (:func:`_not_a_tool`); None when none."""
+    if not left_out:
+        return None
+    first = left_out[0]
+    at = first["file"] + "".join(f":{first[k]}" for k in ("line", "column")
+                                 if first[k] is not None)
+    what = f"{at}: {first['where']}: {first['what']}"
+    if len(left_out) == 1:
+        return f"{what}: left out (lint reports it)"
+    return (f"{len(left_out):,} entries that are not tools left out (lint reports them), "
+            f"the first {what}")
 
 
 _RELOCATED = ("UI label (MCP: titles are for display; the model reads name and description): "
@@ -867,6 +887,7 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
     subset = opts.subset if opts.subset is not None else target.subset_by_default
     tools: list[ProjectedTool] = []
     sources: list[tuple[Tool, Catalog]] = []
+    left_out: list[dict] = []
     cache = LowerCache()   # the catalogs stay alive (and unchanged) for the whole run
     from contextlib import nullcontext
 
@@ -883,7 +904,10 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
                 # the tools: a streamed tools list cannot be read again inside that pass
                 prose.tool_names(cat)
             for tool in cat.tools:
-                _check_tool(tool, cat)
+                bad = _not_a_tool(tool, cat)
+                if bad is not None:
+                    left_out.append(bad)
+                    continue
                 tools.append(_tool_ids(tool, cat.format, target, opts) if ids_only
                              else project_tool(tool, cat.format, target, opts, subset, cat, cache))
                 sources.append((tool, cat))
@@ -910,6 +934,9 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
     from toolcat.formats.load import load_notes
 
     warnings.extend(load_notes(cats))
+    note = left_out_note(left_out)
+    if note:
+        warnings.append(note)
     warnings.extend(shortened)
     if target.provider is not None:
         from toolcat.formats.providers import PROVIDERS
@@ -928,7 +955,7 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
                                 "or defer them behind a tool search: --defer)")
     broken = [t for cat in cats for t in cat.meta.get("broken_refs", {}).get("tools", ())]
     return Projection(target.name, opts.view, tools, opts, subset, dups, warnings,
-                      broken_refs=broken, plan=plan)
+                      broken_refs=broken, plan=plan, left_out=left_out)
 
 
 def _defer(tools: list[ProjectedTool], sources: list[tuple[Tool, Catalog]], target: Target,

@@ -26,6 +26,8 @@ def build_report(proj: "Projection") -> dict:
     out = {"digest": proj.digest(), "target": proj.target, "view": proj.view, "tools": tools}
     if proj.broken_refs:
         out["broken_refs"] = proj.broken_refs
+    if proj.left_out:
+        out["left_out"] = proj.left_out
     missing = proj.without_input_schema()
     if missing:
         out["without_input_schema"] = missing
