@@ -109,14 +109,32 @@ def stem(w: str) -> str:
     return w
 
 
+#: :func:`stem` of the words met so far (a catalog's descriptions repeat their words)
+_STEMS: dict[str, str] = {}
+
+
+def _stems(ws: list[str]) -> list[str]:
+    """:func:`stem` of each of ``ws``, each word's once (:data:`_STEMS`, bounded)."""
+    known = _STEMS
+    out = []
+    for w in ws:
+        s = known.get(w)
+        if s is None:
+            s = stem(w)
+            if len(known) < 100_000:
+                known[w] = s
+        out.append(s)
+    return out
+
+
 def content_words(text: str) -> list[str]:
     """``text``'s words (split as :func:`toolcat.search.words` splits names too), function
     words dropped, plurals cut."""
-    return [stem(w) for w in words(text) if w not in STOPWORDS]
+    return _stems([w for w in words(text) if w not in STOPWORDS])
 
 
 def name_words(name: str) -> list[str]:
-    return [stem(w) for w in words(name)]
+    return _stems(words(name))
 
 
 # ----------------------------------------------------------------------------- MR405
@@ -300,7 +318,8 @@ class Siblings:
                     u = cache[j] = self._vec(_bag(tool(j)))
                 self.compared += 1
                 small, big = (vi, u) if len(vi) <= len(u) else (u, vi)
-                cos = sum(x * big[w] for w, x in small.items() if w in big)
+                # (a list: summed as the generator's items were, in the same order)
+                cos = sum([x * big[w] for w, x in small.items() if w in big])
                 if cos >= CLOSE:
                     cos = round(cos, 4)
                     self.pairs.append((i, j, cos))
