@@ -164,3 +164,26 @@ def test_a_cycle_of_references_is_still_reported(tmp_path):
         "Gone": {"$ref": "#/components/responses/NotFound"}}
     got = _problems(tmp_path, looped)
     assert got and all("cycle" in m for _p, m in got)
+
+
+def test_yaml_references_are_read_from_the_data_written_as_json_or_walked():
+    """A YAML document's ``$ref`` strings are read from its data written as JSON (orjson: one
+    search); the data orjson cannot write (an integer beyond 64 bits) is walked. Both read
+    the same references: a ``$ref`` written inside a string, or holding no string, is none."""
+
+    class Doc:
+        def __init__(self, data):
+            self.data = data
+            self.src = type("Src", (), {"syntax": "yaml", "text": ""})()
+
+    data = {"paths": {"/a": {"get": {"parameters": [{"$ref": "#/p/Q"}, {"$ref": 5}],
+                                      "description": 'write "$ref": "#/not/one" here'}}},
+            "components": {"x": {"$ref": "#/c/\u00e9 \"q\""}, "y": [[{"$ref": "#/c/y"}]],
+                           "$ref": "#/top"}}
+    want = {"#/p/Q", "#/c/\u00e9 \"q\"", "#/c/y", "#/top"}
+    assert check._as_json(data) is not None
+    assert check._ref_strings(Doc(data)) == want
+    big = copy.deepcopy(data)
+    big["components"]["n"] = 10 ** 30
+    assert check._as_json(big) is None          # walked instead
+    assert check._ref_strings(Doc(big)) == want

@@ -48,6 +48,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import mul
 from typing import Any, Iterable, Iterator
 
 from toolcat.search import STOPWORDS, words
@@ -108,14 +109,32 @@ def stem(w: str) -> str:
     return w
 
 
+#: :func:`stem` of the words met so far (a catalog's descriptions repeat their words)
+_STEMS: dict[str, str] = {}
+
+
+def _stems(ws: list[str]) -> list[str]:
+    """:func:`stem` of each of ``ws``, each word's once (:data:`_STEMS`, bounded)."""
+    known = _STEMS
+    out = []
+    for w in ws:
+        s = known.get(w)
+        if s is None:
+            s = stem(w)
+            if len(known) < 100_000:
+                known[w] = s
+        out.append(s)
+    return out
+
+
 def content_words(text: str) -> list[str]:
     """``text``'s words (split as :func:`toolcat.search.words` splits names too), function
     words dropped, plurals cut."""
-    return [stem(w) for w in words(text) if w not in STOPWORDS]
+    return _stems([w for w in words(text) if w not in STOPWORDS])
 
 
 def name_words(name: str) -> list[str]:
-    return [stem(w) for w in words(name)]
+    return _stems(words(name))
 
 
 # ----------------------------------------------------------------------------- MR405
@@ -159,6 +178,11 @@ def _quote(text: str, n: int = 60) -> str:
 # ----------------------------------------------------------------------------- siblings
 
 
+#: ``1 + ln(c)`` of the small word counts a bag holds (a name's words count 2, a
+#: description's 1), each computed once
+_LOGS = {float(c): 1.0 + math.log(c) for c in range(1, 65)}
+
+
 class Siblings:
     """Name+description similarity of the tools of one catalog (see the module docstring).
 
@@ -197,6 +221,7 @@ class Siblings:
                 df[w] = df.get(w, 0) + 1
             n += 1
         self._df, self._n = df, n
+        self._idf: dict[str, float] | None = None
         self.tools: Any = None
         # per tool (dense, by index): its position in the stream, a hash of its name (equal
         # hashes: the names are compared), the norm of its weights of common words
@@ -263,12 +288,18 @@ class Siblings:
         cache: dict[int, dict[str, float]] = {}
         for p, i in enumerate(order):
             acc: dict[int, float] = {}
+            get = acc.get
             for q in range(mstart[p], mstart[p + 1]):
+                r = mw[q]
+                js = post_i[r]
+                k = bisect_right(js, i)
+                if k == len(js):
+                    continue
                 x = mx[q]
-                js, ys = post_i[mw[q]], post_x[mw[q]]
-                for m in range(bisect_right(js, i), len(js)):
-                    j = js[m]
-                    acc[j] = acc.get(j, 0.0) + x * ys[m]
+                # (the same sums, in the same order, as an index loop: array slices and zip
+                # run in C, the loop body is one addition)
+                for j, y in zip(js[k:], post_x[r][k:]):
+                    acc[j] = get(j, 0.0) + x * y
             if not acc:
                 continue
             ci = common[i]
@@ -287,7 +318,8 @@ class Siblings:
                     u = cache[j] = self._vec(_bag(tool(j)))
                 self.compared += 1
                 small, big = (vi, u) if len(vi) <= len(u) else (u, vi)
-                cos = sum(x * big[w] for w, x in small.items() if w in big)
+                # (a list: summed as the generator's items were, in the same order)
+                cos = sum([x * big[w] for w, x in small.items() if w in big])
                 if cos >= CLOSE:
                     cos = round(cos, 4)
                     self.pairs.append((i, j, cos))
@@ -301,14 +333,19 @@ class Siblings:
                                   fetch, light)
         else:
             self.tools = held
-        del self._df
+        del self._df, self._idf
 
     def _vec(self, bag: dict[str, float]) -> dict[str, float]:
         """The TF-IDF vector of a bag of words, of norm 1."""
-        df, n = self._df, self._n
-        v = {w: (1.0 + math.log(c)) * (math.log((n + 1) / (df[w] + 1)) + 1.0)
-             for w, c in bag.items()}
-        norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
+        idf = self._idf
+        if idf is None:
+            # each word's idf once (the same float as computed per tool and word)
+            df, n = self._df, self._n
+            idf = self._idf = {w: math.log((n + 1) / (c + 1)) + 1.0 for w, c in df.items()}
+        log = _LOGS.get
+        v = {w: (log(c) or (1.0 + math.log(c))) * idf[w] for w, c in bag.items()}
+        xs = list(v.values())
+        norm = math.sqrt(sum(map(mul, xs, xs))) or 1.0
         return {w: x / norm for w, x in v.items()}
 
 
