@@ -4,11 +4,12 @@ The rank files ship inside the package (``toolcat/data/*.tiktoken.gz``, byte-ide
 OpenAI's after gunzip; see ``data/TOKENIZERS.md``). Their SHA-256 is checked on every load
 from text. Parsed ranks are cached with :mod:`marshal` in the user cache folder
 (``$XDG_CACHE_HOME/toolcat`` or ``~/.cache/toolcat``), keyed by that hash, because parsing the
-text costs most of a cold start. A cache file is used only when it and its folder are owned
-by the user and writable by no one else, it is a regular file (never followed through a
-link), it records the shipped file's SHA-256, and the SHA-256 of its payload matches the one
-it records (checked before the payload is unmarshalled); anything else is ignored and
-rebuilt through a ``mkstemp`` temp file.
+text costs most of a cold start (and so are the same ranks in parts, :func:`load_split`, for
+the counter's child: the ASCII tokens apart from the others). A cache file is used only when
+it and its folder are owned by the user and writable by no one else, it is a regular file
+(never followed through a link), it records the shipped file's SHA-256, and the SHA-256 of
+its payload matches the one it records (checked before the payload is unmarshalled);
+anything else is ignored and rebuilt through a ``mkstemp`` temp file.
 """
 
 from __future__ import annotations
@@ -63,16 +64,19 @@ def _trusted(st: os.stat_result) -> bool:
     return st.st_uid == os.geteuid() and not (st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
 
 
-def _read_cache(cache_file: str, expected: str) -> dict[bytes, int] | None:
+def _read_cache(cache_file: str, expected: str, magic: bytes = b"") -> Any:
     """The ranks in the cache, or None when it is missing, not trusted or fails its check.
 
     The file is ``_MAGIC``, the SHA-256 of the rank text it was built from (the shipped
     file's, hex), the SHA-256 of the marshal payload (hex), a newline, the payload. The
     payload is unmarshalled only when its hash matches, and used only when its text hash is
-    the expected one and it holds a rank table."""
+    the expected one and it holds a rank table. ``magic``: another kind of file
+    (:data:`_SPLIT_MAGIC`: the parts of :func:`load_split`), checked the same way and
+    returned as unmarshalled."""
     import hashlib
     import stat
 
+    magic = magic or _MAGIC
     folder = os.path.dirname(cache_file)
     try:
         dst = os.lstat(folder)
@@ -94,11 +98,11 @@ def _read_cache(cache_file: str, expected: str) -> dict[bytes, int] | None:
     finally:
         if fd >= 0:
             os.close(fd)
-    head = len(_MAGIC) + 64 + 64 + 1
-    if len(blob) < head or not blob.startswith(_MAGIC):
+    head = len(magic) + 64 + 64 + 1
+    if len(blob) < head or not blob.startswith(magic):
         return None
-    text_sha = blob[len(_MAGIC):len(_MAGIC) + 64].decode("ascii", "replace")
-    payload_sha = blob[len(_MAGIC) + 64:head - 1].decode("ascii", "replace")
+    text_sha = blob[len(magic):len(magic) + 64].decode("ascii", "replace")
+    payload_sha = blob[len(magic) + 64:head - 1].decode("ascii", "replace")
     payload = memoryview(blob)[head:]
     if text_sha != expected or hashlib.sha256(payload).hexdigest() != payload_sha:
         return None
@@ -106,12 +110,14 @@ def _read_cache(cache_file: str, expected: str) -> dict[bytes, int] | None:
         ranks = marshal.loads(payload)
     except (ValueError, EOFError, TypeError):
         return None
+    if magic != _MAGIC:
+        return ranks
     if not isinstance(ranks, dict) or len(ranks) < 1000:
         return None
     return ranks
 
 
-def _write_cache(cache_file: str, expected: str, ranks: dict[bytes, int]) -> None:
+def _write_cache(cache_file: str, expected: str, ranks: Any, magic: bytes = b"") -> None:
     """Write the cache through a temp file made with ``mkstemp`` (``O_EXCL``: a planted
     link is never followed) in a folder only this user can write, then rename it."""
     import hashlib
@@ -125,8 +131,8 @@ def _write_cache(cache_file: str, expected: str, ranks: dict[bytes, int]) -> Non
         if stat.S_ISLNK(dst.st_mode) or not _trusted(dst):
             return
         payload = marshal.dumps(ranks)
-        blob = _MAGIC + expected.encode() + hashlib.sha256(payload).hexdigest().encode() \
-            + b"\n" + payload
+        blob = (magic or _MAGIC) + expected.encode() \
+            + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
         fd, tmp = tempfile.mkstemp(prefix=".ranks-", suffix=".tmp", dir=folder)
     except OSError:
         return  # a read-only home: no cache, still correct
@@ -167,6 +173,35 @@ def load_ranks(name: str) -> dict[bytes, int]:
     ranks = _parse_ranks(rank_file_bytes(name))
     _write_cache(cache_file, expected, ranks)
     return ranks
+
+
+_SPLIT_MAGIC = b"toolcat-split-1\n"
+
+
+def load_split(name: str) -> tuple[bytes, ...]:
+    """The ranks of ``name`` in parts, each marshalled apart (the counter's child unmarshals
+    only those it needs, :class:`_Vocab`): first the tokens made of ASCII bytes only, with
+    the 256 single bytes; then, for each byte ``0x80 + i``, the other tokens whose first byte
+    outside ASCII it is. Cached as :func:`load_ranks` caches the ranks (the same checks)."""
+    if name not in ENCODINGS:
+        raise ToolcatError(f"unknown tokenizer {name!r} (known: {', '.join(ENCODINGS)})")
+    expected = ENCODINGS[name][1]
+    cache_file = os.path.join(_cache_dir(), f"{name}-{expected[:16]}.split")
+    parts = _read_cache(cache_file, expected, _SPLIT_MAGIC)
+    if (isinstance(parts, tuple) and len(parts) == 129
+            and all(p.__class__ is bytes for p in parts)):
+        return parts
+    ranks = load_ranks(name)
+    base = {}
+    shards: list[dict[bytes, int]] = [{} for _ in range(128)]
+    for tok, rank in ranks.items():
+        if len(tok) == 1 or tok.isascii():
+            base[tok] = rank
+        else:
+            shards[next(c for c in tok if c >= 128) - 128][tok] = rank
+    parts = tuple(marshal.dumps(d) for d in [base, *shards])
+    _write_cache(cache_file, expected, parts, _SPLIT_MAGIC)
+    return parts
 
 
 def encoding(name: str = DEFAULT_ENCODING) -> Any:
@@ -239,8 +274,12 @@ class Encoder:
     """An encoding's ``name`` and ``encode_ordinary``, as ``tiktoken.Encoding`` has them
     (the same ``CoreBPE`` from the same ranks, pattern and special tokens)."""
 
-    def __init__(self, name: str) -> None:
-        ranks = load_ranks(name)       # (an unknown name is refused there)
+    def __init__(self, name: str, ranks: dict[bytes, int] | None = None) -> None:
+        """``ranks``: a part of the encoding's ranks that holds every token of every
+        pre-token piece of the texts it will encode (:class:`_Vocab`): their tokens are the
+        same (tiktoken looks up only pieces and byte strings within one)."""
+        if ranks is None:
+            ranks = load_ranks(name)       # (an unknown name is refused there)
         pat_str, special = PARAMS[name]
         self.name = name
         self._core = _core_module().CoreBPE(ranks, special, pat_str)
@@ -249,9 +288,13 @@ class Encoder:
         try:
             return self._core.encode_ordinary(text)
         except UnicodeEncodeError:
-            # lone surrogates: what tiktoken.Encoding.encode_ordinary does with them
-            text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-            return self._core.encode_ordinary(text)
+            return self._core.encode_ordinary(_without_surrogates(text))
+
+
+def _without_surrogates(text: str) -> str:
+    """``text`` with its lone surrogates replaced: what tiktoken.Encoding.encode_ordinary
+    encodes when a text has any (a pair of surrogates becomes its character)."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _load_encoding(name: str) -> Any:
@@ -392,6 +435,52 @@ def fine_pieces(data: bytes) -> list[bytes]:
     return out
 
 
+def _split_str() -> Any:
+    global _SPLIT
+    if _SPLIT is None:
+        import re
+
+        _SPLIT = re.compile(_SPLIT_PATTERN)
+    return _SPLIT
+
+
+_NON_ASCII_RX = None
+
+
+def _outside_ascii(text: str) -> list[list[int]]:
+    """The parts ``[start, end]`` of ``text`` that hold its characters outside ASCII, each
+    from a place of :data:`_SPLIT_PATTERN` before them (or the start) to the first one after
+    them (or the end), in order, apart: the text between them is ASCII, and the counts of
+    the parts and of the text between them add up to the text's."""
+    global _NON_ASCII_RX
+    if _NON_ASCII_RX is None:
+        import re
+
+        _NON_ASCII_RX = re.compile(r"[^\x00-\x7f]+")
+    split = _split_str()
+    out: list[list[int]] = []
+    for m in _NON_ASCII_RX.finditer(text):
+        start, end = m.span()
+        if out and start < out[-1][1]:
+            a = out.pop()[0]
+        else:
+            width = 256                   # a place before: the last one in a window that widens
+            while True:
+                lo = max(0, start - width)
+                last = None
+                for last in split.finditer(text, lo, start):
+                    pass
+                if last is not None or lo == 0:
+                    a = last.start() + 2 if last is not None else 0
+                    break
+                width *= 16
+            if out and a <= out[-1][1]:
+                a = out.pop()[0]
+        after = split.search(text, end)
+        out.append([a, after.start() + 2 if after is not None else len(text)])
+    return out
+
+
 def _split_count(enc: Any, text: str) -> int:
     """The count of ``text`` in pieces of about :data:`CHUNK` cut at :data:`_SPLIT`.
 
@@ -399,19 +488,15 @@ def _split_count(enc: Any, text: str) -> int:
     the white-space check (:func:`_check_encodable`) is made here, on the distinct pieces
     only: a run of white space never holds a cut, it lies whole in one piece, which is
     checked before it is first counted (a piece counted before was checked then)."""
-    global _SPLIT
     _check_encodable(text)
     n = len(text)
     if n <= 2 * CHUNK:
         return len(enc.encode_ordinary(text))
-    if _SPLIT is None:
-        import re
-
-        _SPLIT = re.compile(_SPLIT_PATTERN)
+    split = _split_str()
     total = 0
     pos = 0
     while pos < n:
-        m = _SPLIT.search(text, pos + CHUNK) if n - pos > 2 * CHUNK else None
+        m = split.search(text, pos + CHUNK) if n - pos > 2 * CHUNK else None
         end = m.start() + 2 if m is not None else n
         total += len(enc.encode_ordinary(text[pos:end]))
         pos = end
@@ -635,9 +720,13 @@ class ForkedCounter(Counter):
             data = data.encode("utf-8", errors="surrogatepass")
         n = len(data)
         with self._cond:
-            while self._in_flight > self.IN_FLIGHT_MAX and not self._done:
-                self._flush()
-                self._cond.wait()
+            if self._in_flight > self.IN_FLIGHT_MAX and not self._done:
+                # the child holds back the answers after a text outside ASCII (_serve): ask
+                self._batch.append(_FLUSH.to_bytes(8, "little"))
+                self._batch_len += 8
+                while self._in_flight > self.IN_FLIGHT_MAX and not self._done:
+                    self._flush()
+                    self._cond.wait()
             self._pending.append(data)
             self._in_flight += n
             i = self._submitted
@@ -691,32 +780,241 @@ class ForkedCounter(Counter):
         self._pid = None
 
 
+#: the 8-byte length that asks the child for the answers it holds back (no text is this long)
+_FLUSH = (1 << 64) - 1
+#: characters of texts whose answers the child holds back at most (then it counts the parts
+#: held and answers: the parent keeps each text until it is answered)
+_HOLD_MAX = 4 << 20
+_KEPT: list[Any] = []
+
+
 def _serve(r_fd: int, w_fd: int, name: str) -> None:
     """The child of a :class:`ForkedCounter`: read what has come, count each text it holds
-    whole, answer their counts in one write, and again until the input ends."""
-    enc = encoding(name)
+    whole, answer their counts in one write, and again until the input ends.
+
+    A text made of ASCII characters only is counted with the ASCII tokens (:class:`_Vocab`),
+    at once. A text with others is held back, and so are the answers after it (answers go
+    in order), until the input ends, the parent asks for them (:data:`_FLUSH`: it waits for
+    answers) or the answers held are of :data:`_HOLD_MAX` characters of texts: then the
+    parts outside ASCII held are counted with a vocabulary built for them (their ASCII text
+    between places where counts add up is counted at once). When the first texts read are
+    mostly outside ASCII (:meth:`_Vocab.start`), the whole vocabulary counts them all."""
+    vocab = _Vocab(name)
+    _KEPT.append(vocab)       # (never freed: the child ends in os._exit, freeing takes ~50 ms)
+    started = False
     wf = os.fdopen(w_fd, "wb")
     buf = bytearray()
+    out: list[int] = []                   # the answers not written yet
+    held: list[tuple[int, str]] = []      # the parts held back (their texts' places in out)
+    held_chars = 0                        # characters of the texts after the first held
     while True:
         got = os.read(r_fd, 1 << 20)
-        if not got:
-            return
+        flush = not got
         buf += got
+        if not started and got:
+            vocab.start(_outside_share(buf))
+            started = True
         pos = 0
-        out = []
         view = memoryview(buf)
         while len(buf) - pos >= 8:
             n = int.from_bytes(view[pos:pos + 8], "little")
+            if n == _FLUSH:
+                pos += 8
+                flush = True
+                continue
             if len(buf) - pos - 8 < n:
                 break
             text = str(view[pos + 8:pos + 8 + n], "utf-8", "surrogatepass")
             pos += 8 + n
-            out.append(_encoded_length(enc, text).to_bytes(8, "little"))
+            if held:
+                held_chars += len(text)
+            if text.isascii():            # (O(1): CPython knows)
+                out.append(_encoded_length(vocab.ascii, text))
+            elif vocab.full is not None and not held:
+                out.append(_encoded_length(vocab.full, text))
+            else:
+                # the ASCII text between the parts that hold the others is counted now
+                total = 0
+                at = 0
+                for a, b in _outside_ascii(text):
+                    if a > at:
+                        total += _encoded_length(vocab.ascii, text[at:a])
+                    part = text[a:b]
+                    vocab.add(part)
+                    held.append((len(out), part))
+                    at = b
+                if at < len(text):
+                    total += _encoded_length(vocab.ascii, text[at:])
+                out.append(total)
         view.release()
         del buf[:pos]
-        if out:
-            wf.write(b"".join(out))
+        if held and (flush or held_chars > _HOLD_MAX or vocab.full is not None):
+            enc = vocab.encoder()
+            for i, part in held:
+                out[i] += _encoded_length(enc, part)
+            held.clear()
+            held_chars = 0
+        if out and not held:
+            wf.write(b"".join([c.to_bytes(8, "little") for c in out]))
             wf.flush()
+            out.clear()
+        if not got:
+            return
+
+
+def _outside_share(buf: bytearray) -> float:
+    """The share of the bytes of the texts whole in ``buf`` (``_serve``'s input) that are
+    bytes of characters outside ASCII."""
+    pos = size = high = 0
+    while len(buf) - pos >= 8:
+        n = int.from_bytes(buf[pos:pos + 8], "little")
+        if n == _FLUSH:
+            pos += 8
+            continue
+        if len(buf) - pos - 8 < n:
+            break
+        text = bytes(buf[pos + 8:pos + 8 + n])
+        pos += 8 + n
+        size += n
+        high += n - len(text.translate(None, _HIGH_BYTES))
+    return high / size if size else 0.0
+
+
+def _byte_classes() -> bytes:
+    """Each byte's class (a table for ``bytes.translate``): ``L`` an ASCII letter, ``N`` a
+    digit, ``A`` the apostrophe, ``S`` the slash, ``W`` the space, ``T`` tab, vertical tab
+    or form feed, ``R`` CR or LF, ``P`` another ASCII character, ``X`` a byte >= 0x80."""
+    table = bytearray(b"P" * 256)
+    for b in range(256):
+        c = chr(b)
+        table[b] = ord("X" if b >= 128 else "L" if c.isalpha() else "N" if c.isdigit()
+                       else "A" if c == "'" else "S" if c == "/" else "W" if c == " "
+                       else "T" if c in "\t\v\f" else "R" if c in "\r\n" else "P")
+    return bytes(table)
+
+
+_CLASSES = _byte_classes()
+_ASCII_BYTES = bytes(range(128))
+_HIGH_BYTES = bytes(range(128, 256))
+#: the last byte of a region (:class:`_Vocab`), by class: one followed by a byte no pre-token
+#: piece ever holds right after it, in either encoding's pattern. Their pieces are: letters
+#: after at most one character that is no letter, digit, CR or LF, with a contraction
+#: (``'s``: apostrophe and letters) after (pairs ``[APSWTX]L``, ``LL``, ``LA``, ``AL``);
+#: up to three digits (``NN``); a space, punctuation (``[APSX]``), CRs, LFs and slashes
+#: (``W[APSX]``, ``[APS][APSRX]``, ``RR``, ``RS``, ``SR``, ``SS``); white space (``[WTRX]``
+#: pairs). ``X`` (the bytes of a non-ASCII character: letters, digits, white space,
+#: punctuation) is taken to join anything; every other pair is a region's end.
+_REGION_END = r"L(?=[NPSWTR])|N(?=[LAPSWTR])|[APS](?=[NWT])|W(?=N)|T(?=[NAPS])|R(?=[LNAP])"
+_REGION_END_RX = None
+#: the longest token of every encoding here, in bytes (a test holds it)
+_MAX_TOKEN = 128
+
+
+class _Vocab:
+    """The vocabularies a :class:`ForkedCounter`'s child counts with: ``ascii``, an
+    :class:`Encoder` of the tokens made of ASCII bytes (and the 256 single bytes), exact for
+    a text of ASCII characters only (each byte string it looks up is ASCII); for the other
+    texts, given to :meth:`add`, the :meth:`encoder` of the tokens found in them.
+
+    Tiktoken encodes a text piece by piece (its pattern's matches) and looks up only byte
+    strings within a piece; a piece never crosses the end of a region (``_REGION_END``), so
+    an encoder holding every token that occurs in a region of the text, at most
+    ``_MAX_TOKEN`` bytes long, gives the tokens the whole vocabulary gives. Building a
+    ``CoreBPE`` costs about half a microsecond a token (o200k: 200,000 tokens, 129,000
+    ASCII ones; the tokens of a catalog's non-ASCII texts: some thousands). When the regions
+    would take more than :data:`WORK_MAX` look-ups (text in another script: a whole sentence
+    is one region), the whole vocabulary is loaded instead (``full``)."""
+
+    #: byte strings looked up at most (about 0.1 s) before the whole vocabulary is loaded instead
+    WORK_MAX = 400_000
+    #: the share of the first texts' bytes outside ASCII past which the whole vocabulary is
+    #: loaded from the start (API specs in English: under 0.0002; in another script: most)
+    FULL_SHARE = 0.01
+
+    ascii: Encoder
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.parts: tuple[bytes, ...] = load_split(name)
+        self.ranks: dict[bytes, int] = marshal.loads(self.parts[0])
+        self.full: Encoder | None = None
+        self.need = {t: self.ranks[t] for t in map(bytes, zip(range(256)))}
+        self.loaded = bytearray(256)      # the shards of ``parts`` added to ``ranks``
+        self.regions: set[bytes] = set()  # the regions given (their tokens: ``need``)
+        self.pending: set[bytes] = set()  # those whose tokens ``need`` does not hold yet
+        self.work = 0
+        self._built: Encoder | None = None
+        self._built_size = 0
+
+    def start(self, share: float) -> None:
+        """Build ``ascii``; ``share``: that of the first texts' bytes outside ASCII (past
+        :data:`FULL_SHARE`, the whole vocabulary is built instead, and counts them all)."""
+        if share > self.FULL_SHARE:
+            self._whole()
+            assert self.full is not None
+            self.ascii = self.full
+        else:
+            self.ascii = Encoder(self.name, self.ranks)
+
+    def _whole(self) -> None:
+        """Load the other parts of the ranks and build ``full`` from all of them."""
+        for b in range(128, 256):
+            if not self.loaded[b]:
+                self.ranks.update(marshal.loads(self.parts[b - 127]))
+                self.loaded[b] = 1
+        self.full = Encoder(self.name, self.ranks)
+        self.regions.clear()
+        self.pending.clear()
+        self.need.clear()
+
+    def add(self, text: str) -> None:
+        """Make :meth:`encoder` exact for ``text`` too."""
+        global _REGION_END_RX
+        if self.full is not None:
+            return
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:
+            data = _without_surrogates(text).encode("utf-8")
+        if _REGION_END_RX is None:
+            import re
+
+            _REGION_END_RX = re.compile(_REGION_END.encode())
+        ends = [m.end() for m in _REGION_END_RX.finditer(data.translate(_CLASSES))]
+        ends.append(len(data))
+        new = set(map(data.__getitem__, map(slice, [0, *ends[:-1]], ends)))
+        new -= self.regions
+        if not new:
+            return
+        top = _MAX_TOKEN
+        self.work += sum([n * (n - 1) // 2 if n <= top else (top - 1) * n - top * (top - 1) // 2
+                          for n in map(len, new)])
+        if self.work > self.WORK_MAX:
+            self._whole()
+            return
+        self.regions |= new
+        self.pending |= new
+        for b in set(data.translate(None, _ASCII_BYTES)):
+            if not self.loaded[b]:
+                self.ranks.update(marshal.loads(self.parts[b - 127]))
+                self.loaded[b] = 1
+
+    def encoder(self) -> Encoder:
+        """An encoder exact for the texts given to :meth:`add` (and ASCII ones)."""
+        if self.full is not None:
+            return self.full
+        if self.pending:
+            top = _MAX_TOKEN
+            # (a set of the byte strings, looked up in one go: half the time of a loop)
+            found = self.ranks.keys() & {r[i:k] for r in self.pending for i in range(len(r) - 1)
+                                         for k in range(i + 2, min(len(r), i + top) + 1)}
+            ranks = self.ranks
+            self.need.update({tok: ranks[tok] for tok in found})
+            self.pending.clear()
+        if self._built is None or self._built_size != len(self.need):
+            self._built = Encoder(self.name, self.need)
+            self._built_size = len(self.need)
+        return self._built
 
 
 def counter(name: str = DEFAULT_ENCODING, parallel: bool = True) -> Counter:

@@ -862,27 +862,32 @@ def test_tokenizer_cache_is_checked(tmp_path: Path) -> None:
     env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
     want = _tokens(env)
     assert want == 1455
-    (cache,) = (tmp_path / "cache" / "toolcat").glob("o200k_base-*")
-    assert stat.S_IMODE(os.stat(cache.parent).st_mode) == 0o700
-    blob = bytearray(cache.read_bytes())
-    # a tampered payload (a rank changed): the hash fails, the cache is rebuilt
-    blob[-1000] ^= 0x01
-    cache.write_bytes(bytes(blob))
-    assert _tokens(env) == want
-    assert cache.read_bytes() != bytes(blob)       # rebuilt
-    # a cache others may write is not trusted
+    # the ranks, and (when the counter forks its child) their split (tokens.load_split)
+    caches = sorted((tmp_path / "cache" / "toolcat").glob("o200k_base-*"))
+    assert caches[0].suffix == ".ranks" and {c.suffix for c in caches} <= {".ranks", ".split"}
+    assert stat.S_IMODE(os.stat(caches[0].parent).st_mode) == 0o700
     import marshal
 
     fake = marshal.dumps({bytes([i]): i for i in range(256)} | {b"x" * k: 300 + k
                                                              for k in range(2, 2000)})
-    os.chmod(cache, 0o666)
-    assert _tokens(env) == want
-    # a cache file that is a link is never followed
-    cache.unlink()
-    target = _write(tmp_path / "elsewhere.bin", fake)
-    cache.symlink_to(target)
-    assert _tokens(env) == want
-    assert target.read_bytes() == fake                # never written through
+    for cache in caches:
+        if cache.suffix == ".ranks" and cache.with_suffix(".split").exists():
+            cache.with_suffix(".split").unlink()      # (else the split is read, not the ranks)
+        blob = bytearray(cache.read_bytes())
+        # a tampered payload (a rank changed): the hash fails, the cache is rebuilt
+        blob[-1000] ^= 0x01
+        cache.write_bytes(bytes(blob))
+        assert _tokens(env) == want
+        assert cache.read_bytes() != bytes(blob)       # rebuilt
+        # a cache others may write is not trusted
+        os.chmod(cache, 0o666)
+        assert _tokens(env) == want
+        # a cache file that is a link is never followed
+        cache.unlink()
+        target = _write(tmp_path / f"elsewhere{cache.suffix}", fake)
+        cache.symlink_to(target)
+        assert _tokens(env) == want
+        assert target.read_bytes() == fake                # never written through
     no_temp_files(tmp_path)
 
 
