@@ -257,7 +257,9 @@ def schema_prose_bytes(schema: Any, dialect: str = DRAFT2020, jlen: Any = _json_
             if kb is None:
                 kb = _prose_key_bytes(k)
             if kb:
-                n += kb + jlen(v)
+                # (an ASCII string: its bytes at once, as every jlen gives them)
+                n += kb + (len(orjson.dumps(v)) if v.__class__ is str and v.isascii()
+                           else jlen(v))
                 entries += 1
         # (each entry's separating comma, when the node has another)
         return n + entries if entries and len(node) > 1 else n
