@@ -131,10 +131,9 @@ def test_integers_beyond_64_bits_are_weighed():
 def _no_trivial_node(s) -> bool:
     """No ``{}`` (or prose-only) subschema: the bounded walk leaves those out of its weight
     (nothing to cut there), the inlined weight counts their braces."""
-    from toolcat.features.project.bound import _trivial
-    from toolcat.schema.keywords import KEYWORDS
+    from toolcat.features.project.bound import _PLAIN, _trivial
 
-    table = KEYWORDS[D]
+    table = _PLAIN[D]
 
     def go(node) -> bool:
         if isinstance(node, dict):

@@ -229,12 +229,42 @@ def _entry_bytes(obj: dict, key: str, value: Any, jlen: Any = _json_len) -> int:
     return n + 1 if len(obj) > 1 else n
 
 
+#: a schema key -> the bytes of ``"key":`` when it is prose (:func:`is_prose_key`), else 0
+#: (what :func:`schema_prose_bytes` asks of every key of every node, once per key)
+_PROSE_KEYS: dict[str, int] = {}
+_PROSE_KEYS_MAX = 1 << 14
+
+
+def _prose_key_bytes(key: Any) -> int:
+    got = _PROSE_KEYS.get(key)
+    if got is None:
+        got = _json_len(key) + 1 if is_prose_key(key) else 0
+        if len(_PROSE_KEYS) >= _PROSE_KEYS_MAX:
+            _PROSE_KEYS.clear()
+        _PROSE_KEYS[key] = got
+    return got
+
+
 def schema_prose_bytes(schema: Any, dialect: str = DRAFT2020, jlen: Any = _json_len,
                        memo: dict | None = None) -> int:
     """Bytes of the prose entries in the schema positions of ``schema`` (``memo``: kept
-    across calls, each shared subtree is added up once: :func:`sum_schemas`)."""
+    across calls, each shared subtree is added up once: :func:`sum_schemas`); each entry
+    as :func:`_entry_bytes` counts it."""
+    keys = _PROSE_KEYS
+
     def own(node: dict) -> int:
-        return sum(_entry_bytes(node, k, node[k], jlen) for k in node if is_prose_key(k))
+        n = entries = 0
+        for k, v in node.items():
+            kb = keys.get(k)
+            if kb is None:
+                kb = _prose_key_bytes(k)
+            if kb:
+                # (an ASCII string: its bytes at once, as every jlen gives them)
+                n += kb + (len(orjson.dumps(v)) if v.__class__ is str and v.isascii()
+                           else jlen(v))
+                entries += 1
+        # (each entry's separating comma, when the node has another)
+        return n + entries if entries and len(node) > 1 else n
 
     return sum_schemas(schema, own, dialect, memo)
 

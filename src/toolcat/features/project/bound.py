@@ -78,19 +78,29 @@ class _Unsupported(Exception):
     pass
 
 
-def _plain_key(key: str, table: dict) -> bool:
-    """A key that says nothing about what is accepted: prose, ``x-*``, other annotations."""
-    if key.startswith("x-"):
-        return True
-    kw = table.get(key)
-    return kw is not None and kw.role in (PROSE, ANNOTATION)
+#: the keywords of each dialect that say nothing about what is accepted: prose and other
+#: annotations (what :func:`_plain_key` and :func:`_trivial` are given)
+_PLAIN: dict[str, frozenset] = {
+    d: frozenset(k for k, kw in table.items() if kw.role in (PROSE, ANNOTATION))
+    for d, table in KEYWORDS.items()}
 
 
-def _trivial(sub: Any, table: dict) -> bool:
+def _plain_key(key: str, plain: frozenset) -> bool:
+    """A key that says nothing about what is accepted: prose, ``x-*``, other annotations
+    (``plain``: the dialect's :data:`_PLAIN`)."""
+    return key.startswith("x-") or key in plain
+
+
+def _trivial(sub: Any, plain: frozenset) -> bool:
     """Does ``sub`` accept every value already (nothing to widen)?"""
     if sub is True:
         return True
-    return sub.__class__ is dict and all(_plain_key(k, table) for k in sub)
+    if sub.__class__ is not dict:
+        return False
+    for k in sub:
+        if k not in plain and not k.startswith("x-"):
+            return False
+    return True
 
 
 class _Info:
@@ -128,7 +138,7 @@ def _ref_target(ref: Any, root: dict) -> Any:
     return (parts[1], name)
 
 
-def _leaf_chain(sub: Any, root: dict, app: dict, table: dict) -> list | None:
+def _leaf_chain(sub: Any, root: dict, app: dict, table: frozenset) -> list | None:
     """The definitions a leaf reaches (``[]`` for most; a ``$ref`` alone to a leaf: its
     target and on), or None when ``sub`` is not a leaf. A leaf is a subschema with no
     subschema and no ``$ref`` but to a leaf: kept whole one level below the bound (a scalar
@@ -165,7 +175,7 @@ def _data_weight(key: str, value: Any) -> int:
         return len(key) + 3 + len(dumps(value))
 
 
-def _members(node: dict, app: dict, table: dict) -> Iterator[tuple[str, int, Any, bool]]:
+def _members(node: dict, app: dict, table: frozenset) -> Iterator[tuple[str, int, Any, bool]]:
     """The one dispatch on keyword shapes that both accountings (:func:`_walk`, by level;
     :func:`inlined_weight`, with each ``$ref`` replaced) read: each member of the schema
     object ``node`` (its ``$defs``/``definitions`` apart) as ``(key, weight, None, down)``,
@@ -202,7 +212,7 @@ def _walk(body: Any, root: dict, dialect: str, top: bool) -> _Info:
     """Walk one definition's body (the root's without its ``$defs``): the accounting by
     level (:class:`_Info`)."""
     app = APPLICATORS[dialect]
-    table = KEYWORDS[dialect]
+    table = _PLAIN[dialect]
     info = _Info()
     weights, leaves, stubs = info.weights, info.leaves, info.stubs
     stack = [(body, 0)]
@@ -340,7 +350,7 @@ def _build(root: dict, dialect: str, bound: int, least: dict, infos: dict, point
                 differs.add(src)
                 todo.append(src)
     app = APPLICATORS[dialect]
-    table = KEYWORDS[dialect]
+    table = _PLAIN[dialect]
     changes: list[Change] = []
     why = (f"widened to {{}}: below depth {bound} of the value ("
            + (reason or f"--output-schema bounded: {budget:,} bytes per output schema; "
@@ -469,7 +479,7 @@ def inlined_weight(schema: Any, dialect: str, limit: int) -> int:
     widens it there). Stops counting past ``limit`` (returns a value above it), so the cost
     is bounded by ``limit``, not by the expansion."""
     app = APPLICATORS[dialect]
-    table = KEYWORDS[dialect]
+    table = _PLAIN[dialect]
     root = schema
     memo: dict[int, int] = {}
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Set as AbstractSet
+from typing import Any
 
 ELLIPSIS = "…"
 _SENTENCE_END = ".!?。！？"
@@ -50,6 +51,16 @@ def _boundaries(text: str, stop: int | None = None) -> list[tuple[int, bool]]:
     out: list[tuple[int, bool]] = []
     n = len(text)
     end = n if stop is None else min(n, stop)
+    if text[:end + 1].isascii():
+        # no wide character among those examined and their next ones: only the spaces
+        # and the sentence ends cut (the loop below, at C speed to them)
+        for m in _ASCII_CUTS.finditer(text, 0, end):
+            i = m.start()
+            if text[i] == " ":
+                out.append((i, False))
+            else:
+                _sentence_cut(text, i, out)
+        return out
     for i in range(end):
         ch = text[i]
         nxt = text[i + 1] if i + 1 < n else ""
@@ -57,15 +68,7 @@ def _boundaries(text: str, stop: int | None = None) -> list[tuple[int, bool]]:
             out.append((i, False))
             continue
         if ch in _SENTENCE_END:
-            # a sentence end: the punctuation (and closing quotes) then a space and a
-            # capital, a digit or another non-letter -- not "e.g. the"
-            j = i + 1
-            while j < n and text[j] in _CLOSERS:
-                j += 1
-            if ch in "。！？" or j == n:
-                out.append((j, True))
-            elif text[j] == " " and j + 1 < n and not text[j + 1].islower():
-                out.append((j, True))
+            _sentence_cut(text, i, out)
             continue
         if nxt and (_wide(ch) or _wide(nxt)) and not unicodedata.category(nxt).startswith("P") \
                 and not unicodedata.category(nxt).startswith("M"):
@@ -73,9 +76,31 @@ def _boundaries(text: str, stop: int | None = None) -> list[tuple[int, bool]]:
     return out
 
 
+#: the characters of :data:`_SENTENCE_END` and the space, in ASCII
+_ASCII_CUTS = re.compile(r"[ .!?]")
+
+
+def _sentence_cut(text: str, i: int, out: list[tuple[int, bool]]) -> None:
+    """At the sentence-end punctuation ``text[i]``: a sentence end is the punctuation (and
+    closing quotes) then a space and a capital, a digit or another non-letter -- not "e.g.
+    the" -- or the end of the text; appended to ``out``."""
+    n = len(text)
+    j = i + 1
+    while j < n and text[j] in _CLOSERS:
+        j += 1
+    if text[i] in "。！？" or j == n:
+        out.append((j, True))
+    elif text[j] == " " and j + 1 < n and not text[j + 1].islower():
+        out.append((j, True))
+
+
 def truncate(text: str, limit: int) -> str:
     """``text`` collapsed and cut to at most ``limit`` UTF-16 units (see the module doc)."""
-    s = collapse(text)
+    return _truncate(collapse(text), limit)
+
+
+def _truncate(s: str, limit: int) -> str:
+    """:func:`truncate` of a collapsed text."""
     if length(s) <= limit:
         return s
     if limit <= 0:
@@ -83,15 +108,20 @@ def truncate(text: str, limit: int) -> str:
     # Only a prefix can fit: every character counts at least one unit and a cut never ends
     # in a space (the text is collapsed), so no cut at index > `limit` fits.
     stop = min(len(s), limit + 2)
-    cum = [0]
-    for c in s[:stop + 1]:
-        cum.append(cum[-1] + units(c))
-    best_sentence = None
+    head = s[:stop + 1]
+    if head.isascii():          # one unit a character
+        cum: Any = range(len(head) + 1)
+    else:
+        cum = [0]
+        for c in head:
+            cum.append(cum[-1] + units(c))
     best_word = None
     ell = length(ELLIPSIS)
     tags = _tag_spans(s, stop) if "<" in s[:stop] else ()
-    for pos, sentence in _boundaries(s, stop):
-        if pos == 0:
+    # the last cut that fits after a sentence end, else the last one that fits with "…":
+    # from the last cut back (the width of a cut grows with its position)
+    for pos, sentence in reversed(_boundaries(s, stop)):
+        if pos == 0 or (best_word is not None and not sentence):
             continue
         if tags and any(a < pos < b for a, b in tags):
             continue  # never inside an HTML tag (`<a href="...">`): a cut there breaks markup
@@ -100,11 +130,9 @@ def truncate(text: str, limit: int) -> str:
             continue  # longer than the examined prefix: cannot fit
         width = cum[len(cut)]
         if sentence and width <= limit:
-            best_sentence = cut
-        if width + ell <= limit:
+            return cut
+        if best_word is None and width + ell <= limit:
             best_word = cut
-    if best_sentence:
-        return best_sentence
     if best_word:
         return best_word.rstrip(",;:-–—(/") + ELLIPSIS if best_word.rstrip(",;:-–—(/") else ""
     return ""
@@ -405,11 +433,15 @@ def tool_description(text: str, limit: int) -> str:
     of ``limit`` (the first one cut at a word, with "…", when it alone does not and the cut
     still obliges), and the lead is :func:`truncate` d to the rest. A text within ``limit``
     is unchanged, so the compact view of a compact view is itself. ``limit`` 0: ""."""
-    cut = truncate(text, limit)
     full = collapse(text)
+    cut = _truncate(full, limit)
     if limit <= 0 or cut == full:
         return cut
     lead = len(cut[:-1] if cut.endswith(ELLIPSIS) else cut)
+    if not _OBLIGATION.search(full[lead:]):
+        # (no sentence from the cut on can oblige: each is a piece of this text, set off
+        # by spaces, where the same search finds what it finds in the sentence alone)
+        return cut
     room = limit * 2 // 3
     added: list[str] = []
     at = 0
@@ -430,5 +462,5 @@ def tool_description(text: str, limit: int) -> str:
     if not added:
         return cut
     tail = " ".join(added)
-    head = truncate(full, limit - length(tail) - 1)
+    head = _truncate(full, limit - length(tail) - 1)
     return f"{head} {tail}" if head else tail

@@ -46,7 +46,8 @@ from toolcat.schema.lower import (
     text_count,
     with_object_type,
 )
-from toolcat.schema.walker import iter_schemas, node_dialect, transform
+from toolcat.schema.lower.plan import DEFINITIONS
+from toolcat.schema.walker import DESCEND, iter_schemas, node_dialect, transform
 
 #: the property SEP-2106 (and the MCP TypeScript SDK v2) wraps a non-object result in
 WRAP_PROPERTY = "result"
@@ -80,14 +81,15 @@ def fit_input(schema: Any, dialect: str, *, typed: bool, boolean_properties: boo
 
 
 def fit_output(schema: Any, dialect: str, *, typed: bool, boolean_properties: bool,
-               pointer: str = "/outputSchema", any_value: bool = False) -> tuple[Any, list[Change]]:
+               pointer: str = "/outputSchema", any_value: bool = False,
+               memo: dict | None = None) -> tuple[Any, list[Change]]:
     """``schema`` as a tool's outputSchema root in a target (see the module doc).
 
     ``any_value``: the schema describes a value that may be any JSON (an OpenAPI response
     body), not MCP ``structuredContent`` (always an object): one that names a type other than
     object (an array, ``null``: GitHub's get-content, Intercom's nullable responses) is
     wrapped, exactly, rather than narrowed to its objects (one that names no type at all is
-    read as an object, as before)."""
+    read as an object, as before). ``memo``: :func:`wrap`'s, kept by the caller for a run."""
     changes: list[Change] = []
     if typed and isinstance(schema, bool):
         # structuredContent is always an object
@@ -101,7 +103,7 @@ def fit_output(schema: Any, dialect: str, *, typed: bool, boolean_properties: bo
     if not isinstance(out, dict):
         return out, changes
     if typed:
-        out = _typed_output(out, dialect, pointer, changes, any_value)
+        out = _typed_output(out, dialect, pointer, changes, any_value, memo)
     if not boolean_properties:
         out = _object_properties(out, pointer, changes)
     return out, changes
@@ -158,7 +160,7 @@ def _typed_input(schema: dict, dialect: str, pointer: str, changes: list[Change]
 
 
 def _typed_output(schema: dict, dialect: str, pointer: str, changes: list[Change],
-                  any_value: bool = False) -> dict:
+                  any_value: bool = False, memo: dict | None = None) -> dict:
     if schema.get("type") == "object":
         return schema
     d = node_dialect(schema, dialect)
@@ -171,7 +173,7 @@ def _typed_output(schema: dict, dialect: str, pointer: str, changes: list[Change
             and (not any_value or untyped or atoms == {"object"}):
         return _set_object_type(schema, pointer, changes,
                                 "structuredContent is always an object")
-    wrapped = wrap(schema, d)
+    wrapped = wrap(schema, d, memo)
     if wrapped is None:
         changes.append(Change(pointer + "/type", KEPT,
                               'not an object schema and not wrapped ($recursiveRef inside); '
@@ -286,26 +288,37 @@ def _plain_pointers(schema: Any, dialect: str) -> str | None:
 
 # ----------------------------------------------------------------------------- wrapping
 
-def wrap(schema: dict, dialect: str) -> dict | None:
+def wrap(schema: dict, dialect: str, memo: dict | None = None) -> dict | None:
     """``schema`` as the value of property ``result`` of an object (SEP-2106's legacy wrap, as
     the MCP TypeScript SDK v2's ``wrapOutputSchemaForLegacy`` writes it): same-document
     pointers (``#``, ``#/...``) in ``$ref``/``$dynamicRef`` are moved below
     ``#/properties/result``, except inside a subtree whose own ``$id`` sets another base (and
     none at all when the root has one). The root's ``$schema`` moves to the wrapper. None for
-    a schema with a ``$recursiveRef`` (2019-09), which the SDK converts; toolcat does not."""
-    if any(isinstance(n, dict) and "$recursiveRef" in n for _p, n, _d in
-           iter_schemas(schema, dialect)):
+    a schema with a ``$recursiveRef`` (2019-09), which the SDK converts; toolcat does not.
+
+    ``memo`` (kept by the caller for a run, whose schemas stay alive and unchanged): where
+    the schema's text has no ``$id`` (no base but the document's) and no ``$recursiveRef``,
+    each entry of its root's definitions maps is rewritten once per object and dialect (the
+    rewrite of a node is then a function of the node alone), shared by the schemas that
+    bundle it (an OpenAPI spec's array responses: GitHub REST's 158 bundle the same
+    components). The result is never changed in place."""
+    count = text_count(schema) if memo is not None else None
+    plain = count is not None and not count(b'"$id"') and not count(b'"$recursiveRef"')
+    if not plain and any(isinstance(n, dict) and "$recursiveRef" in n for _p, n, _d in
+                         iter_schemas(schema, dialect)):
         return None
     head = {"$schema": schema["$schema"]} if "$schema" in schema else {}
     if _new_base(schema.get("$id")):
         inner: Any = schema
     else:
-        bases = {p for p, n, _d in iter_schemas(schema, dialect)
-                 if p and isinstance(n, dict) and _new_base(n.get("$id"))}
+        bases = set() if plain else {p for p, n, _d in iter_schemas(schema, dialect)
+                                     if p and isinstance(n, dict) and _new_base(n.get("$id"))}
         prefix = "#/properties/" + WRAP_PROPERTY
+        entered: dict[tuple, Any] = {}
 
-        def hook(n: Any, path: tuple, _d: str) -> Any:
-            if not isinstance(n, dict) or any(path[:i] in bases for i in range(1, len(path) + 1)):
+        def hook(n: Any, path: tuple, d: str) -> Any:
+            if not isinstance(n, dict) or (bases and any(path[:i] in bases
+                                                         for i in range(1, len(path) + 1))):
                 return n
             out = n
             for k in ("$ref", "$dynamicRef"):
@@ -314,9 +327,22 @@ def wrap(schema: dict, dialect: str) -> dict | None:
                     if out is n:
                         out = dict(n)
                     out[k] = prefix + v[1:]
+            if entered and path in entered:     # a definitions entry: kept for the run
+                key = entered.pop(path)
+                if memo is not None:
+                    memo[key[1:]] = (key[0], out)   # (held: its id stays its own)
             return out
 
-        inner = transform(schema, hook, dialect)
+        def enter(n: Any, path: tuple, d: str) -> Any:
+            if len(path) == 2 and path[0] in DEFINITIONS and n.__class__ is dict \
+                    and memo is not None:
+                got = memo.get((id(n), d))
+                if got is not None and got[0] is n:
+                    return got[1]
+                entered[path] = (n, id(n), d)
+            return DESCEND
+
+        inner = transform(schema, hook, dialect, enter=enter if plain else None)
         inner = {k: v for k, v in inner.items() if k != "$schema"}
     return {**head, "type": "object", "properties": {WRAP_PROPERTY: inner},
             "required": [WRAP_PROPERTY]}
