@@ -210,6 +210,9 @@ def _factor_once(schema: dict, dialect: str, d0: str, container: str,
     replaced: dict[tuple, str] = {}
     made: list[tuple[str, int, tuple]] = []
     n_nodes = len(nodes)
+    # a name is one character at least: its reference and its entry weigh at least this
+    min_ref = ref_size(ref_base + "a")
+    min_entry = entry_size("a", 0)
     for b in cands:
         if any_dead:
             live = [p for p in groups[b] if not dead_at[index[p]]]
@@ -217,9 +220,14 @@ def _factor_once(schema: dict, dialect: str, d0: str, container: str,
             live = groups[b]
         if len(live) < 2:
             continue
+        cost = container_cost if not made else 0
+        # (the saving with the shortest name any would have: when even that does not pay,
+        # no name is worked out)
+        if len(live) * (size[b] - min_ref) - (min_entry + size[b]) - cost <= 0:
+            continue
         name = _name(live[0], used)
         saving = len(live) * (size[b] - ref_size(ref_base + name)) - entry_size(name, size[b]) \
-            - (container_cost if not made else 0)
+            - cost
         if saving <= 0:
             continue
         used.add(name)
