@@ -6,7 +6,8 @@
   of the schema's text is an indexed reference (``RefIndex.ref_keys``);
 * :meth:`RefPlan.smaller` takes a target's size from a memo by content (``content_sizes``);
 * ``factor._factor_once`` marks the nodes inside a replaced copy by pre-order position, and
-  works out a candidate's name only when the shortest name would let it pay;
+  works out a candidate's name only when the shortest name would let it pay; it tells when
+  another round would find nothing (``last``), and ``factor_schema`` then stops;
 * :meth:`Lowerer.unchanged` tells, without rebuilding the schema, that the re-lowering after
   factoring would give it back as it is (``pipeline._factor_rounds`` then stops);
 * ``refs._scan`` looks for the markers in an order and leaves the ``"$...`` ones out when the
@@ -263,6 +264,53 @@ def test_unchanged_is_false_where_the_relowering_inlines():
         assert not Lowerer(schema, DRAFT2020, widen=False, inline="smaller",
                            pointer="").unchanged()
         assert lower_schema(schema, DRAFT2020, drop_schema=False).changes
+
+
+def _random_repeats(rng: random.Random) -> dict:
+    # subtrees repeated under property names short and long, nested, some under a map that
+    # comes first: what names and costs a second round could see differently
+    leaves = [{"type": "string", "maxLength": rng.randint(1, 99)},
+              {"type": "integer", "minimum": rng.randint(0, 9)},
+              {"enum": ["a", "b", "c"][:rng.randint(1, 3)]}]
+    names = ["a", "b", "x", "long_property_name_" * rng.randint(1, 2), "n", "value"]
+
+    def node(depth: int) -> dict:
+        if depth == 0 or rng.random() < 0.3:
+            return dict(rng.choice(leaves))
+        props = {rng.choice(names) + str(i): node(depth - 1) for i in range(rng.randint(1, 3))}
+        return {"type": "object", "properties": props}
+
+    pool = [node(rng.randint(1, 3)) for _ in range(3)]
+    props = {}
+    for i in range(rng.randint(2, 9)):
+        sub = rng.choice(pool)
+        props[rng.choice(names) + str(i)] = sub if rng.random() < 0.7 else {"items": sub}
+    out: dict = {"type": "object", "properties": props}
+    if rng.random() < 0.4:
+        out = {"$defs": {"d": {"type": "object", "properties": {"p": rng.choice(pool)}}}, **out}
+    return out
+
+
+def test_factoring_stops_where_another_round_finds_nothing(monkeypatch):
+    rng = random.Random(35)
+    schemas = _schemas() + [(_random_repeats(rng), DRAFT2020) for _ in range(400)]
+    stops = []
+    real = factor._factor_once
+
+    def seen(*args):
+        got = real(*args)
+        stops.append(bool(args[5]))
+        return got
+
+    monkeypatch.setattr(factor, "_factor_once", seen)
+    fast = [factor.factor_schema(s, d) for s, d in schemas]
+    monkeypatch.setattr(factor, "_factor_once",
+                        lambda schema, dialect, d0, container, counts=None, last=None:
+                        real(schema, dialect, d0, container, counts, None))
+    slow = [factor.factor_schema(s, d) for s, d in schemas]
+    for a, b in zip(fast, slow):
+        assert dumps(a.schema) == dumps(b.schema) and a.defs == b.defs
+    assert sum(stops) >= 20          # the shortcut is taken
 
 
 def _scan_long_way(root, dialect):
