@@ -97,8 +97,8 @@ def test_corpus_schemas(path, monkeypatch):
     calls = []
     real = factor._inline_unpaid
 
-    def both(schema, dialect, container, names):
-        got = real(schema, dialect, container, names)
+    def both(schema, dialect, container, names, ref_counts=None):
+        got = real(schema, dialect, container, names, ref_counts)
         want = factor._inline_unpaid_walks(schema, dialect, container, names)
         calls.append(len(got[1]))
         assert got[1] == want[1]

@@ -5,7 +5,14 @@
 * :meth:`RefPlan.other_readers` skips the walk in the other dialect when every ``"$ref"`` key
   of the schema's text is an indexed reference (``RefIndex.ref_keys``);
 * :meth:`RefPlan.smaller` takes a target's size from a memo by content (``content_sizes``);
-* ``factor._factor_once`` marks the nodes inside a replaced copy by pre-order position;
+* ``factor._factor_once`` marks the nodes inside a replaced copy by pre-order position, and
+  works out a candidate's name only when the shortest name would let it pay; it tells when
+  another round would find nothing (``last``), and ``factor_schema`` then stops;
+* :meth:`Lowerer.unchanged` tells, without rebuilding the schema, that the re-lowering after
+  factoring would give it back as it is (``pipeline._factor_rounds`` then stops);
+* ``refs._scan`` looks for the markers in an order and leaves the ``"$...`` ones out when the
+  text has no ``"$``; ``strip.strip_node`` returns a node whose keys are all known keywords
+  as it is; ``pointer.encode`` joins the tokens and escapes only where one needs it;
 * ``describe.collapse`` joins ``str.split()`` instead of a ``\\s+`` substitution.
 """
 
@@ -18,11 +25,14 @@ import sys
 import pytest
 
 from support.common import SAMPLES, corpus_param, lowered_schemas
+from toolcat.document import pointer
 from toolcat.document.canonical import dumps
 from toolcat.features.project import describe
-from toolcat.schema import factor, refs
-from toolcat.schema.keywords import DRAFT7, DRAFT2020
+from toolcat.schema import factor, refs, strip
+from toolcat.schema.keywords import DRAFT7, DRAFT2020, is_prose_key
+from toolcat.schema.lower import lower_schema
 from toolcat.schema.lower.plan import RefPlan
+from toolcat.schema.lower.rewrite import Lowerer
 from toolcat.schema.walker import iter_schemas, transform
 
 CORPUS = [SAMPLES / "petstore.openapi.yaml", SAMPLES / "petstore-v31.openapi.json",
@@ -202,6 +212,161 @@ def test_factoring_nested_copies():
     # the copies of `inner` left are the definitions' own: one in $defs/home, none elsewhere
     bodies = [p for p, node, _d in iter_schemas(f.schema) if node == inner]
     assert bodies == [("$defs", "home")]
+
+
+# a definition that pays with the two references the lowering saw has one left once the
+# repeated subtree that held both is factored: the re-lowering inlines it (not unchanged)
+_SIDE = {"type": "object", "properties": {"p": {"$ref": "#/$defs/big"},
+                                          "r": {"type": "string", "maxLength": 70}}}
+_SHARED_TWICE = {"type": "object", "properties": {"x": _SIDE, "y": dict(_SIDE)},
+                 "$defs": {"big": {"type": "object", "properties": {
+                     "street": {"type": "string", "maxLength": 80},
+                     "city": {"type": "string", "maxLength": 80}}}}}
+
+
+def test_unchanged_is_what_the_relowering_gives():
+    # each lowered schema, factored (what _factor_rounds lowers again), and as it is: where
+    # unchanged() says so, the lowering gives the schema back and reports nothing
+    cases = []
+    for schema, dialect in _schemas() + [(_SHARED_TWICE, DRAFT2020)]:
+        cases.append((schema, dialect))
+        f = factor.factor_schema(schema, dialect)
+        if f.defs:
+            cases.append((f.schema, dialect))
+    said = {True: 0, False: 0}
+    for schema, dialect in cases:
+        low = Lowerer(schema, dialect, widen=False, inline="smaller", pointer="/inputSchema")
+        same = low.unchanged()
+        said[same] += 1
+        got = lower_schema(schema, dialect, pointer="/inputSchema", drop_schema=False)
+        # the plan it leaves lowers as a fresh one does
+        reused = lower_schema(schema, dialect, pointer="/inputSchema", drop_schema=False,
+                              lowerer=low)
+        assert dumps(reused.schema) == dumps(got.schema) and reused.changes == got.changes
+        if same:
+            assert dumps(got.schema) == dumps(schema)
+            assert got.changes == [] and got.prose_removed == 0
+    assert said[True] >= 10 and said[False] >= 10
+
+
+def test_unchanged_is_false_where_the_relowering_inlines():
+    f = factor.factor_schema(_SHARED_TWICE, DRAFT2020)
+    assert [name for _c, name, _n, _first in f.defs] == ["x"]
+    low = Lowerer(f.schema, DRAFT2020, widen=False, inline="smaller", pointer="")
+    assert not low.unchanged()
+    again = lower_schema(f.schema, DRAFT2020, drop_schema=False)
+    assert dumps(again.schema) != dumps(f.schema)
+    assert any("inlined $ref '#/$defs/big'" in c.what for c in again.changes)
+    # prose, a no-op, an allOf: the hook changes the node
+    for schema in ({"type": "object", "description": "d"},
+                   {"type": "object", "properties": {"a": {"type": "string", "minLength": 0}}},
+                   {"type": "object", "allOf": [{"required": ["a"]}]}):
+        assert not Lowerer(schema, DRAFT2020, widen=False, inline="smaller",
+                           pointer="").unchanged()
+        assert lower_schema(schema, DRAFT2020, drop_schema=False).changes
+
+
+def _random_repeats(rng: random.Random) -> dict:
+    # subtrees repeated under property names short and long, nested, some under a map that
+    # comes first: what names and costs a second round could see differently
+    leaves = [{"type": "string", "maxLength": rng.randint(1, 99)},
+              {"type": "integer", "minimum": rng.randint(0, 9)},
+              {"enum": ["a", "b", "c"][:rng.randint(1, 3)]}]
+    names = ["a", "b", "x", "long_property_name_" * rng.randint(1, 2), "n", "value"]
+
+    def node(depth: int) -> dict:
+        if depth == 0 or rng.random() < 0.3:
+            return dict(rng.choice(leaves))
+        props = {rng.choice(names) + str(i): node(depth - 1) for i in range(rng.randint(1, 3))}
+        return {"type": "object", "properties": props}
+
+    pool = [node(rng.randint(1, 3)) for _ in range(3)]
+    props = {}
+    for i in range(rng.randint(2, 9)):
+        sub = rng.choice(pool)
+        props[rng.choice(names) + str(i)] = sub if rng.random() < 0.7 else {"items": sub}
+    out: dict = {"type": "object", "properties": props}
+    if rng.random() < 0.4:
+        out = {"$defs": {"d": {"type": "object", "properties": {"p": rng.choice(pool)}}}, **out}
+    return out
+
+
+def test_factoring_stops_where_another_round_finds_nothing(monkeypatch):
+    rng = random.Random(35)
+    schemas = _schemas() + [(_random_repeats(rng), DRAFT2020) for _ in range(400)]
+    stops = []
+    real = factor._factor_once
+
+    def seen(*args):
+        got = real(*args)
+        stops.append(bool(args[5]))
+        return got
+
+    monkeypatch.setattr(factor, "_factor_once", seen)
+    fast = [factor.factor_schema(s, d) for s, d in schemas]
+    monkeypatch.setattr(factor, "_factor_once",
+                        lambda schema, dialect, d0, container, counts=None, last=None:
+                        real(schema, dialect, d0, container, counts, None))
+    slow = [factor.factor_schema(s, d) for s, d in schemas]
+    for a, b in zip(fast, slow):
+        assert dumps(a.schema) == dumps(b.schema) and a.defs == b.defs
+    assert sum(stops) >= 20          # the shortcut is taken
+
+
+def _scan_long_way(root, dialect):
+    # refs._scan as it was: every marker looked for in the text
+    import orjson
+
+    if isinstance(root, bool):
+        return True, None, True
+    text = orjson.dumps(root)
+    nested = text.count(b'"$schema"') > (1 if "$schema" in root else 0)
+    skip_id = not nested and refs.node_dialect(root, dialect) != "draft4"
+    flat = b'"$id"' not in text and (skip_id or b'"id"' not in text)
+    return (flat and not any(m in text for k, m in refs._MARKERS.items()
+                             if k not in ("$id", "id")), text, flat)
+
+
+def test_scan_is_the_long_way():
+    rng = random.Random(35)
+    keys = sorted(refs._SPECIAL) + ["$schema", "type", "x", "$", "$x", "ids", "$refs"]
+    made = []
+    for _ in range(400):
+        node: dict = {}
+        for k in rng.sample(keys, rng.randint(0, 4)):
+            node[k] = rng.choice(["a", "$ref", "#", 1, {"$x": 1}, {"id": "q"}])
+        made.append(({"properties": {"p": node}, **({"$schema": "http://json-schema.org/"
+                                                      "draft-04/schema#"}
+                                                     if rng.random() < 0.2 else {})},
+                     rng.choice([DRAFT2020, DRAFT7, "draft4"])))
+    for schema, dialect in _schemas() + made:
+        assert refs._scan(schema, dialect) == _scan_long_way(schema, dialect)
+
+
+def test_strip_node_is_the_long_way():
+    rng = random.Random(35)
+    keys = ["type", "description", "title", "x-foo", "x-", "examples", "example", "$comment",
+            "properties", "nullable", "xml", "format", "unknown", "enum", "readOnly"]
+    for _ in range(2000):
+        node = {k: 1 for k in rng.sample(keys, rng.randint(0, 6))}
+        keep = rng.choice([None, lambda k: k == "title"])
+        want = [k for k in node if is_prose_key(k) and not (keep is not None and keep(k))]
+        got, removed = strip.strip_node(node, keep)
+        assert removed == want
+        assert got == {k: v for k, v in node.items() if k not in want}
+        if not want:
+            assert got is node
+
+
+def test_encode_is_the_long_way():
+    rng = random.Random(35)
+    tokens = ["a", "~", "/", "a/b", "x~1", "", 0, 7, "properties", "~0/", True]
+    for _ in range(3000):
+        path = tuple(rng.choice(tokens) for _ in range(rng.randint(0, 5)))
+        want = "".join("/" + pointer.escape(t) for t in path)
+        assert pointer.encode(path) == want
+        assert pointer.encode(iter(path)) == want
+        assert pointer.decode(want) == [str(t) for t in path]
 
 
 WHITESPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]

@@ -25,7 +25,14 @@ def unescape(token: str) -> str:
 
 def encode(path: Iterable[object]) -> str:
     """``("properties", "a/b", 0)`` -> ``"/properties/a~1b/0"``."""
-    return "".join("/" + escape(t) for t in path)
+    tokens = [t if t.__class__ is str else str(t) for t in path]
+    if not tokens:
+        return ""
+    s = "/".join(tokens)
+    # (escapes only where a token holds "~" or "/": the joined text has no other "/")
+    if "~" in s or s.count("/") != len(tokens) - 1:
+        s = "/".join(escape(t) for t in tokens)
+    return "/" + s
 
 
 def join(base: str, path: Iterable[object]) -> str:

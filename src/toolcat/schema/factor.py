@@ -95,7 +95,8 @@ def factor_schema(schema: Any, dialect: str = DRAFT2020) -> Factored:
     counts: dict[str, int] | None = None
     for _round in range(64):
         seen: dict[str, int] = {}
-        step = _factor_once(current, dialect, d0, container, seen)
+        last: list[bool] = []
+        step = _factor_once(current, dialect, d0, container, seen, last)
         if step is None:
             return Factored(schema, [])          # a condition above does not hold
         current, new = step
@@ -104,9 +105,15 @@ def factor_schema(schema: Any, dialect: str = DRAFT2020) -> Factored:
             break
         for name, count, first in new:
             made[name] = (count, first)
-        current, dropped = _inline_unpaid(current, dialect, container, list(made))
+        seen = {}
+        current, dropped = _inline_unpaid(current, dialect, container, list(made), seen)
         for name in dropped:
             del made[name]
+        if last and not dropped and seen:
+            # the next round would find nothing (see _factor_once's `last`); the references
+            # as _inline_unpaid's walk counted them
+            counts = seen
+            break
     if not made:
         return Factored(schema, [])
     if not had_container and not current.get(container):
@@ -118,11 +125,21 @@ def factor_schema(schema: Any, dialect: str = DRAFT2020) -> Factored:
 
 
 def _factor_once(schema: dict, dialect: str, d0: str, container: str,
-                 counts: dict[str, int] | None = None,
+                 counts: dict[str, int] | None = None, last: list[bool] | None = None,
                  ) -> tuple[dict, list[tuple[str, int, tuple]]] | None:
     """One greedy round; None when the schema cannot be factored safely. ``counts``: filled
     with the number of references to each ``#/CONTAINER/NAME`` in ``schema`` (what
-    :func:`_ref_counts` gives), when the walk gets through."""
+    :func:`_ref_counts` gives), when the walk gets through.
+
+    ``last``: gets ``True`` appended when the round made definitions and a round on its
+    result would make none, provided no definition is inlined back in between. That round
+    sees the copies this one left: a group of identical subtrees there is a group here (the
+    replacements are by content, so equal subtrees there were equal here, and larger where
+    a copy inside was replaced) with the copies this one counted live when it came to it,
+    or the new ``{"$ref"}`` nodes of one definition. So a group can pay there only where
+    one skipped here would pay with the definitions map there and the shortest name (its
+    cost and its name's length are all that may differ), or where the references to a new
+    definition would pay as a definition of their own."""
     stop = _LOCATION_SET | {"id" if d0 == "draft4" else "$id", "$schema", "$ref"}
     ref_base = "#/" + container + "/"
     skip = len(ref_base)
@@ -210,6 +227,15 @@ def _factor_once(schema: dict, dialect: str, d0: str, container: str,
     replaced: dict[tuple, str] = {}
     made: list[tuple[str, int, tuple]] = []
     n_nodes = len(nodes)
+    # a name is one character at least: its reference and its entry weigh at least this
+    min_ref = ref_size(ref_base + "a")
+    min_entry = entry_size("a", 0)
+    more = False        # a later round may find something (see `last`)
+    moved: set[tuple] = set()     # the first copies replaced so far (their bodies move)
+
+    def stays(paths: list[tuple]) -> bool:      # none of them moves with a body
+        return not moved or not any(p[:k] in moved for p in paths for k in range(1, len(p)))
+
     for b in cands:
         if any_dead:
             live = [p for p in groups[b] if not dead_at[index[p]]]
@@ -217,12 +243,33 @@ def _factor_once(schema: dict, dialect: str, d0: str, container: str,
             live = groups[b]
         if len(live) < 2:
             continue
+        cost = container_cost if not made else 0
+        # (the saving with the shortest name any would have: when even that does not pay,
+        # no name is worked out)
+        best = len(live) * (size[b] - min_ref) - (min_entry + size[b])
+        if best - cost <= 0:
+            if best > 0 and not more:
+                # a later round names it from the same first copy (where none moves), never
+                # shorter (more names are taken): it pays there only if it pays here at no
+                # cost for the map
+                more = not stays(live) or len(live) * (
+                    size[b] - ref_size(ref_base + _name(live[0], used))) \
+                    - entry_size(_name(live[0], used), size[b]) > 0
+            continue
         name = _name(live[0], used)
         saving = len(live) * (size[b] - ref_size(ref_base + name)) - entry_size(name, size[b]) \
-            - (container_cost if not made else 0)
+            - cost
         if saving <= 0:
+            more = more or not stays(live) or saving + cost > 0
             continue
+        if not more and not stays(live):
+            # its references, as a group of their own, some moved with a body: named from
+            # another path there (where none moves, from this one: a longer name than its
+            # own, which never pays)
+            r = ref_size(ref_base + name)
+            more = len(live) * (r - min_ref) - (min_entry + r) > 0
         used.add(name)
+        moved.add(live[0])
         for p in live:
             replaced[p] = name
         for p in live[1:]:
@@ -235,6 +282,8 @@ def _factor_once(schema: dict, dialect: str, d0: str, container: str,
         made.append((name, len(live), live[0]))
     if not made:
         return schema, []
+    if last is not None and not more:
+        last.append(True)
     firsts = {first: name for name, _n, first in made}
     content: dict[str, Any] = {}
 
@@ -326,8 +375,8 @@ def _ref_counts(schema: Any, dialect: str, ref_base: str) -> dict[str, int]:
     return counts
 
 
-def _inline_unpaid(schema: dict, dialect: str, container: str,
-                   names: list[str]) -> tuple[dict, list[str]]:
+def _inline_unpaid(schema: dict, dialect: str, container: str, names: list[str],
+                   ref_counts: dict[str, int] | None = None) -> tuple[dict, list[str]]:
     """Inline back (one at a time, first made first) each of our definitions ``names`` that
     does not pay for itself as the schema now stands: ``n`` references to a definition of
     ``L`` bytes pay when ``n * L > n * ref + entry`` (:mod:`toolcat.schema.lower` inlines a
@@ -340,7 +389,10 @@ def _inline_unpaid(schema: dict, dialect: str, container: str,
     is compositional); then one rebuild inlines every dropped name, each body with the
     dropped names inside it inlined too (what inlining them one after another gives).
     Where a reference to one of ``names`` has keywords beside it (not ours: never the case
-    for what :func:`_factor_once` makes) the one-at-a-time way is taken."""
+    for what :func:`_factor_once` makes) the one-at-a-time way is taken.
+
+    ``ref_counts``: filled with what :func:`_ref_counts` gives for ``schema`` as it was
+    passed, when that one walk was made (not the one-at-a-time way)."""
     ref_base = "#/" + container + "/"
     defs = schema.get(container, {})
     ours = set(names)
@@ -362,6 +414,8 @@ def _inline_unpaid(schema: dict, dialect: str, container: str,
                     box = inner.get(path[1])
                     if box is not None:
                         box[name] = box.get(name, 0) + 1
+    if ref_counts is not None:
+        ref_counts.update(counts)
     size = {n: len(dumps(defs[n])) for n in inner}
     dropped: list[str] = []
     gone: set[str] = set()

@@ -49,6 +49,13 @@ _TYPE_ORDER = ("object", "array", "string", "integer", "number", "boolean", "nul
 
 def jkey(v: Any) -> Any:
     """A hashable key with JSON equality: ``1 == 1.0``, ``true != 1``, deep for containers."""
+    c = v.__class__       # (the plain JSON types first, by class: the hot path of merging)
+    if c is str:
+        return ("s", v)
+    if c is dict:
+        return ("o", frozenset([(k, jkey(x)) for k, x in v.items()]))
+    if c is list:
+        return ("a", tuple([jkey(x) for x in v]))
     if v is None:
         return ("z",)
     if isinstance(v, bool):
@@ -65,7 +72,7 @@ def jkey(v: Any) -> Any:
 
 
 def json_equal(a: Any, b: Any) -> bool:
-    return jkey(a) == jkey(b)
+    return a is b or jkey(a) == jkey(b)
 
 
 def dedupe(values: Iterable[Any]) -> list:

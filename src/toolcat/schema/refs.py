@@ -36,6 +36,14 @@ _SPECIAL = frozenset(RESOURCE_KEYWORDS + ("$anchor", "$dynamicAnchor") + REFEREN
 
 
 _MARKERS = {k: b'"' + k.encode() + b'"' for k in _SPECIAL}
+# the markers _scan looks for beyond the base URI's, those a schema that has one mostly holds
+# first (any() stops at the first found: one scan of the text where a $ref is), the ones
+# written with a "$" apart (no `"$` in the text: none of them is there)
+_FIRST = ("$ref", "$defs", "definitions")
+_SCANNED = sorted(set(_SPECIAL) - {"$id", "id"},
+                  key=lambda k: (_FIRST.index(k) if k in _FIRST else len(_FIRST), k))
+_DOLLAR_MARKERS = tuple(_MARKERS[k] for k in _SCANNED)
+_PLAIN_MARKERS = tuple(_MARKERS[k] for k in _SCANNED if not k.startswith("$"))
 
 
 def _plain(root: Any, dialect: str) -> bool:
@@ -57,11 +65,13 @@ def _scan(root: Any, dialect: str) -> tuple[bool, bytes | None, bool]:
         text = orjson.dumps(root)
     except (TypeError, orjson.JSONEncodeError):
         return False, None, False
-    nested_schema = text.count(b'"$schema"') > (1 if "$schema" in root else 0)
+    # (a text without `"$` holds no "$schema", "$id", "$ref"...: those scans are left out)
+    dollar = b'"$' in text
+    nested_schema = dollar and text.count(b'"$schema"') > (1 if "$schema" in root else 0)
     skip_id = not nested_schema and node_dialect(root, dialect) != "draft4"
     # (the base URI's markers first: the same scans as before when nothing is found)
-    flat = b'"$id"' not in text and (skip_id or b'"id"' not in text)
-    return (flat and not any(m in text for k, m in _MARKERS.items() if k not in ("$id", "id")),
+    flat = (not dollar or b'"$id"' not in text) and (skip_id or b'"id"' not in text)
+    return (flat and not any(m in text for m in (_DOLLAR_MARKERS if dollar else _PLAIN_MARKERS)),
             text, flat)
 
 

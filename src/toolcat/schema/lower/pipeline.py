@@ -23,7 +23,8 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
                  unlowerable: str = "widen", floor: bool | None = None, pointer: str = "",
                  inline: str | None = None, budget: int | None = None,
                  drop_schema: bool = True, cache: LowerCache | None = None,
-                 factor: bool = False, content_sizes: dict | None = None) -> SchemaResult:
+                 factor: bool = False, content_sizes: dict | None = None,
+                 lowerer: Lowerer | None = None) -> SchemaResult:
     """Strip prose and lower ``schema``; see the module docstring.
 
     ``subset``: the result must satisfy the RFC 0112 compact subset; what cannot be lowered
@@ -39,6 +40,8 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
     ``cache``: shared between the schemas of one run (:class:`LowerCache`).
     ``content_sizes``: the inlining decisions' sizes of subtrees by content
     (:class:`~toolcat.schema.lower.plan.RefPlan`; the re-lowering after factoring).
+    ``lowerer``: the :class:`Lowerer` of ``schema`` with these options, built before (the
+    re-lowering after factoring asks it first whether anything would change).
     """
     if unlowerable not in ("widen", "omit", "keep", "fail"):
         raise ValueError(f"unknown unlowerable policy {unlowerable!r}")
@@ -55,8 +58,9 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
                 return SchemaResult(out, ch, True, True)
             return apply_policy(res, dialect, pointer, unlowerable, floor)
         return res
-    low = Lowerer(schema, dialect, widen=widen, inline=inline, pointer=pointer, budget=budget,
-                  cache=cache, content_sizes=content_sizes)
+    low = lowerer if lowerer is not None else \
+        Lowerer(schema, dialect, widen=widen, inline=inline, pointer=pointer, budget=budget,
+                cache=cache, content_sizes=content_sizes)
     out = low.run()
     if isinstance(out, bool) and isinstance(schema, dict) and not subset:
         # an object schema stays an object schema (Ajv, as the MCP SDK runs it, throws on a
@@ -122,8 +126,12 @@ def _factor_rounds(res: SchemaResult, dialect: str, pointer: str,
         res.changes.extend(Change(ptr, EXACT, what) for ptr, what in describe(pointer, f.defs))
         # (no `cache`: the factored tree's nodes are new objects, its identity memos would
         # only grow; the definitions' sizes are memoized by content)
+        low = Lowerer(res.schema, dialect, widen=False, inline="smaller", pointer=pointer,
+                      content_sizes=content_sizes)
+        if low.unchanged():
+            return      # (what the lowering would give back: nothing to compare)
         again = lower_schema(res.schema, dialect, pointer=pointer, drop_schema=False,
-                             content_sizes=content_sizes)
+                             content_sizes=content_sizes, lowerer=low)
         if dumps(again.schema) == dumps(res.schema):
             return
         if keep_neutral and not neutral_without_schema(again.schema):

@@ -189,6 +189,37 @@ class Lowerer:
             return self._finish(out)
         raise RuntimeError("lowering did not settle")  # pragma: no cover
 
+    def unchanged(self) -> bool:
+        """Whether :meth:`run` would give the schema back as it is and report nothing, found
+        without rebuilding it (exact mode, the "smaller" policy, no cache: the re-lowering
+        after factoring). So it is when every reference is kept, no definition is unused,
+        and the hook leaves every node alone (returns it, reports nothing): the hook depends
+        on a node's content, path and dialect only, so a walk that rebuilds children first
+        hands each hook a copy equal to the node, which it leaves alone too. False is no
+        promise that it changes something. Leaves the plan as it was (no decision flips
+        where every reference is kept)."""
+        if self.widen or self.inline_policy != "smaller" or self.cache is not None:
+            return False
+        if any(d is not Decision.KEEP for d in self.decisions.values()):
+            return False
+        idx = self.idx
+        if self.may_drop_defs and idx.defs_at:
+            pinned = self.plan.pinned_any
+            for q in idx.defs_at:
+                node = idx.node(q)
+                for key in DEFINITIONS:
+                    defs = node.get(key) if isinstance(node, dict) else None
+                    if isinstance(defs, dict) and any(q + (key, name) not in pinned
+                                                      for name in defs):
+                        return False
+        self.p = p = _Pass()
+        hook = self._hook
+        for path, node, d in iter_schemas(self.root, self.dialect):
+            if node.__class__ is dict and (hook(node, path, d) is not node or p.changes
+                                           or p.prose_removed or p.noops):
+                return False
+        return True
+
     def _process(self, node: Any, path: tuple, dialect: str) -> Any:
         if self.may_drop_defs and self.idx.defs_at:
             node = self._drop_defs(node, path)
