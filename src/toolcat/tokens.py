@@ -503,35 +503,46 @@ def _split_count(enc: Any, text: str) -> int:
     return total
 
 
-def _encoded_length(enc: Any, text: str) -> int:
-    """``len(enc.encode_ordinary(text))``, for a long text the sum of its pieces' counts (cut
-    where the count cannot change, :data:`_SPLIT`), each piece counted once per process, so
-    memory stays bounded by a piece and repeated schema text costs nothing more."""
-    global _pieces_chars
+def _memo_pieces(text: str) -> list[str]:
+    """The pieces of a text longer than :data:`_MEMO_MIN` that :func:`_encoded_length`
+    counts apart (cut where the count cannot change, :data:`_SPLIT`; under
+    :data:`_PIECE_MIN` joined to the next)."""
     n = len(text)
-    if n <= _MEMO_MIN:
-        return len(enc.encode_ordinary(text))
-    memo = _PIECES.setdefault(enc.name, {})
-    total = 0
+    out = []
     pos = 0
     ends = _anchors(text)
     ends.append(n)
     for end in ends:
         if end - pos < _PIECE_MIN and end != n:
             continue
-        piece = text[pos:end]
+        out.append(text[pos:end])
         pos = end
-        got = memo.get(piece)
-        if got is None:
-            got = _split_count(enc, piece)
-            if _pieces_chars > _PIECES_MAX_CHARS:
-                _PIECES.clear()
-                memo = _PIECES[enc.name] = {}
-                _pieces_chars = 0
-            memo[piece] = got
-            _pieces_chars += len(piece)
-        total += got
-    return total
+    return out
+
+
+def _piece_count(enc: Any, piece: str) -> int:
+    """The count of one of :func:`_memo_pieces`, counted once per process (memoized)."""
+    global _pieces_chars
+    memo = _PIECES.setdefault(enc.name, {})
+    got = memo.get(piece)
+    if got is None:
+        got = _split_count(enc, piece)
+        if _pieces_chars > _PIECES_MAX_CHARS:
+            _PIECES.clear()
+            memo = _PIECES[enc.name] = {}
+            _pieces_chars = 0
+        memo[piece] = got
+        _pieces_chars += len(piece)
+    return got
+
+
+def _encoded_length(enc: Any, text: str) -> int:
+    """``len(enc.encode_ordinary(text))``, for a long text the sum of its pieces' counts (cut
+    where the count cannot change, :data:`_SPLIT`), each piece counted once per process, so
+    memory stays bounded by a piece and repeated schema text costs nothing more."""
+    if len(text) <= _MEMO_MIN:
+        return len(enc.encode_ordinary(text))
+    return sum([_piece_count(enc, piece) for piece in _memo_pieces(text)])
 
 
 def count(data: bytes | memoryview | str, name: str = DEFAULT_ENCODING) -> int:
@@ -807,6 +818,10 @@ def _serve(r_fd: int, w_fd: int, name: str) -> None:
     out: list[int] = []                   # the answers not written yet
     held: list[tuple[int, str]] = []      # the parts held back (their texts' places in out)
     held_chars = 0                        # characters of the texts after the first held
+    #: each piece with characters outside ASCII met: its ASCII text's count and the parts
+    #: held (:func:`_mixed`; a catalog's views repeat them)
+    mixed: dict[str, tuple[int, list[str]]] = {}
+    mixed_chars = 0
     while True:
         got = os.read(r_fd, 1 << 20)
         flush = not got
@@ -833,25 +848,34 @@ def _serve(r_fd: int, w_fd: int, name: str) -> None:
             elif vocab.full is not None and not held:
                 out.append(_encoded_length(vocab.full, text))
             else:
-                # the ASCII text between the parts that hold the others is counted now
+                # the pieces of ASCII text are counted now (as _encoded_length cuts them:
+                # a long text's repeated pieces are counted once), and so is the ASCII text
+                # between the parts that hold the others in a piece
                 total = 0
-                at = 0
-                for a, b in _outside_ascii(text):
-                    if a > at:
-                        total += _encoded_length(vocab.ascii, text[at:a])
-                    part = text[a:b]
-                    vocab.add(part)
-                    held.append((len(out), part))
-                    at = b
-                if at < len(text):
-                    total += _encoded_length(vocab.ascii, text[at:])
+                for piece in [text] if len(text) <= _MEMO_MIN else _memo_pieces(text):
+                    if piece.isascii():
+                        total += _piece_count(vocab.ascii, piece)
+                        continue
+                    known = mixed.get(piece)
+                    if known is None:
+                        known = mixed[piece] = _mixed(vocab, piece)
+                        mixed_chars += len(piece)
+                    total += known[0]
+                    held.extend([(len(out), part) for part in known[1]])
                 out.append(total)
+        if mixed_chars > _PIECES_MAX_CHARS // 4:
+            mixed.clear()
+            mixed_chars = 0
         view.release()
         del buf[:pos]
         if held and (flush or held_chars > _HOLD_MAX or vocab.full is not None):
             enc = vocab.encoder()
+            counted: dict[str, int] = {}
             for i, part in held:
-                out[i] += _encoded_length(enc, part)
+                c = counted.get(part)
+                if c is None:
+                    c = counted[part] = _encoded_length(enc, part)
+                out[i] += c
             held.clear()
             held_chars = 0
         if out and not held:
@@ -860,6 +884,25 @@ def _serve(r_fd: int, w_fd: int, name: str) -> None:
             out.clear()
         if not got:
             return
+
+
+def _mixed(vocab: "_Vocab", piece: str) -> tuple[int, list[str]]:
+    """A piece with characters outside ASCII: the count of its ASCII text between the parts
+    that hold the others (:func:`_outside_ascii`), counted now, and those parts, which
+    ``vocab`` is told of (:meth:`_Vocab.add`) to be counted later."""
+    total = 0
+    parts = []
+    at = 0
+    for a, b in _outside_ascii(piece):
+        if a > at:
+            total += _encoded_length(vocab.ascii, piece[at:a])
+        part = piece[a:b]
+        vocab.add(part)
+        parts.append(part)
+        at = b
+    if at < len(piece):
+        total += _encoded_length(vocab.ascii, piece[at:])
+    return total, parts
 
 
 def _outside_share(buf: bytearray) -> float:

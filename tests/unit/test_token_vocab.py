@@ -9,6 +9,7 @@ import os
 import random
 import signal
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -224,6 +225,47 @@ def test_the_child_answers_in_order_with_texts_held_back(name, monkeypatch):
         for t in texts:
             c.submit(t)
         assert c.results() == _expected(texts, name)
+
+
+@needs_fork
+def test_long_texts_with_repeated_pieces_outside_ascii(monkeypatch):
+    """A text longer than _MEMO_MIN is cut in pieces as _encoded_length cuts it: its ASCII
+    pieces are counted as memoized ASCII pieces, and each piece with other characters once
+    (its parts held back), however often the views repeat it (a catalog's compact array)."""
+    entries = ['{"name":"t%d","description":"Caf\u00e9 \u2014 r\u00e9sum\u00e9 %s %d",'
+               '"inputSchema":{"type":"object","properties":{"q":{"type":"string",'
+               '"description":"%s"}}}}' % (i, "word " * (i % 40), i % 7, "x y " * 150)
+               for i in range(400)]
+    long = "[" + ",".join(entries * 3) + "]"
+    assert len(long) > 4 * tokens._MEMO_MIN and not long.isascii()
+    texts = [long, long[1:], "plain", long.replace("\u00e9", "e")]
+    mixed_calls = []
+    real = tokens._mixed
+    monkeypatch.setattr(tokens, "_mixed", lambda v, p: mixed_calls.append(p) or real(v, p))
+    c = tokens.ForkedCounter("o200k_base")
+    for t in texts:
+        c.submit(t)
+    assert c.results() == _expected(texts)
+    # (in this process: the same function the child runs, counted as the child counts)
+    r_req, w_req = os.pipe()
+    r_ans, w_ans = os.pipe()
+
+    def send() -> None:
+        with os.fdopen(w_req, "wb") as f:
+            for t in texts[:2]:
+                b = t.encode()
+                f.write(len(b).to_bytes(8, "little") + b)
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    monkeypatch.setattr(tokens, "_KEPT", [])     # (the child's vocabularies: freed after)
+    tokens._serve(r_req, w_ans, "o200k_base")
+    sender.join()
+    os.close(r_req)
+    got = os.read(r_ans, 64)
+    os.close(r_ans)
+    assert [int.from_bytes(got[i:i + 8], "little") for i in (0, 8)] == _expected(texts[:2])
+    assert mixed_calls and len(mixed_calls) == len(set(mixed_calls))
 
 
 @needs_fork
