@@ -20,6 +20,7 @@ import gzip
 import hashlib
 import marshal
 import os
+from collections.abc import Iterator
 from importlib import resources
 from typing import Any, Protocol
 
@@ -831,16 +832,11 @@ def _serve(r_fd: int, w_fd: int, name: str) -> None:
             started = True
         pos = 0
         view = memoryview(buf)
-        while len(buf) - pos >= 8:
-            n = int.from_bytes(view[pos:pos + 8], "little")
-            if n == _FLUSH:
-                pos += 8
+        for start, pos in _frames(buf):
+            if start < 0:
                 flush = True
                 continue
-            if len(buf) - pos - 8 < n:
-                break
-            text = str(view[pos + 8:pos + 8 + n], "utf-8", "surrogatepass")
-            pos += 8 + n
+            text = str(view[start:pos], "utf-8", "surrogatepass")
             if held:
                 held_chars += len(text)
             if text.isascii():            # (O(1): CPython knows)
@@ -908,19 +904,30 @@ def _mixed(vocab: "_Vocab", piece: str) -> tuple[int, list[str]]:
 def _outside_share(buf: bytearray) -> float:
     """The share of the bytes of the texts whole in ``buf`` (``_serve``'s input) that are
     bytes of characters outside ASCII."""
-    pos = size = high = 0
+    size = high = 0
+    for start, end in _frames(buf):
+        if start >= 0:
+            size += end - start
+            high += end - start - len(buf[start:end].translate(None, _HIGH_BYTES))
+    return high / size if size else 0.0
+
+
+def _frames(buf: bytearray) -> Iterator[tuple[int, int]]:
+    """The frames whole in ``buf`` (what a :class:`ForkedCounter` sends its child: each text
+    after its length in 8 bytes, little-endian; a :data:`_FLUSH` header alone), in order:
+    ``(start, end)`` of a text's bytes, ``(-1, end)`` for a flush header (``end``: where the
+    next frame starts)."""
+    pos = 0
     while len(buf) - pos >= 8:
         n = int.from_bytes(buf[pos:pos + 8], "little")
         if n == _FLUSH:
             pos += 8
+            yield -1, pos
             continue
         if len(buf) - pos - 8 < n:
-            break
-        text = bytes(buf[pos + 8:pos + 8 + n])
+            return
         pos += 8 + n
-        size += n
-        high += n - len(text.translate(None, _HIGH_BYTES))
-    return high / size if size else 0.0
+        yield pos - n, pos
 
 
 def _byte_classes() -> bytes:
@@ -1002,9 +1009,7 @@ class _Vocab:
     def _whole(self) -> None:
         """Load the other parts of the ranks and build ``full`` from all of them."""
         for b in range(128, 256):
-            if not self.loaded[b]:
-                self.ranks.update(marshal.loads(self.parts[b - 127]))
-                self.loaded[b] = 1
+            self._load(b)
         self.full = Encoder(self.name, self.ranks)
         self.regions.clear()
         self.pending.clear()
@@ -1038,9 +1043,13 @@ class _Vocab:
         self.regions |= new
         self.pending |= new
         for b in set(data.translate(None, _ASCII_BYTES)):
-            if not self.loaded[b]:
-                self.ranks.update(marshal.loads(self.parts[b - 127]))
-                self.loaded[b] = 1
+            self._load(b)
+
+    def _load(self, b: int) -> None:
+        """Add to ``ranks`` the tokens whose first byte outside ASCII is ``b`` (once)."""
+        if not self.loaded[b]:
+            self.ranks.update(marshal.loads(self.parts[b - 127]))
+            self.loaded[b] = 1
 
     def encoder(self) -> Encoder:
         """An encoder exact for the texts given to :meth:`add` (and ASCII ones)."""

@@ -700,7 +700,7 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
     out_schema, fit = roots.fit_output(res.schema, tool.dialect, typed=target.typed_object_roots,
                                        boolean_properties=target.boolean_property_schemas,
                                        any_value=tool.http_method is not None,
-                                       memo=_wrap_memo(cache))
+                                       memo=cache.wraps if cache is not None else None)
     if opts.for_clients:
         from toolcat.features.project import portable
 
@@ -1044,7 +1044,8 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
             new, fitted = roots.fit_output(
                 new, tool.dialect, typed=target.typed_object_roots,
                 boolean_properties=target.boolean_property_schemas, pointer=role,
-                any_value=tool.http_method is not None, memo=_wrap_memo(cache))
+                any_value=tool.http_method is not None,
+                memo=cache.wraps if cache is not None else None)
         else:
             new, fitted = roots.fit_input(new, tool.dialect, typed=target.typed_object_roots,
                                           boolean_properties=target.boolean_property_schemas,
@@ -1057,17 +1058,6 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
 
 
 _SAME: Any = object()
-
-
-def _wrap_memo(cache: LowerCache | None) -> dict | None:
-    """The run's memo of :func:`roots.wrap` (rewritten definitions entries), kept among the
-    standard view's rewrites (None without a cache)."""
-    if cache is None:
-        return None
-    got = cache.standards.get(("wrap",))
-    if got is None:
-        got = cache.standards[("wrap",)] = {}
-    return got
 
 
 def _standard_ids(target: Target, tool: Tool, fmt: str) -> Any:

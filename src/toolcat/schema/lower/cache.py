@@ -41,7 +41,7 @@ class LowerCache:
 
     __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses", "outputs", "sharer",
                  "digests", "standards", "bounds", "inputs", "texts", "content_sizes",
-                 "prose")
+                 "prose", "wraps")
 
     def __init__(self) -> None:
         #: whole results by content (:func:`content_key` and the options): a caller's memo,
@@ -73,6 +73,8 @@ class LowerCache:
         #: :func:`toolcat.features.project.prose.restore`'s walks of definitions entries, by
         #: object (the original schemas' prose)
         self.prose: dict[tuple, tuple] = {}
+        #: :func:`toolcat.features.project.roots.wrap`'s rewritten definitions entries
+        self.wraps: dict = {}
 
     def intern(self, key: tuple) -> int:
         k = self.keys.get(key)
