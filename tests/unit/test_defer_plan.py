@@ -147,6 +147,36 @@ def test_cli_acceptance_and_usage_errors(tmp_path):
             r.stderr
 
 
+def test_project_summary_says_what_every_request_carries(tmp_path):
+    """With tools deferred, the written array holds each deferred tool in full (read only
+    when a search loads it), so it is larger than the standard view by design: the summary
+    gives the up-front figure (measure --defer's, the same count) and warns only when that
+    is larger than the standard view (before: "the compact view is larger than the standard
+    view" on every --defer all of GitHub's MCP server)."""
+    import re
+
+    from support.common import run_toolcat
+
+    gh = str(corpus("github-mcp-server"))
+    for extra in ([], ["--eager", "get_me", "--eager", "list_*"]):
+        m = run_toolcat("measure", gh, "--as", "anthropic", "--defer", "all", "--format",
+                        "json", *extra)
+        assert m.returncode == 0, m.stderr
+        want = json.loads(m.stdout)["catalogs"][0]
+        r = run_toolcat("project", gh, "--to", "anthropic", "--defer", "all", *extra,
+                        "-o", str(tmp_path / "out.json"))
+        assert r.returncode == 0, r.stderr
+        got = re.search(rb"; up front ([\d,]+) tokens \([\d.]+% of the standard view's\), "
+                        rb"([\d,]+) bytes", r.stderr)
+        assert got, r.stderr
+        assert int(got[1].replace(b",", b"")) == want["upfront_tokens"]
+        assert int(got[2].replace(b",", b"")) == want["upfront_bytes"]
+        assert want["upfront_tokens"] < want["tokens_before"]
+        if not extra:   # every tool deferred: the array is the larger one
+            assert want["tokens_before"] < want["tokens_after"]
+        assert b"is larger than the standard view" not in r.stderr, r.stderr
+
+
 def test_what_is_written_reads_back_and_projects_the_same(github, tmp_path):
     opts = ProjectOptions(to="anthropic", defer=DeferOptions("all", eager=("get_me",)))
     first = project_catalogs(github, opts).catalog()
