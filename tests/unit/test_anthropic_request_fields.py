@@ -108,3 +108,46 @@ def test_measure_counts_no_saving_from_dropping_them(tmp_path):
     _cats, proj = _project(tmp_path, ARRAY)
     assert proj.array_bytes() == proj.standard_bytes()
     assert json.loads(proj.array_bytes()) == ARRAY
+
+
+@pytest.mark.parametrize("to", ["openai", "openai-strict", "openai-responses", "mcp", "gemini",
+                                "bedrock", "openwop"])
+def test_a_target_that_cannot_send_a_server_tool_leaves_it_out(tmp_path, to):
+    """A server tool is the provider's to run: written for another target it would be a
+    function no one runs, offered with no parameters (before: ``web_search``,
+    ``code_execution`` and the search tools as four empty functions). It is left out, said
+    once on stderr and listed in the report (``left_out``, ``server_tool``); the client
+    tools are written as usual."""
+    from support.common import run_toolcat
+
+    p = write(tmp_path, ARRAY, "tools.anthropic.json")
+    out, rep = tmp_path / "out.json", tmp_path / "rep.json"
+    r = run_toolcat("project", str(p), "--to", to, "-o", str(out), "--report", str(rep))
+    assert r.returncode in (0, 1), r.stderr
+    text = out.read_text()
+    for s in SERVER:
+        assert s["name"] not in text and s["type"] not in text, (to, text[:300])
+    assert "get_weather" in text and "get_time" in text
+    gone = json.loads(rep.read_text())["left_out"]
+    assert [e["where"] for e in gone] == [f"/{i}" for i in range(2, 2 + len(SERVER))]
+    assert all(e["server_tool"] is True and f"the {to} target has none" in e["what"]
+               for e in gone), gone
+    assert r.stderr.count(b"left out") == 1 and b"4 entries left out (4 server tools" in \
+        r.stderr, r.stderr
+
+
+def test_an_openai_hosted_tool_is_left_out_of_an_anthropic_array(tmp_path):
+    """The other way round: the Responses API's hosted tools (``web_search``,
+    ``file_search``) are OpenAI's; ``--to anthropic`` leaves them out, ``--to
+    openai-responses`` writes them as given."""
+    arr = [{"type": "web_search"}, {"type": "file_search", "vector_store_ids": ["vs_1"]},
+           {"type": "function", "name": "get_time", "description": "The time.",
+            "parameters": {"type": "object", "properties": {}}, "strict": False}]
+    p = write(tmp_path, arr, "tools.openai.json")
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    to_anthropic = project_catalogs(cats, ProjectOptions(to="anthropic"))
+    assert [t["name"] for t in to_anthropic.catalog()] == ["get_time"]
+    assert [e["where"] for e in to_anthropic.left_out] == ["/0", "/1"]
+    same = project_catalogs(cats, ProjectOptions(to="openai-responses")).catalog()
+    assert same[:2] == arr[:2] and not project_catalogs(
+        cats, ProjectOptions(to="openai-responses")).left_out

@@ -386,30 +386,50 @@ def input_schema_note(first: list, n: int, total: int, env: Any, view: str | Non
 
 # ----------------------------------------------------------------------------- one tool
 
-def _not_a_tool(tool: Tool, cat: Catalog) -> dict | None:
-    """An entry that is not a tool (not an object, no name): where it is and what is wrong,
-    as the report's ``left_out`` lists it; None for a tool. Such an entry is left out of
-    the projection, never the whole catalog (lint reports it: TC102, TC110)."""
+def _left_out(tool: Tool, cat: Catalog, target: Target) -> dict | None:
+    """An entry the projection leaves out, as the report's ``left_out`` lists it (where it
+    is and why); None for a tool it writes. Such an entry is left out, never the whole
+    catalog:
+
+    * an entry that is not a tool (not an object, no name; lint reports it: TC102, TC110);
+    * a provider's server tool (``web_search_20250305``: the provider runs it) for a target
+      that cannot send it: written as a function it would be a tool no one runs, offered
+      to the model with no parameters (``"server_tool": true``)."""
     bad = tool.invalid
-    if not bad and tool.id:
+    server = tool.server_tool and not (cat.format in target.server_tool_formats
+                                       and tool.raw is not None)
+    if not bad and tool.id and not server:
         return None
     file, line, col = cat.tool_position(tool)
-    return {"file": file, "line": line, "column": col, "where": tool.pointer or "/",
-            "what": bad or "tool has no name/toolId"}
+    out = {"file": file, "line": line, "column": col, "where": tool.pointer or "/",
+           "what": bad or "tool has no name/toolId"}
+    if server and not bad and tool.id:
+        kind = tool.raw.get("type") if isinstance(tool.raw, dict) else None
+        out["what"] = (f"{kind if isinstance(kind, str) else tool.id!r} is a server tool of "
+                       f"the {cat.format} tools array (its provider runs it): the {target} "
+                       "target has none to write")
+        out["server_tool"] = True
+    return out
 
 
 def left_out_note(left_out: list[dict]) -> str | None:
-    """The warning line for the entries left out (:func:`_not_a_tool`); None when none."""
+    """The warning line for the entries left out (:func:`_left_out`); None when none."""
     if not left_out:
         return None
     first = left_out[0]
     at = first["file"] + "".join(f":{first[k]}" for k in ("line", "column")
                                  if first[k] is not None)
     what = f"{at}: {first['where']}: {first['what']}"
+    servers = sum(1 for e in left_out if e.get("server_tool"))
+    if not servers:
+        if len(left_out) == 1:
+            return f"{what}: left out (lint reports it)"
+        return (f"{len(left_out):,} entries that are not tools left out (lint reports them), "
+                f"the first {what}")
     if len(left_out) == 1:
-        return f"{what}: left out (lint reports it)"
-    return (f"{len(left_out):,} entries that are not tools left out (lint reports them), "
-            f"the first {what}")
+        return f"{what}: left out"
+    return (f"{len(left_out):,} entries left out ({servers:,} server tools the target cannot "
+            f"send), the first {what}")
 
 
 _RELOCATED = ("UI label (MCP: titles are for display; the model reads name and description): "
@@ -905,7 +925,7 @@ def project_catalogs(cats: list[Catalog], opts: ProjectOptions | None = None, *,
                 # the tools: a streamed tools list cannot be read again inside that pass
                 prose.tool_names(cat)
             for tool in cat.tools:
-                bad = _not_a_tool(tool, cat)
+                bad = _left_out(tool, cat, target)
                 if bad is not None:
                     left_out.append(bad)
                     continue
