@@ -41,7 +41,7 @@ class LowerCache:
 
     __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses", "outputs", "sharer",
                  "digests", "standards", "bounds", "inputs", "texts", "content_sizes",
-                 "prose", "wraps")
+                 "prose", "wraps", "clean")
 
     def __init__(self) -> None:
         #: whole results by content (:func:`content_key` and the options): a caller's memo,
@@ -75,6 +75,8 @@ class LowerCache:
         self.prose: dict[tuple, tuple] = {}
         #: :func:`toolcat.features.project.roots.wrap`'s rewritten definitions entries
         self.wraps: dict = {}
+        #: :meth:`~toolcat.schema.lower.rewrite.Lowerer.unchanged`'s subtrees found clean, by content
+        self.clean: dict[tuple, Any] = {}
 
     def intern(self, key: tuple) -> int:
         k = self.keys.get(key)

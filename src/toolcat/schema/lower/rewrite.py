@@ -189,7 +189,7 @@ class Lowerer:
             return self._finish(out)
         raise RuntimeError("lowering did not settle")  # pragma: no cover
 
-    def unchanged(self) -> bool:
+    def unchanged(self, clean: dict | None = None) -> bool:
         """Whether :meth:`run` would give the schema back as it is and report nothing, found
         without rebuilding it (exact mode, the "smaller" policy, no cache: the re-lowering
         after factoring). So it is when every reference is kept, no definition is unused,
@@ -197,7 +197,12 @@ class Lowerer:
         on a node's content, path and dialect only, so a walk that rebuilds children first
         hands each hook a copy equal to the node, which it leaves alone too. False is no
         promise that it changes something. Leaves the plan as it was (no decision flips
-        where every reference is kept)."""
+        where every reference is kept).
+
+        ``clean`` (kept by the caller for a run, :attr:`LowerCache.clean`): the subtrees
+        found clean so far, by content (their JSON text), dialect and the flags the hook
+        reads (``unevaluated*`` about, prose only), below no pin of the schema they were
+        found in; an equal subtree met again is not walked."""
         if self.widen or self.inline_policy != "smaller" or self.cache is not None:
             return False
         if any(d is not Decision.KEEP for d in self.decisions.values()):
@@ -214,10 +219,48 @@ class Lowerer:
                         return False
         self.p = p = _Pass()
         hook = self._hook
-        for path, node, d in iter_schemas(self.root, self.dialect):
-            if node.__class__ is dict and (hook(node, path, d) is not node or p.changes
-                                           or p.prose_removed or p.noops):
+        if clean is None:
+            for path, node, d in iter_schemas(self.root, self.dialect):
+                if node.__class__ is dict and (hook(node, path, d) is not node or p.changes
+                                               or p.prose_removed or p.noops):
+                    return False
+            return True
+        # a subtree equal to one a walk of another schema found clean (below no pin there) is
+        # clean here: what the hook does at a node is a function of its content, dialect and
+        # the flags below (every reference kept), and pins only spare what it would remove.
+        # By content (orjson's bytes identify a JSON value): the schemas of a spec repeat
+        # the same lowered definitions as distinct objects
+        import orjson
+
+        flags = (self.annotations, self.prose_only)
+        seen: list[tuple[tuple, bytes, str]] = []
+        stack: list[tuple[tuple, Any, str]] = [((), self.root, self.dialect)]
+        while stack:
+            path, node, d = stack.pop()
+            if node.__class__ is not dict:
+                continue
+            if "$schema" in node:
+                d = node_dialect(node, d)
+            text = None
+            if path:
+                try:
+                    text = orjson.dumps(node)
+                except (TypeError, orjson.JSONEncodeError):
+                    pass
+                else:
+                    if (text, d, flags) in clean:
+                        continue
+            if hook(node, path, d) is not node or p.changes or p.prose_removed or p.noops:
                 return False
+            if text is not None:
+                seen.append((path, text, d))
+            kids = [(path + suffix, child, d) for suffix, child in subschemas(node, d)]
+            kids.reverse()
+            stack.extend(kids)
+        pinned = self.plan.pinned_any
+        for path, text, d in seen:
+            if path not in pinned:
+                clean[(text, d, flags)] = True
         return True
 
     def _process(self, node: Any, path: tuple, dialect: str) -> Any:
