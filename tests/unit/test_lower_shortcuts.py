@@ -278,12 +278,20 @@ def test_unchanged_with_the_clean_memo_is_unchanged(monkeypatch):
     clean: dict = {}
 
     def verdicts(memo: dict | None) -> list[bool]:
-        return [Lowerer(s, d, widen=False, inline="smaller", pointer="").unchanged(memo)
-                for s, d in cases]
+        return [Lowerer(s, d, widen=False, inline="smaller", pointer="",
+                        clean=memo).unchanged() for s, d in cases]
 
     want = verdicts(None)
     assert verdicts(clean) == want and clean
     assert verdicts(clean)[::-1] == verdicts(None)[::-1]
+    # and the lowering itself (run() puts an equal subtree in place as it is)
+    for schema, dialect in cases:
+        fresh = lower_schema(schema, dialect, pointer="/inputSchema", drop_schema=False)
+        low = Lowerer(schema, dialect, widen=False, inline="smaller", pointer="/inputSchema",
+                      clean=clean)
+        got = lower_schema(schema, dialect, pointer="/inputSchema", drop_schema=False,
+                           lowerer=low)
+        assert dumps(got.schema) == dumps(fresh.schema) and got.changes == fresh.changes
     # met again, the subtrees found clean are not walked: fewer hook calls than without
     calls = {"n": 0}
     hook = Lowerer._hook
@@ -309,10 +317,32 @@ def test_clean_memo_leaves_out_what_a_pin_kept():
     b = {"type": "object", "properties": {"b": {"type": "array", "items": dict(sub)}}}
     clean: dict = {}
     for schema, want in ((a, True), (b, False)):
-        low = Lowerer(schema, DRAFT2020, widen=False, inline="smaller", pointer="")
-        assert low.unchanged(clean) is want
+        low = Lowerer(schema, DRAFT2020, widen=False, inline="smaller", pointer="",
+                      clean=clean)
+        assert low.unchanged() is want
         assert (dumps(lower_schema(schema, DRAFT2020, drop_schema=False).schema)
                 == dumps(schema)) is want
+
+
+def test_clean_memo_is_not_taken_where_a_reference_inside_is_inlined():
+    # `x` is clean in A (its reference kept: two of them pay for `big`); in B the same
+    # subtree's only reference to `big` is inlined: run() must walk it
+    big = {"type": "object", "properties": {"street": {"type": "string", "maxLength": 80},
+                                            "city": {"type": "string", "maxLength": 80}}}
+    x = {"type": "object", "properties": {"p": {"$ref": "#/$defs/big"}}}
+    a = {"type": "object", "properties": {"x": x, "y": {"type": "array", "items": x}},
+         "$defs": {"big": big}}
+    b = {"type": "object", "properties": {"x": dict(x)}, "$defs": {"big": big}}
+    clean: dict = {}
+    assert Lowerer(a, DRAFT2020, widen=False, inline="smaller", pointer="",
+                   clean=clean).unchanged()
+    assert clean
+    low = Lowerer(b, DRAFT2020, widen=False, inline="smaller", pointer="", clean=clean)
+    assert not low.unchanged()
+    got = lower_schema(b, DRAFT2020, drop_schema=False, lowerer=low)
+    fresh = lower_schema(b, DRAFT2020, drop_schema=False)
+    assert dumps(got.schema) == dumps(fresh.schema) and got.changes == fresh.changes
+    assert got.schema["properties"]["x"]["properties"]["p"] == big
 
 
 def _random_repeats(rng: random.Random) -> dict:

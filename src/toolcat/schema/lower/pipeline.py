@@ -128,8 +128,9 @@ def _factor_rounds(res: SchemaResult, dialect: str, pointer: str,
         # (no `cache`: the factored tree's nodes are new objects, its identity memos would
         # only grow; the definitions' sizes are memoized by content)
         low = Lowerer(res.schema, dialect, widen=False, inline="smaller", pointer=pointer,
-                      content_sizes=content_sizes)
-        if low.unchanged(cache.clean if cache is not None else None):
+                      content_sizes=content_sizes,
+                      clean=cache.clean if cache is not None else None)
+        if low.unchanged():
             return      # (what the lowering would give back: nothing to compare)
         again = lower_schema(res.schema, dialect, pointer=pointer, drop_schema=False,
                              content_sizes=content_sizes, lowerer=low)
