@@ -345,6 +345,20 @@ def test_clean_memo_is_not_taken_where_a_reference_inside_is_inlined():
     assert got.schema["properties"]["x"]["properties"]["p"] == big
 
 
+def test_clean_memo_only_where_the_bytes_tell_values_apart():
+    # orjson writes a tuple like a list: `required: ()` is no `required: []` to the hook
+    # (which removes the list as a no-op), so a schema holding one records nothing
+    a = {"type": "object", "properties": {"x": {"type": "object", "required": ()}}}
+    b = {"type": "object", "properties": {"x": {"type": "object", "required": []}}}
+    clean: dict = {}
+    assert Lowerer(a, DRAFT2020, widen=False, inline="smaller", pointer="",
+                   clean=clean).unchanged()
+    assert not clean
+    assert not Lowerer(b, DRAFT2020, widen=False, inline="smaller", pointer="",
+                       clean=clean).unchanged()
+    assert lower_schema(b, DRAFT2020, drop_schema=False).changes
+
+
 def _random_repeats(rng: random.Random) -> dict:
     # subtrees repeated under property names short and long, nested, some under a map that
     # comes first: what names and costs a second round could see differently

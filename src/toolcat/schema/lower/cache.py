@@ -113,6 +113,19 @@ def content_key(value: Any, memo: dict | None = None) -> bytes | None:
 
     import orjson
 
+    if not plain_json(value):
+        return None
+    try:
+        text = orjson.dumps(value)
+    except (TypeError, orjson.JSONEncodeError):
+        return None
+    return hashlib.sha256(text).digest()
+
+
+def plain_json(value: Any) -> bool:
+    """Whether ``value`` holds nothing but plain dicts, lists, strings, numbers, booleans
+    and null, its floats finite (what :func:`content_key` vouches for: orjson writes a tuple
+    like a list, a subclass like its base type, NaN as null)."""
     leaves = _PLAIN_LEAVES
     stack = [value]
     pop = stack.pop
@@ -127,9 +140,9 @@ def content_key(value: Any, memo: dict | None = None) -> bytes | None:
                     push(x)
                 elif xc is float:
                     if x - x != 0.0:      # inf or NaN
-                        return None
+                        return False
                 elif xc not in leaves:
-                    return None
+                    return False
         elif c is list:
             for x in v:
                 xc = x.__class__
@@ -137,19 +150,15 @@ def content_key(value: Any, memo: dict | None = None) -> bytes | None:
                     push(x)
                 elif xc is float:
                     if x - x != 0.0:
-                        return None
+                        return False
                 elif xc not in leaves:
-                    return None
+                    return False
         elif c is float:
             if v - v != 0.0:
-                return None
+                return False
         elif c not in leaves:
-            return None
-    try:
-        text = orjson.dumps(value)
-    except (TypeError, orjson.JSONEncodeError):
-        return None
-    return hashlib.sha256(text).digest()
+            return False
+    return True
 
 
 def _split_key(value: dict, memo: dict) -> bytes | None:

@@ -44,6 +44,7 @@ from toolcat.schema.lower.cache import (
     LowerCache,
     Record,
     expansion_key,
+    plain_json,
 )
 from toolcat.schema.lower.changes import EXACT, WIDENED, Change, Kind
 from toolcat.schema.lower.fixes import FIXABLE_KEYS, fix_data
@@ -120,9 +121,10 @@ class Lowerer:
         self.cache = cache if (cache is not None and not widen and inline == "smaller"
                                and not self.prose_only) else None
         # the subtrees found clean, by content (exact mode, the "smaller" policy, no cache:
-        # the re-lowering after factoring; see unchanged())
+        # the re-lowering after factoring; see unchanged()), where the schema's bytes
+        # identify its values (no tuple, no subclass, no NaN: the hook tells them apart)
         self.clean = clean if (clean is not None and not widen and inline == "smaller"
-                               and self.cache is None) else None
+                               and self.cache is None and plain_json(root)) else None
         self._flags = (self.annotations, self.prose_only)
         self._moving: set[tuple] = set()    # at or above a reference not kept (see run())
 
