@@ -9,7 +9,8 @@
   works out a candidate's name only when the shortest name would let it pay; it tells when
   another round would find nothing (``last``), and ``factor_schema`` then stops;
 * :meth:`Lowerer.unchanged` tells, without rebuilding the schema, that the re-lowering after
-  factoring would give it back as it is (``pipeline._factor_rounds`` then stops);
+  factoring would give it back as it is (``pipeline._factor_rounds`` then stops); with a memo
+  of the subtrees found clean by content (``LowerCache.clean``) it skips those met again;
 * ``refs._scan`` looks for the markers in an order and leaves the ``"$...`` ones out when the
   text has no ``"$``; ``strip.strip_node`` returns a node whose keys are all known keywords
   as it is; ``pointer.encode`` joins the tokens and escapes only where one needs it;
@@ -264,6 +265,98 @@ def test_unchanged_is_false_where_the_relowering_inlines():
         assert not Lowerer(schema, DRAFT2020, widen=False, inline="smaller",
                            pointer="").unchanged()
         assert lower_schema(schema, DRAFT2020, drop_schema=False).changes
+
+
+def test_unchanged_with_the_clean_memo_is_unchanged(monkeypatch):
+    # one memo for all the cases, in order and then backwards: the same verdicts as without
+    cases = []
+    for schema, dialect in _schemas() + [(_SHARED_TWICE, DRAFT2020)]:
+        cases.append((schema, dialect))
+        f = factor.factor_schema(schema, dialect)
+        if f.defs:
+            cases.append((f.schema, dialect))
+    clean: dict = {}
+
+    def verdicts(memo: dict | None) -> list[bool]:
+        return [Lowerer(s, d, widen=False, inline="smaller", pointer="",
+                        clean=memo).unchanged() for s, d in cases]
+
+    want = verdicts(None)
+    assert verdicts(clean) == want and clean
+    assert verdicts(clean)[::-1] == verdicts(None)[::-1]
+    # and the lowering itself (run() puts an equal subtree in place as it is)
+    for schema, dialect in cases:
+        fresh = lower_schema(schema, dialect, pointer="/inputSchema", drop_schema=False)
+        low = Lowerer(schema, dialect, widen=False, inline="smaller", pointer="/inputSchema",
+                      clean=clean)
+        got = lower_schema(schema, dialect, pointer="/inputSchema", drop_schema=False,
+                           lowerer=low)
+        assert dumps(got.schema) == dumps(fresh.schema) and got.changes == fresh.changes
+    # met again, the subtrees found clean are not walked: fewer hook calls than without
+    calls = {"n": 0}
+    hook = Lowerer._hook
+
+    def counted(self, n, path, d):
+        calls["n"] += 1
+        return hook(self, n, path, d)
+
+    monkeypatch.setattr(Lowerer, "_hook", counted)
+    assert verdicts(None) == want
+    full, calls["n"] = calls["n"], 0
+    assert verdicts(clean) == want
+    assert calls["n"] < full / 2
+
+
+def test_clean_memo_leaves_out_what_a_pin_kept():
+    # a reference into `x-big` pins it: the hook keeps that prose key there, and the subtree
+    # holding it is clean in A only because of the pin; B holds the same subtree unpinned
+    sub = {"type": "object",
+           "x-big": {"type": "integer", "minimum": 1, "maximum": 100000000, "multipleOf": 3}}
+    a = {"type": "object", "properties": {"a": {"type": "array", "items": sub},
+                                          "r": {"$ref": "#/properties/a/items/x-big"}}}
+    b = {"type": "object", "properties": {"b": {"type": "array", "items": dict(sub)}}}
+    clean: dict = {}
+    for schema, want in ((a, True), (b, False)):
+        low = Lowerer(schema, DRAFT2020, widen=False, inline="smaller", pointer="",
+                      clean=clean)
+        assert low.unchanged() is want
+        assert (dumps(lower_schema(schema, DRAFT2020, drop_schema=False).schema)
+                == dumps(schema)) is want
+
+
+def test_clean_memo_is_not_taken_where_a_reference_inside_is_inlined():
+    # `x` is clean in A (its reference kept: two of them pay for `big`); in B the same
+    # subtree's only reference to `big` is inlined: run() must walk it
+    big = {"type": "object", "properties": {"street": {"type": "string", "maxLength": 80},
+                                            "city": {"type": "string", "maxLength": 80}}}
+    x = {"type": "object", "properties": {"p": {"$ref": "#/$defs/big"}}}
+    a = {"type": "object", "properties": {"x": x, "y": {"type": "array", "items": x}},
+         "$defs": {"big": big}}
+    b = {"type": "object", "properties": {"x": dict(x)}, "$defs": {"big": big}}
+    clean: dict = {}
+    assert Lowerer(a, DRAFT2020, widen=False, inline="smaller", pointer="",
+                   clean=clean).unchanged()
+    assert clean
+    low = Lowerer(b, DRAFT2020, widen=False, inline="smaller", pointer="", clean=clean)
+    assert not low.unchanged()
+    got = lower_schema(b, DRAFT2020, drop_schema=False, lowerer=low)
+    fresh = lower_schema(b, DRAFT2020, drop_schema=False)
+    assert dumps(got.schema) == dumps(fresh.schema) and got.changes == fresh.changes
+    assert got.schema["properties"]["x"]["properties"]["p"] == big
+
+
+def test_clean_memo_only_where_the_bytes_tell_values_apart():
+    # orjson writes a tuple like a list: `required: ()` is no `required: []` to the hook
+    # (which removes the list as a no-op), so a schema holding one records nothing
+    a = {"type": "object", "properties": {"x": {"type": "object", "required": ()}}}
+    b = {"type": "object", "properties": {"x": {"type": "object", "required": []}}}
+    clean: dict = {}
+    assert Lowerer(a, DRAFT2020, widen=False, inline="smaller", pointer="",
+                   clean=clean).unchanged()
+    assert not clean
+    assert not Lowerer(b, DRAFT2020, widen=False, inline="smaller", pointer="",
+                       clean=clean).unchanged()
+    assert lower_schema(b, DRAFT2020, drop_schema=False).changes
 
 
 def _random_repeats(rng: random.Random) -> dict:

@@ -41,7 +41,7 @@ class LowerCache:
 
     __slots__ = ("sizes", "expansions", "keys", "walks", "hits", "misses", "outputs", "sharer",
                  "digests", "standards", "bounds", "inputs", "texts", "content_sizes",
-                 "prose", "wraps")
+                 "prose", "wraps", "clean")
 
     def __init__(self) -> None:
         #: whole results by content (:func:`content_key` and the options): a caller's memo,
@@ -75,6 +75,8 @@ class LowerCache:
         self.prose: dict[tuple, tuple] = {}
         #: :func:`toolcat.features.project.roots.wrap`'s rewritten definitions entries
         self.wraps: dict = {}
+        #: :meth:`~toolcat.schema.lower.rewrite.Lowerer.unchanged`'s subtrees found clean, by content
+        self.clean: dict[tuple, Any] = {}
 
     def intern(self, key: tuple) -> int:
         k = self.keys.get(key)
@@ -111,6 +113,19 @@ def content_key(value: Any, memo: dict | None = None) -> bytes | None:
 
     import orjson
 
+    if not plain_json(value):
+        return None
+    try:
+        text = orjson.dumps(value)
+    except (TypeError, orjson.JSONEncodeError):
+        return None
+    return hashlib.sha256(text).digest()
+
+
+def plain_json(value: Any) -> bool:
+    """Whether ``value`` holds nothing but plain dicts, lists, strings, numbers, booleans
+    and null, its floats finite (what :func:`content_key` vouches for: orjson writes a tuple
+    like a list, a subclass like its base type, NaN as null)."""
     leaves = _PLAIN_LEAVES
     stack = [value]
     pop = stack.pop
@@ -125,9 +140,9 @@ def content_key(value: Any, memo: dict | None = None) -> bytes | None:
                     push(x)
                 elif xc is float:
                     if x - x != 0.0:      # inf or NaN
-                        return None
+                        return False
                 elif xc not in leaves:
-                    return None
+                    return False
         elif c is list:
             for x in v:
                 xc = x.__class__
@@ -135,19 +150,15 @@ def content_key(value: Any, memo: dict | None = None) -> bytes | None:
                     push(x)
                 elif xc is float:
                     if x - x != 0.0:
-                        return None
+                        return False
                 elif xc not in leaves:
-                    return None
+                    return False
         elif c is float:
             if v - v != 0.0:
-                return None
+                return False
         elif c not in leaves:
-            return None
-    try:
-        text = orjson.dumps(value)
-    except (TypeError, orjson.JSONEncodeError):
-        return None
-    return hashlib.sha256(text).digest()
+            return False
+    return True
 
 
 def _split_key(value: dict, memo: dict) -> bytes | None:

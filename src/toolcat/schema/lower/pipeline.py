@@ -91,8 +91,7 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
                                   "$schema dropped: the schema means the same under draft-07 "
                                   "and 2020-12"))
     if factor and not subset and isinstance(res.schema, dict):
-        _factor_rounds(res, dialect, pointer, keep_neutral=dropped,
-                       content_sizes=cache.content_sizes if cache is not None else None)
+        _factor_rounds(res, dialect, pointer, keep_neutral=dropped, cache=cache)
     if subset and floor:
         fl, ch, ok = object_floor(res.schema, dialect, pointer, widen)
         if ok:
@@ -105,7 +104,7 @@ def lower_schema(schema: Any, dialect: str = DRAFT2020, *, subset: bool = False,
 
 
 def _factor_rounds(res: SchemaResult, dialect: str, pointer: str,
-                   keep_neutral: bool = False, content_sizes: dict | None = None) -> None:
+                   keep_neutral: bool = False, cache: LowerCache | None = None) -> None:
     """Factor repeated subtrees of ``res.schema`` (exact mode), then lower the result again:
     a definition that was worth keeping while many copies pointed at it may now have one
     reference left (inlined), and a union of it can then be lowered. Until nothing changes
@@ -115,6 +114,8 @@ def _factor_rounds(res: SchemaResult, dialect: str, pointer: str,
     under draft-07 and 2020-12; a lowering that would end that (an ``allOf`` of a new ``$ref``
     merged into a ``$ref`` with siblings, which draft-07 ignores) is not taken."""
     from toolcat.schema.factor import describe, factor_schema
+
+    content_sizes = cache.content_sizes if cache is not None else None
 
     for _round in range(4):
         # the dialect the output is read in (a dropped $schema: the default one), so that a
@@ -127,7 +128,8 @@ def _factor_rounds(res: SchemaResult, dialect: str, pointer: str,
         # (no `cache`: the factored tree's nodes are new objects, its identity memos would
         # only grow; the definitions' sizes are memoized by content)
         low = Lowerer(res.schema, dialect, widen=False, inline="smaller", pointer=pointer,
-                      content_sizes=content_sizes)
+                      content_sizes=content_sizes,
+                      clean=cache.clean if cache is not None else None)
         if low.unchanged():
             return      # (what the lowering would give back: nothing to compare)
         again = lower_schema(res.schema, dialect, pointer=pointer, drop_schema=False,

@@ -44,6 +44,7 @@ from toolcat.schema.lower.cache import (
     LowerCache,
     Record,
     expansion_key,
+    plain_json,
 )
 from toolcat.schema.lower.changes import EXACT, WIDENED, Change, Kind
 from toolcat.schema.lower.fixes import FIXABLE_KEYS, fix_data
@@ -95,7 +96,7 @@ class Lowerer:
 
     def __init__(self, root: Any, dialect: str, *, widen: bool, inline: str, pointer: str,
                  budget: int | None = None, cache: LowerCache | None = None,
-                 content_sizes: dict | None = None) -> None:
+                 content_sizes: dict | None = None, clean: dict | None = None) -> None:
         self.root = root
         self.dialect = dialect
         self.widen = widen
@@ -119,6 +120,13 @@ class Lowerer:
         # the expansion stack, "all" on the size budget spent so far)
         self.cache = cache if (cache is not None and not widen and inline == "smaller"
                                and not self.prose_only) else None
+        # the subtrees found clean, by content (exact mode, the "smaller" policy, no cache:
+        # the re-lowering after factoring; see unchanged()), where the schema's bytes
+        # identify its values (no tuple, no subclass, no NaN: the hook tells them apart)
+        self.clean = clean if (clean is not None and not widen and inline == "smaller"
+                               and self.cache is None and plain_json(root)) else None
+        self._flags = (self.annotations, self.prose_only)
+        self._moving: set[tuple] = set()    # at or above a reference not kept (see run())
 
     def _flip(self, path: tuple, defer: bool = False) -> None:
         if self.plan.keep(path):
@@ -176,6 +184,13 @@ class Lowerer:
     def run(self) -> Any:
         """Lower the schema: passes over it until no decision flips (a flip restarts the
         pass with fresh state)."""
+        if self.clean is not None:
+            # (a decision only flips to KEEP: the set stays a superset of what it must be)
+            moving: set[tuple] = set()
+            for path, dec in self.decisions.items():
+                if dec is not Decision.KEEP:
+                    moving.update(path[:i] for i in range(len(path) + 1))
+            self._moving = moving
         for _ in range(len(self.decisions) + 2):
             self.p = _Pass()
             try:
@@ -197,7 +212,13 @@ class Lowerer:
         on a node's content, path and dialect only, so a walk that rebuilds children first
         hands each hook a copy equal to the node, which it leaves alone too. False is no
         promise that it changes something. Leaves the plan as it was (no decision flips
-        where every reference is kept)."""
+        where every reference is kept).
+
+        With ``clean`` (kept by the caller for a run, :attr:`LowerCache.clean`): the subtrees
+        found clean so far, by content (their JSON text), dialect and the flags the hook
+        reads (``unevaluated*`` about, prose only), below no pin of the schema they were
+        found in; an equal subtree met again is not walked (nor by :meth:`run`, where no
+        reference at or below it is inlined or dropped)."""
         if self.widen or self.inline_policy != "smaller" or self.cache is not None:
             return False
         if any(d is not Decision.KEEP for d in self.decisions.values()):
@@ -214,22 +235,80 @@ class Lowerer:
                         return False
         self.p = p = _Pass()
         hook = self._hook
-        for path, node, d in iter_schemas(self.root, self.dialect):
-            if node.__class__ is dict and (hook(node, path, d) is not node or p.changes
-                                           or p.prose_removed or p.noops):
+        clean = self.clean
+        if clean is None:
+            for path, node, d in iter_schemas(self.root, self.dialect):
+                if node.__class__ is dict and (hook(node, path, d) is not node or p.changes
+                                               or p.prose_removed or p.noops):
+                    return False
+            return True
+        # a subtree equal to one a walk of another schema found clean (below no pin there) is
+        # clean here: what the hook does at a node is a function of its content, dialect and
+        # the flags below (every reference kept), and pins only spare what it would remove.
+        # By content (orjson's bytes identify a JSON value): the schemas of a spec repeat
+        # the same lowered definitions as distinct objects
+        import orjson
+
+        flags = self._flags
+        seen: list[tuple[tuple, bytes, str]] = []
+        stack: list[tuple[tuple, Any, str]] = [((), self.root, self.dialect)]
+        while stack:
+            path, node, d = stack.pop()
+            if node.__class__ is not dict:
+                continue
+            if "$schema" in node:
+                d = node_dialect(node, d)
+            text = None
+            if path:
+                try:
+                    text = orjson.dumps(node)
+                except (TypeError, orjson.JSONEncodeError):
+                    pass
+                else:
+                    if (text, d, flags) in clean:
+                        continue
+            if hook(node, path, d) is not node or p.changes or p.prose_removed or p.noops:
                 return False
+            if text is not None:
+                seen.append((path, text, d))
+            kids = [(path + suffix, child, d) for suffix, child in subschemas(node, d)]
+            kids.reverse()
+            stack.extend(kids)
+        pinned = self.plan.pinned_any
+        for path, text, d in seen:
+            if path not in pinned:
+                clean[(text, d, flags)] = True
         return True
 
     def _process(self, node: Any, path: tuple, dialect: str) -> Any:
         if self.may_drop_defs and self.idx.defs_at:
             node = self._drop_defs(node, path)
         if self.cache is None:
+            if self.clean is not None:
+                return transform(node, self._hook, dialect, path, self._enter_clean)
             return transform(node, self._hook, dialect, path)
         self.p.tops.append(path)
         try:
             return transform(node, self._hook, dialect, path, self._enter)
         finally:
             self.p.tops.pop()
+
+    def _enter_clean(self, node: Any, path: tuple, d: str) -> Any:
+        """A subtree equal to one found clean (:meth:`unchanged`), where no reference at or
+        below it is inlined or dropped, lowers to itself: put in place as it is."""
+        if node.__class__ is not dict or not path or path in self._moving:
+            return DESCEND
+        import orjson
+
+        try:
+            text = orjson.dumps(node)
+        except (TypeError, orjson.JSONEncodeError):
+            return DESCEND
+        if "$schema" in node:
+            d = node_dialect(node, d)
+        if self.clean is not None and (text, d, self._flags) in self.clean:
+            return node
+        return DESCEND
 
     def _enter(self, node: Any, path: tuple, _d: str) -> Any:
         """A ``$ref`` target met in a walk (a kept definition...) is lowered as an expansion,
