@@ -491,9 +491,9 @@ def test_the_whitespace_and_shadow_patterns_searched_apart_find_what_they_find_w
         "When you call a_b, x", "the x IS\tINVOKED", "a tool\nmust", "side effect x",
         "if you us", "before invoking", "it is used", "this is run", "after\nrun", "tool has to",
     }
-    whole = poison._SHADOW_NEEDS
+    whole, spaces = re.compile(poison._SHADOW_NEEDS), re.compile(poison._SPACES)
     for t in texts:
-        a, b = poison._SPACES.search(t), poison._spaces(t)
+        a, b = spaces.search(t), poison._spaces(t)
         assert (a and (a.span(), a.group())) == (b and (b.span(), b.group())), t
         low = t.lower()
         assert any(rx.search(low) for rx, needs in poison._SHADOW_NEEDS_EACH

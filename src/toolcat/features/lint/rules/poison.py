@@ -76,9 +76,9 @@ _BLANK_LINES = re.compile(r"(?:[ \t]*\r?\n){12,}(?=\S)")
 #: newline to newline (its first character), it turns away a text without 12 blank lines
 _TWELVE_LINES = re.compile(r"\n(?:[ \t]*\r?\n){11}")
 #: a run of whitespace that pushes text out of a reader's view: 40 spaces or more, or 12
-#: blank lines or more (the leftmost match of either; at the same start, spaces). What
-#: :func:`_spaces` finds
-_SPACES = re.compile(_SPACE_RUN.pattern + "|" + _BLANK_LINES.pattern)
+#: blank lines or more (the leftmost match of either; at the same start, spaces): what
+#: :func:`_spaces` finds of this expression (a source: the alternation is never searched)
+_SPACES = _SPACE_RUN.pattern + "|" + _BLANK_LINES.pattern
 _FORTY = " " * 40
 
 
@@ -134,7 +134,7 @@ def _hidden(text: str, prose: bool) -> Iterator[str]:
 
 
 def _spaces(text: str) -> re.Match[str] | None:
-    """``_SPACES.search(text)``: its two alternatives searched apart, each only where a match
+    """``re.search(_SPACES, text)``: its two alternatives searched apart, each only where a match
     of it can be (40 characters of its run hold a tab, an other space or 40 spaces; 12 blank
     lines are :data:`_TWELVE_LINES`), the leftmost match kept (the run at an equal start,
     as the alternation orders them)."""
@@ -393,7 +393,8 @@ _SHADOW_NEEDS_PARTS: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
     (r"\stool\s+(?:must|should|shall|has\s+to|needs\s+to)\b",
      (("tool",), ("must", "should", "shall", "has", "needs"))),
 )
-_SHADOW_NEEDS = re.compile("|".join(p for p, _w in _SHADOW_NEEDS_PARTS))
+#: the alternation (a source: never searched whole, see :data:`_SHADOW_NEEDS_EACH`)
+_SHADOW_NEEDS = "|".join(p for p, _w in _SHADOW_NEEDS_PARTS)
 #: each alternative alone, with the words it needs (one of each group): a text is searched
 #: only with those whose words it holds. The alternation's first characters (a space, "i",
 #: "a", "s"...) are most characters of a text: it enters the alternatives at nearly every
