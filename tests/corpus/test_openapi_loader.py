@@ -903,3 +903,20 @@ def test_swagger_20_read_only_is_not_required_in_requests(tmp_path):
     assert valid(tool.input_schema, {"name": "Rex"})
     assert not valid(tool.input_schema, {"id": 1})
     assert not valid(tool.output_schema, {"name": "Rex"})
+
+
+def test_a_bundled_definition_has_one_origin_entry_for_every_closure_that_holds_it() -> None:
+    """Operations bundle overlapping sets of schemas (each its closure); the origin entry of
+    a definition (``/inputSchema/$defs/NAME`` -> its pointer) is made once per prefix and file
+    and shared by every tool whose closure holds it, not made again for each closure."""
+    cat = load_catalogs([str(corpus("openapi", "openai.openapi.yaml"))])[0]
+    made: dict[tuple[str, str], set[int]] = {}
+    closures = set()
+    for t in cat.tools:
+        entries = [e for e in t.origin if e[0].startswith(("/inputSchema/$defs/",
+                                                            "/outputSchema/$defs/"))]
+        closures.add(tuple(e[0] for e in entries))
+        for e in entries:
+            made.setdefault((t.file, e[0]), set()).add(id(e))
+    assert len(closures) > 100 and len(made) > 500
+    assert all(len(ids) == 1 for ids in made.values())

@@ -426,3 +426,34 @@ def test_a_schema_map_reports_each_entry_that_is_no_schema(entries, dialect, bad
     for key in ("properties", "definitions" if dialect == "draft4" else "$defs"):
         got = [p for p, _m in node_problems({key: entries}, dialect)]
         assert got == [(key, name) for name in bad], (key, got)
+
+
+def test_a_new_bundle_gives_the_walk_only_its_definitions_not_walked_before(monkeypatch):
+    """The walk makes children of a ``$defs`` object it meets first (another tool's bundle)
+    only of the definitions not walked with an earlier tool (engine._around_defs): in the
+    openai spec, whose operations bundle overlapping sets of schemas, most entries of the
+    later bundles are left out, and the findings are those of the catalog with nothing shared
+    (deep copies)."""
+    import copy
+
+    from support.common import corpus
+    from toolcat.api import load_all
+    from toolcat.features.lint import engine
+
+    seen: list[tuple[int, int]] = []
+    around = engine._around_defs
+
+    def counted(node, d, defs_children):
+        seen.append((len(node["$defs"]), len(defs_children)))
+        return around(node, d, defs_children)
+
+    monkeypatch.setattr(engine, "_around_defs", counted)
+    path = str(corpus("openapi", "openai.openapi.yaml"))
+    shared = load_all([path])
+    got = _findings(shared)
+    assert seen and sum(n for _all, n in seen) < sum(a for a, _n in seen) // 2
+    copied = load_all([path])
+    for t in copied[0].tools:
+        t.input_schema = copy.deepcopy(t.input_schema)
+        t.output_schema = copy.deepcopy(t.output_schema)
+    assert got == _findings(copied)

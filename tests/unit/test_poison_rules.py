@@ -464,6 +464,43 @@ def test_the_prefilters_never_hide_a_match() -> None:
         assert poison._may_shadow(t) or not shadowed(t), t
 
 
+def test_the_whitespace_and_shadow_patterns_searched_apart_find_what_they_find_whole() -> None:
+    """TP101's run of spaces or blank lines (poison._spaces: the two alternatives of
+    poison._SPACES searched apart, each only in a text that can hold it) is the match of the
+    whole pattern, and the TP104 gate (each alternative of poison._SHADOW_NEEDS searched
+    where its words are) says what the whole alternation says: on every string of the
+    shared MCP captures and on texts where both alternatives match, one before the other,
+    near misses (39 spaces, 11 blank lines, blank lines then an indented line, a run ended
+    by a pipe) and markdown tables padded with spaces."""
+    import json
+
+    texts: set[str] = set()
+    for f in glob.glob(os.path.join(corpus("mcp-context-cost"), "*.json")):
+        with open(f, encoding="utf-8") as fh:
+            texts |= _strings_of(json.load(fh), set())
+    texts |= {DIRECT, SHADOWING, WHATSAPP, WEATHER, ARENA, *SAFE_T1001}
+    cell = "| name " + " " * 30 + "| value" + " " * 45 + "|\n"
+    texts |= {
+        "a" + " " * 40 + "b", "a" + " " * 39 + "b", "a" + " " * 40 + "|", "a" + " " * 40,
+        "a" + "\u00a0" * 20 + "\u3000" * 20 + "b", "a" + " \t" * 20 + "\nb",
+        "a" + "\n" * 12 + "b", "a" + "\n" * 11 + "b", "a" + "\n" * 12 + "  b", "a" + "\n" * 12,
+        "a" + " \r\n" * 12 + "b", "a" + "\n \t" * 12 + "\nb", "a" + " " * 40 + "\n" * 12 + "b",
+        "a" + " " * 40 + "b" + "\n" * 12 + "c", "a" + "\n" * 12 + "b" + " " * 40 + "c",
+        "x\n" * 30 + " " * 41 + "y", cell * 40, cell * 40 + "\n" * 13 + "end",
+        "```\n" + "    code line\n" * 40 + "```", "\n\n".join(["para"] * 20),
+        "When you call a_b, x", "the x IS\tINVOKED", "a tool\nmust", "side effect x",
+        "if you us", "before invoking", "it is used", "this is run", "after\nrun", "tool has to",
+    }
+    whole, spaces = re.compile(poison._SHADOW_NEEDS), re.compile(poison._SPACES)
+    for t in texts:
+        a, b = spaces.search(t), poison._spaces(t)
+        assert (a and (a.span(), a.group())) == (b and (b.span(), b.group())), t
+        low = t.lower()
+        assert any(rx.search(low) for rx, needs in poison._SHADOW_NEEDS_EACH
+                   if all(any(w in low for w in group) for group in needs)) == \
+            (whole.search(low) is not None), t
+
+
 def test_only_four_other_letters_match_ascii_ones_case_insensitively() -> None:
     """The prefilters read a text lowered unless it holds one of the characters that
     re.IGNORECASE matches with an ASCII letter (poison._FOLDS_TO_ASCII): there are no others."""

@@ -232,3 +232,27 @@ def test_a_spec_without_token_shapes_is_not_walked_for_them(monkeypatch,
     spec = _two_operations("a", {"type": "string", "description": "e.g. " + GHP}, {})
     res = toolcat.lint(toolcat.load(_dump(tmp_path, spec)), select=["TC105"])
     assert [f.message for f in res.findings] == ["value looks like a GitHub token"]
+
+
+def test_a_long_text_is_searched_for_literals_by_the_anchor_passes() -> None:
+    """secrets._holds_literal (what token_spans and shape test first) says what the
+    alternation of every literal says, whichever search it makes: each literal at the start,
+    inside and at the end of short and long texts, each cut short by one character at the
+    end (no literal), and the long lines of the Kubernetes spec."""
+    from support.outside import outside
+    from toolcat.features.lint.rules import secrets
+
+    lits = sorted(secrets._BY_LITERAL)
+    texts = ["", "x" * 300, "AKI" + "A" * 200]
+    for lit in lits:
+        for pad in (5, secrets._LONG, 3 * secrets._LONG):
+            filler = ("word_and-more.text J x " * 50)[:pad]
+            texts += [lit + filler, filler + lit + filler, filler + lit, filler + lit[:-1],
+                      lit[1:] + filler]
+    texts += [line for line in outside("kubernetes-swagger").read_text().split("\n")
+              if len(line) >= secrets._LONG]
+    long_ones = 0
+    for t in texts:
+        assert secrets._holds_literal(t) == (secrets._ANY_LITERAL.search(t) is not None), t
+        long_ones += len(t) >= secrets._LONG
+    assert long_ones > 3000

@@ -30,7 +30,7 @@ from toolcat.features.lint.registry import (
 )
 from toolcat.formats import registry
 from toolcat.model import COMPACT, Catalog, Finding, Tool
-from toolcat.schema.keywords import DRAFT2020
+from toolcat.schema.keywords import APPLICATORS, DRAFT2020, SCHEMA_MAP
 from toolcat.schema.walker import node_dialect, subschemas
 
 _CS_COMPACT_ERRORS = ("CS201", "CS202", "CS203", "CS204")
@@ -582,6 +582,7 @@ def _walk(ctx: Context, tool: Tool, schema: Any, role: str, base: str, rules: li
         if node:
             kids_of = node
             defs = node.get("$defs")
+            unseen = None
             if defs.__class__ is dict and len(defs) > 1:
                 # a $defs object shared with a tool walked before (the OpenAPI loader gives
                 # tools that bundle the same definitions the same one): every object in it is
@@ -589,9 +590,18 @@ def _walk(ctx: Context, tool: Tool, schema: Any, role: str, base: str, rules: li
                 mark = (role, "$defs", id(defs))
                 if mark in seen_defs:
                     kids_of = {k: v for k, v in node.items() if k != "$defs"}
-                elif all(c.__class__ is dict for c in defs.values()):
-                    seen_defs.add(mark)   # each of them is in seen_defs after this loop
-            children = list(subschemas(kids_of, d))
+                else:
+                    if all(c.__class__ is dict for c in defs.values()):
+                        seen_defs.add(mark)   # each of them is in seen_defs after this loop
+                    if APPLICATORS[d].get("$defs") == SCHEMA_MAP:
+                        # another tool's bundle (Stripe's hold ~240 definitions, most of
+                        # them walked with an earlier tool): only the definitions not in
+                        # seen_defs are made children, as the loop below would keep them
+                        unseen = [(("$defs", k), c) for k, c in defs.items()
+                                  if isinstance(c, bool) or isinstance(c, dict)
+                                  and (role, id(c)) not in seen_defs]
+            children = list(subschemas(kids_of, d)) if unseen is None else \
+                _around_defs(node, d, unseen)
             for suffix, child in reversed(children):
                 if len(suffix) == 2 and suffix[0] in ("$defs", "definitions") \
                         and isinstance(child, dict):
@@ -600,6 +610,20 @@ def _walk(ctx: Context, tool: Tool, schema: Any, role: str, base: str, rules: li
                         continue  # a bundled definition shared with a tool walked before
                     seen_defs.add(key)
                 push((path + suffix, child, d))
+
+
+def _around_defs(node: dict, d: str, defs_children: list) -> list:
+    """:func:`subschemas` of ``node`` with ``defs_children`` standing for its ``$defs``
+    entries, in key order."""
+    before: dict = {}
+    after: dict = {}
+    part = before
+    for k, v in node.items():
+        if k == "$defs":
+            part = after
+        else:
+            part[k] = v
+    return [*subschemas(before, d), *defs_children, *subschemas(after, d)]
 
 
 def _content_key(node: dict, dialect: str) -> tuple:

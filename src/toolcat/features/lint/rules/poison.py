@@ -66,8 +66,19 @@ _COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 #: (one pattern with the four words nested in it backtracked without end on PagerDuty's
 #: REST spec)
 _COMMENT_WORD = re.compile(r"[A-Za-z]{2,}\W")
-#: a run of whitespace that pushes text out of a reader's view
-_SPACES = re.compile(r"[ \t\u00a0\u3000]{40,}(?=[^\s|])|(?:[ \t]*\r?\n){12,}(?=\S)")
+#: :data:`_SPACES`'s alternatives, each searched alone and only in a text that can hold a
+#: match of it: the alternation tries both at every space of a text (its first characters),
+#: and the blank lines' ``[ \t]*`` runs to the end of every run of spaces from each space
+#: in it (markdown tables, indented code: ~100 ns a character on GitHub's descriptions)
+_SPACE_RUN = re.compile(r"[ \t\u00a0\u3000]{40,}(?=[^\s|])")
+_BLANK_LINES = re.compile(r"(?:[ \t]*\r?\n){12,}(?=\S)")
+#: what every match of :data:`_BLANK_LINES` holds (from its first newline): searched from
+#: newline to newline (its first character), it turns away a text without 12 blank lines
+_TWELVE_LINES = re.compile(r"\n(?:[ \t]*\r?\n){11}")
+#: a run of whitespace that pushes text out of a reader's view: 40 spaces or more, or 12
+#: blank lines or more (the leftmost match of either; at the same start, spaces): what
+#: :func:`_spaces` finds of this expression (a source: the alternation is never searched)
+_SPACES = _SPACE_RUN.pattern + "|" + _BLANK_LINES.pattern
 _FORTY = " " * 40
 
 
@@ -116,10 +127,25 @@ def _hidden(text: str, prose: bool) -> Iterator[str]:
               if len(_COMMENT_WORD.findall(c.group(1) + " ")) >= 4), None)
     if m:
         yield f"an HTML comment (not shown by a renderer): {_short(m.group(0))!r}"
-    m = _SPACES.search(text)
+    m = _spaces(text)
     if m:
         what = "blank lines" if "\n" in m.group(0) else "spaces"
         yield f"a run of {len(m.group(0))} {what} (pushes what follows out of view)"
+
+
+def _spaces(text: str) -> re.Match[str] | None:
+    """``re.search(_SPACES, text)``: its two alternatives searched apart, each only where a match
+    of it can be (40 characters of its run hold a tab, an other space or 40 spaces; 12 blank
+    lines are :data:`_TWELVE_LINES`), the leftmost match kept (the run at an equal start,
+    as the alternation orders them)."""
+    run = _SPACE_RUN.search(text) if ("\t" in text or _FORTY in text or "\u00a0" in text
+                                       or "\u3000" in text) else None
+    if text.count("\n") < 12 or _TWELVE_LINES.search(text) is None:
+        return run
+    blank = _BLANK_LINES.search(text)
+    if blank is None or (run is not None and run.start() <= blank.start()):
+        return run
+    return blank
 
 
 # ----------------------------------------------------------------------------- TP102
@@ -356,16 +382,30 @@ _REDIRECT = re.compile(
 #: effect(s)", "tool must/should/..." after the name. Each alternative starts with a letter or
 #: a space (no ``\b``: a few more texts pass, searched ~2x faster: the engine skips an
 #: alternative whose first character differs without entering it)
-_SHADOW_NEEDS = re.compile(
-    r"when(?:ever)?\s+(?:you\s+)?(?:call|us|invok|run)|before\s+(?:you\s+)?(?:call|us|invok|run)|"
-    r"after\s+(?:you\s+)?(?:call|us|invok|run)|if\s+(?:you\s+)?(?:call|us|invok|run)|"
-    r"\sis\s+(?:invoked|called|used|run)|side\s+effects?\s|"
-    r"\stool\s+(?:must|should|shall|has\s+to|needs\s+to)\b")
+_CALLS = ("call", "us", "invok", "run")
+_SHADOW_NEEDS_PARTS: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
+    (r"when(?:ever)?\s+(?:you\s+)?(?:call|us|invok|run)", (("when",), _CALLS)),
+    (r"before\s+(?:you\s+)?(?:call|us|invok|run)", (("before",), _CALLS)),
+    (r"after\s+(?:you\s+)?(?:call|us|invok|run)", (("after",), _CALLS)),
+    (r"if\s+(?:you\s+)?(?:call|us|invok|run)", (("if",), _CALLS)),
+    (r"\sis\s+(?:invoked|called|used|run)", (("is",), ("invoked", "called", "used", "run"))),
+    (r"side\s+effects?\s", (("side",), ("effect",))),
+    (r"\stool\s+(?:must|should|shall|has\s+to|needs\s+to)\b",
+     (("tool",), ("must", "should", "shall", "has", "needs"))),
+)
+#: the alternation (a source: never searched whole, see :data:`_SHADOW_NEEDS_EACH`)
+_SHADOW_NEEDS = "|".join(p for p, _w in _SHADOW_NEEDS_PARTS)
+#: each alternative alone, with the words it needs (one of each group): a text is searched
+#: only with those whose words it holds. The alternation's first characters (a space, "i",
+#: "a", "s"...) are most characters of a text: it enters the alternatives at nearly every
+#: one of them (~12 us a Kubernetes description)
+_SHADOW_NEEDS_EACH = tuple((re.compile(p), w) for p, w in _SHADOW_NEEDS_PARTS)
 
 
 def _may_shadow(text: str) -> bool:
     """False when no sentence of ``text`` can match :data:`_SHADOW` (a text without what its
-    alternatives need, lowered: first the words, then :data:`_SHADOW_NEEDS`)."""
+    alternatives need, lowered: first the words, then each alternative of
+    :data:`_SHADOW_NEEDS` whose words it holds)."""
     low = _lowered(text)
     if low is None:
         return True
@@ -376,7 +416,8 @@ def _may_shadow(text: str) -> bool:
                 and ("when" in low or "before" in low or "after" in low or "if" in low
                      or "is" in low))):
         return False
-    return _SHADOW_NEEDS.search(low) is not None
+    return any(rx.search(low) is not None for rx, needs in _SHADOW_NEEDS_EACH
+               if all(any(w in low for w in group) for group in needs))
 
 
 def shadows(text: str, own: str | None, siblings: frozenset = frozenset()) -> Iterator[str]:
