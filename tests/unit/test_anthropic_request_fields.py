@@ -151,3 +151,31 @@ def test_an_openai_hosted_tool_is_left_out_of_an_anthropic_array(tmp_path):
     same = project_catalogs(cats, ProjectOptions(to="openai-responses")).catalog()
     assert same[:2] == arr[:2] and not project_catalogs(
         cats, ProjectOptions(to="openai-responses")).left_out
+
+
+TOOLSET = {"type": "mcp_toolset", "mcp_server_name": "google-drive",
+           "default_config": {"defer_loading": True},
+           "configs": {"search_files": {"defer_loading": False}}}
+
+
+def test_an_mcp_toolset_is_the_providers_to_run(tmp_path):
+    """The MCP connector's ``mcp_toolset`` entry (no ``name``: the server's tools, named by
+    ``mcp_server_name``) is a server tool: listed as ``mcp_toolset:<server>``, written as
+    given by ``--to anthropic``, not linted as a broken client tool. Before, it was a tool
+    with no name: lint errors TC102 and TC111, and project left it out of the request. The
+    SDK's beta request types take it."""
+    pytest.importorskip("anthropic")
+    from anthropic.types.beta import BetaToolUnionParam
+
+    from support.common import run_toolcat
+    from support.sdk_types import refusal
+
+    arr = [TOOLSET, *ARRAY]
+    cats, proj = _project(tmp_path, arr)
+    assert cats[0].tools[0].id == "mcp_toolset:google-drive" and cats[0].tools[0].server_tool
+    assert proj.catalog() == arr and not proj.left_out
+    assert refusal(TOOLSET, BetaToolUnionParam) is None
+    p = write(tmp_path, [TOOLSET], "toolset.json")     # alone: still an Anthropic array
+    assert load_catalogs([str(p)], LoadOptions(strict=True))[0].format == "anthropic"
+    r = run_toolcat("lint", str(p), "--select", "TC")
+    assert r.returncode == 0, r.stdout

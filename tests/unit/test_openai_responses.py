@@ -107,3 +107,58 @@ def test_what_is_written_reads_back_and_projects_the_same(tmp_path):
     flat = project_catalogs(back, ProjectOptions(to="openai-responses")).catalog()
     assert flat[0] == {"type": "tool_search"}
     assert all(d["type"] == "function" for d in flat[1:])
+
+
+HOSTED = [{"type": "mcp", "server_label": "dmcp", "server_url": "https://dmcp.example/sse",
+           "require_approval": "never"},
+          {"type": "mcp", "server_label": "stripe", "server_url": "https://mcp.example.com",
+           "defer_loading": True},
+          {"type": "tool_search"}, {"type": "web_search"},
+          {"type": "function", "name": "get_time", "description": "The time in a time zone.",
+           "parameters": {"type": "object", "properties": {"tz": {"type": "string"}}},
+           "strict": False}]
+
+
+def test_hosted_mcp_servers_are_told_apart_by_their_labels(tmp_path):
+    """Several hosted MCP servers in one Responses array (``{"type": "mcp", "server_label"}``)
+    are each named by their label: before, each was the tool ``mcp``, so lint reported a
+    duplicate id (TC101) and project refused the array (exit 2). Their own target writes
+    them as given and the SDK's request types take what is written."""
+    pytest.importorskip("openai")
+    import json
+
+    from support.common import run_toolcat
+
+    p = tmp_path / "tools.openai.json"
+    p.write_text(json.dumps(HOSTED))
+    cats = _load(p)
+    assert [t.id for t in cats[0].tools][:2] == ["mcp:dmcp", "mcp:stripe"]
+    out = project_catalogs(cats, ProjectOptions(to="openai-responses")).catalog()
+    assert out == HOSTED and not _refusals(out)
+    r = run_toolcat("lint", str(p), "--select", "TC101")
+    assert r.returncode == 0, r.stdout
+    r = run_toolcat("project", str(p), "--to", "openai-responses", "-o", str(tmp_path / "o"))
+    assert r.returncode == 0, r.stderr
+
+
+def test_measure_counts_a_responses_array_as_one(tmp_path):
+    """measure counts a tools array as its own provider's request: a Responses API array
+    (flat functions, hosted tools, namespaces) as ``openai-responses`` (before: as Chat
+    Completions, whose request holds no hosted tool: each was counted as an empty function,
+    and "before" was not the file's own bytes); a Chat Completions array as ``openai``."""
+    import json
+
+    from support.common import run_toolcat
+
+    p = tmp_path / "responses.json"
+    p.write_text(json.dumps(HOSTED))
+    r = run_toolcat("measure", str(p), "--format", "json")
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)["catalogs"][0]
+    assert got["target"] == "openai-responses" and b"left out" not in r.stderr
+    assert got["bytes_before"] == len(json.dumps(HOSTED, separators=(",", ":")).encode())
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([{"type": "function", "function": {
+        "name": "get_time", "parameters": {"type": "object", "properties": {}}}}]))
+    r = run_toolcat("measure", str(chat), "--format", "json")
+    assert json.loads(r.stdout)["catalogs"][0]["target"] == "openai"

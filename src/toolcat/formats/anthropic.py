@@ -3,8 +3,8 @@
 Besides the model-facing fields a tool carries request fields (:data:`REQUEST_FIELDS`:
 ``defer_loading``, ``cache_control``, ``strict``, ``input_examples``...), which the compact
 view writes as given; and the array may hold server tools (an entry with a versioned ``type``
-and no ``input_schema``: ``web_search_20250305``, the tool search tools), which are the
-provider's to run and pass through every view unchanged."""
+and no ``input_schema``: ``web_search_20250305``, the tool search tools; the MCP connector's
+``mcp_toolset``), which are the provider's to run and pass through every view unchanged."""
 
 from __future__ import annotations
 
@@ -21,18 +21,33 @@ from toolcat.model import ANTHROPIC, Catalog, Tool
 _SERVER_TOOL_TYPE = re.compile(r"[a-z][a-z0-9_]*_20[0-9]{6}")
 
 
+#: the MCP connector's entry (``anthropic.types.beta.BetaMCPToolsetParam``): the tools of
+#: an MCP server of the request's ``mcp_servers``, named by ``mcp_server_name``
+MCP_TOOLSET = "mcp_toolset"
+
+
+def is_mcp_toolset(item: Any) -> bool:
+    """An ``mcp_toolset`` entry (the provider lists and calls the server's tools)."""
+    return isinstance(item, dict) and item.get("type") == MCP_TOOLSET \
+        and isinstance(item.get("mcp_server_name"), str) and "input_schema" not in item
+
+
 def is_anthropic_server_tool(item: Any) -> bool:
     """An Anthropic server tool: a named entry whose ``type`` is a versioned tool type and
-    that has no ``input_schema`` (the provider runs it; the request only names it)."""
+    that has no ``input_schema``, or an ``mcp_toolset`` (the provider runs it; the request
+    only names it)."""
     t = item.get("type") if isinstance(item, dict) else None
     return (isinstance(t, str) and "input_schema" not in item
-            and isinstance(item.get("name"), str) and _SERVER_TOOL_TYPE.fullmatch(t) is not None)
+            and isinstance(item.get("name"), str) and _SERVER_TOOL_TYPE.fullmatch(t) is not None
+            ) or is_mcp_toolset(item)
 
 
 def anthropic_tool(item: Any, file: str, pointer: str) -> Tool:
     if not isinstance(item, dict):
         return not_an_object(item, file, pointer)
     name = item.get("name")
+    if is_mcp_toolset(item) and "name" not in item:
+        name = f"{MCP_TOOLSET}:{item['mcp_server_name']}"   # (what names it in listings)
     return Tool(
         id=name if isinstance(name, str) else None,
         description=str_or_none(item.get("description")),
@@ -143,5 +158,6 @@ FORMATS = (Format(
     ANTHROPIC, "Anthropic", "Anthropic tools",
     lambda doc, src, path, opts: load_anthropic(doc, path),
     targets=(ANTHROPIC_TARGET, ANTHROPIC_STRICT_TARGET),
-    item=lambda t: "name" in t and ("input_schema" in t or is_anthropic_server_tool(t)),
+    item=lambda t: ("name" in t and ("input_schema" in t or is_anthropic_server_tool(t)))
+    or is_mcp_toolset(t),
     schema_key="input_schema"),)

@@ -32,7 +32,11 @@ def openai_tool(item: Any, file: str, pointer: str) -> Tool:
         return not_an_object(item, file, pointer)
     if is_openai_server_tool(item):
         name = item.get("name")
-        return Tool(id=name if isinstance(name, str) else item["type"], server_tool=True,
+        if not isinstance(name, str):
+            # a hosted MCP server is named by its label (a request may hold several)
+            label = item.get("server_label")
+            name = f"{item['type']}:{label}" if isinstance(label, str) else item["type"]
+        return Tool(id=name, server_tool=True,
                     extra={k: v for k, v in item.items() if k != "name"}, raw=item,
                     file=file, pointer=pointer, origin=[("", pointer)])
     fn = item.get("function")
@@ -73,8 +77,20 @@ def load_openai(doc: Any, path: str) -> Catalog:
                 t.extra["namespace"] = item.get("name")
                 tools.append(t)
             continue
+        if isinstance(item, dict) and (is_openai_server_tool(item) or (
+                item.get("type") == "function" and "function" not in item)):
+            cat.meta["api"] = "responses"
         tools.append(openai_tool(item, path, f"{base}/{i}"))
+    if "namespaces" in cat.meta:
+        cat.meta["api"] = "responses"
     return cat
+
+
+def responses_array(cat: Catalog) -> bool:
+    """Is ``cat`` a Responses API tools array (a flat ``{"type": "function", "name"}``, a
+    namespace or a hosted tool: what Chat Completions' ``tools`` does not take)? Its own
+    target is then ``openai-responses``, not ``openai``."""
+    return cat.format == OPENAI and cat.meta.get("api") == "responses"
 
 
 class OpenAiTarget(Target):

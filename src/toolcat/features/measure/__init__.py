@@ -377,7 +377,12 @@ class _Breakdown:
 def default_target(cat: Catalog) -> str:
     """The name of the target ``cat`` is measured in when ``--to`` is not given: its own
     envelope (an OpenAI or Anthropic tool array as itself, so "before" is the file's own
-    canonical bytes), MCP for the formats no target writes (OpenAPI, Swagger, docker)."""
+    canonical bytes; a Responses API array as one), MCP for the formats no target writes
+    (OpenAPI, Swagger, docker)."""
+    from toolcat.formats.openai import responses_array
+
+    if responses_array(cat):
+        return "openai-responses"
     for name in targets.names():
         if cat.format in targets.get(name).native_formats:
             return name
