@@ -558,3 +558,69 @@ def test_lint_bedrock_reports_a_long_name_an_empty_description_and_a_non_object_
     proj = project(tmp_path, tools, "bedrock")
     assert [f.code for f in lint_output(tmp_path, proj, "bedrock")
             if f.severity == "error"] == []
+
+
+# A request's tools as the Gemini API takes them: a list of Tool objects, some holding
+# function declarations, others the provider's own tools (google-genai's types.Tool)
+GEMINI_REQUEST_TOOLS = [
+    {"functionDeclarations": [{"name": "get_time", "description": "The time in a zone.",
+                               "parameters": {"type": "OBJECT", "properties": {
+                                   "tz": {"type": "STRING", "description": "A zone."}}}}]},
+    {"googleSearch": {}},
+    {"functionDeclarations": [{"name": "get_date", "description": "The date in a zone.",
+                               "parameters": {"type": "OBJECT", "properties": {
+                                   "tz": {"type": "STRING"}}}}]},
+    {"codeExecution": {}}]
+
+
+def test_gemini_server_fields_are_the_sdks_tool_fields():
+    """The fields of a Gemini Tool toolcat reads as the provider's own tools are the SDK's
+    (google-genai ``types.Tool``) other than its function declarations."""
+    types = pytest.importorskip("google.genai.types")
+    from toolcat.formats.gemini import SERVER_FIELDS
+
+    sdk = {f.alias or n for n, f in types.Tool.model_fields.items()} - {"functionDeclarations"}
+    camel = {n.split("_")[0] + "".join(w.title() for w in n.split("_")[1:]) for n in
+             types.Tool.model_fields} - {"functionDeclarations"}
+    assert SERVER_FIELDS == (camel if sdk == set(types.Tool.model_fields) - {
+        "function_declarations"} else sdk)
+
+
+@pytest.mark.parametrize("envelope", ["list", "request"])
+def test_a_gemini_request_tools_list_is_read(tmp_path, envelope):
+    """A request's ``tools`` (a list of Tool objects, bare or as ``{"tools": [...]}``) is a
+    Gemini catalog: each Tool's function declarations are tools (placed in their Tool), the
+    provider's own tools (``googleSearch``, ``codeExecution``) server tools that project
+    leaves out with a warning and the report's ``left_out``. Before: "not a tool catalog"
+    (exit 2). The SDK's types take the input, and what ``--to gemini`` writes."""
+    import json
+
+    from support.common import run_toolcat
+
+    types = pytest.importorskip("google.genai.types")
+    for t in GEMINI_REQUEST_TOOLS:
+        types.Tool.model_validate(t)
+    doc = GEMINI_REQUEST_TOOLS if envelope == "list" else {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}], "tools": GEMINI_REQUEST_TOOLS}
+    p = tmp_path / "request.json"
+    p.write_text(json.dumps(doc, indent=1))
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    assert cats[0].format == "gemini"
+    assert [(t.id, t.server_tool) for t in cats[0].tools] == [
+        ("get_time", False), ("googleSearch", True), ("get_date", False),
+        ("codeExecution", True)]
+    r = run_toolcat("lint", str(p), "--select", "MR401", "-f", "json")
+    assert r.returncode == 0, r.stdout
+    (f,) = json.loads(r.stdout)["findings"]      # placed on the second Tool's declaration
+    tz = [i + 1 for i, ln in enumerate(p.read_text().splitlines()) if '"tz"' in ln]
+    assert (f["tool"], f["line"]) == ("get_date", tz[1])
+    base = "/tools" if envelope == "request" else ""
+    out, rep = tmp_path / "out.json", tmp_path / "rep.json"
+    r = run_toolcat("project", str(p), "--to", "gemini", "-o", str(out), "--report", str(rep))
+    assert r.returncode == 0, r.stderr
+    written = json.loads(out.read_text())
+    types.Tool.model_validate(written)
+    assert [d["name"] for d in written["functionDeclarations"]] == ["get_time", "get_date"]
+    assert [e["where"] for e in json.loads(rep.read_text())["left_out"]] == [
+        f"{base}/1/googleSearch", f"{base}/3/codeExecution"]
+    assert b"2 entries left out (2 server tools" in r.stderr

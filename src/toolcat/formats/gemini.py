@@ -1,5 +1,9 @@
-"""Gemini function declarations: a ``Tool`` object ``{"functionDeclarations": [...]}`` (or a
-list of them), each ``{"name", "description", "parameters" | "parametersJsonSchema"}``.
+"""Gemini function declarations: a ``Tool`` object ``{"functionDeclarations": [...]}``, a
+list of them (a request's ``tools``) or ``{"tools": [...]}`` (a request or its config), each
+declaration ``{"name", "description", "parameters" | "parametersJsonSchema"}``. The other
+fields of a ``Tool`` (``googleSearch``, ``codeExecution``, ``urlContext``...) are tools the
+provider runs: read as server tools, which ``project`` leaves out (the target writes one
+``Tool`` of function declarations), with a warning.
 
 ``parameters`` is Gemini's Schema object (an OpenAPI 3.0 Schema subset: ``nullable``, one
 ``type``, spelled as the API's enum: ``"OBJECT"``, ``"STRING"``...). It is read as JSON Schema
@@ -23,14 +27,33 @@ from toolcat.formats.targets import Target, put
 from toolcat.model import GEMINI, Catalog, Tool
 
 
-def declarations(doc: Any) -> tuple[list, str] | None:
-    """The function declarations of a Gemini document and their base pointer, or None."""
+#: the fields of a Gemini ``Tool`` besides ``functionDeclarations``: tools the provider runs
+#: (google.ai.generativelanguage ``Tool``, REST spelling)
+SERVER_FIELDS = frozenset({
+    "googleSearch", "googleSearchRetrieval", "codeExecution", "urlContext", "retrieval",
+    "googleMaps", "fileSearch", "computerUse", "enterpriseWebSearch", "exaAiSearch",
+    "parallelAiSearch", "mcpServers"})
+
+
+def _tool_object(t: Any) -> bool:
+    """A Gemini ``Tool``: function declarations and/or the provider's own tools, nothing
+    else."""
+    return isinstance(t, dict) and bool(t) and all(
+        (k == "functionDeclarations" and isinstance(v, list))
+        or (k in SERVER_FIELDS and isinstance(v, (dict, list)))
+        for k, v in t.items())
+
+
+def tool_objects(doc: Any) -> list[tuple[dict, str]] | None:
+    """The ``Tool`` objects of a Gemini document (a ``Tool``; a list of them, as a request's
+    ``tools`` holds them; a request or config ``{"tools": [...]}``), each with its pointer;
+    None when it is none of these or declares no function."""
     if isinstance(doc, dict) and isinstance(doc.get("functionDeclarations"), list):
-        return doc["functionDeclarations"], "/functionDeclarations"
-    if isinstance(doc, list) and doc and all(
-            isinstance(t, dict) and isinstance(t.get("functionDeclarations"), list) for t in doc):
-        if len(doc) == 1:
-            return doc[0]["functionDeclarations"], "/0/functionDeclarations"
+        return [(doc, "")] if _tool_object(doc) else None
+    items, base = (doc.get("tools"), "/tools") if isinstance(doc, dict) else (doc, "")
+    if isinstance(items, list) and items and all(_tool_object(t) for t in items) \
+            and any("functionDeclarations" in t for t in items):
+        return [(t, f"{base}/{i}") for i, t in enumerate(items)]
     return None
 
 
@@ -116,15 +139,20 @@ def gemini_tool(item: Any, file: str, pointer: str) -> Tool:
 
 
 def load_gemini(doc: Any, path: str) -> Catalog:
-    got = declarations(doc)
-    if got is None:
+    objs = tool_objects(doc)
+    if objs is None:
         raise InputError(f"--from gemini: {_NOT_GEMINI}", path)
-    items, base = got
     tools: list[Tool] = []
     cat = Catalog(file=path, format=GEMINI, tools=tools, document=doc, view=view_from_name(path),
                   meta={"envelope": "functionDeclarations"})
-    for i, item in enumerate(items):
-        tools.append(gemini_tool(item, path, f"{base}/{i}"))
+    for obj, at in objs:
+        for key, value in obj.items():
+            if key == "functionDeclarations":
+                for i, item in enumerate(value):
+                    tools.append(gemini_tool(item, path, f"{at}/functionDeclarations/{i}"))
+            else:    # the provider's own tool (Google Search, code execution...)
+                tools.append(Tool(id=key, server_tool=True, raw={key: value}, file=path,
+                                  pointer=f"{at}/{key}", origin=[("", f"{at}/{key}")]))
     return cat
 
 
@@ -184,12 +212,13 @@ class GeminiJsonTarget(GeminiTarget):
 GEMINI_JSON_TARGET = GeminiJsonTarget()
 
 
-_NOT_GEMINI = "expected {\"functionDeclarations\": [...]}"
+_NOT_GEMINI = ("expected {\"functionDeclarations\": [...]} (or a list of such Tool objects, "
+               "or {\"tools\": [...]})")
 
 FORMATS = (Format(
     GEMINI, "Gemini", "Gemini function declarations",
     lambda doc, src, path, opts: load_gemini(doc, path),
     targets=(GEMINI_TARGET, GEMINI_JSON_TARGET),
-    claims=lambda d: declarations(d) is not None,
-    misfit=lambda d: None if declarations(d) is not None else _NOT_GEMINI,
+    claims=lambda d: tool_objects(d) is not None,
+    misfit=lambda d: None if tool_objects(d) is not None else _NOT_GEMINI,
     openapi_schemas=True),)

@@ -405,9 +405,11 @@ def _left_out(tool: Tool, cat: Catalog, target: Target) -> dict | None:
            "what": bad or "tool has no name/toolId"}
     if server and not bad and tool.id:
         kind = tool.raw.get("type") if isinstance(tool.raw, dict) else None
+        why = (f"the {target} target writes function declarations only (send it beside "
+               "them as written)" if cat.format in target.native_formats
+               else f"the {target} target has none to write")
         out["what"] = (f"{kind if isinstance(kind, str) else tool.id!r} is a server tool of "
-                       f"the {cat.format} tools array (its provider runs it): the {target} "
-                       "target has none to write")
+                       f"the {cat.format} tools array (its provider runs it): {why}")
         out["server_tool"] = True
     return out
 
