@@ -26,7 +26,6 @@ from toolcat.formats.registry import Format
 from toolcat.formats.targets import Target, put
 from toolcat.model import GEMINI, Catalog, Tool
 
-
 #: the fields of a Gemini ``Tool`` besides ``functionDeclarations``: tools the provider runs
 #: (google.ai.generativelanguage ``Tool``, REST spelling)
 SERVER_FIELDS = frozenset({
