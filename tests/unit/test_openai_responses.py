@@ -162,3 +162,47 @@ def test_measure_counts_a_responses_array_as_one(tmp_path):
         "name": "get_time", "parameters": {"type": "object", "properties": {}}}}]))
     r = run_toolcat("measure", str(chat), "--format", "json")
     assert json.loads(r.stdout)["catalogs"][0]["target"] == "openai"
+
+
+CHAT_CUSTOM = {"type": "custom", "custom": {"name": "run_sql", "description": "Runs a query.",
+                                            "format": {"type": "text"}}}
+RESPONSES_CUSTOM = {"type": "custom", "name": "run_sql", "description": "Runs a query.",
+                    "format": {"type": "grammar", "syntax": "lark",
+                               "definition": "start: /SELECT .+/"}}
+FUNCTION = {"type": "function", "function": {"name": "get_time", "description": "The time.",
+                                             "parameters": {"type": "object",
+                                                            "properties": {}}}}
+
+
+@pytest.mark.parametrize("form,own", [("chat", "openai"), ("responses", "openai-responses")])
+def test_a_custom_tool_is_written_as_given_or_left_out(tmp_path, form, own):
+    """An OpenAI custom tool takes free-form text (under an optional grammar), not JSON
+    arguments: its own API's target writes it as given (the SDK's request types take it);
+    every other target leaves it out with a warning and the report's ``left_out``
+    (``custom_tool``). Before: Chat Completions' form was an entry with no name (lint TC102,
+    left out as not a tool), the Responses form a function with empty parameters (the model
+    would send JSON where the host reads text)."""
+    pytest.importorskip("openai")
+    import json
+
+    from openai.types.chat import ChatCompletionToolUnionParam
+
+    from support.common import run_toolcat
+
+    custom = CHAT_CUSTOM if form == "chat" else RESPONSES_CUSTOM
+    p = tmp_path / "tools.openai.json"
+    p.write_text(json.dumps([FUNCTION, custom]))
+    cats = _load(p)
+    assert [t.id for t in cats[0].tools] == ["get_time", "run_sql"]
+    out = project_catalogs(cats, ProjectOptions(to=own)).catalog()
+    assert out[1] == custom
+    judge = (lambda d: refusal(d, ChatCompletionToolUnionParam)) if form == "chat" \
+        else openai_responses_refusal
+    assert [judge(d) for d in out] == [None, None]
+    for to in {"openai", "openai-responses", "anthropic", "mcp", "gemini"} - {own}:
+        proj = project_catalogs(cats, ProjectOptions(to=to))
+        assert [t.id for t in proj.tools] == ["get_time"], to
+        assert proj.left_out[0]["custom_tool"] is True and "free-form" in \
+            proj.left_out[0]["what"]
+    r = run_toolcat("lint", str(p), "--select", "TC")
+    assert r.returncode == 0, r.stdout

@@ -623,4 +623,4 @@ def test_a_gemini_request_tools_list_is_read(tmp_path, envelope):
     assert [d["name"] for d in written["functionDeclarations"]] == ["get_time", "get_date"]
     assert [e["where"] for e in json.loads(rep.read_text())["left_out"]] == [
         f"{base}/1/googleSearch", f"{base}/3/codeExecution"]
-    assert b"2 entries left out (2 server tools" in r.stderr
+    assert b"2 entries left out (2 server or custom tools" in r.stderr

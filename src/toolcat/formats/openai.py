@@ -27,9 +27,33 @@ def is_openai_server_tool(item: Any) -> bool:
         and "parameters" not in item
 
 
+def custom_form(item: Any) -> str | None:
+    """A custom tool (free-form text input under an optional grammar, no JSON Schema):
+    ``"chat"`` for Chat Completions' ``{"type": "custom", "custom": {"name", "format"}}``,
+    ``"responses"`` for the Responses API's flat ``{"type": "custom", "name", "format"}``;
+    None for anything else."""
+    if not isinstance(item, dict) or item.get("type") != "custom":
+        return None
+    if isinstance(item.get("custom"), dict):
+        return "chat"
+    return "responses" if "parameters" not in item and "function" not in item else None
+
+
 def openai_tool(item: Any, file: str, pointer: str) -> Tool:
     if not isinstance(item, dict):
         return not_an_object(item, file, pointer)
+    form = custom_form(item)
+    if form is not None:
+        # written as given by the target of its own form, left out by the others (a
+        # function would change what the model sends: JSON arguments, not free text)
+        body = item["custom"] if form == "chat" else item
+        name = body.get("name")
+        fptr = pointer + "/custom" if form == "chat" else pointer
+        return Tool(id=name if isinstance(name, str) else None,
+                    description=str_or_none(body.get("description")),
+                    extra={"custom": form}, raw=item, file=file, pointer=pointer,
+                    origin=[("", pointer), ("/description", fptr + "/description"),
+                            ("/name", fptr + "/name")])
     if is_openai_server_tool(item):
         name = item.get("name")
         if not isinstance(name, str):
@@ -78,7 +102,8 @@ def load_openai(doc: Any, path: str) -> Catalog:
                 tools.append(t)
             continue
         if isinstance(item, dict) and (is_openai_server_tool(item) or (
-                item.get("type") == "function" and "function" not in item)):
+                item.get("type") == "function" and "function" not in item)
+                or custom_form(item) == "responses"):
             cat.meta["api"] = "responses"
         tools.append(openai_tool(item, path, f"{base}/{i}"))
     if "namespaces" in cat.meta:
@@ -101,6 +126,7 @@ class OpenAiTarget(Target):
 
     name = "openai"
     native_formats = (OPENAI,)
+    custom_form = "chat"
     schema_paths = (("parameters",),)
     compact_fields = ("type", "function", "name", "description", "parameters")
     body_key = "function"
@@ -153,6 +179,7 @@ class OpenAiResponsesTarget(Target):
 
     name = "openai-responses"
     server_tool_formats = (OPENAI,)
+    custom_form = "responses"
     schema_paths = (("parameters",),)
     compact_fields = ("type", "name", "description", "parameters", "strict")
     requires_input_schema = True

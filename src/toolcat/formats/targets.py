@@ -50,6 +50,9 @@ class Target:
     #: input formats whose server tools (the provider runs them: ``Tool.server_tool``) this
     #: target writes as given
     server_tool_formats: ClassVar[tuple[str, ...]] = ()
+    #: the form of an OpenAI custom tool (free-form text input) this target writes as given
+    #: (:func:`toolcat.formats.openai.custom_form`); None: it has none
+    custom_form: ClassVar[str | None] = None
     #: where a descriptor (its :meth:`body`) holds its schemas, each a path of keys: the input
     #: schema's first, then the output schema's where the target carries one (Bedrock:
     #: ``("inputSchema", "json")``). Features read and write them through

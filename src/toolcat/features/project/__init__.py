@@ -394,10 +394,19 @@ def _left_out(tool: Tool, cat: Catalog, target: Target) -> dict | None:
     * an entry that is not a tool (not an object, no name; lint reports it: TC102, TC110);
     * a provider's server tool (``web_search_20250305``: the provider runs it) for a target
       that cannot send it: written as a function it would be a tool no one runs, offered
-      to the model with no parameters (``"server_tool": true``)."""
+      to the model with no parameters (``"server_tool": true``);
+    * an OpenAI custom tool (free-form text input) for a target without its form
+      (``"custom_tool": true``)."""
     bad = tool.invalid
     server = tool.server_tool and not (cat.format in target.server_tool_formats
                                        and tool.raw is not None)
+    custom = tool.extra.get("custom")
+    if custom is not None and custom != target.custom_form and not bad and tool.id:
+        file, line, col = cat.tool_position(tool)
+        return {"file": file, "line": line, "column": col, "where": tool.pointer or "/",
+                "what": f"{tool.id!r} is a custom tool of the {cat.format} tools array "
+                        f"(free-form text input, no JSON Schema): the {target} target has "
+                        "none to write", "custom_tool": True}
     if not bad and tool.id and not server:
         return None
     file, line, col = cat.tool_position(tool)
@@ -422,7 +431,7 @@ def left_out_note(left_out: list[dict]) -> str | None:
     at = first["file"] + "".join(f":{first[k]}" for k in ("line", "column")
                                  if first[k] is not None)
     what = f"{at}: {first['where']}: {first['what']}"
-    servers = sum(1 for e in left_out if e.get("server_tool"))
+    servers = sum(1 for e in left_out if e.get("server_tool") or e.get("custom_tool"))
     if not servers:
         if len(left_out) == 1:
             return f"{what}: left out (lint reports it)"
@@ -430,8 +439,8 @@ def left_out_note(left_out: list[dict]) -> str | None:
                 f"the first {what}")
     if len(left_out) == 1:
         return f"{what}: left out"
-    return (f"{len(left_out):,} entries left out ({servers:,} server tools the target cannot "
-            f"send), the first {what}")
+    return (f"{len(left_out):,} entries left out ({servers:,} server or custom tools the "
+            f"target cannot send), the first {what}")
 
 
 _RELOCATED = ("UI label (MCP: titles are for display; the model reads name and description): "
@@ -483,8 +492,10 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     tid = target.tool_id(tool, fmt, source)
     standard, fitted = _standard(target, tool, fmt, opts.source, opts.safety_tier, cache)
     native = fmt in target.native_formats and tool.raw is not None
-    if tool.server_tool and fmt in target.server_tool_formats and tool.raw is not None:
-        # a provider's server tool: the request names it, as given (both views)
+    if (tool.server_tool and fmt in target.server_tool_formats and tool.raw is not None) or (
+            tool.extra.get("custom") is not None and tool.extra["custom"] == target.custom_form):
+        # a provider's server tool: the request names it, as given (both views); an OpenAI
+        # custom tool (free-form text input, no schema to compact) likewise, never deferred
         return ProjectedTool(tid, tool.raw, tool.raw, file=tool.file, server_tool=True)
     # what loading changed (a broken $ref widened): the same in every view
     noted = [Change(p, Kind(k), w) for p, k, w in tool.notes] if tool.notes else []
