@@ -558,6 +558,21 @@ _MEANING = ("enum", "const", "format", "pattern", "$ref", "properties", "oneOf",
             "allOf", "title", "examples", "contentMediaType")
 
 
+#: words a tool name may be made of and still say nothing a search could match
+_VAGUE = frozenset({"tool", "tools", "run", "call", "do", "execute", "exec", "invoke", "action",
+                    "function", "fn", "func", "handler", "main", "api", "request", "query",
+                    "helper", "util", "utils", "misc", "generic", "default", "test", "new",
+                    "op", "operation", "cmd", "command", "task", "process", "x", "a", "b"})
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def vague_name(name: str) -> bool:
+    """Is every word of ``name`` one that says nothing (``run``, ``tool_1``, ``execute``)?
+    (DF701, and MR408 of a generic parameter name.)"""
+    words = [w.lower() for w in _NAME_WORD.findall(name)]
+    return not words or all(w in _VAGUE or w.isdigit() for w in words)
+
+
 def opaque_parameter(tool_name: str | None, name: str, schema: Any) -> bool:
     """True when nothing tells what the parameter ``name`` of tool ``tool_name`` is: no
     description, no title, enum, const, format, pattern, examples or sub-schema, and a name
@@ -577,8 +592,6 @@ def opaque_parameter(tool_name: str | None, name: str, schema: Any) -> bool:
     if all(p in OPAQUE_NAMES for p in parts):
         return True
     if all(p in OPAQUE_NAMES or p in CONTEXT_NAMES for p in parts):
-        from toolcat.features.lint.rules.deferral import vague_name
-
         # the tool's name says what it is about, unless it says nothing either, or the
         # argument is an object or array of a shape nothing gives
         return vague_name(tool_name or "") or schema.get("type") in ("object", "array")
