@@ -355,3 +355,19 @@ def test_siblings_prefix_lookup_keeps_every_pair_of_the_full_comparison(rest, mo
         assert streamed.pairs == want and streamed.best == best
         seen += len(want)
     assert seen > 100
+
+
+def test_purpose_of_a_long_description_reads_its_words_as_far_as_needed() -> None:
+    """A long description's words are read one at a time (up to the first that is not the
+    name's, and nine for the count): the answers of the whole list of words."""
+    long_name = "List issues, " * 30
+    assert len(long_name) > 240
+    assert q.purpose_problem("list_issues", long_name) == \
+        f"the description {q._quote(q._collapsed(long_name))} only restates the name"
+    two = "a" * 130 + " " + "b" * 130
+    assert q.purpose_problem("get_thing", two) == \
+        f"the description {q._quote(two)} is 2 words"
+    nine = " ".join(["word"] * 8 + ["x" * 240])
+    assert q.purpose_problem("get_thing", nine) is None
+    many = "Returns the thing " + "and more " * 40
+    assert q.purpose_problem("get_thing", many) is None

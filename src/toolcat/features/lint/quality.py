@@ -164,8 +164,9 @@ def purpose_problem(name: str | None, description: Any) -> str | None:
     there is none: that is TC107's)."""
     if not isinstance(description, str) or not description.strip():
         return None
-    # (the words of the text with its whitespace collapsed, read as far as needed)
-    more = iter_words(description)
+    # (the words of the text with its whitespace collapsed; of a long one, read as far as
+    # needed)
+    more = iter_words(description) if len(description) > 240 else iter(words(description))
     ws: list[str] = []
     own = set(name_words(name or ""))
     # its content words (stemmed, filler aside) all the name's? (read up to the first that
