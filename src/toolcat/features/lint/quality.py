@@ -74,7 +74,7 @@ _PREFIX_STOP = (CLOSE - 1e-6) ** 2
 #: words looked up (earlier tools too: an estimate of the products to add): the products of
 #: all bound a candidate's cosine better (fewer cosines computed: Kubernetes, whose tools
 #: share most words)
-_LOOKUP_REST = 4
+_LOOKUP_REST = 2
 #: a description shorter than this many words says too little (MR405)
 MIN_WORDS = 3
 
