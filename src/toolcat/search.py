@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 #: BM25F weights of the fields: name, description, params.
 WEIGHTS = (2.0, 1.0, 0.5)
@@ -81,12 +81,28 @@ def words(text: str) -> list[str]:
     if text.isascii():
         # the runs hold ASCII letters and digits only, which _CAMEL's matches never cross:
         # its matches in the whole text are those in each run, in order (one search)
-        return [p.lower() for p in _CAMEL.findall(text)]
+        return list(map(str.lower, _CAMEL.findall(text)))
     out: list[str] = []
     for run in _WORD.findall(text):
         parts = _CAMEL.findall(run) if run.isascii() else [run]
         out += [p.lower() for p in (parts or [run])]
     return out
+
+
+def iter_words(text: str) -> Iterator[str]:
+    """:func:`words` of ``text``, one at a time (a reader of the first few words does not
+    split the rest of a long text)."""
+    if text.isascii():
+        return (m.group().lower() for m in _CAMEL.finditer(text))
+    return _iter_runs(text)
+
+
+def _iter_runs(text: str) -> Iterator[str]:
+    for m in _WORD.finditer(text):
+        run = m.group()
+        parts = _CAMEL.findall(run) if run.isascii() else [run]
+        for p in parts or [run]:
+            yield p.lower()
 
 
 def _params(schema: Any, out: list[str], budget: list[int], depth: int = 0) -> None:

@@ -56,3 +56,40 @@ def test_breakdown_in_chunks_is_the_plain_one(name):
             want, sizes = _plain(chunk, envelope, ds)
             assert parts.split(chunk, envelope.name, ds, len(dumps(chunk))) == want
             assert parts.schema_sizes(envelope, chunk) == sizes
+
+
+def _plain_prose(schema, dialect):
+    return sum(_entry(n, key) for _p, n, _d in iter_schemas(schema, dialect)
+               if n.__class__ is dict for key in n if is_prose_key(key))
+
+
+def test_prose_of_shared_definitions_maps_is_the_plain_walk():
+    """A definitions map the tools share is added up once per map and each entry once: the
+    same bytes as the plain walk, whether the map is a subschema position in the dialect
+    (``$defs`` is not in draft-07: its prose is not schema prose there), whatever else the
+    root holds (its own prose and the comma before its definitions), an entry in two maps,
+    one map under two dialects."""
+    from toolcat.features.measure import schema_prose_bytes
+    from toolcat.schema.keywords import DRAFT7, DRAFT2020
+
+    one = {"description": "an entry", "properties": {"a": {"title": "A", "type": "string"}}}
+    two = {"type": "object", "properties": {"b": {"$ref": "#/$defs/one",
+                                                  "description": "b"}}}
+    shared = {"one": one, "two": two}
+    other = {"two": two, "three": {"examples": [1], "x-note": "é"}}
+    roots = [
+        {"description": "root", "$defs": shared},
+        {"$defs": shared},
+        {"type": "object", "$defs": shared, "definitions": other},
+        {"$defs": other, "title": "t", "properties": {"p": {"description": "p"}}},
+        {"definitions": shared, "$comment": "c"},
+        {"$schema": "http://json-schema.org/draft-07/schema#", "$defs": shared,
+         "definitions": other},
+        {"$defs": {"bad": True, "one": one}},
+    ]
+    for dialect in (DRAFT2020, DRAFT7):
+        memo: dict = {}
+        for _round in range(2):     # (the second time from the memo)
+            for root in roots:
+                assert schema_prose_bytes(root, dialect, memo=memo) == \
+                    _plain_prose(root, dialect), (root, dialect)

@@ -313,3 +313,61 @@ def test_siblings_bound_keeps_every_pair_of_the_full_comparison() -> None:
     assert q.Siblings(gh).pairs == want
     seen += len(want)
     assert seen >= 5
+
+
+@pytest.mark.parametrize("rest", [0, q._LOOKUP_REST, 10 ** 9])
+def test_siblings_prefix_lookup_keeps_every_pair_of_the_full_comparison(rest, monkeypatch
+                                                                      ) -> None:
+    """The candidates are looked up by a tool's rarer words only (until the norm of the
+    others cannot reach CLOSE), or by all of them when the rest holds few tools (``rest``:
+    0, never; 10**9, always once the prefix is found): the pairs, each tool's closest
+    sibling and the streamed catalog's are those of every candidate's full cosine, on
+    OpenAPI specs (long descriptions: a short prefix) and on a family of tools that share
+    most of their words, many held by more than COMMON_CAP tools (the Kubernetes shape)."""
+    from toolcat.model import Tool
+
+    monkeypatch.setattr(q, "_LOOKUP_REST", rest)
+
+    kinds = ["pod", "service", "secret", "config map", "node", "lease", "event", "job",
+             "cron job", "deployment", "replica set", "stateful set", "daemon set",
+             "ingress", "role", "role binding", "endpoint", "namespace", "volume", "quota"]
+    family = [Tool(id=f"{verb}_core_v1_namespaced_{kind.replace(' ', '_')}{v}",
+                   description=f"{verb} the specified {kind} of the namespace"
+                               f"{' (version ' + str(v) + ')' if v else ''}; core v1 api "
+                               f"object of kind {kind.title().replace(' ', '')}")
+              for verb in ("read", "patch", "replace", "delete")
+              for kind in kinds for v in range(3)]
+    catalogs = [q.linted_tools(api.load(str(corpus("openapi", name))).tools)
+                for name in ("box.openapi.json", "openai.openapi.yaml")] + [family]
+    seen = 0
+    for tools in catalogs:
+        want = _pairs_compared_in_full(tools)
+        sib = q.Siblings(tools)
+        assert sib.pairs == want
+        best: dict = {}
+        for i, j, cos in want:
+            for a, b in ((i, j), (j, i)):
+                if a not in best or cos > best[a][1]:
+                    best[a] = (b, cos)
+        assert sib.best == best
+        streamed = q.Siblings(lambda t=tools: enumerate(t), light=q._light,
+                              fetch=tools.__getitem__)
+        assert streamed.pairs == want and streamed.best == best
+        seen += len(want)
+    assert seen > 100
+
+
+def test_purpose_of_a_long_description_reads_its_words_as_far_as_needed() -> None:
+    """A long description's words are read one at a time (up to the first that is not the
+    name's, and nine for the count): the answers of the whole list of words."""
+    long_name = "List issues, " * 30
+    assert len(long_name) > 240
+    assert q.purpose_problem("list_issues", long_name) == \
+        f"the description {q._quote(q._collapsed(long_name))} only restates the name"
+    two = "a" * 130 + " " + "b" * 130
+    assert q.purpose_problem("get_thing", two) == \
+        f"the description {q._quote(two)} is 2 words"
+    nine = " ".join(["word"] * 8 + ["x" * 240])
+    assert q.purpose_problem("get_thing", nine) is None
+    many = "Returns the thing " + "and more " * 40
+    assert q.purpose_problem("get_thing", many) is None

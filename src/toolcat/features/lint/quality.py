@@ -48,10 +48,11 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 from operator import mul
 from typing import Any, Iterable, Iterator
 
-from toolcat.search import STOPWORDS, words
+from toolcat.search import STOPWORDS, iter_words, words
 
 # ----------------------------------------------------------------------------- thresholds
 
@@ -65,6 +66,15 @@ SAME = 0.80
 CLOSE = 0.75
 #: words held by more tools than this are left out of the candidate index (not the cosine)
 COMMON_CAP = 64
+#: a tool's candidates are looked up by its indexed words until the squared norm of the
+#: rest (with the common words) is below this (:class:`Siblings`): a margin below CLOSE
+#: squared for the rounding of the sums
+_PREFIX_STOP = (CLOSE - 1e-6) ** 2
+#: ... and on through the rest when their tools are at most this many times those of the
+#: words looked up (earlier tools too: an estimate of the products to add): the products of
+#: all bound a candidate's cosine better (fewer cosines computed: Kubernetes, whose tools
+#: share most words)
+_LOOKUP_REST = 2
 #: a description shorter than this many words says too little (MR405)
 MIN_WORDS = 3
 
@@ -109,28 +119,37 @@ def stem(w: str) -> str:
     return w
 
 
-#: :func:`stem` of the words met so far (a catalog's descriptions repeat their words)
-_STEMS: dict[str, str] = {}
+class _Memo(dict):
+    """``fn`` of each word met, each computed once (bounded: a catalog's descriptions
+    repeat their words)."""
+
+    def __init__(self, fn: Any) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, w: str) -> str:
+        s = self.fn(w)
+        if len(self) < 100_000:
+            self[w] = s
+        return s
+
+
+#: :func:`stem` of the words met so far
+_STEMS = _Memo(stem)
+#: the same, and ``""`` for a function word (:data:`toolcat.search.STOPWORDS`)
+_CONTENT = _Memo(lambda w: "" if w in STOPWORDS else stem(w))
 
 
 def _stems(ws: list[str]) -> list[str]:
-    """:func:`stem` of each of ``ws``, each word's once (:data:`_STEMS`, bounded)."""
-    known = _STEMS
-    out = []
-    for w in ws:
-        s = known.get(w)
-        if s is None:
-            s = stem(w)
-            if len(known) < 100_000:
-                known[w] = s
-        out.append(s)
-    return out
+    """:func:`stem` of each of ``ws``, each word's once (:data:`_STEMS`)."""
+    return list(map(_STEMS.__getitem__, ws))
 
 
 def content_words(text: str) -> list[str]:
     """``text``'s words (split as :func:`toolcat.search.words` splits names too), function
     words dropped, plurals cut."""
-    return _stems([w for w in words(text) if w not in STOPWORDS])
+    # (a stem is never empty: the function words' "" are dropped)
+    return list(filter(None, map(_CONTENT.__getitem__, words(text))))
 
 
 def name_words(name: str) -> list[str]:
@@ -145,12 +164,16 @@ def purpose_problem(name: str | None, description: Any) -> str | None:
     there is none: that is TC107's)."""
     if not isinstance(description, str) or not description.strip():
         return None
-    ws = words(description)     # (the words of the text with its whitespace collapsed)
+    # (the words of the text with its whitespace collapsed; of a long one, read as far as
+    # needed)
+    more = iter_words(description) if len(description) > 240 else iter(words(description))
+    ws: list[str] = []
     own = set(name_words(name or ""))
     # its content words (stemmed, filler aside) all the name's? (read up to the first that
     # is not: the answer is then no)
     content = restates = False
-    for w in ws:
+    for w in more:
+        ws.append(w)
         if w not in _FILLER:
             content = True
             if stem(w) not in own:
@@ -159,6 +182,8 @@ def purpose_problem(name: str | None, description: Any) -> str | None:
             restates = True
     if not content or (own and restates):
         return f"the description {_quote(_collapsed(description))} only restates the name"
+    # (the number of words matters up to 9: read that far)
+    ws += islice(more, max(0, 9 - len(ws)))
     if len(ws) <= 8 and _GENERIC.match(_collapsed(description)):
         return f"the description {_quote(_collapsed(description))} names a tool, not what it does"
     if len(ws) < MIN_WORDS:
@@ -183,6 +208,18 @@ def _quote(text: str, n: int = 60) -> str:
 _LOGS = {float(c): 1.0 + math.log(c) for c in range(1, 65)}
 
 
+class _Idf(dict):
+    """``idf`` of a document frequency in a catalog of ``n`` tools, each computed once."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.n = n
+
+    def __missing__(self, c: int) -> float:
+        got = self[c] = math.log((self.n + 1) / (c + 1)) + 1.0
+        return got
+
+
 class Siblings:
     """Name+description similarity of the tools of one catalog (see the module docstring).
 
@@ -196,12 +233,17 @@ class Siblings:
     tools in a pair, each read again from the file when asked).
 
     Memory: per tool only what can make a pair is kept, its weights for the words that at
-    most :data:`COMMON_CAP` tools share, in flat arrays (16 bytes a word and tool, twice); a
-    pair's cosine is bounded from those and the norms of its two tools' common words
-    (Cauchy-Schwarz) before the full vectors are compared, so the full vectors are computed
-    (a streamed catalog: its two tools read again) for the few pairs that may reach
-    :data:`CLOSE` (with the same sums as before: the same cosines and pairs). A streamed
-    catalog of a million tools keeps some 24 bytes a tool besides those words.
+    most :data:`COMMON_CAP` tools share, in flat arrays (16 bytes a word and tool, twice).
+    The later tools that may pair with a tool are looked up by only enough of those words,
+    the rarer first (prefix filtering, as in AllPairs): until the norm of its weights left
+    (with those of its common words) is below :data:`CLOSE`, for a tool that shares none of
+    the words looked up cannot reach it (Cauchy-Schwarz); by all of them when the rest
+    holds few tools (:data:`_LOOKUP_REST`). A candidate's cosine is bounded from the
+    products of the words looked up, the norm of the words left and the norms of its two
+    tools' common words before the full vectors are compared, so the full vectors are
+    computed (a streamed catalog: its two tools read again) for the few pairs that may
+    reach :data:`CLOSE` (with the same sums as before: the same cosines and pairs). A
+    streamed catalog of a million tools keeps some 32 bytes a tool besides those words.
     """
 
     def __init__(self, tools: Any, light: Any = None, fetch: Any = None) -> None:
@@ -224,17 +266,24 @@ class Siblings:
         self._idf: dict[str, float] | None = None
         self.tools: Any = None
         # per tool (dense, by index): its position in the stream, a hash of its name (equal
-        # hashes: the names are compared), the norm of its weights of common words
+        # hashes: the names are compared), the norm of its weights of common words and of
+        # its weights of the indexed words
         pos = array("q", bytes(8 * n)) if held is None else None
         hid = array("q", bytes(8 * n))
         common = array("d", bytes(8 * n))
-        # the words that can make a pair (held by 2 to COMMON_CAP tools), by rank of first
-        # use: their tools (ascending) and weights
-        rank: dict[str, int] = {}
-        post_i: list[Any] = []
-        post_x: list[Any] = []
-        # the tools with such a word (ascending), and for each its words (ranks, ascending)
-        # and weights: mw[mstart[p]:mstart[p + 1]] for order[p]
+        midn = array("d", bytes(8 * n))
+        # the words that can make a pair (held by 2 to COMMON_CAP tools), by rank (from 1):
+        # their tools (ascending) and weights; -1: a word more than COMMON_CAP tools hold
+        rank = {w: -1 if c > COMMON_CAP else 0 for w, c in df.items() if c > 1}
+        ranks = 0
+        for w in sorted([w for w, c in rank.items() if c == 0], key=df.__getitem__):
+            ranks += 1
+            rank[w] = ranks       # (the rarer first)
+        post_i = [array("q") for _r in range(ranks + 1)]
+        post_x = [array("d") for _r in range(ranks + 1)]
+        ranked = rank.get
+        # the tools with such a word (ascending), and for each its words (ranks) and
+        # weights: mw[mstart[p]:mstart[p + 1]] for order[p]
         order = array("q")
         mw, mx, mstart = array("q"), array("d"), array("q", [0])
         vecs: dict[int, dict[str, float]] = {}
@@ -247,20 +296,19 @@ class Siblings:
                 continue
             v = self._vec(bag)
             mine: list[tuple[int, float]] = []
-            c2 = 0.0
+            c2 = m2 = 0.0
             for w, x in v.items():
-                c = df[w]
-                if c > COMMON_CAP:
-                    c2 += x * x
-                elif c > 1:
-                    r = rank.get(w)
-                    if r is None:
-                        r = rank[w] = len(post_i)
-                        post_i.append(array("q"))
-                        post_x.append(array("d"))
+                got = ranked(w)
+                if got is None:
+                    continue            # (a word of this tool only)
+                r = got
+                if r > 0:
                     post_i[r].append(i)
                     post_x[r].append(x)
                     mine.append((r, x))
+                    m2 += x * x
+                else:
+                    c2 += x * x
             if not mine:
                 continue
             mine.sort()
@@ -270,6 +318,7 @@ class Siblings:
                 mx.append(x)
             mstart.append(len(mw))
             common[i] = math.sqrt(c2)
+            midn[i] = math.sqrt(m2)
             hid[i] = hash(t.id)
             if pos is not None:
                 pos[i] = k
@@ -277,7 +326,7 @@ class Siblings:
                 vecs[i] = v
         if bags is not None:
             del bags
-        del rank
+        del rank, ranked
 
         def tool(i: int) -> Any:
             return held[i] if held is not None else fetch(pos[i])  # type: ignore[index]
@@ -287,26 +336,38 @@ class Siblings:
         self.best: dict[int, tuple[int, float]] = {}
         cache: dict[int, dict[str, float]] = {}
         for p, i in enumerate(order):
+            ci = common[i]
+            # the words looked up (prefix filtering, the rarer first): a later tool that
+            # shares none of them cannot reach CLOSE when the weights of the others (and of
+            # the common words) have a norm below it (Cauchy-Schwarz)
+            rest = midn[i] * midn[i]     # squared norm of the indexed words not looked up
+            enough = _PREFIX_STOP - ci * ci
             acc: dict[int, float] = {}
             get = acc.get
-            for q in range(mstart[p], mstart[p + 1]):
+            lo, hi = mstart[p], mstart[p + 1]
+            for q in range(lo, hi):
+                if rest < enough:
+                    if sum(map(len, map(post_i.__getitem__, mw[q:hi]))) > \
+                            _LOOKUP_REST * sum(map(len, map(post_i.__getitem__, mw[lo:q]))):
+                        break
+                    enough = -1.0    # (the others cost little: their products bound better)
                 r = mw[q]
+                x = mx[q]
+                rest -= x * x
                 js = post_i[r]
                 k = bisect_right(js, i)
-                if k == len(js):
-                    continue
-                x = mx[q]
-                # (the same sums, in the same order, as an index loop: array slices and zip
-                # run in C, the loop body is one addition)
+                # (array slices and zip run in C, the loop body is one addition)
                 for j, y in zip(js[k:], post_x[r][k:]):
                     acc[j] = get(j, 0.0) + x * y
             if not acc:
                 continue
-            ci = common[i]
+            # the words not looked up add at most their norm (times the other tool's, 1 at
+            # most)
+            least = CLOSE - 1e-9 - math.sqrt(max(rest, 0.0) + 1e-12)
             vi: dict[str, float] | None = None
             for j in sorted(acc):
-                if acc[j] + ci * common[j] < CLOSE - 1e-9:
-                    continue          # cannot reach CLOSE, whatever the common words add
+                if acc[j] + ci * common[j] < least:
+                    continue          # cannot reach CLOSE, whatever the other words add
                 if hid[j] == hid[i] and tool(j).id == tool(i).id:
                     continue          # one name twice: TC101's
                 if vi is None:
@@ -339,9 +400,10 @@ class Siblings:
         """The TF-IDF vector of a bag of words, of norm 1."""
         idf = self._idf
         if idf is None:
-            # each word's idf once (the same float as computed per tool and word)
-            df, n = self._df, self._n
-            idf = self._idf = {w: math.log((n + 1) / (c + 1)) + 1.0 for w, c in df.items()}
+            # each word's idf once (the same float as computed per tool and word; one float
+            # per count)
+            df, of = self._df, _Idf(self._n)
+            idf = self._idf = {w: of[c] for w, c in df.items()}
         log = _LOGS.get
         v = {w: (log(c) or (1.0 + math.log(c))) * idf[w] for w, c in bag.items()}
         xs = list(v.values())
@@ -497,6 +559,21 @@ _MEANING = ("enum", "const", "format", "pattern", "$ref", "properties", "oneOf",
             "allOf", "title", "examples", "contentMediaType")
 
 
+#: words a tool name may be made of and still say nothing a search could match
+_VAGUE = frozenset({"tool", "tools", "run", "call", "do", "execute", "exec", "invoke", "action",
+                    "function", "fn", "func", "handler", "main", "api", "request", "query",
+                    "helper", "util", "utils", "misc", "generic", "default", "test", "new",
+                    "op", "operation", "cmd", "command", "task", "process", "x", "a", "b"})
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def vague_name(name: str) -> bool:
+    """Is every word of ``name`` one that says nothing (``run``, ``tool_1``, ``execute``)?
+    (DF701, and MR408 of a generic parameter name.)"""
+    words = [w.lower() for w in _NAME_WORD.findall(name)]
+    return not words or all(w in _VAGUE or w.isdigit() for w in words)
+
+
 def opaque_parameter(tool_name: str | None, name: str, schema: Any) -> bool:
     """True when nothing tells what the parameter ``name`` of tool ``tool_name`` is: no
     description, no title, enum, const, format, pattern, examples or sub-schema, and a name
@@ -516,8 +593,6 @@ def opaque_parameter(tool_name: str | None, name: str, schema: Any) -> bool:
     if all(p in OPAQUE_NAMES for p in parts):
         return True
     if all(p in OPAQUE_NAMES or p in CONTEXT_NAMES for p in parts):
-        from toolcat.features.lint.rules.deferral import vague_name
-
         # the tool's name says what it is about, unless it says nothing either, or the
         # argument is an object or array of a shape nothing gives
         return vague_name(tool_name or "") or schema.get("type") in ("object", "array")

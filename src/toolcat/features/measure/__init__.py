@@ -38,8 +38,8 @@ from toolcat.document import canonical
 from toolcat.errors import InputError, UsageError
 from toolcat.formats import targets
 from toolcat.model import MCP_CAPTURE, Catalog
-from toolcat.schema.keywords import DRAFT2020, is_prose_key
-from toolcat.schema.walker import sum_schemas
+from toolcat.schema.keywords import APPLICATORS, DRAFT2020, SCHEMA_MAP, is_prose_key
+from toolcat.schema.walker import node_dialect, sum_schemas
 
 BREAKDOWN_KEYS = ("descriptions", "schema_prose", "schema_shape", "other")
 #: the model-facing figures (name, description and input schema of each tool, as a model
@@ -266,6 +266,28 @@ def schema_prose_bytes(schema: Any, dialect: str = DRAFT2020, jlen: Any = _json_
         # (each entry's separating comma, when the node has another)
         return n + entries if entries and len(node) > 1 else n
 
+    if memo is not None and schema.__class__ is dict:
+        # a definitions map the tools share (an OpenAPI spec's bundled definitions: Stripe's
+        # output schemas hold 150,955 entries in 137 maps), its entries added up once per map
+        d = node_dialect(schema, dialect) if "$schema" in schema else dialect
+        for key in ("$defs", "definitions"):
+            entries = schema.get(key)
+            if entries.__class__ is dict and APPLICATORS[d].get(key) == SCHEMA_MAP:
+                mk = ("map", id(entries), d)
+                got = memo.get(mk)
+                if got is None or got[0] is not entries:
+                    # (held: its id stays its own; and each entry, met in other maps too)
+                    n = 0
+                    for e in entries.values():
+                        ek = ("entry", id(e), d)
+                        one = memo.get(ek)
+                        if one is None or one[0] is not e:
+                            one = memo[ek] = (e, sum_schemas(e, own, d, memo))
+                        n += one[1]
+                    got = memo[mk] = (entries, n)
+                rest = {k: v for k, v in schema.items() if k != key}
+                # (the node's own entries as the node has them: their commas)
+                return sum_schemas(rest, own, dialect, memo) - own(rest) + own(schema) + got[1]
     return sum_schemas(schema, own, dialect, memo)
 
 

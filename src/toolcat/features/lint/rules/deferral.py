@@ -7,9 +7,9 @@ rules are quiet on catalogs without deferral."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, Iterator
 
+from toolcat.features.lint.quality import vague_name
 from toolcat.features.lint.registry import Hit, rule
 from toolcat.model import ANTHROPIC, OPENAI
 
@@ -20,12 +20,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: the functions a Responses API namespace should hold at most (OpenAI's tool search guide:
 #: "fewer than 10 functions per namespace"; ``toolcat project`` writes at most 10)
 NAMESPACE_MAX = 10
-#: words a tool name may be made of and still say nothing a search could match
-_VAGUE = frozenset({"tool", "tools", "run", "call", "do", "execute", "exec", "invoke", "action",
-                    "function", "fn", "func", "handler", "main", "api", "request", "query",
-                    "helper", "util", "utils", "misc", "generic", "default", "test", "new",
-                    "op", "operation", "cmd", "command", "task", "process", "x", "a", "b"})
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 #: a description shorter than this does not make up for a name that says nothing
 _SHORT = 20
 
@@ -37,12 +31,6 @@ def _deferred(tool: Any) -> bool:
 def _is_search(tool: Any) -> bool:
     t = tool.raw.get("type") if tool.server_tool and isinstance(tool.raw, dict) else None
     return isinstance(t, str) and (t == "tool_search" or t.startswith("tool_search_tool_"))
-
-
-def vague_name(name: str) -> bool:
-    """Is every word of ``name`` one that says nothing (``run``, ``tool_1``, ``execute``)?"""
-    words = [w.lower() for w in _WORD.findall(name)]
-    return not words or all(w in _VAGUE or w.isdigit() for w in words)
 
 
 @rule("DF701", "deferred-tool-unfindable", "warning",
