@@ -641,9 +641,11 @@ class ForkedCounter(Counter):
         self._in_flight = 0
         self._done = False          # the reader is finished (the child answered all or died)
         self._cond = threading.Condition()
-        #: the texts submitted and not handed to the writer yet (with their lengths)
+        #: the texts submitted and not handed to the writer yet (with their lengths), and
+        #: the texts alone
         self._batch: list[bytes | memoryview] = []
         self._batch_len = 0
+        self._texts: list[bytes | memoryview] = []
         r_req, w_req = os.pipe()
         r_ans, w_ans = os.pipe()
         import sys
@@ -731,31 +733,40 @@ class ForkedCounter(Counter):
         if isinstance(data, str):
             data = data.encode("utf-8", errors="surrogatepass")
         n = len(data)
-        with self._cond:
-            if self._in_flight > self.IN_FLIGHT_MAX and not self._done:
-                # the child holds back the answers after a text outside ASCII (_serve): ask
-                self._batch.append(_FLUSH.to_bytes(8, "little"))
-                self._batch_len += 8
-                while self._in_flight > self.IN_FLIGHT_MAX and not self._done:
-                    self._flush()
-                    self._cond.wait()
-            self._pending.append(data)
-            self._in_flight += n
-            i = self._submitted
-            self._submitted += 1
+        # (the reader learns of the texts when they are handed to the writer, in _flush: one
+        # lock a batch, not one a text; a catalog's views are thousands of small pieces).
+        # The texts gathered go first where this one would take the texts in flight past the
+        # bound (which only answers lower meanwhile): it waits for room alone, as before
+        if self._batch and self._in_flight + self._batch_len + n > self.IN_FLIGHT_MAX:
+            self._flush()
+        self._texts.append(data)
         self._batch.append(n.to_bytes(8, "little"))
         self._batch.append(data)
         self._batch_len += n + 8
+        i = self._submitted
+        self._submitted += 1
         if self._batch_len >= self.BATCH:
             self._flush()
         return i
 
     def _flush(self) -> None:
-        """Hand the texts gathered to the writer thread."""
-        if self._batch:
-            self._queue.put(self._batch)
-            self._batch = []
-            self._batch_len = 0
+        """Hand the texts gathered to the writer thread, once there is room for them (the
+        texts in flight beyond :data:`IN_FLIGHT_MAX`: wait for answers)."""
+        if not self._batch:
+            return
+        texts = self._texts
+        with self._cond:
+            if self._in_flight > self.IN_FLIGHT_MAX and not self._done:
+                # the child holds back the answers after a text outside ASCII (_serve): ask
+                self._queue.put([_FLUSH.to_bytes(8, "little")])
+                while self._in_flight > self.IN_FLIGHT_MAX and not self._done:
+                    self._cond.wait()
+            self._pending.extend(texts)
+            self._in_flight += sum([len(t) for t in texts])
+        self._queue.put(self._batch)
+        self._batch = []
+        self._batch_len = 0
+        self._texts = []
 
     def answered(self) -> list[int]:
         return self._answers

@@ -244,6 +244,19 @@ def _console(stream: Any) -> Any:
     )
 
 
+def plain_err() -> Any:
+    """The stream :func:`err`'s console writes to, where that console prints text as it is
+    (stderr no terminal: no width, nothing wrapped; no colour): a line of printable ASCII
+    written there is what the console prints for it, without loading Rich. None elsewhere."""
+    stream = sys.stderr
+    if color_enabled(stream) or terminal_width(stream) is not None:
+        return None
+    run = _run()
+    if run.err is not None and run.err.file._stream is stream:
+        return run.err.file
+    return _Guarded(stream, False)
+
+
 def out() -> Any:
     """Rich console on stdout."""
     run = _run()

@@ -4,6 +4,9 @@ on the names is still judged on each call."""
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.support.common import corpus
 from toolcat.api import load
 from toolcat.features.project import describe
@@ -103,3 +106,66 @@ def test_each_distinct_description_is_split_once(monkeypatch):
     first = [describe.clause(t, 120) for t in texts]
     assert [describe.clause(t, 120) for t in texts] == first
     assert len(split) == len(set(split)) > 50
+
+
+def _facts_whole(sentence: str) -> tuple:
+    """:func:`describe._facts` as the case-blind searches of the sentence itself give it."""
+    m = describe._EXAMPLE.search(sentence)
+    return (describe._DOCS.search(sentence) is not None,
+            describe._FORMAT.search(sentence) is not None,
+            describe._DEPENDS.search(sentence) is not None,
+            tuple(n.group(1) for n in describe._NAMED.finditer(sentence)),
+            describe._VALUES.search(sentence) is not None,
+            m is not None and any(len(w.group(0).strip("'\"`“”‘’.")) > 1
+                                  for w in describe._SHAPED.finditer(sentence, m.end())))
+
+
+def _sentences_whole(text: str) -> list[str]:
+    """:func:`describe.sentences` with each abbreviation searched in the whole chunk."""
+    s = describe.collapse(text)
+    out, start = [], 0
+    for m in describe._SENTENCE.finditer(s):
+        if describe._ABBREV.search(s[start:m.start()]):
+            continue
+        out.append(s[start:m.end()].rstrip())
+        start = m.end()
+    if start < len(s):
+        out.append(s[start:])
+    return [p for p in out if p]
+
+
+_WORDS = ["Use", "ISO 8601", "RFC3339", "UTC", "Time zones", "BASE64", "KiB", "MB", "5s",
+          "10 ms", "e.g.", "E.g.", "For Example:", "such as 'a-1'", "One Of", "Possible Values",
+          "returned BY", "Calling getUser", "call `x`", "Only When", "See", "For More Info",
+          "approx.", "xapprox.", "No.", "cf.", "A.", "etc.", "Incl.", "vs.", "x.", "The end.",
+          "k", "K", "ſ", "İ", "ı", "\u212a", "é", ",", "(", ")", "\"", "'", "-", "/", ":", ";",
+          "2024-01-01", "YYYY-MM-DD", "hh:mm", "unix epoch", "Hex", "Percentage", "px", "!",
+          "?", "。", " "]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=14))
+def test_the_folded_searches_and_the_abbreviation_window_change_nothing(words):
+    """An ASCII sentence is searched lower-cased without case folding, and an abbreviation
+    before a stop in the last characters of its chunk: the same facts and sentences as the
+    case-blind searches of the text itself (Unicode folds included: ſ, K, İ)."""
+    text = " ".join(words)
+    for s in (text, text.replace(" ", ". ")):
+        assert describe._facts(s) == _facts_whole(s)
+        assert describe.sentences(s) == _sentences_whole(s)
+
+
+def test_the_folded_searches_on_every_corpus_description():
+    texts = _descriptions("openai.openapi.yaml") + _descriptions("box.openapi.json")
+    assert len(texts) > 100
+    for text in texts:
+        assert describe.sentences(text) == _sentences_whole(text)
+        for s in _sentences_whole(text):
+            assert describe._facts(s) == _facts_whole(s)
+
+
+def test_the_abbreviation_window_holds_the_longest_abbreviation():
+    import re
+
+    words = re.findall(r"[a-z]+", describe._ABBREV.pattern.split(")\\.")[0])
+    assert max(len(w) for w in words) + 1 == describe._ABBREV_LEN      # "approx."

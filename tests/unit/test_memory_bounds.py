@@ -90,12 +90,16 @@ def test_output_schemas_of_a_run_share_their_equal_parts():
     path = corpus("openapi", "box.openapi.json")
     if not path.exists():
         pytest.skip("no corpus")
-    proj = project_catalogs(load_all([str(path)]), options_from_cli(to="mcp"))
+    # (--output-schema full: whole response schemas, where memory is at stake; a bounded
+    # one is a few KB, not walked for this)
+    proj = project_catalogs(load_all([str(path)]), options_from_cli(to="mcp",
+                                                                    output_schema="full"))
     outs = [t.descriptor["outputSchema"] for t in proj.tools if "outputSchema" in t.descriptor]
     ids = [i for o in outs for i in _ids(o)]
     assert len(set(ids)) * 2 < len(ids)      # most containers are shared
     # and the bytes are those of each tool projected alone (test_output_memo checks schemas)
-    alone = project_catalogs(load_all([str(path)]), options_from_cli(to="mcp"))
+    alone = project_catalogs(load_all([str(path)]), options_from_cli(to="mcp",
+                                                                     output_schema="full"))
     assert proj.output_bytes() == alone.output_bytes()
 
 

@@ -16,6 +16,7 @@ from toolcat.schema.refs import RefIndex
 D7 = "http://json-schema.org/draft-07/schema#"
 D4 = "http://json-schema.org/draft-04/schema#"
 D2020 = "https://json-schema.org/draft/2020-12/schema"
+D2019 = "https://json-schema.org/draft/2019-09/schema"
 
 HAND = [
     {"$ref": "#"},
@@ -42,6 +43,23 @@ HAND = [
     {"allOf": [{"$ref": "#/definitions/a"}], "definitions": {"a": {"enum": [1, "x"]}}},
     {"properties": {"$ref": {"type": "string"}}},
     {"properties": {"a": {"const": {"$ref": "#"}}}},
+    # anchors name nodes for "#name", $dynamicRef and $recursiveRef, never a base: the
+    # "#/..." references beside them resolve from the root (openai's CompoundFilter); a
+    # dynamic key is one in its own dialect only
+    {"$schema": D2020, "$recursiveAnchor": True, "type": ["object", "array"], "properties": {
+        "f": {"items": {"anyOf": [{"$ref": "#/$defs/c"}, {"$recursiveRef": "#"}]}}},
+     "$defs": {"c": {"type": "string"}}},
+    {"$schema": D2019, "$recursiveAnchor": True, "type": ["object", "array"], "properties": {
+        "f": {"items": {"anyOf": [{"$ref": "#/$defs/c"}, {"$recursiveRef": "#"}]}}},
+     "$defs": {"c": {"type": "string"}}},
+    {"$schema": D2019, "$dynamicAnchor": "n", "properties": {"a": {"$dynamicRef": "#n"}}},
+    {"$schema": D2020, "properties": {"a": {"$schema": D2019, "$recursiveAnchor": True,
+                                            "items": {"$recursiveRef": "#"}}}},
+    {"$ref": "#/$defs/x", "$defs": {"x": {"$anchor": "xa", "anyOf": [
+        {"type": "string"}, {"$ref": "#/$defs/y"}]}, "y": {"$dynamicAnchor": "d", "type": "integer"}}},
+    {"allOf": [{"$ref": "#/$defs/a"}, {"$ref": "#xa"}],
+     "$defs": {"a": {"$recursiveAnchor": True, "enum": [1, "x", None]},
+               "b": {"$anchor": "xa", "type": ["integer", "null"]}}},
     {"$schema": D4, "properties": {"id": {"$ref": "#/definitions/a"}},
      "definitions": {"a": {"id": "https://z.example/", "type": "string"}}},
 ]
@@ -105,3 +123,12 @@ def test_the_shortcut_declines_where_a_reference_reaches_the_root():
     assert roots._plain_pointers(HAND[15], "2020-12") is None     # an embedded $id
     assert roots._plain_pointers(HAND[-1], "draft4") is None      # draft-04 `id`
     assert roots._plain_pointers(HAND[13], "2020-12") == "2020-12"
+    assert roots._plain_pointers(HAND[-7], "2020-12") == "2020-12"   # anchors beside "#/..."
+    assert roots._plain_pointers(HAND[-3], "2020-12") == "2020-12"
+    # a $recursiveRef in a 2020-12 schema is no reference, one in 2019-09 is (dynamic)
+    assert subset.no_root_refs_by_text(HAND[-7], "2020-12")
+    assert not subset.no_root_refs_by_text(HAND[-7])
+    assert not subset.no_root_refs_by_text(HAND[-6], "2020-12")
+    assert subset.root_referenced(HAND[-6], "2020-12")
+    assert subset.no_root_refs_by_text(HAND[-5], "2020-12")           # $dynamicRef in 2019-09
+    assert not subset.no_root_refs_by_text(HAND[-4], "2020-12")       # a nested $schema

@@ -490,7 +490,10 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
         target = tg.get(target)
     source, tier = _source_and_tier(tool, fmt, target, opts)
     tid = target.tool_id(tool, fmt, source)
-    standard, fitted = _standard(target, tool, fmt, opts.source, opts.safety_tier, cache)
+    # the output schema's digest, for both memos of it (the standard view's, the compact's)
+    digest = _Digest(tool.output_schema, cache)
+    standard, fitted = _standard(target, tool, fmt, opts.source, opts.safety_tier, cache,
+                                 digest)
     native = fmt in target.native_formats and tool.raw is not None
     if (tool.server_tool and fmt in target.server_tool_formats and tool.raw is not None) or (
             tool.extra.get("custom") is not None and tool.extra["custom"] == target.custom_form):
@@ -565,7 +568,7 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     out_schema = None
     if target.compact_output_schema and tool.output_schema is not None:
         if opts.output_policy != "none":
-            lowered, out_schema, fit = _output_schema(tool, target, opts, cache)
+            lowered, out_schema, fit = _output_schema(tool, target, opts, cache, digest)
             changes.extend(lowered)
             changes.extend(fit)
         else:
@@ -696,8 +699,31 @@ def _in_order_of(raw: dict, d: dict) -> dict:
     return {**{k: d[k] for k in raw if k in d}, **{k: v for k, v in d.items() if k not in raw}}
 
 
+class _Digest:
+    """:func:`content_key` of one schema (a tool's output schema), made when first asked
+    (:func:`_standard` and :func:`_output_schema` both key a memo by it)."""
+
+    __slots__ = ("schema", "cache", "got")
+
+    def __init__(self, schema: Any, cache: LowerCache | None) -> None:
+        self.schema = schema
+        self.cache = cache
+        self.got: Any = _SAME
+
+    def of(self, schema: Any) -> bytes | None:
+        """The digest of ``schema`` (None: no memo keyed by it, or no cache)."""
+        if self.cache is None:
+            return None
+        if schema is not self.schema:
+            return content_key(schema, self.cache.digests)
+        if self.got is _SAME:
+            self.got = content_key(schema, self.cache.digests)
+        return self.got
+
+
 def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
-                   cache: LowerCache | None) -> tuple[list[Change], Any, list[Change]]:
+                   cache: LowerCache | None, digest: _Digest | None = None
+                   ) -> tuple[list[Change], Any, list[Change]]:
     """A tool's compact ``outputSchema``: the lowering's changes, the schema, the root fit's
     changes. Memoized in ``cache`` by the schema's content (:func:`content_key`): the
     operations of an OpenAPI spec that return the same type (Stripe: 468 tools, 229
@@ -706,10 +732,10 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
     already). The lowering is a function of the schema's content and these options."""
     key = None
     if cache is not None:
-        digest = content_key(tool.output_schema, cache.digests)
-        if digest is not None:
+        dkey = (digest or _Digest(tool.output_schema, cache)).of(tool.output_schema)
+        if dkey is not None:
             # (whether it is factored is a function of the content and the options)
-            key = ("outputSchema", digest, tool.dialect, opts.output_policy, opts.factor,
+            key = ("outputSchema", dkey, tool.dialect, opts.output_policy, opts.factor,
                    opts.factor_all,
                    opts.for_clients, target.typed_object_roots,
                    target.boolean_property_schemas, tool.http_method is not None)
@@ -742,8 +768,12 @@ def _output_schema(tool: Tool, target: Target, opts: ProjectOptions,
                                   fit, root=False, original=tool.output_schema)
     if key is None or cache is None:
         return res.changes, out_schema, fit
-    # kept for the run: its parts equal to other kept results' become theirs
-    got = cache.outputs[key] = (res.changes, cache.sharer.share(out_schema), fit)
+    if opts.output_policy == "full":
+        # kept for the run: its parts equal to other kept results' become theirs (memory: a
+        # Stripe tool's whole response schema is ~700 KB; a bounded one is a few KB, where
+        # this walk costs time and saves nothing: Stripe's peak RSS is the same)
+        out_schema = cache.sharer.share(out_schema)
+    got = cache.outputs[key] = (res.changes, out_schema, fit)
     return got
 
 
@@ -1036,8 +1066,8 @@ def _defer(tools: list[ProjectedTool], sources: list[tuple[Tool, Catalog]], targ
 
 
 def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
-              safety_tier: str | None = None,
-              cache: LowerCache | None = None) -> tuple[Any, list[Change]]:
+              safety_tier: str | None = None, cache: LowerCache | None = None,
+              out_digest: _Digest | None = None) -> tuple[Any, list[Change]]:
     """The standard view of one tool, and the changes its schema roots needed to be what the
     target requires (:mod:`.roots`; none for a tool in the target's own format, whose standard
     view is the descriptor as written).
@@ -1057,7 +1087,7 @@ def _standard(target: Target, tool: Tool, fmt: str, source: str | None = None,
         role = "/outputSchema" if which == 1 else "/inputSchema"
         mkey = None
         if cache is not None and role == "/outputSchema":
-            digest = content_key(new, cache.digests)
+            digest = (out_digest or _Digest(new, cache)).of(new)
             if digest is not None:
                 mkey = (digest, tool.dialect, target.ajv_clients,
                         target.typed_object_roots, target.boolean_property_schemas,

@@ -206,6 +206,18 @@ _EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|examples?:|such as)
                       re.IGNORECASE)
 _SHAPED = re.compile(r"""[`'"“‘]?[^\s'"`“”‘’(),]*[\d/:@.\\_*^$#{}\[\]-][^\s'"`“”‘’(),]*""")
 
+
+def _ascii_folded(rx: re.Pattern) -> re.Pattern:
+    """``rx`` (``re.IGNORECASE``, its letters all plain, no upper-case escape such as
+    ``\\S``) for a text of ASCII characters lower-cased: it matches there where ``rx``
+    matches the text itself, the same spans (an ASCII character folds to ASCII ones only,
+    and ``lower`` keeps its place), without folding each character it compares (:func:`_facts`:
+    3x faster on openai's schema descriptions)."""
+    assert rx.flags & re.IGNORECASE and not re.search(r"\\[A-Z]", rx.pattern)
+    return re.compile(rx.pattern.lower(), rx.flags & ~re.IGNORECASE)
+
+
+
 #: an obligation or an order in a tool description
 _OBLIGATION = re.compile(
     r"\b(?:MUST|MANDATORY|NEVER|ALWAYS|must|never|always|"
@@ -216,6 +228,8 @@ _OBLIGATION = re.compile(
 #: abbreviations whose full stop ends no sentence
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|min|max|no|incl|esp|cf|resp)\.|"
                      r"\b[A-Z]\.)$", re.IGNORECASE)
+#: the longest text :data:`_ABBREV` matches ("approx.")
+_ABBREV_LEN = 7
 _SENTENCE = re.compile(r"(?<=[.!?。！？])[\"'”’)\]»*_]*\s+")
 
 
@@ -228,7 +242,9 @@ def sentences(text: str) -> list[str]:
     start = 0
     for m in _SENTENCE.finditer(s):
         head = s[start:m.end()].rstrip()
-        if _ABBREV.search(s[start:m.start()]):
+        # (an abbreviation is at most _ABBREV_LEN characters before the stop, and its \b
+        # reads the one before: the chunk's last ones say what the whole chunk says)
+        if _ABBREV.search(s[max(start, m.start() - _ABBREV_LEN - 1):m.start()]):
             continue
         out.append(head)
         start = m.end()
@@ -240,6 +256,11 @@ def sentences(text: str) -> list[str]:
 #: a sentence that points to documentation elsewhere
 _DOCS = re.compile(r"^(?:see|refer to|for more)\b|\bfor more (?:information|details|info)\b",
                    re.IGNORECASE)
+
+#: :data:`_DOCS`, :data:`_FORMAT`, :data:`_DEPENDS`, :data:`_VALUES`, :data:`_EXAMPLE` for
+#: an ASCII text lower-cased (:func:`_ascii_folded`)
+_DOCS_A, _FORMAT_A, _DEPENDS_A, _VALUES_A, _EXAMPLE_A = (
+    _ascii_folded(rx) for rx in (_DOCS, _FORMAT, _DEPENDS, _VALUES, _EXAMPLE))
 
 #: what a description's kept sentence carries (README): the cue names, in order
 CUES = ("format", "reference", "values", "example")
@@ -303,11 +324,17 @@ _FACTS_MAX = 1 << 16
 def _facts(sentence: str) -> tuple:
     """(a pointer to docs, a format cue, a dependency cue, the quoted or code names, a
     values cue, an example with a shaped value after it) of ``sentence``."""
-    m = _EXAMPLE.search(sentence)
-    facts = (_DOCS.search(sentence) is not None, _FORMAT.search(sentence) is not None,
-             _DEPENDS.search(sentence) is not None,
+    text = sentence
+    docs, fmt, depends, values, example = _DOCS, _FORMAT, _DEPENDS, _VALUES, _EXAMPLE
+    if sentence.isascii():      # (the same answers, the example at the same place)
+        text = sentence.lower()
+        docs, fmt, depends, values, example = \
+            _DOCS_A, _FORMAT_A, _DEPENDS_A, _VALUES_A, _EXAMPLE_A
+    m = example.search(text)
+    facts = (docs.search(text) is not None, fmt.search(text) is not None,
+             depends.search(text) is not None,
              tuple(m.group(1) for m in _NAMED.finditer(sentence)),
-             _VALUES.search(sentence) is not None,
+             values.search(text) is not None,
              m is not None and any(len(w.group(0).strip("'\"`“”‘’.")) > 1
                                    for w in _SHAPED.finditer(sentence, m.end())))
     if len(_FACTS) >= _FACTS_MAX:

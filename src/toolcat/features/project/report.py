@@ -119,42 +119,38 @@ def summary_figures(proj: "Projection", tokenizer: str = "o200k_base",
 def print_summary(proj: "Projection", out_label: str, counter: Any = None,
                   written: bool = True) -> None:
     """A short Rich summary on stderr (``counter``: see :func:`summary_figures`). When
-    nothing was written (``--unlowerable fail``), it says so: no "-> FILE", no digest."""
-    from rich.table import Table
-    from rich.text import Text
+    nothing was written (``--unlowerable fail``), it says so: no "-> FILE", no digest.
 
+    Where stderr's console would print text as it is (:func:`toolcat.ui.plain_err`: no
+    terminal, no colour) and every line is printable ASCII, the lines are written without
+    Rich (its import is ~25 ms of a run): the same bytes (the table laid out as Rich lays
+    out one with no box and no edge padding)."""
     from toolcat import ui
     from toolcat.terminal import shown
 
     f = summary_figures(proj, counter=counter)
-    con = ui.err()
 
     def pct(a: int, b: int) -> str:
         return f"{(100.0 * a / b):.1f}%" if b else "-"
 
-    head = Text.assemble(("toolcat project", "bold"), f"  {proj.view} view, target {proj.target}"
-                         f", {f['tools']} tool{'s' if f['tools'] != 1 else ''} "
-                         + (f"-> {shown(out_label)}" if written else f"({shown(out_label)})"))
-    con.print(head)
-    table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
-    table.add_column("")
-    table.add_column("standard", justify="right")
-    table.add_column(proj.view, justify="right")
-    table.add_column("ratio", justify="right")
-    table.add_row("bytes", f"{f['bytes_before']:,}", f"{f['bytes_after']:,}",
-                  pct(f["bytes_after"], f["bytes_before"]))
-    table.add_row("tokens (o200k)", f"{f['tokens_before']:,}", f"{f['tokens_after']:,}",
-                  pct(f["tokens_after"], f["tokens_before"]))
-    table.add_row("model-facing tokens", f"{f['model_tokens_before']:,}",
-                  f"{f['model_tokens_after']:,}",
-                  pct(f["model_tokens_after"], f["model_tokens_before"]))
-    con.print(table)
+    head = ("toolcat project", f"  {proj.view} view, target {proj.target}"
+            f", {f['tools']} tool{'s' if f['tools'] != 1 else ''} "
+            + (f"-> {shown(out_label)}" if written else f"({shown(out_label)})"))
+    columns = ("", "standard", proj.view, "ratio")
+    rows = [("bytes", f"{f['bytes_before']:,}", f"{f['bytes_after']:,}",
+             pct(f["bytes_after"], f["bytes_before"])),
+            ("tokens (o200k)", f"{f['tokens_before']:,}", f"{f['tokens_after']:,}",
+             pct(f["tokens_after"], f["tokens_before"])),
+            ("model-facing tokens", f"{f['model_tokens_before']:,}",
+             f"{f['model_tokens_after']:,}",
+             pct(f["model_tokens_after"], f["model_tokens_before"]))]
+    lines: list[tuple[str, str | None]] = []      # (text, style) after the table
     lossy = f["lossy"]
     if lossy:
         parts = ", ".join(f"{n} {k}" for k, n in sorted(lossy.items()))
-        con.print(f"schema changes that are not exact: {parts} (see --report)")
+        lines.append((f"schema changes that are not exact: {parts} (see --report)", None))
     else:
-        con.print("schema changes that are not exact: none")
+        lines.append(("schema changes that are not exact: none", None))
     env = proj.envelope
     dropped = sum(1 for t in proj.tools
                   if isinstance(env.body(t.standard), dict)
@@ -164,9 +160,9 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None,
     if dropped:
         # the standard view carries them: the ratio counts their removal (HubSpot on
         # OpenWOP: 1.9%, most of it output schemas)
-        con.print(Text(f"the {proj.view} view leaves out the outputSchema of {dropped} "
-                       f"tool{'s' if dropped != 1 else ''} (in the handbook); the standard "
-                       "column includes them"))
+        lines.append((f"the {proj.view} view leaves out the outputSchema of {dropped} "
+                      f"tool{'s' if dropped != 1 else ''} (in the handbook); the standard "
+                      "column includes them", None))
     if proj.plan is not None:
         line = "deferred: " + proj.plan.describe()
         if "upfront_tokens" in f:
@@ -174,18 +170,18 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None,
                      f"({pct(f['upfront_tokens'], f['tokens_before'])} of the standard view's), "
                      f"{f['upfront_bytes']:,} bytes: what every request carries; each deferred "
                      "tool is written in full and read when a search loads it")
-        con.print(Text(line))
+        lines.append((line, None))
     note = proj.input_schema_note()
     if note:
-        con.print(Text(note))
+        lines.append((note, None))
     note = proj.duplicate_note()
     if note:
-        con.print(Text(note))
+        lines.append((note, None))
     if f["nonconformant"]:
-        con.print(f"tools outside the compact subset: {f['nonconformant']}")
+        lines.append((f"tools outside the compact subset: {f['nonconformant']}", None))
     if f["failed"]:
-        con.print(Text(f"unlowerable (--unlowerable fail): {shown(', '.join(f['failed'][:10]))}"
-                       + (" ..." if len(f["failed"]) > 10 else ""), style="red"))
+        lines.append((f"unlowerable (--unlowerable fail): {shown(', '.join(f['failed'][:10]))}"
+                      + (" ..." if len(f["failed"]) > 10 else ""), "red"))
     up_tokens, up_bytes = (f["upfront_tokens"], f["upfront_bytes"]) if "upfront_tokens" in f \
         else (f["tokens_after"], f["bytes_after"])
     if proj.view == "compact" and (up_tokens > f["tokens_before"]
@@ -195,8 +191,38 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None,
         # deferred, the array is larger by design (each deferred tool in full, read only
         # when loaded): what counts is what every request carries
         what = "what every request carries" if "upfront_tokens" in f else "the compact view"
-        con.print(Text(f"toolcat: warning: {what} is larger than the standard view "
-                       f"({pct(up_tokens, f['tokens_before'])} of its tokens, "
-                       f"{pct(up_bytes, f['bytes_before'])} of its bytes)"))
+        lines.append((f"toolcat: warning: {what} is larger than the standard view "
+                      f"({pct(up_tokens, f['tokens_before'])} of its tokens, "
+                      f"{pct(up_bytes, f['bytes_before'])} of its bytes)", None))
     if written:
-        con.print(f"digest {f['digest']}")
+        lines.append((f"digest {f['digest']}", None))
+    plain = ui.plain_err()
+    texts = [*head, *columns, *(c for r in rows for c in r), *(t for t, _s in lines)]
+    if plain is not None and all(t.isascii() and t.isprintable() for t in texts):
+        plain.write("".join(x + "\n" for x in [
+            "".join(head), *_table_lines(columns, rows), *(t for t, _s in lines)]))
+        plain.flush()
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    con = ui.err()
+    con.print(Text.assemble((head[0], "bold"), head[1]))
+    table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
+    table.add_column(columns[0])
+    for c in columns[1:]:
+        table.add_column(c, justify="right")
+    for r in rows:
+        table.add_row(*r)
+    con.print(table)
+    for text, style in lines:
+        con.print(Text(text, style=style or ""))
+
+
+def _table_lines(columns: tuple, rows: list[tuple]) -> list[str]:
+    """The lines Rich prints for a table of ``columns`` (the first left-justified, the others
+    right-justified) and ``rows`` with no box, no edge padding, one space of padding each side
+    of a cell, on a console with room for it and no colour (text of single-width characters)."""
+    widths = [max(len(c) for c in col) for col in zip(columns, *rows)]
+    return ["  ".join([r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])])
+            for r in (columns, *rows)]

@@ -270,17 +270,19 @@ def root_atoms(schema: Any, dialect: str, made: list | None = None) -> frozenset
 def _plain_pointers(schema: Any, dialect: str) -> str | None:
     """The dialect of every node of ``schema`` when nothing in it can change a base URI or
     a dialect below the root (its JSON text has no ``$id``, no draft-04 ``id`` in a draft-04
-    schema, no anchor, no ``$schema`` but the root's): there a ``#/...`` reference without
-    ``%`` resolves as a JSON pointer from the root, as :class:`RefIndex` resolves it. None
-    when something could (then :class:`RefIndex` resolves)."""
+    schema, no ``$schema`` but the root's): there a ``#/...`` reference without ``%``
+    resolves as a JSON pointer from the root, as :class:`RefIndex` resolves it. None when
+    something could (then :class:`RefIndex` resolves). An anchor (``$anchor``,
+    ``$dynamicAnchor``, ``$recursiveAnchor``) names a node for ``#name``, ``$dynamicRef``
+    and ``$recursiveRef``, never a base: no ``#/...`` changes (openai's CompoundFilter
+    responses, ``$recursiveAnchor``)."""
     count = text_count(schema)
     if count is None:
         return None
     d = node_dialect(schema, dialect)
     if count(b'"$schema"') > (1 if "$schema" in schema else 0):
         return None
-    marks = (b'"$id"', b'"$anchor"', b'"$dynamicAnchor"', b'"$recursiveAnchor"') + (
-        (b'"id"',) if d == "draft4" else ())
+    marks = (b'"$id"',) + ((b'"id"',) if d == "draft4" else ())
     if any(count(m) for m in marks):
         return None
     return d

@@ -11,10 +11,10 @@ from typing import Any
 
 from toolcat.document.pointer import encode
 from toolcat.schema import merge as M
-from toolcat.schema.keywords import COMPACT_FORBIDDEN, DRAFT2020
+from toolcat.schema.keywords import COMPACT_FORBIDDEN, DRAFT2019, DRAFT2020
 from toolcat.schema.lower.changes import EXACT, KEPT, OMITTED, WIDENED, Change, SchemaResult
 from toolcat.schema.refs import RefIndex
-from toolcat.schema.walker import iter_schemas
+from toolcat.schema.walker import iter_schemas, node_dialect
 
 
 def subset_violations(schema: Any, dialect: str = DRAFT2020, *, floor: bool = True) -> list[tuple[str, str]]:
@@ -51,7 +51,7 @@ def root_referenced(schema: Any, dialect: str, idx: RefIndex | None = None) -> b
     """Whether a reference inside ``schema`` may resolve to its root (a dynamic one may).
     ``idx``: a :class:`RefIndex` of ``schema`` built before (with ``dialect``)."""
     if idx is None:
-        if no_root_refs_by_text(schema):
+        if no_root_refs_by_text(schema, dialect):
             return False
         idx = RefIndex(schema, dialect)
     return idx.dynamic or any(i.target == () for i in idx.refs.values())
@@ -157,16 +157,27 @@ def _split_count(schema: dict, memo: dict) -> Callable[[bytes], int] | None:
     return count
 
 
-def no_root_refs_by_text(schema: Any) -> bool:
+def no_root_refs_by_text(schema: Any, dialect: str | None = None) -> bool:
     """A shortcut of :func:`root_referenced`: True when no reference in ``schema`` can lead to
     its root, because its JSON text has no dynamic reference key and every ``"$ref"`` key
     (anywhere, data included) holds a string that starts with ``#/``: such a pointer names a
     member below a resource's root, never a root (a resource's root is the document's or
-    an embedded one's, and ``#/...`` adds at least one token). False: index to decide."""
+    an embedded one's, and ``#/...`` adds at least one token). False: index to decide.
+
+    ``dialect`` (the one :func:`root_referenced` is given): where no ``$schema`` below the
+    root can change it, only the dynamic key of the root's dialect is one (``$dynamicRef``
+    in 2020-12, ``$recursiveRef`` in 2019-09, as :class:`RefIndex` reads them): openai's
+    2020-12 responses write ``$recursiveRef``, an unknown keyword there."""
     count = text_count(schema)
     if count is None:
         return False
-    if count(b'"$dynamicRef"') or count(b'"$recursiveRef"'):
+    keys: tuple[bytes, ...] = (b'"$dynamicRef"', b'"$recursiveRef"')
+    if dialect is not None and isinstance(schema, dict) and \
+            count(b'"$schema"') <= (1 if "$schema" in schema else 0):
+        d = node_dialect(schema, dialect)
+        keys = (b'"$dynamicRef"',) if d == DRAFT2020 else \
+            (b'"$recursiveRef"',) if d == DRAFT2019 else ()
+    if any(count(k) for k in keys):
         return False
     return count(b'"$ref":') == count(b'"$ref":"#/')
 
