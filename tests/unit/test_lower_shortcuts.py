@@ -225,15 +225,21 @@ _SHARED_TWICE = {"type": "object", "properties": {"x": _SIDE, "y": dict(_SIDE)},
                      "city": {"type": "string", "maxLength": 80}}}}}
 
 
-def test_unchanged_is_what_the_relowering_gives():
-    # each lowered schema, factored (what _factor_rounds lowers again), and as it is: where
-    # unchanged() says so, the lowering gives the schema back and reports nothing
+def _relowered_cases() -> list[tuple]:
+    """Each lowered schema as it is and factored (what _factor_rounds lowers again)."""
     cases = []
     for schema, dialect in _schemas() + [(_SHARED_TWICE, DRAFT2020)]:
         cases.append((schema, dialect))
         f = factor.factor_schema(schema, dialect)
         if f.defs:
             cases.append((f.schema, dialect))
+    return cases
+
+
+def test_unchanged_is_what_the_relowering_gives():
+    # each lowered schema, factored (what _factor_rounds lowers again), and as it is: where
+    # unchanged() says so, the lowering gives the schema back and reports nothing
+    cases = _relowered_cases()
     said = {True: 0, False: 0}
     for schema, dialect in cases:
         low = Lowerer(schema, dialect, widen=False, inline="smaller", pointer="/inputSchema")
@@ -269,12 +275,7 @@ def test_unchanged_is_false_where_the_relowering_inlines():
 
 def test_unchanged_with_the_clean_memo_is_unchanged(monkeypatch):
     # one memo for all the cases, in order and then backwards: the same verdicts as without
-    cases = []
-    for schema, dialect in _schemas() + [(_SHARED_TWICE, DRAFT2020)]:
-        cases.append((schema, dialect))
-        f = factor.factor_schema(schema, dialect)
-        if f.defs:
-            cases.append((f.schema, dialect))
+    cases = _relowered_cases()
     clean: dict = {}
 
     def verdicts(memo: dict | None) -> list[bool]:

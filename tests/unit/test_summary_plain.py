@@ -14,23 +14,16 @@ from support.common import corpus
 from toolcat import tokens, ui
 from toolcat.api import load_all
 from toolcat.features.project import options_from_cli, project_catalogs
-from toolcat.features.project.report import _table_lines, print_summary
+from toolcat.features.project.report import _table_lines, print_summary, rich_table
 
 
 def _rich_table(columns: tuple, rows: list[tuple]) -> str:
     from rich.console import Console
-    from rich.table import Table
 
     buf = io.StringIO()
     con = Console(file=buf, no_color=True, color_system=None, highlight=False, markup=False,
                   soft_wrap=True, emoji=False, width=10_000)
-    table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
-    table.add_column(columns[0])
-    for c in columns[1:]:
-        table.add_column(c, justify="right")
-    for r in rows:
-        table.add_row(*r)
-    con.print(table)
+    con.print(rich_table(columns, rows))
     return buf.getvalue()
 
 

@@ -203,20 +203,27 @@ def print_summary(proj: "Projection", out_label: str, counter: Any = None,
             "".join(head), *_table_lines(columns, rows), *(t for t, _s in lines)]))
         plain.flush()
         return
-    from rich.table import Table
     from rich.text import Text
 
     con = ui.err()
     con.print(Text.assemble((head[0], "bold"), head[1]))
+    con.print(rich_table(columns, rows))
+    for text, style in lines:
+        con.print(Text(text, style=style or ""))
+
+
+def rich_table(columns: tuple, rows: list[tuple]) -> Any:
+    """The summary's table as Rich lays it out (the first column left-justified, the others
+    right-justified; no box, no edge padding): what :func:`_table_lines` writes without Rich."""
+    from rich.table import Table
+
     table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold")
     table.add_column(columns[0])
     for c in columns[1:]:
         table.add_column(c, justify="right")
     for r in rows:
         table.add_row(*r)
-    con.print(table)
-    for text, style in lines:
-        con.print(Text(text, style=style or ""))
+    return table
 
 
 def _table_lines(columns: tuple, rows: list[tuple]) -> list[str]:
