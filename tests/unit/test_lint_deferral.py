@@ -58,6 +58,28 @@ def test_df703_deferred_without_a_search_tool(tmp_path):
                     "DF703")
 
 
+def test_df703_deferred_mcp_servers_need_a_search_tool_too(tmp_path):
+    """A hosted MCP server of a Responses request with "defer_loading": true, and Anthropic's
+    mcp_toolset that defers its server's tools (default_config, or one tool's entry of
+    configs), put tools behind a tool search as deferred functions do: without a tool search
+    tool, DF703 (before: not seen, the entries being server tools)."""
+    hosted = {"type": "mcp", "server_label": "stripe", "server_url": "https://mcp.example.com",
+              "defer_loading": True}
+    fn = {"type": "function", "name": "f", "description": "Adds two numbers together.",
+          "parameters": OBJ, "strict": False}
+    assert len(only(run(write(tmp_path, [fn, hosted], "m.openai.json")), "DF703")) == 1
+    assert not only(run(write(tmp_path, [{"type": "tool_search"}, hosted], "n.openai.json")),
+                    "DF703")
+    eager = {**hosted, "defer_loading": False}
+    assert not only(run(write(tmp_path, [fn, eager], "o.openai.json")), "DF703")
+    toolset = {"type": "mcp_toolset", "mcp_server_name": "drive"}
+    for deferring in ({**toolset, "default_config": {"defer_loading": True}},
+                      {**toolset, "configs": {"search_files": {"defer_loading": True}}}):
+        assert len(only(run(write(tmp_path, [deferring], "p.anthropic.json")), "DF703")) == 1
+        assert not only(run(write(tmp_path, [SEARCH, deferring], "q.anthropic.json")), "DF703")
+    assert not only(run(write(tmp_path, [toolset], "r.anthropic.json")), "DF703")
+
+
 def test_df704_the_search_tool_deferred(tmp_path):
     found = run(write(tmp_path, [{**SEARCH, "defer_loading": True}, _tool("add_to_ledger")],
                       "t.anthropic.json"))

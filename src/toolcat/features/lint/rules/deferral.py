@@ -28,6 +28,22 @@ def _deferred(tool: Any) -> bool:
     return tool.extra.get("defer_loading") is True and not tool.server_tool
 
 
+def _defers(tool: Any) -> bool:
+    """Does ``tool`` put tools behind a tool search: a deferred tool, a hosted MCP server of
+    the Responses API with ``"defer_loading": true``, or Anthropic's ``mcp_toolset`` whose
+    ``default_config`` (or a tool's entry of ``configs``) says so?"""
+    if not tool.server_tool:
+        return _deferred(tool)
+    raw = tool.raw if isinstance(tool.raw, dict) else {}
+    if raw.get("type") == "mcp":
+        return raw.get("defer_loading") is True
+    if raw.get("type") == "mcp_toolset":
+        configs = raw.get("configs")
+        return any(isinstance(c, dict) and c.get("defer_loading") is True for c in (
+            raw.get("default_config"), *(configs.values() if isinstance(configs, dict) else ())))
+    return False
+
+
 def _is_search(tool: Any) -> bool:
     t = tool.raw.get("type") if tool.server_tool and isinstance(tool.raw, dict) else None
     return isinstance(t, str) and (t == "tool_search" or t.startswith("tool_search_tool_"))
@@ -122,7 +138,8 @@ def deferred_without_search(ctx: Context) -> Iterator[Hit]:
 
     ## Why
     A deferred tool is loaded only through a tool search: an Anthropic request with
-    `"defer_loading": true` tools needs a tool search server tool
+    `"defer_loading": true` tools (or an `mcp_toolset` that defers its server's tools) needs a
+    tool search server tool
     (`tool_search_tool_bm25_20251119` or `tool_search_tool_regex_20251119`), a Responses API
     request `{"type": "tool_search"}`. Without one the API refuses the request (or the tools can
     never be loaded).
@@ -142,7 +159,7 @@ def deferred_without_search(ctx: Context) -> Iterator[Hit]:
     ```
     """
     tools = ctx.catalog.tools
-    deferred = [t for t in tools if t.invalid is None and _deferred(t)]
+    deferred = [t for t in tools if t.invalid is None and _defers(t)]
     if deferred and not any(_is_search(t) for t in tools if t.invalid is None):
         yield Hit(f"{len(deferred)} deferred tool{'s' if len(deferred) != 1 else ''} "
                   f"({', '.join(str(t.id) for t in deferred[:3])}"
