@@ -206,3 +206,27 @@ def test_a_custom_tool_is_written_as_given_or_left_out(tmp_path, form, own):
             proj.left_out[0]["what"]
     r = run_toolcat("lint", str(p), "--select", "TC")
     assert r.returncode == 0, r.stdout
+
+
+def test_hosted_types_are_the_sdks_and_an_array_of_them_alone_is_openai(tmp_path):
+    """The hosted tools' types are the SDK's (``openai.types.responses.ToolParam``'s members
+    but function, custom and namespace), and an array of them alone (hosted MCP servers, web
+    search) is an OpenAI tools array: before, "not a tool catalog" (exit 2)."""
+    pytest.importorskip("openai")
+    import json
+    import re
+    import typing
+
+    from openai.types.responses import ToolParam
+
+    from toolcat.formats.openai import HOSTED_TYPES
+
+    sdk = set()
+    for member in typing.get_args(ToolParam):
+        ann = typing.get_type_hints(member, include_extras=False).get("type")
+        sdk |= set(re.findall(r"'([a-z0-9_]+)'", repr(ann)))
+    assert HOSTED_TYPES == sdk - {"function", "custom", "namespace"}
+    p = tmp_path / "hosted.json"
+    p.write_text(json.dumps(HOSTED[:2] + [{"type": "web_search"}]))
+    cats = _load(p)
+    assert cats[0].format == "openai" and all(t.server_tool for t in cats[0].tools)

@@ -18,6 +18,15 @@ from toolcat.model import OPENAI, Catalog, Tool
 #: entry types of a Responses API tools array that are no function (the platform's tools)
 _NOT_HOSTED = ("function", "namespace", "custom")
 
+#: the ``type`` of each hosted tool of the Responses API (the members of
+#: ``openai.types.responses.ToolParam`` but function, custom and namespace; a test keeps them
+#: equal): an array of them alone is an OpenAI tools array
+HOSTED_TYPES = frozenset({
+    "file_search", "computer", "computer_use_preview", "web_search", "web_search_2025_08_26",
+    "web_search_preview", "web_search_preview_2025_03_11", "mcp", "code_interpreter",
+    "programmatic_tool_calling", "image_generation", "local_shell", "shell", "tool_search",
+    "apply_patch"})
+
 
 def is_openai_server_tool(item: Any) -> bool:
     """A hosted tool of the Responses API (``tool_search``, ``web_search``...): an entry with
@@ -232,9 +241,10 @@ OPENAI_RESPONSES_TARGET = OpenAiResponsesTarget()
 def _is_openai(t: dict) -> bool:
     if t.get("type") == "function" and (isinstance(t.get("function"), dict) or "name" in t):
         return True   # Chat Completions {type, function: {...}} or Responses {type, name, ...}
-    if (t.get("type") == "namespace" and isinstance(t.get("tools"), list)) \
-            or t.get("type") == "tool_search":
-        return True   # the Responses API's namespaces and its tool search tool
+    kind = t.get("type")
+    if (kind == "namespace" and isinstance(t.get("tools"), list)) \
+            or (isinstance(kind, str) and kind in HOSTED_TYPES and is_openai_server_tool(t)):
+        return True   # the Responses API's namespaces and its hosted tools (tool_search...)
     # the older flat function list ({name, parameters}), with no field of another format's
     # descriptor (MCP's and Anthropic's schema keys, a description or annotations: MCP)
     return ("name" in t and "parameters" in t and "type" not in t
