@@ -111,7 +111,8 @@ class CatalogFigures:
     tokens_middle: int = 0            # tokens of the lossless-only view (internal)
     output_schemas: bool = True       # both sides carry output schemas (not --no-output-schema)
     duplicate_note: str | None = None    # ids several tools have (Projection.duplicate_note)
-    #: the entries that are not tools (no name...), left out (project's left_out_note)
+    #: the entries left out (not a tool; a server or custom tool the target cannot send:
+    #: project's left_out_note)
     left_out_note: str | None = None
     #: --defer: what the model reads up front and loads on demand (:mod:`.defer`)
     defer: Any = None

@@ -84,8 +84,7 @@ def defer_figures(proj: Any, counter: Any, slots: list, loaded: int) -> DeferFig
     submitted to ``counter`` and filled in through ``slots`` (as measure's others)."""
     target = proj.envelope
     plan = proj.plan
-    upfront = target.upfront(proj.array()) if plan.any else proj.array()
-    text = canonical.dumps(upfront)
+    text = proj.upfront_bytes()
     deferred = [t for t in proj.tools if t.deferred]
     fig = DeferFigures(
         mode=plan.options.mode,

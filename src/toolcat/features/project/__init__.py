@@ -250,8 +250,9 @@ class Projection:
     #: ({"id", "where", "what", "refs": [{"file", "pointer", "ref"}]}; the report's
     #: ``broken_refs``)
     broken_refs: list[dict] = field(default_factory=list)
-    #: the entries that are not tools (no name, not an object), left out: {"file", "line",
-    #: "column", "where", "what"} (the report's ``left_out``)
+    #: the entries left out (not a tool; a server or custom tool the target cannot send:
+    #: :func:`_left_out`): {"file", "line", "column", "where", "what"} (the report's
+    #: ``left_out``)
     left_out: list[dict] = field(default_factory=list)
     #: the deferral plan (None: no --defer)
     plan: DeferPlan | None = None
@@ -267,6 +268,15 @@ class Projection:
         if self.plan is not None and self.plan.any:
             return self.envelope.deferred_array(self.tools, self.plan)
         return [t.descriptor for t in self.tools]
+
+    def upfront_bytes(self) -> bytes:
+        """What every request carries (canonical bytes): with tools deferred, the target's
+        up-front part of the array (:meth:`Target.upfront`: the tool search tool, the eager
+        tools; a deferred tool's schema loads on demand), else the whole array. The one
+        figure of ``project``'s summary and ``measure --defer``."""
+        arr = self.array()
+        return dumps(self.envelope.upfront(arr) if self.plan is not None and self.plan.any
+                     else arr)
 
     def catalog(self) -> Any:
         """What ``toolcat project`` writes, as JSON data (a fresh copy: change it freely)."""
@@ -386,6 +396,16 @@ def input_schema_note(first: list, n: int, total: int, env: Any, view: str | Non
 
 # ----------------------------------------------------------------------------- one tool
 
+def _as_given(tool: Tool, fmt: str, target: Target) -> bool:
+    """Does ``target`` write ``tool`` as given (both views): a provider's server tool in its
+    own provider's target, an OpenAI custom tool (free-form text input, no schema to compact)
+    in the target of its own API's form?"""
+    custom = tool.extra.get("custom")
+    if custom is not None:
+        return custom == target.custom_form
+    return tool.server_tool and fmt in target.server_tool_formats and tool.raw is not None
+
+
 def _left_out(tool: Tool, cat: Catalog, target: Target) -> dict | None:
     """An entry the projection leaves out, as the report's ``left_out`` lists it (where it
     is and why); None for a tool it writes. Such an entry is left out, never the whole
@@ -397,29 +417,28 @@ def _left_out(tool: Tool, cat: Catalog, target: Target) -> dict | None:
       to the model with no parameters (``"server_tool": true``);
     * an OpenAI custom tool (free-form text input) for a target without its form
       (``"custom_tool": true``)."""
-    bad = tool.invalid
-    server = tool.server_tool and not (cat.format in target.server_tool_formats
-                                       and tool.raw is not None)
-    custom = tool.extra.get("custom")
-    if custom is not None and custom != target.custom_form and not bad and tool.id:
-        file, line, col = cat.tool_position(tool)
-        return {"file": file, "line": line, "column": col, "where": tool.pointer or "/",
-                "what": f"{tool.id!r} is a custom tool of the {cat.format} tools array "
-                        f"(free-form text input, no JSON Schema): the {target} target has "
-                        "none to write", "custom_tool": True}
-    if not bad and tool.id and not server:
-        return None
+    what, flag = tool.invalid or (None if tool.id else "tool has no name/toolId"), None
+    if what is None:
+        if not (tool.server_tool or "custom" in tool.extra) \
+                or _as_given(tool, cat.format, target):
+            return None
+        if tool.server_tool:
+            kind = tool.raw.get("type") if isinstance(tool.raw, dict) else None
+            why = (f"the {target} target writes function declarations only (send it beside "
+                   "them as written)" if cat.format in target.native_formats
+                   else f"the {target} target has none to write")
+            what, flag = (f"{kind if isinstance(kind, str) else tool.id!r} is a server tool "
+                          f"of the {cat.format} tools array (its provider runs it): {why}",
+                          "server_tool")
+        else:
+            what, flag = (f"{tool.id!r} is a custom tool of the {cat.format} tools array "
+                          f"(free-form text input, no JSON Schema): the {target} target has "
+                          "none to write", "custom_tool")
     file, line, col = cat.tool_position(tool)
-    out = {"file": file, "line": line, "column": col, "where": tool.pointer or "/",
-           "what": bad or "tool has no name/toolId"}
-    if server and not bad and tool.id:
-        kind = tool.raw.get("type") if isinstance(tool.raw, dict) else None
-        why = (f"the {target} target writes function declarations only (send it beside "
-               "them as written)" if cat.format in target.native_formats
-               else f"the {target} target has none to write")
-        out["what"] = (f"{kind if isinstance(kind, str) else tool.id!r} is a server tool of "
-                       f"the {cat.format} tools array (its provider runs it): {why}")
-        out["server_tool"] = True
+    out: dict = {"file": file, "line": line, "column": col, "where": tool.pointer or "/",
+                 "what": what}
+    if flag is not None:
+        out[flag] = True
     return out
 
 
@@ -495,8 +514,7 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     standard, fitted = _standard(target, tool, fmt, opts.source, opts.safety_tier, cache,
                                  digest)
     native = fmt in target.native_formats and tool.raw is not None
-    if (tool.server_tool and fmt in target.server_tool_formats and tool.raw is not None) or (
-            tool.extra.get("custom") is not None and tool.extra["custom"] == target.custom_form):
+    if _as_given(tool, fmt, target):
         # a provider's server tool: the request names it, as given (both views); an OpenAI
         # custom tool (free-form text input, no schema to compact) likewise, never deferred
         return ProjectedTool(tid, tool.raw, tool.raw, file=tool.file, server_tool=True)

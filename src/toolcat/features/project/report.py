@@ -75,7 +75,7 @@ def start_counting(proj: "Projection", counter: Any) -> None:
         # what every request carries when tools are deferred (the tool search tool, the
         # eager tools; measure --defer's up-front figure): the array holds each deferred tool
         # in full, which the model reads only when a search loads it
-        text = dumps(env.upfront(proj.array()))
+        text = proj.upfront_bytes()
         upfront = (len(text), counter.submit(text))
     proj._memo["counted"] = (before, after, model,
                              counter.submit(dumps([model_facing(env, t.descriptor)
