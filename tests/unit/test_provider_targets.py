@@ -624,3 +624,18 @@ def test_a_gemini_request_tools_list_is_read(tmp_path, envelope):
     assert [e["where"] for e in json.loads(rep.read_text())["left_out"]] == [
         f"{base}/1/googleSearch", f"{base}/3/codeExecution"]
     assert b"2 entries left out (2 server or custom tools" in r.stderr
+
+
+def test_a_single_gemini_tool_with_other_fields_still_loads(tmp_path):
+    """A single Tool object is read by its function declarations whatever else it holds (a
+    field of no Tool is not read, as before the request lists were read; the provider's own
+    tools beside them are server tools): reading request lists must not refuse what was read."""
+    import json
+
+    p = tmp_path / "tool.json"
+    p.write_text(json.dumps({"functionDeclarations": [{"name": "a", "description": "A."}],
+                             "googleSearch": {}, "toolConfig": {"mode": "AUTO"}}))
+    cats = load_catalogs([str(p)], LoadOptions(strict=True))
+    assert cats[0].format == "gemini"
+    assert [(t.id, t.server_tool) for t in cats[0].tools] == [("a", False),
+                                                              ("googleSearch", True)]

@@ -48,7 +48,7 @@ def tool_objects(doc: Any) -> list[tuple[dict, str]] | None:
     ``tools`` holds them; a request or config ``{"tools": [...]}``), each with its pointer;
     None when it is none of these or declares no function."""
     if isinstance(doc, dict) and isinstance(doc.get("functionDeclarations"), list):
-        return [(doc, "")] if _tool_object(doc) else None
+        return [(doc, "")]   # (a field of no Tool beside them is not read, as ever)
     items, base = (doc.get("tools"), "/tools") if isinstance(doc, dict) else (doc, "")
     if isinstance(items, list) and items and all(_tool_object(t) for t in items) \
             and any("functionDeclarations" in t for t in items):
@@ -149,7 +149,8 @@ def load_gemini(doc: Any, path: str) -> Catalog:
             if key == "functionDeclarations":
                 for i, item in enumerate(value):
                     tools.append(gemini_tool(item, path, f"{at}/functionDeclarations/{i}"))
-            else:    # the provider's own tool (Google Search, code execution...)
+            elif key in SERVER_FIELDS and isinstance(value, (dict, list)):
+                # the provider's own tool (Google Search, code execution...)
                 tools.append(Tool(id=key, server_tool=True, raw={key: value}, file=path,
                                   pointer=f"{at}/{key}", origin=[("", f"{at}/{key}")]))
     return cat
