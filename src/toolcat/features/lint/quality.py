@@ -241,14 +241,16 @@ class Siblings:
     holds few tools (:data:`_LOOKUP_REST`). A candidate's cosine is bounded from the
     products of the words looked up, the norm of the words left and the norms of its two
     tools' common words before the full vectors are compared, so the full vectors are
-    computed (a streamed catalog: its two tools read again) for the few pairs that may
-    reach :data:`CLOSE` (with the same sums as before: the same cosines and pairs). A
+    computed for the few pairs that may reach :data:`CLOSE` (with the same sums as before:
+    the same cosines and pairs); a streamed catalog's two tools are read again only when the
+    exact product of their indexed words (kept) and the norms of their common words cannot
+    rule the pair out. A
     streamed catalog of a million tools keeps some 32 bytes a tool besides those words.
     """
 
     def __init__(self, tools: Any, light: Any = None, fetch: Any = None) -> None:
         from array import array
-        from bisect import bisect_right
+        from bisect import bisect_left, bisect_right
 
         again = tools if callable(tools) else None
         held: list[Any] | None = None if again is not None else list(tools)
@@ -365,9 +367,22 @@ class Siblings:
             # most)
             least = CLOSE - 1e-9 - math.sqrt(max(rest, 0.0) + 1e-12)
             vi: dict[str, float] | None = None
+            wi: dict[int, float] | None = None
             for j in sorted(acc):
                 if acc[j] + ci * common[j] < least:
                     continue          # cannot reach CLOSE, whatever the other words add
+                if held is None and j not in cache:
+                    # before reading tool j again from the file: the exact product of the
+                    # two tools' indexed words (kept) and the norms of their common words
+                    # bound the cosine (a word shared is of one kind in both tools)
+                    if wi is None:
+                        wi = dict(zip(mw[lo:hi], mx[lo:hi]))
+                    pj = bisect_left(order, j)
+                    a, b = mstart[pj], mstart[pj + 1]
+                    known = wi.get
+                    if sum([x * known(r, 0.0) for r, x in zip(mw[a:b], mx[a:b])]) + \
+                            ci * common[j] < CLOSE - 1e-9:
+                        continue
                 if hid[j] == hid[i] and tool(j).id == tool(i).id:
                     continue          # one name twice: TC101's
                 if vi is None:
