@@ -363,13 +363,14 @@ class Siblings:
                     acc[j] = get(j, 0.0) + x * y
             if not acc:
                 continue
-            # the words not looked up add at most their norm (times the other tool's, 1 at
-            # most)
-            least = CLOSE - 1e-9 - math.sqrt(max(rest, 0.0) + 1e-12)
+            # the words not looked up add at most their norm times the norm of the other
+            # tool's indexed words (Cauchy-Schwarz)
+            least = CLOSE - 1e-9
+            left = math.sqrt(max(rest, 0.0) + 1e-12)
             vi: dict[str, float] | None = None
             wi: dict[int, float] | None = None
             for j in sorted(acc):
-                if acc[j] + ci * common[j] < least:
+                if acc[j] + ci * common[j] + left * (midn[j] + 1e-9) < least:
                     continue          # cannot reach CLOSE, whatever the other words add
                 if held is None and j not in cache:
                     # before reading tool j again from the file: the exact product of the
