@@ -311,6 +311,32 @@ def test_lint_scan_equals_the_plain_scan_on_shared_containers(tmp_path) -> None:
     assert {c for _t, c, _p, _m in got} == {"TP101", "TP102", "TP103", "TP104"}
 
 
+def test_objects_of_keys_judged_clean_are_skipped_but_a_key_that_hits_is_reported_each_time(
+        tmp_path) -> None:
+    """An object whose keys were all judged before with no hit (poison._scan's ``clean``) is
+    not read key by key; a key that hits (an invisible character) is never clean: it is
+    reported in every object that holds it, beside clean keys or not, as the plain scan
+    does; "description" and "title" as keys are judged both ways before they count clean."""
+    import json
+
+    bad = "a\u200bb"
+    props = [{"x": {"type": "string"}, "y": {"type": "integer"}},           # all new keys
+             {"x": {"type": "string"}, "y": {"type": "boolean"}},          # all clean now
+             {"x": {"type": "string"}, bad: {"type": "string"}},          # one that hits
+             {bad: {"type": "string"}, "y": {"type": "string"}},          # again
+             {"description": {"type": "string"}, "title": {"type": "string"}},
+             {"x": {"description": "d", "title": "t" + " " * 45 + "u"}}]
+    f = tmp_path / "tools.json"
+    f.write_text(json.dumps({"tools": [
+        {"name": f"t{i}", "description": "Do it.",
+         "inputSchema": {"type": "object", "properties": p}} for i, p in enumerate(props)]}))
+    cat = api.load(str(f))
+    got = _lint_hits(cat)
+    assert got == _reference_hits(cat)
+    assert [(t, c) for t, c, _p, _m in got] == [("t2", "TP101"), ("t3", "TP101"),
+                                                 ("t5", "TP101")]
+
+
 def test_lint_scan_equals_the_plain_scan_on_the_corpus() -> None:
     paths = sorted(glob.glob(str(corpus("mcp-context-cost") / "*.json")))[:40] + \
         sorted(glob.glob(str(corpus("openapi") / "*")))[:6]
