@@ -256,3 +256,26 @@ def test_a_long_text_is_searched_for_literals_by_the_anchor_passes() -> None:
         assert secrets._holds_literal(t) == (secrets._ANY_LITERAL.search(t) is not None), t
         long_ones += len(t) >= secrets._LONG
     assert long_ones > 3000
+
+
+def test_objects_of_plain_keys_are_read_on_below(tmp_path: Path) -> None:
+    """An object whose keys all name no secret (secrets._PLAIN_KEYS, after the first tool)
+    is not read member by member, but what is below it is: a secret-named key deeper down,
+    the default of a secret-named property, and a value a secret's name holds under plain
+    keys are all reported in the second tool as in the first."""
+    inner = {"type": "object", "properties": {
+        "password": {"type": "string", "default": "hunter2x"},
+        "apiKey": {"type": "string", "enum": ["q8Zr4tLm2Xv"]},
+        "nested": {"type": "object", "properties": {"token": {"type": "string"}},
+                   "default": {"token": "Zx81kQmr02"}}}}
+    doc = {"tools": [{"name": f"t{i}", "description": "d",
+                      "inputSchema": {"type": "object", "properties": {
+                          "a": {"type": "object", "properties": {"b": json.loads(
+                              json.dumps(inner))}}}}}
+                     for i in range(2)]}
+    p = tmp_path / "t.json"
+    p.write_text(json.dumps(doc, indent=1))
+    res = toolcat.lint(toolcat.load(p), select=["TC105"])
+    got = sorted((f.tool, f.pointer) for f in res.findings)
+    per_tool = {t: sorted(ptr for tt, ptr in got if tt == t) for t in ("t0", "t1")}
+    assert per_tool["t0"] == per_tool["t1"] and len(per_tool["t0"]) == 3, got

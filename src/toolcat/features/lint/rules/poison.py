@@ -209,22 +209,23 @@ _TO_MODEL_WORDS = tuple({w for _p, n in _TO_MODEL_PARTS for g in n for w in g})
 #: needs, in short: most texts have none, and are turned away by these few tests)
 _TO_MODEL_NEEDS = ("<", "inst]", "###", "ignore", "user", "instructions", "override")
 _TO_MODEL_HUSH = ("mention", "reveal", "disclose", "say", "notify", "tell", "inform")
+_YOU_NOW = frozenset(("you", "now"))
 
 
-def to_model(text: str) -> Iterator[str]:
+def to_model(text: str, held: frozenset[str] | None = None) -> Iterator[str]:
     """What TP102 reports in ``text``: the leftmost match of :data:`_TO_MODEL` (at equal
     starts, its earlier alternative). A text lowered (:func:`_lowered`) holds the words an
     alternative needs wherever it matches; a text with one of the letters that
-    ``re.IGNORECASE`` matches with ASCII ones (İ, ı, ſ, K) is searched whole."""
+    ``re.IGNORECASE`` matches with ASCII ones (İ, ı, ſ, K) is searched whole. ``held``: the
+    words of :data:`_PREFILTER_WORDS` the text lowered holds (default: :func:`_held`'s)."""
     low = _lowered(text)
     if low is not None:
-        if not (any(w in low for w in _TO_MODEL_NEEDS)
-                or ("you" in low and "now" in low)
-                or (("not" in low or "don" in low or "never" in low)
-                    and any(w in low for w in _TO_MODEL_HUSH))):
+        if held is None:
+            held = _held(low)
+        if held.isdisjoint(_TO_MODEL_NEEDS) and not _YOU_NOW <= held \
+                and (held.isdisjoint(_NEG) or held.isdisjoint(_TO_MODEL_HUSH)):
             return
         m = None
-        held = set(filter(low.__contains__, _TO_MODEL_WORDS))
         for pat, needs in _TO_MODEL_EACH:
             if not any(map(held.isdisjoint, needs)):     # a word of each group
                 got = re.compile(pat, re.IGNORECASE).search(text)
@@ -284,35 +285,41 @@ _ELSEWHERE_NEEDS = ("send", "post", "forward", "upload", "transmit", "exfiltrate
 _PASS_PLACE = ("'", '"', "`", "parameter", "argument", "field", "http", "@")
 
 
-def _may_be_secrets(text: str) -> bool:
+def _may_be_secrets(text: str, held: frozenset[str] | None = None) -> bool:
     """False when no sentence of ``text`` can match what :func:`secrets` reports (a text
     without the words its patterns need, lowered: :func:`_lowered`; most texts); True
-    otherwise."""
+    otherwise. ``held``: as :func:`to_model`'s."""
     low = _lowered(text)
-    return low is None or any(_secret_needs(low))
+    return low is None or any(_secret_needs(_held(low) if held is None else held))
 
 
-def _secret_needs(low: str) -> tuple[bool, bool, bool]:
-    """Whether a text lowered (:func:`_lowered`) holds what :data:`_PRIVATE`, :data:`_SECRET` with
+#: what :data:`_ELSEWHERE`'s place needs: a URL, an address or a phone number
+_ELSEWHERE_PLACE = ("http", "@", "+")
+
+
+def _secret_needs(held: frozenset[str]) -> tuple[bool, bool, bool]:
+    """Whether a text lowered (:func:`_lowered`) that holds the words ``held`` of
+    :data:`_PREFILTER_WORDS` (:func:`_held`) holds what :data:`_PRIVATE`, :data:`_SECRET` with
     :data:`_PASS` (whose place needs a quote, "parameter", "argument" or "field", "http" or
     "@"), and :data:`_ELSEWHERE` need to match in it."""
-    return (any(w in low for w in _PRIVATE_NEEDS),
-            any(w in low for w in _SECRET_NEEDS) and any(w in low for w in _PASS_NEEDS)
-            and any(w in low for w in _PASS_PLACE),
-            ("http" in low or "@" in low or "+" in low) and "to" in low
-            and any(w in low for w in _ELSEWHERE_NEEDS))
+    return (not held.isdisjoint(_PRIVATE_NEEDS),
+            not held.isdisjoint(_SECRET_NEEDS) and not held.isdisjoint(_PASS_NEEDS)
+            and not held.isdisjoint(_PASS_PLACE),
+            not held.isdisjoint(_ELSEWHERE_PLACE) and "to" in held
+            and not held.isdisjoint(_ELSEWHERE_NEEDS))
 
 
-def secrets(text: str) -> Iterator[str]:
+def secrets(text: str, held: frozenset[str] | None = None) -> Iterator[str]:
     """What TP103 reports in ``text``: what :func:`_secrets` does, each sentence searched
     only with the patterns whose words it holds (:func:`_lowered`; most sentences of a text
-    that holds them hold none), and a sentence's negation read only where one matched."""
-    if not _may_be_secrets(text):
+    that holds them hold none), and a sentence's negation read only where one matched.
+    ``held``: as :func:`to_model`'s."""
+    if not _may_be_secrets(text, held):
         return
     for s in _sentences(text):
         low = _lowered(s)
         if low is not None:
-            private, secret, elsewhere = _secret_needs(low)
+            private, secret, elsewhere = _secret_needs(_held(low))
         else:
             private = secret = elsewhere = True
         msg = None
@@ -377,47 +384,44 @@ _REDIRECT = re.compile(
     r"send\s+all|proxy)\b", re.IGNORECASE)
 
 
-#: what each alternative of :data:`_SHADOW` holds, in a text lowered (:func:`_lowered`): "when/if/...
-#: (you) call/use/invoke/run...", "is invoked/called/used/run" after the name, "side
-#: effect(s)", "tool must/should/..." after the name. Each alternative starts with a letter or
-#: a space (no ``\b``: a few more texts pass, searched ~2x faster: the engine skips an
-#: alternative whose first character differs without entering it)
-_CALLS = ("call", "us", "invok", "run")
-_SHADOW_NEEDS_PARTS: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
-    (r"when(?:ever)?\s+(?:you\s+)?(?:call|us|invok|run)", (("when",), _CALLS)),
-    (r"before\s+(?:you\s+)?(?:call|us|invok|run)", (("before",), _CALLS)),
-    (r"after\s+(?:you\s+)?(?:call|us|invok|run)", (("after",), _CALLS)),
-    (r"if\s+(?:you\s+)?(?:call|us|invok|run)", (("if",), _CALLS)),
-    (r"\sis\s+(?:invoked|called|used|run)", (("is",), ("invoked", "called", "used", "run"))),
-    (r"side\s+effects?\s", (("side",), ("effect",))),
-    (r"\stool\s+(?:must|should|shall|has\s+to|needs\s+to)\b",
-     (("tool",), ("must", "should", "shall", "has", "needs"))),
+#: what each alternative of :data:`_SHADOW` holds, in a text lowered (:func:`_lowered`):
+#: "when/if/... (you) call/use/invoke/run...", "is invoked/called/used/run" after the name,
+#: "side effect(s)", "tool must/should/..." after the name (no ``\b``: a few more texts pass)
+_SHADOW_NEEDS_PARTS: tuple[str, ...] = (
+    r"when(?:ever)?\s+(?:you\s+)?(?:call|us|invok|run)",
+    r"before\s+(?:you\s+)?(?:call|us|invok|run)",
+    r"after\s+(?:you\s+)?(?:call|us|invok|run)",
+    r"if\s+(?:you\s+)?(?:call|us|invok|run)",
+    r"\sis\s+(?:invoked|called|used|run)",
+    r"side\s+effects?\s",
+    r"\stool\s+(?:must|should|shall|has\s+to|needs\s+to)\b",
 )
-#: the alternation (a source: never searched whole, see :data:`_SHADOW_NEEDS_EACH`)
-_SHADOW_NEEDS = "|".join(p for p, _w in _SHADOW_NEEDS_PARTS)
-#: each alternative alone, with the words it needs (one of each group): a text is searched
-#: only with those whose words it holds. The alternation's first characters (a space, "i",
-#: "a", "s"...) are most characters of a text: it enters the alternatives at nearly every
-#: one of them (~12 us a Kubernetes description)
-_SHADOW_NEEDS_EACH = tuple((re.compile(p), w) for p, w in _SHADOW_NEEDS_PARTS)
+#: the alternation (a source: never searched whole: :func:`_held` finds which alternatives
+#: may match in a text, all in one RE2 pass with the words the other rules look for)
+_SHADOW_NEEDS = "|".join(_SHADOW_NEEDS_PARTS)
+#: the alternatives as they are searched where RE2 is not (see :func:`_held`)
+_SHADOW_NEEDS_EACH = tuple(map(re.compile, _SHADOW_NEEDS_PARTS))
 
 
-def _may_shadow(text: str) -> bool:
-    """False when no sentence of ``text`` can match :data:`_SHADOW` (a text without what its
-    alternatives need, lowered: first the words, then each alternative of
-    :data:`_SHADOW_NEEDS` whose words it holds)."""
+def _loose(pattern: str) -> str:
+    r"""An RE2 pattern that matches wherever the ``re`` pattern ``pattern`` (one of
+    :data:`_SHADOW_NEEDS_PARTS`, lower case) does, and maybe elsewhere: each ``\s`` (any
+    Unicode space) becomes any character but an ASCII letter, digit or "_", and ``\b`` is
+    left out (RE2's are ASCII's). A match is only a candidate that :data:`_SHADOW` then
+    searches (:func:`_may_shadow`)."""
+    return pattern.replace(r"\s", "[^a-z0-9_]").replace(r"\b", "")
+
+
+def _may_shadow(text: str, held: frozenset[str] | None = None) -> bool:
+    """False when no sentence of ``text`` can match :data:`_SHADOW`: the text lowered matches
+    none of the alternatives of :data:`_SHADOW_NEEDS` (found by :func:`_held`, with the
+    words; ``held``: as :func:`to_model`'s)."""
     low = _lowered(text)
     if low is None:
         return True
-    if not (("side" in low and "effect" in low)
-            or ("tool" in low and ("must" in low or "should" in low or "shall" in low
-                                   or "has" in low or "needs" in low))
-            or (("call" in low or "us" in low or "invok" in low or "run" in low)
-                and ("when" in low or "before" in low or "after" in low or "if" in low
-                     or "is" in low))):
-        return False
-    return any(rx.search(low) is not None for rx, needs in _SHADOW_NEEDS_EACH
-               if all(any(w in low for w in group) for group in needs))
+    if held is None:
+        held = _held(low)
+    return not held.isdisjoint(_SHADOW_NEEDS_PARTS)
 
 
 def shadows(text: str, own: str | None, siblings: frozenset = frozenset()) -> Iterator[str]:
@@ -538,28 +542,89 @@ def _text_hits(text: str, prose: bool, codes: frozenset,
     return got
 
 
+#: every word the prefilters of TP102 and TP103 look for in a text lowered (:func:`to_model`,
+#: :func:`_secret_needs`): :func:`_held` finds which a text holds
+_PREFILTER_WORDS = tuple(sorted({
+    *_TO_MODEL_NEEDS, "you", "now", *_NEG, *_TO_MODEL_HUSH, *_TO_MODEL_WORDS,
+    *_PRIVATE_NEEDS, *_SECRET_NEEDS, *_PASS_NEEDS, *_PASS_PLACE, *_ELSEWHERE_PLACE, "to",
+    *_ELSEWHERE_NEEDS}))
+#: what :func:`_held` looks for: the words (each literally), then the alternatives of
+#: :data:`_SHADOW_NEEDS` (each :func:`_loose`), as (its name in a result, RE2 pattern)
+_HELD_PATTERNS = (*((w, None) for w in _PREFILTER_WORDS),
+                  *((p, _loose(p)) for p in _SHADOW_NEEDS_PARTS))
+_WORD_SET: Any = None
+
+
+def _word_set() -> Any:
+    """The RE2 set of :data:`_HELD_PATTERNS` (pattern i + 1: entry i; pattern 0, the empty
+    one, matches every text: a result without it is a search that failed), or False when
+    RE2 cannot be had."""
+    global _WORD_SET
+    if _WORD_SET is None:
+        try:
+            import re2
+
+            opts = re2.Options()
+            opts.log_errors = False
+            got = re2.Set.SearchSet(opts)
+            got.Add("")
+            for w, loose in _HELD_PATTERNS:
+                got.Add(re2.escape(w) if loose is None else loose)
+            got.Compile()
+            _WORD_SET = got
+        except ImportError:  # pragma: no cover - a dependency; without it, word by word
+            _WORD_SET = False
+    return _WORD_SET
+
+
+def _held(low: str) -> frozenset[str]:
+    """The words of :data:`_PREFILTER_WORDS` that the text ``low`` (lowered) holds, and the
+    sources of the alternatives of :data:`_SHADOW_NEEDS` that may match in it: one RE2 pass
+    over it instead of a substring search per word and a search per alternative (~60 of them
+    in a prose text: three quarters of judging Kubernetes' descriptions). The words are
+    ASCII, so a match in its UTF-8 bytes is one in the text; a text that is not UTF-8 (a lone
+    surrogate), or a search that fails, is looked into word by word and searched with
+    each alternative (exactly)."""
+    found = _word_set()
+    if found is not False:
+        try:
+            got = found.Match(low.encode("utf-8"))
+        except UnicodeEncodeError:
+            got = None
+        if got and 0 in got:
+            return frozenset([_HELD_PATTERNS[i - 1][0] for i in got if i])
+    return frozenset([*filter(low.__contains__, _PREFILTER_WORDS),
+                      *(rx.pattern for rx in _SHADOW_NEEDS_EACH if rx.search(low) is not None)])
+
+
 def _judge(text: str, prose: bool, codes: frozenset) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     if "TP101" in codes:
         out += [("TP101", m) for m in hidden(text, prose)]
     if not prose:
         return out
+    low = _lowered(text)
+    # the words the prefilters below look for, found once (None: the text is searched
+    # whole, the prefilters do not read words)
+    held = _held(low) if low is not None and not codes.isdisjoint(_TP[1:]) else None
     if "TP102" in codes:
-        out += [("TP102", m) for m in to_model(text)]
+        out += [("TP102", m) for m in to_model(text, held)]
     if "TP103" in codes:
-        out += [("TP103", m) for m in secrets(text)]
-    if "TP104" in codes and _may_shadow(text) and any(_SHADOW.search(s)
-                                                      for s in _sentences(text)):
+        out += [("TP103", m) for m in secrets(text, held)]
+    if "TP104" in codes and _may_shadow(text, held) and any(_SHADOW.search(s)
+                                                           for s in _sentences(text)):
         out.append(("TP104", ""))   # shadows() finds nothing in a text without a match
     return out
 
 
 def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
-          seen: dict | None = None) -> tuple:
+          seen: dict | None = None, clean: set | None = None) -> tuple:
     """``((relative pointer, code, message, text), ...)`` of the strings below ``v`` (``v``
     itself when it is a string), in :func:`texts` order; containers are memoized by
     identity (and whether their key is a ``properties`` object's: prose-ness of their own
-    keys depends on it)."""
+    keys depends on it). ``clean``: keys judged before that no rule reports as a key, prose
+    or not (:func:`_clean_key`): an object whose keys are all in it is not read key by key
+    (most are not, after the first few: Kubernetes' 8,400 objects of 34,000 members)."""
     c = v.__class__
     if c is not dict and c is not list:
         if isinstance(v, (dict, list)):   # a subclass: as texts() reads it
@@ -575,7 +640,7 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
     out: list = []
     if c is dict:
         items = list(v.items())
-        for k, sub in items:
+        for k, sub in items if clean is None or not clean.issuperset(v) else ():
             if isinstance(k, str):
                 # its pointer ends in ".../<k>": prose when k is description/title and the
                 # container is not a properties object
@@ -587,6 +652,8 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
                 if hits:
                     rel = "/" + jp.escape(str(k))
                     out += [(rel, code, msg, k) for code, msg in hits]
+                elif clean is not None and len(clean) < _MEMO_MAX:
+                    _clean_key(k, prose, codes, seen, clean)
         for k, sub in reversed(items):
             if sub.__class__ is str:
                 prose = k in ("description", "title") and not (
@@ -598,7 +665,7 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
                     rel = "/" + jp.escape(str(k))
                     out += [(rel, code, msg, sub) for code, msg in hits]
             elif isinstance(sub, (dict, list)):   # (a scalar holds no text)
-                inner = _scan(sub, k == "properties", memo, codes, seen)
+                inner = _scan(sub, k == "properties", memo, codes, seen, clean)
                 if inner:
                     rel = "/" + jp.escape(str(k))
                     out.extend((rel + r, code, msg, t) for r, code, msg, t in inner)
@@ -613,7 +680,7 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
                 if hits:
                     out += [(f"/{i}", code, msg, sub) for code, msg in hits]
             elif isinstance(sub, (dict, list)):
-                inner = _scan(sub, False, memo, codes, seen)
+                inner = _scan(sub, False, memo, codes, seen, clean)
                 if inner:
                     rel = f"/{i}"
                     out.extend((rel + r, code, msg, t) for r, code, msg, t in inner)
@@ -621,6 +688,14 @@ def _scan(v: Any, under_properties: bool, memo: dict, codes: frozenset,
     if len(memo) < _MEMO_MAX:
         memo[key] = (res, v)   # v kept alive: its id stays its own while the memo lives
     return res
+
+
+def _clean_key(k: str, prose: bool, codes: frozenset, seen: dict | None, clean: set) -> None:
+    """Put ``k`` (a key whose verdict as ``prose`` is no hit) in ``clean`` when no rule
+    reports it in any object: a key that may be prose (description, title) is judged the
+    other way too."""
+    if k not in ("description", "title") or not _text_hits(k, not prose, codes, seen):
+        clean.add(k)
 
 
 def _plain_scan(v: Any, codes: frozenset) -> Iterator[tuple]:
@@ -644,6 +719,7 @@ def _tool_hits(ctx: Any, tool: Any) -> dict[str, list[Hit]]:
     codes = frozenset(c for c in _TP if ctx.enabled(c))
     memo = cache.setdefault(("tp-memo", codes), {})
     seen = cache.setdefault(("tp-texts", codes), {})
+    clean = cache.setdefault(("tp-clean", codes), set())
     hits: dict[str, list[Hit]] = {c: [] for c in _TP}
     head: list[tuple[str, str, str, str]] = []
     if isinstance(tool.id, str):
@@ -658,7 +734,7 @@ def _tool_hits(ctx: Any, tool: Any) -> dict[str, list[Hit]]:
                          for c, m in _text_hits(schema, False, codes, seen)]
         else:
             body = [("/inputSchema" + r, c, m, t) for r, c, m, t in
-                    _scan(schema, False, memo, codes, seen)]
+                    _scan(schema, False, memo, codes, seen, clean)]
     except RecursionError:   # deeper than the interpreter allows: the plain walk
         body = [("/inputSchema" + r, c, m, t) for r, c, m, t in _plain_scan(schema, codes)]
     sib = None

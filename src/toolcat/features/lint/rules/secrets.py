@@ -134,6 +134,9 @@ _PLAIN_WORDS = frozenset({"string", "none", "null", "true", "false", "undefined"
                           "secret", "token", "apikey", "api_key", "api-key", "bearer", "basic",
                           "required", "optional", "n/a", "na", "empty", "hidden"})
 _KEY_CACHE: dict[str, bool] = {}
+#: the keys of :data:`_KEY_CACHE` that name no secret (an object whose keys are all in it
+#: holds nothing :func:`scan` reports by name: one set test for the object)
+_PLAIN_KEYS: set[str] = set()
 
 
 def secret_key(key: str) -> bool:
@@ -145,6 +148,8 @@ def secret_key(key: str) -> bool:
             and not k.endswith(("tokens",))
         if len(_KEY_CACHE) < 50000:
             _KEY_CACHE[key] = r
+            if not r:
+                _PLAIN_KEYS.add(key)
     return r
 
 
@@ -320,6 +325,7 @@ def scan(value: Any, base: str, seen: set, hints: frozenset[str] | None = None,
         _mark(value, seen, done)
         return
     known = _KEY_CACHE
+    plain = _PLAIN_KEYS
     holders = _HOLDERS
     hit = _string_hit
     stack: list[tuple[Any, Any, Any, bool]] = [(value, base, "", False)]
@@ -337,6 +343,13 @@ def scan(value: Any, base: str, seen: set, hints: frozenset[str] | None = None,
             # the keys of a $defs map name schemas, not values: a property that holds one by
             # $ref is what is named (above), as a projection that inlines it shows
             named = names and key not in _SCHEMA_MAPS
+            if so is None and not holder and (not named or plain.issuperset(v)):
+                # no token shape to look for, no value that a secret's name holds, no key
+                # named like a secret (most objects): only the containers in it are read on
+                for k, sub in v.items():
+                    if isinstance(sub, (dict, list)) and id(sub) not in seen:
+                        push((sub, (path, k), k, False))
+                continue
             for k, sub in v.items():
                 sk = known.get(k) if named else False
                 if sk is None:
