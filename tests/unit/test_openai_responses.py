@@ -230,3 +230,63 @@ def test_hosted_types_are_the_sdks_and_an_array_of_them_alone_is_openai(tmp_path
     p.write_text(json.dumps(HOSTED[:2] + [{"type": "web_search"}]))
     cats = _load(p)
     assert cats[0].format == "openai" and all(t.server_tool for t in cats[0].tools)
+
+
+#: what the Responses API echoes in a response's ``tools`` for a server-run tool search, and
+#: a client-executed tool search (the application runs the search; the model calls it with
+#: these parameters): the shapes of vercel/ai's recorded responses (openai-tool-search.1.json,
+#: openai-client-tool-search.2.json)
+ECHOED_SEARCH = {"type": "tool_search", "description": None, "parameters": None}
+CLIENT_SEARCH = {"type": "tool_search", "description": "Search for available tools.",
+                 "execution": "client",
+                 "parameters": {"type": "object", "properties": {"goal": {"type": "string"}},
+                                "required": ["goal"], "additionalProperties": False}}
+DEFERRED_FN = {"type": "function", "name": "get_weather", "description": "The weather.",
+               "defer_loading": True, "strict": True,
+               "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                              "required": ["city"], "additionalProperties": False}}
+
+
+@pytest.mark.parametrize("search", [ECHOED_SEARCH, CLIENT_SEARCH])
+def test_a_tool_search_with_parameters_is_the_hosted_tool(tmp_path, search):
+    """A ``tool_search`` entry is the platform's tool search whatever else it holds: the API
+    echoes ``"parameters": null`` in a response's tools, a client-executed search gives its
+    parameters. Its own target writes it as given (the SDK takes it), and with ``--defer`` it
+    is the one tool search (none added); other targets leave it out. Before: a function
+    without a name ('(no id)', lint TC102), written as ``{"type": "function", "parameters":
+    ...}`` with no name, which the SDK refuses."""
+    pytest.importorskip("openai")
+    import json
+
+    p = tmp_path / "response.json"
+    p.write_text(json.dumps({"object": "response", "tools": [DEFERRED_FN, search]}))
+    cats = _load(p)
+    assert [(t.id, t.server_tool) for t in cats[0].tools] == [
+        ("get_weather", False), ("tool_search", True)]
+    out = project_catalogs(cats, ProjectOptions(to="openai-responses")).catalog()
+    assert out[1] == search and not _refusals(out)
+    deferred = project_catalogs(cats, ProjectOptions(
+        to="openai-responses", defer=DeferOptions("all"))).catalog()
+    assert [d for d in deferred if d["type"] == "tool_search"] == [search]
+    assert not _refusals(deferred)
+    proj = project_catalogs(cats, ProjectOptions(to="anthropic"))
+    assert [t.id for t in proj.tools] == ["get_weather"]
+    assert len(proj.left_out) == 1 and proj.left_out[0]["server_tool"] is True
+
+
+@pytest.mark.parametrize("custom", [CHAT_CUSTOM, RESPONSES_CUSTOM,
+                                    {"type": "custom", "name": "run_sql"}])
+def test_an_array_of_custom_tools_alone_is_openai(tmp_path, custom):
+    """An array of OpenAI custom tools alone (vercel/ai's recorded openai-custom-tool.1.json
+    holds one) is an OpenAI tools array, read as custom tools. Before: with a description the
+    Responses form was an MCP tool (a tool with no input schema, written as a function by
+    every target), and without one, or in Chat Completions' form, "not a tool catalog"
+    (exit 2)."""
+    import json
+
+    p = tmp_path / "tools.json"
+    p.write_text(json.dumps([custom]))
+    cats = _load(p)
+    assert cats[0].format == "openai"
+    assert [(t.id, t.extra.get("custom")) for t in cats[0].tools] == [
+        ("run_sql", "chat" if "custom" in custom else "responses")]

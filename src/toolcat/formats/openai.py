@@ -29,11 +29,16 @@ HOSTED_TYPES = frozenset({
 
 
 def is_openai_server_tool(item: Any) -> bool:
-    """A hosted tool of the Responses API (``tool_search``, ``web_search``...): an entry with
-    another ``type`` than a function's and neither a ``function`` nor ``parameters``."""
+    """A hosted tool of the Responses API (``tool_search``, ``web_search``...): an entry of a
+    hosted tool's ``type`` (:data:`HOSTED_TYPES`), or of another ``type`` than a function's
+    with neither a ``function`` nor ``parameters``. A known hosted type may carry
+    ``parameters``: the API echoes ``{"type": "tool_search", "description": null,
+    "parameters": null}`` in a response's ``tools``, and a client-executed tool search
+    (``"execution": "client"``) gives the parameters the model calls it with."""
     t = item.get("type") if isinstance(item, dict) else None
-    return isinstance(t, str) and t not in _NOT_HOSTED and "function" not in item \
-        and "parameters" not in item
+    if not isinstance(t, str) or t in _NOT_HOSTED or "function" in item:
+        return False
+    return t in HOSTED_TYPES or "parameters" not in item
 
 
 def custom_form(item: Any) -> str | None:
@@ -245,6 +250,8 @@ def _is_openai(t: dict) -> bool:
     if (kind == "namespace" and isinstance(t.get("tools"), list)) \
             or (isinstance(kind, str) and kind in HOSTED_TYPES and is_openai_server_tool(t)):
         return True   # the Responses API's namespaces and its hosted tools (tool_search...)
+    if custom_form(t) is not None:
+        return True   # a custom tool (free-form text input), either API's form
     # the older flat function list ({name, parameters}), with no field of another format's
     # descriptor (MCP's and Anthropic's schema keys, a description or annotations: MCP)
     return ("name" in t and "parameters" in t and "type" not in t
