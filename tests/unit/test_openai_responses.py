@@ -290,3 +290,30 @@ def test_an_array_of_custom_tools_alone_is_openai(tmp_path, custom):
     assert cats[0].format == "openai"
     assert [(t.id, t.extra.get("custom")) for t in cats[0].tools] == [
         ("run_sql", "chat" if "custom" in custom else "responses")]
+
+
+def test_a_namespace_member_named_like_another_tool_is_qualified(tmp_path):
+    """A namespace's function is called by namespace and name, so the API takes one named like
+    a top-level function or one of another namespace (vercel/ai's recorded
+    openai-client-tool-search.2.json: namespace ``get_weather`` holds ``get_weather`` beside a
+    top-level ``get_weather``). Such a member's id is ``<namespace>.<name>``; the others keep
+    their names. Before: a duplicate tool id, and every ``project`` stopped (exit 2)."""
+    pytest.importorskip("openai")
+    import json
+
+    fn = {k: v for k, v in DEFERRED_FN.items() if k != "defer_loading"}
+    other = {**fn, "name": "get_time"}
+    p = tmp_path / "request.json"
+    p.write_text(json.dumps({"tools": [
+        fn, {"type": "namespace", "name": "get_weather", "description": "Weather.",
+             "tools": [fn, other]},
+        {"type": "namespace", "name": "city", "description": "Cities.", "tools": [other]}]}))
+    cats = _load(p)
+    assert [t.id for t in cats[0].tools] == [
+        "get_weather", "get_weather.get_weather", "get_weather.get_time", "city.get_time"]
+    for to in ("openai-responses", "anthropic", "mcp"):
+        proj = project_catalogs(cats, ProjectOptions(to=to))
+        assert len(proj.tools) == 4, to
+    out = project_catalogs(cats, ProjectOptions(to="openai-responses")).catalog()
+    assert not _refusals(out)
+

@@ -2,8 +2,9 @@
 Responses-style flat function tools, and the older flat ``{name, description, parameters}``.
 
 A Responses API array may also hold ``{"type": "namespace", "name", "description", "tools":
-[...]}`` (its functions are read as tools of their own, each with ``extra["namespace"]``;
-``Catalog.meta["namespaces"]`` lists the namespaces) and hosted tools the platform runs
+[...]}`` (its functions are read as tools of their own, each with ``extra["namespace"]``, id
+``<namespace>.<name>`` when another tool has its name; ``Catalog.meta["namespaces"]`` lists
+the namespaces) and hosted tools the platform runs
 (``{"type": "tool_search"}``, ``web_search``...: server tools, written as given)."""
 
 from __future__ import annotations
@@ -122,7 +123,28 @@ def load_openai(doc: Any, path: str) -> Catalog:
         tools.append(openai_tool(item, path, f"{base}/{i}"))
     if "namespaces" in cat.meta:
         cat.meta["api"] = "responses"
+        _qualify_namespace_members(tools)
     return cat
+
+
+def _qualify_namespace_members(tools: list[Tool]) -> None:
+    """A namespace's function is called by its namespace and its name (the API's
+    ``function_call`` carries both), so it may share its name with a top-level function or
+    one of another namespace: such a member's id is ``<namespace>.<name>`` (the dotted form
+    MCP names allow), and so is the name of its descriptor out of its namespace (``raw``, what
+    an OpenAI target's standard view writes); other ids stay the function's name."""
+    seen: dict[str, int] = {}
+    for t in tools:
+        if t.id is not None:
+            seen[t.id] = seen.get(t.id, 0) + 1
+    for t in tools:
+        ns = t.extra.get("namespace")
+        if isinstance(ns, str) and t.id is not None and seen[t.id] > 1:
+            t.id = f"{ns}.{t.id}"
+            if isinstance(t.raw, dict):
+                fn = t.raw.get("function")
+                t.raw = ({**t.raw, "function": {**fn, "name": t.id}} if isinstance(fn, dict)
+                         else {**t.raw, "name": t.id})
 
 
 def responses_array(cat: Catalog) -> bool:
