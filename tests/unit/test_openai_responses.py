@@ -317,3 +317,24 @@ def test_a_namespace_member_named_like_another_tool_is_qualified(tmp_path):
     out = project_catalogs(cats, ProjectOptions(to="openai-responses")).catalog()
     assert not _refusals(out)
 
+
+def test_a_responses_array_in_the_chat_target_standard_view_is_chat_shaped(tmp_path):
+    """``--to openai --view standard`` of a Responses API array (flat functions, vercel/ai's
+    recorded openai-tool-search.1.json) writes Chat Completions function tools, with the
+    fields Chat's function object has; a Chat Completions array stays as written. Before: the
+    flat functions as written, which Chat Completions' request types refuse (no ``function``)."""
+    pytest.importorskip("openai")
+    import json
+
+    from openai.types.chat import ChatCompletionToolUnionParam
+
+    flat = {**DEFERRED_FN, "allowed_callers": ["direct"]}
+    p = tmp_path / "request.json"
+    p.write_text(json.dumps({"tools": [flat, ECHOED_SEARCH, FUNCTION]}))
+    cats = _load(p)
+    for to in ("openai", "openai-strict"):
+        out = project_catalogs(cats, ProjectOptions(to=to, view="standard")).catalog()
+        assert [refusal(d, ChatCompletionToolUnionParam) for d in out] == [None, None], to
+        assert out[0]["function"] == {k: DEFERRED_FN[k] for k in (
+            "name", "description", "parameters", "strict")}
+        assert out[1] == FUNCTION

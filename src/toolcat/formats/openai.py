@@ -174,6 +174,24 @@ class OpenAiTarget(Target):
     requires_input_schema = True
     counted_as = True
 
+    #: the fields of Chat Completions' function object (``FunctionDefinition``)
+    function_fields = ("name", "description", "parameters", "strict")
+
+    def standard(self, tool: Tool, fmt: str, source: str | None = None,
+                 safety_tier: str | None = None) -> Any:
+        """A native descriptor as written, but for a function that is not in Chat Completions'
+        shape (a Responses API function ``{"type": "function", "name", ...}`` or the older flat
+        ``{name, parameters}``): Chat Completions takes it inside ``function``, with the fields
+        its function object has (``defer_loading``, ``allowed_callers`` and ``output_schema``
+        are the Responses API's)."""
+        raw = tool.raw
+        if fmt in self.native_formats and isinstance(raw, dict) \
+                and not isinstance(raw.get("function"), dict) and custom_form(raw) is None \
+                and not is_openai_server_tool(raw):
+            return {"type": "function",
+                    "function": {k: raw[k] for k in self.function_fields if k in raw}}
+        return super().standard(tool, fmt, source, safety_tier)
+
     def _fields(self, **f: Any) -> dict:
         fn: dict = {}
         put(fn, "name", f["id"])
