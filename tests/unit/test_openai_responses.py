@@ -338,3 +338,20 @@ def test_a_responses_array_in_the_chat_target_standard_view_is_chat_shaped(tmp_p
         assert out[0]["function"] == {k: DEFERRED_FN[k] for k in (
             "name", "description", "parameters", "strict")}
         assert out[1] == FUNCTION
+
+
+def test_a_namespace_without_a_tools_array_is_an_invalid_entry(tmp_path):
+    """A namespace whose ``tools`` is not an array (a hostile variant of a Responses array) is
+    an invalid entry (lint TC110, left out of every projection with a warning); the rest of
+    the array loads. Before: a function named after the namespace, with no parameters, which
+    every target wrote as a tool no one provides."""
+    import json
+
+    bad = {"type": "namespace", "name": "crm", "description": "CRM.", "tools": "oops"}
+    p = tmp_path / "request.json"
+    p.write_text(json.dumps({"tools": [DEFERRED_FN, bad]}))
+    cats = _load(p)
+    assert [(t.id, t.invalid is not None) for t in cats[0].tools] == [
+        ("get_weather", False), (None, True)]
+    proj = project_catalogs(cats, ProjectOptions(to="anthropic"))
+    assert [t.id for t in proj.tools] == ["get_weather"] and len(proj.left_out) == 1

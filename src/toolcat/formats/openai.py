@@ -57,6 +57,10 @@ def custom_form(item: Any) -> str | None:
 def openai_tool(item: Any, file: str, pointer: str) -> Tool:
     if not isinstance(item, dict):
         return not_an_object(item, file, pointer)
+    if item.get("type") == "namespace":
+        # (a namespace with a tools array is read member by member: load_openai)
+        return Tool(id=None, raw=item, file=file, pointer=pointer,
+                    invalid="a namespace whose 'tools' is not an array of functions")
     form = custom_form(item)
     if form is not None:
         # written as given by the target of its own form, left out by the others (a
