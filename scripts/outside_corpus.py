@@ -379,7 +379,7 @@ def responses_facts(data: Any, tools: list) -> dict:
     """A Responses API request or response (``{"tools": [...]}``) or its tools array: each
     entry's name as the API names it (a function's or custom tool's ``name``; a hosted tool by
     its ``type``, a hosted MCP server as ``mcp:<server_label>``; a namespace's functions in its
-    place, ``<namespace>.<name>`` where the name is not unique), which are hosted (``server_tools``) or custom (``custom_tools``), the namespaces."""
+    place, ``<namespace>__<name>`` where the name is not unique), which are hosted (``server_tools``) or custom (``custom_tools``), the namespaces."""
     names, server, custom, spaces = [], [], [], []
 
     def one(t: dict) -> None:
@@ -405,10 +405,10 @@ def responses_facts(data: Any, tools: list) -> dict:
         else:
             one(t)
     # a namespace's function is called by namespace and name: where its name is not unique
-    # among the array's tools, it is named <namespace>.<name>
+    # among the array's tools, it is named <namespace>__<name>
     for i, ns in members:
         if names.count(names[i]) > 1:
-            names[i] = f"{ns}.{names[i]}"
+            names[i] = f"{ns}__{names[i]}"
     return {"tools": len(names), "names": names, "server_tools": server,
             "custom_tools": custom, "namespaces": spaces,
             "top_level_keys": sorted(data) if isinstance(data, dict) else []}

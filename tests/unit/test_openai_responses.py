@@ -296,8 +296,9 @@ def test_a_namespace_member_named_like_another_tool_is_qualified(tmp_path):
     """A namespace's function is called by namespace and name, so the API takes one named like
     a top-level function or one of another namespace (vercel/ai's recorded
     openai-client-tool-search.2.json: namespace ``get_weather`` holds ``get_weather`` beside a
-    top-level ``get_weather``). Such a member's id is ``<namespace>.<name>``; the others keep
-    their names. Before: a duplicate tool id, and every ``project`` stopped (exit 2)."""
+    top-level ``get_weather``). Such a member's id is ``<namespace>__<name>`` (a name every
+    provider takes: written as is, no lint finding on it); the others keep their names.
+    Before: a duplicate tool id, and every ``project`` stopped (exit 2)."""
     pytest.importorskip("openai")
     import json
 
@@ -310,12 +311,12 @@ def test_a_namespace_member_named_like_another_tool_is_qualified(tmp_path):
         {"type": "namespace", "name": "city", "description": "Cities.", "tools": [other]}]}))
     cats = _load(p)
     assert [t.id for t in cats[0].tools] == [
-        "get_weather", "get_weather.get_weather", "get_weather.get_time", "city.get_time"]
+        "get_weather", "get_weather__get_weather", "get_weather__get_time", "city__get_time"]
     for to in ("openai-responses", "anthropic", "mcp"):
         proj = project_catalogs(cats, ProjectOptions(to=to))
         assert len(proj.tools) == 4, to
     out = project_catalogs(cats, ProjectOptions(to="openai-responses")).catalog()
-    assert not _refusals(out)
+    assert not _refusals(out) and out[1]["name"] == "get_weather__get_weather"
 
 
 def test_a_responses_array_in_the_chat_target_standard_view_is_chat_shaped(tmp_path):

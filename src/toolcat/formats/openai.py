@@ -3,7 +3,7 @@ Responses-style flat function tools, and the older flat ``{name, description, pa
 
 A Responses API array may also hold ``{"type": "namespace", "name", "description", "tools":
 [...]}`` (its functions are read as tools of their own, each with ``extra["namespace"]``, id
-``<namespace>.<name>`` when another tool has its name; ``Catalog.meta["namespaces"]`` lists
+``<namespace>__<name>`` when another tool has its name; ``Catalog.meta["namespaces"]`` lists
 the namespaces) and hosted tools the platform runs
 (``{"type": "tool_search"}``, ``web_search``...: server tools, written as given)."""
 
@@ -134,9 +134,10 @@ def load_openai(doc: Any, path: str) -> Catalog:
 def _qualify_namespace_members(tools: list[Tool]) -> None:
     """A namespace's function is called by its namespace and its name (the API's
     ``function_call`` carries both), so it may share its name with a top-level function or
-    one of another namespace: such a member's id is ``<namespace>.<name>`` (the dotted form
-    MCP names allow), and so is the name of its descriptor out of its namespace (``raw``, what
-    an OpenAI target's standard view writes); other ids stay the function's name."""
+    one of another namespace: such a member's id is ``<namespace>__<name>`` (a name every
+    provider takes, as Claude Code's ``mcp__<server>__<tool>``), and so is the name of its
+    descriptor out of its namespace (``raw``, what an OpenAI target's standard view writes);
+    other ids stay the function's name."""
     seen: dict[str, int] = {}
     for t in tools:
         if t.id is not None:
@@ -144,7 +145,7 @@ def _qualify_namespace_members(tools: list[Tool]) -> None:
     for t in tools:
         ns = t.extra.get("namespace")
         if isinstance(ns, str) and t.id is not None and seen[t.id] > 1:
-            t.id = f"{ns}.{t.id}"
+            t.id = f"{ns}__{t.id}"
             if isinstance(t.raw, dict):
                 fn = t.raw.get("function")
                 t.raw = ({**t.raw, "function": {**fn, "name": t.id}} if isinstance(fn, dict)
