@@ -358,9 +358,60 @@ def tools_facts(kind: str, files: dict[str, bytes], path: str) -> dict:
     if kind == "anthropic":
         return {"tools": len(tools), "names": [t["name"] for t in tools],
                 "with_input_schema": sum(1 for t in tools if isinstance(t.get("input_schema"), dict))}
+    if kind == "openai-responses":
+        return responses_facts(data, tools)
+    if kind == "gemini":
+        decls = [d for t in (tools if isinstance(tools, list) else [tools])
+                 for d in (t.get("functionDeclarations") or t.get("function_declarations") or [])]
+        return {"tools": len(decls), "names": [d["name"] for d in decls],
+                "with_parameters": sum(1 for d in decls if isinstance(d.get("parameters"), dict))}
     return {"json_type": type(data).__name__,
             "top_level_keys": sorted(data) if isinstance(data, dict) else [],
             "items": len(data) if isinstance(data, list) else 0}
+
+
+#: the ``type`` of an OpenAI Responses API tool that is a function or groups functions; every
+#: other type is a hosted tool the platform runs (web_search, tool_search, mcp...)
+_OPENAI_OWN = ("function", "namespace", "custom")
+
+
+def responses_facts(data: Any, tools: list) -> dict:
+    """A Responses API request or response (``{"tools": [...]}``) or its tools array: each
+    entry's name as the API names it (a function's or custom tool's ``name``; a hosted tool by
+    its ``type``, a hosted MCP server as ``mcp:<server_label>``; a namespace's functions in its
+    place, ``<namespace>__<name>`` where the name is not unique), which are hosted (``server_tools``) or custom (``custom_tools``), the namespaces."""
+    names, server, custom, spaces = [], [], [], []
+
+    def one(t: dict) -> None:
+        kind = t.get("type")
+        body = t["function"] if isinstance(t.get("function"), dict) else t
+        if kind in _OPENAI_OWN or "function" in t:
+            names.append(body["name"])
+            if kind == "custom":
+                custom.append(body["name"])
+            return
+        name = t.get("name") if isinstance(t.get("name"), str) else (
+            f"{kind}:{t['server_label']}" if isinstance(t.get("server_label"), str) else kind)
+        names.append(name)
+        server.append(name)
+
+    members: list[tuple[int, str]] = []     # (index in names, namespace)
+    for t in tools:
+        if t.get("type") == "namespace":
+            spaces.append(t["name"])
+            for f in t["tools"]:
+                members.append((len(names), t["name"]))
+                one(f)
+        else:
+            one(t)
+    # a namespace's function is called by namespace and name: where its name is not unique
+    # among the array's tools, it is named <namespace>__<name>
+    for i, ns in members:
+        if names.count(names[i]) > 1:
+            names[i] = f"{ns}__{names[i]}"
+    return {"tools": len(names), "names": names, "server_tools": server,
+            "custom_tools": custom, "namespaces": spaces,
+            "top_level_keys": sorted(data) if isinstance(data, dict) else []}
 
 
 def derive(entry: dict, sub: str, rec: dict, cache: Path) -> dict:

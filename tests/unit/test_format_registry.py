@@ -99,3 +99,29 @@ def test_facts_features_read():
     assert {f.key for f in registry.formats() if f.mcp_server} == {"mcp", "mcp-capture",
                                                                     "docker"}
     assert registry.get("gemini").openapi_schemas
+
+
+@pytest.mark.parametrize("doc", [
+    # Claude Desktop / Claude Code / Cursor
+    {"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem"]},
+                    "web": {"type": "http", "url": "https://example.com/mcp"}}},
+    # VS Code (.vscode/mcp.json, as in 0GiS0/youtube-mcp-server without its comments)
+    {"servers": {"remote-mcp": {"type": "sse", "url": "http://localhost:3001/sse"},
+                 "stdio-mcp": {"type": "stdio", "command": "node", "args": ["build/index.js"]}},
+     "inputs": [{"type": "promptString", "id": "key", "password": True}]},
+])
+def test_a_client_configuration_names_the_option_that_reads_it(doc):
+    """An MCP client configuration given as a catalog (a .mcp.json, a .vscode/mcp.json) is
+    refused in one line that says what it is and that --client-config reads its servers'
+    tools. Before: "not a tool catalog" alone."""
+    with pytest.raises(InputError) as e:
+        load_data(doc, "mcp.json", LoadOptions())
+    msg = str(e.value)
+    assert "MCP client configuration" in msg and "--client-config" in msg
+
+
+def test_a_gemini_tool_with_mcp_servers_is_no_client_configuration():
+    """Gemini's Tool has a field ``mcpServers`` too (a list): it stays a Gemini tool."""
+    doc = {"functionDeclarations": [{"name": "f", "parameters": {"type": "object"}}],
+           "mcpServers": [{"name": "x"}]}
+    assert detect(doc) == "gemini"

@@ -87,3 +87,34 @@ def test_same_errors():
         with pytest.raises(UsageError) as e:
             project_catalogs(wop, options_from_cli(safety_tier="exec"), ids_only=ids_only)
         assert "safetyTier exec needs source host-extension" in str(e.value)
+
+
+#: a Responses API request's tools: a function, a hosted tool, a custom tool (the shapes of
+#: vercel/ai's recorded responses openai-tool-search.1.json and openai-custom-tool.1.json)
+RESPONSES_TOOLS = [
+    {"type": "function", "name": "get_weather", "description": "The weather.", "strict": True,
+     "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                    "required": ["city"], "additionalProperties": False}},
+    {"type": "tool_search", "description": None, "parameters": None},
+    {"type": "custom", "name": "write_sql", "format": {"type": "text"}},
+]
+
+
+@pytest.mark.parametrize("to", [None, "openai", "anthropic", "openwop"])
+def test_server_and_custom_tools_are_in_neither_view(tmp_path, to):
+    """The standard view leaves out the server and custom tools its target cannot write, as
+    the compact projection does (and as ``project --view standard`` writes it), so
+    ``diff-toolids`` of a Responses API array compares equal (exit 0). Before: the standard
+    side kept them (an MCP tool ``tool_search`` with no schema), exit 1 "different"."""
+    import json
+
+    from support.common import run_toolcat
+
+    p = tmp_path / "request.json"
+    p.write_text(json.dumps({"model": "gpt-5.4", "tools": RESPONSES_TOOLS}))
+    cats = load_all([str(p)])
+    full = _same(cats, to)
+    assert [i.split(":")[-1] for i in full[0][0]] == ["get_weather"]
+    assert full[1][0] == full[0][0]
+    r = run_toolcat("diff-toolids", str(p), *(["--to", to] if to else []))
+    assert r.returncode == 0, r.stdout

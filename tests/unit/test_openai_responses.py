@@ -230,3 +230,129 @@ def test_hosted_types_are_the_sdks_and_an_array_of_them_alone_is_openai(tmp_path
     p.write_text(json.dumps(HOSTED[:2] + [{"type": "web_search"}]))
     cats = _load(p)
     assert cats[0].format == "openai" and all(t.server_tool for t in cats[0].tools)
+
+
+#: what the Responses API echoes in a response's ``tools`` for a server-run tool search, and
+#: a client-executed tool search (the application runs the search; the model calls it with
+#: these parameters): the shapes of vercel/ai's recorded responses (openai-tool-search.1.json,
+#: openai-client-tool-search.2.json)
+ECHOED_SEARCH = {"type": "tool_search", "description": None, "parameters": None}
+CLIENT_SEARCH = {"type": "tool_search", "description": "Search for available tools.",
+                 "execution": "client",
+                 "parameters": {"type": "object", "properties": {"goal": {"type": "string"}},
+                                "required": ["goal"], "additionalProperties": False}}
+DEFERRED_FN = {"type": "function", "name": "get_weather", "description": "The weather.",
+               "defer_loading": True, "strict": True,
+               "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                              "required": ["city"], "additionalProperties": False}}
+
+
+@pytest.mark.parametrize("search", [ECHOED_SEARCH, CLIENT_SEARCH])
+def test_a_tool_search_with_parameters_is_the_hosted_tool(tmp_path, search):
+    """A ``tool_search`` entry is the platform's tool search whatever else it holds: the API
+    echoes ``"parameters": null`` in a response's tools, a client-executed search gives its
+    parameters. Its own target writes it as given (the SDK takes it), and with ``--defer`` it
+    is the one tool search (none added); other targets leave it out. Before: a function
+    without a name ('(no id)', lint TC102), written as ``{"type": "function", "parameters":
+    ...}`` with no name, which the SDK refuses."""
+    pytest.importorskip("openai")
+    import json
+
+    p = tmp_path / "response.json"
+    p.write_text(json.dumps({"object": "response", "tools": [DEFERRED_FN, search]}))
+    cats = _load(p)
+    assert [(t.id, t.server_tool) for t in cats[0].tools] == [
+        ("get_weather", False), ("tool_search", True)]
+    out = project_catalogs(cats, ProjectOptions(to="openai-responses")).catalog()
+    assert out[1] == search and not _refusals(out)
+    deferred = project_catalogs(cats, ProjectOptions(
+        to="openai-responses", defer=DeferOptions("all"))).catalog()
+    assert [d for d in deferred if d["type"] == "tool_search"] == [search]
+    assert not _refusals(deferred)
+    proj = project_catalogs(cats, ProjectOptions(to="anthropic"))
+    assert [t.id for t in proj.tools] == ["get_weather"]
+    assert len(proj.left_out) == 1 and proj.left_out[0]["server_tool"] is True
+
+
+@pytest.mark.parametrize("custom", [CHAT_CUSTOM, RESPONSES_CUSTOM,
+                                    {"type": "custom", "name": "run_sql"}])
+def test_an_array_of_custom_tools_alone_is_openai(tmp_path, custom):
+    """An array of OpenAI custom tools alone (vercel/ai's recorded openai-custom-tool.1.json
+    holds one) is an OpenAI tools array, read as custom tools. Before: with a description the
+    Responses form was an MCP tool (a tool with no input schema, written as a function by
+    every target), and without one, or in Chat Completions' form, "not a tool catalog"
+    (exit 2)."""
+    import json
+
+    p = tmp_path / "tools.json"
+    p.write_text(json.dumps([custom]))
+    cats = _load(p)
+    assert cats[0].format == "openai"
+    assert [(t.id, t.extra.get("custom")) for t in cats[0].tools] == [
+        ("run_sql", "chat" if "custom" in custom else "responses")]
+
+
+def test_a_namespace_member_named_like_another_tool_is_qualified(tmp_path):
+    """A namespace's function is called by namespace and name, so the API takes one named like
+    a top-level function or one of another namespace (vercel/ai's recorded
+    openai-client-tool-search.2.json: namespace ``get_weather`` holds ``get_weather`` beside a
+    top-level ``get_weather``). Such a member's id is ``<namespace>__<name>`` (a name every
+    provider takes: written as is, no lint finding on it); the others keep their names.
+    Before: a duplicate tool id, and every ``project`` stopped (exit 2)."""
+    pytest.importorskip("openai")
+    import json
+
+    fn = {k: v for k, v in DEFERRED_FN.items() if k != "defer_loading"}
+    other = {**fn, "name": "get_time"}
+    p = tmp_path / "request.json"
+    p.write_text(json.dumps({"tools": [
+        fn, {"type": "namespace", "name": "get_weather", "description": "Weather.",
+             "tools": [fn, other]},
+        {"type": "namespace", "name": "city", "description": "Cities.", "tools": [other]}]}))
+    cats = _load(p)
+    assert [t.id for t in cats[0].tools] == [
+        "get_weather", "get_weather__get_weather", "get_weather__get_time", "city__get_time"]
+    for to in ("openai-responses", "anthropic", "mcp"):
+        proj = project_catalogs(cats, ProjectOptions(to=to))
+        assert len(proj.tools) == 4, to
+    out = project_catalogs(cats, ProjectOptions(to="openai-responses")).catalog()
+    assert not _refusals(out) and out[1]["name"] == "get_weather__get_weather"
+
+
+def test_a_responses_array_in_the_chat_target_standard_view_is_chat_shaped(tmp_path):
+    """``--to openai --view standard`` of a Responses API array (flat functions, vercel/ai's
+    recorded openai-tool-search.1.json) writes Chat Completions function tools, with the
+    fields Chat's function object has; a Chat Completions array stays as written. Before: the
+    flat functions as written, which Chat Completions' request types refuse (no ``function``)."""
+    pytest.importorskip("openai")
+    import json
+
+    from openai.types.chat import ChatCompletionToolUnionParam
+
+    flat = {**DEFERRED_FN, "allowed_callers": ["direct"]}
+    p = tmp_path / "request.json"
+    p.write_text(json.dumps({"tools": [flat, ECHOED_SEARCH, FUNCTION]}))
+    cats = _load(p)
+    for to in ("openai", "openai-strict"):
+        out = project_catalogs(cats, ProjectOptions(to=to, view="standard")).catalog()
+        assert [refusal(d, ChatCompletionToolUnionParam) for d in out] == [None, None], to
+        assert out[0]["function"] == {k: DEFERRED_FN[k] for k in (
+            "name", "description", "parameters", "strict")}
+        assert out[1] == FUNCTION
+
+
+def test_a_namespace_without_a_tools_array_is_an_invalid_entry(tmp_path):
+    """A namespace whose ``tools`` is not an array (a hostile variant of a Responses array) is
+    an invalid entry (lint TC110, left out of every projection with a warning); the rest of
+    the array loads. Before: a function named after the namespace, with no parameters, which
+    every target wrote as a tool no one provides."""
+    import json
+
+    bad = {"type": "namespace", "name": "crm", "description": "CRM.", "tools": "oops"}
+    p = tmp_path / "request.json"
+    p.write_text(json.dumps({"tools": [DEFERRED_FN, bad]}))
+    cats = _load(p)
+    assert [(t.id, t.invalid is not None) for t in cats[0].tools] == [
+        ("get_weather", False), (None, True)]
+    proj = project_catalogs(cats, ProjectOptions(to="anthropic"))
+    assert [t.id for t in proj.tools] == ["get_weather"] and len(proj.left_out) == 1

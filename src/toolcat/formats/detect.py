@@ -51,6 +51,25 @@ def server_records(doc: Any) -> bool:
     return record(doc)
 
 
+#: what names a server in an MCP client configuration (Claude Desktop/Code, Cursor, Windsurf:
+#: ``mcpServers``; VS Code: ``servers``): how to start it or where it is
+_SERVER_ENTRY_KEYS = frozenset({"command", "url", "httpUrl", "serverUrl"})
+
+
+def client_config(doc: Any) -> bool:
+    """An MCP client configuration (``{"mcpServers": {name: {"command", "args"...}}}``, VS
+    Code's ``{"servers": {...}}``): servers to start, which name no tools."""
+    if not isinstance(doc, dict):
+        return False
+    for key in ("mcpServers", "servers"):
+        servers = doc.get(key)
+        if isinstance(servers, dict) and servers and all(
+                isinstance(v, dict) and not _SERVER_ENTRY_KEYS.isdisjoint(v)
+                for v in servers.values()):
+            return True
+    return False
+
+
 def detect(doc: Any) -> str | None:
     """Return the format of a parsed document, or None when it is no known catalog."""
     for f in registry.formats():

@@ -16,7 +16,7 @@ from toolcat.document.parse import Limits, load_file
 from toolcat.document.source import SourceText
 from toolcat.errors import InputError
 from toolcat.formats import registry
-from toolcat.formats.detect import detect, misfit, server_records
+from toolcat.formats.detect import client_config, detect, misfit, server_records
 from toolcat.model import MCP, MCP_CAPTURE, Catalog, Tool
 
 CATALOG_EXTENSIONS = (".json", ".yaml", ".yml", ".snap")
@@ -105,6 +105,10 @@ def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalo
             err = doc["error"]
             raise InputError(f"a JSON-RPC error response, not a tools/list result "
                              f"(error {err.get('code')}: {err.get('message')})", path)
+        if client_config(doc):
+            raise InputError("an MCP client configuration (servers to start), not a tool "
+                             "catalog: --client-config reads the tools its servers list "
+                             f"(tried: {registry.tried()})", path)
         raise InputError(f"not a tool catalog (tried: {registry.tried()})", path)
     try:
         reader = registry.get(fmt).read

@@ -2,8 +2,9 @@
 Responses-style flat function tools, and the older flat ``{name, description, parameters}``.
 
 A Responses API array may also hold ``{"type": "namespace", "name", "description", "tools":
-[...]}`` (its functions are read as tools of their own, each with ``extra["namespace"]``;
-``Catalog.meta["namespaces"]`` lists the namespaces) and hosted tools the platform runs
+[...]}`` (its functions are read as tools of their own, each with ``extra["namespace"]``, id
+``<namespace>__<name>`` when another tool has its name; ``Catalog.meta["namespaces"]`` lists
+the namespaces) and hosted tools the platform runs
 (``{"type": "tool_search"}``, ``web_search``...: server tools, written as given)."""
 
 from __future__ import annotations
@@ -29,11 +30,16 @@ HOSTED_TYPES = frozenset({
 
 
 def is_openai_server_tool(item: Any) -> bool:
-    """A hosted tool of the Responses API (``tool_search``, ``web_search``...): an entry with
-    another ``type`` than a function's and neither a ``function`` nor ``parameters``."""
+    """A hosted tool of the Responses API (``tool_search``, ``web_search``...): an entry of a
+    hosted tool's ``type`` (:data:`HOSTED_TYPES`), or of another ``type`` than a function's
+    with neither a ``function`` nor ``parameters``. A known hosted type may carry
+    ``parameters``: the API echoes ``{"type": "tool_search", "description": null,
+    "parameters": null}`` in a response's ``tools``, and a client-executed tool search
+    (``"execution": "client"``) gives the parameters the model calls it with."""
     t = item.get("type") if isinstance(item, dict) else None
-    return isinstance(t, str) and t not in _NOT_HOSTED and "function" not in item \
-        and "parameters" not in item
+    if not isinstance(t, str) or t in _NOT_HOSTED or "function" in item:
+        return False
+    return t in HOSTED_TYPES or "parameters" not in item
 
 
 def custom_form(item: Any) -> str | None:
@@ -51,6 +57,10 @@ def custom_form(item: Any) -> str | None:
 def openai_tool(item: Any, file: str, pointer: str) -> Tool:
     if not isinstance(item, dict):
         return not_an_object(item, file, pointer)
+    if item.get("type") == "namespace":
+        # (a namespace with a tools array is read member by member: load_openai)
+        return Tool(id=None, raw=item, file=file, pointer=pointer,
+                    invalid="a namespace whose 'tools' is not an array of functions")
     form = custom_form(item)
     if form is not None:
         # written as given by the target of its own form, left out by the others (a
@@ -117,7 +127,29 @@ def load_openai(doc: Any, path: str) -> Catalog:
         tools.append(openai_tool(item, path, f"{base}/{i}"))
     if "namespaces" in cat.meta:
         cat.meta["api"] = "responses"
+        _qualify_namespace_members(tools)
     return cat
+
+
+def _qualify_namespace_members(tools: list[Tool]) -> None:
+    """A namespace's function is called by its namespace and its name (the API's
+    ``function_call`` carries both), so it may share its name with a top-level function or
+    one of another namespace: such a member's id is ``<namespace>__<name>`` (a name every
+    provider takes, as Claude Code's ``mcp__<server>__<tool>``), and so is the name of its
+    descriptor out of its namespace (``raw``, what an OpenAI target's standard view writes);
+    other ids stay the function's name."""
+    seen: dict[str, int] = {}
+    for t in tools:
+        if t.id is not None:
+            seen[t.id] = seen.get(t.id, 0) + 1
+    for t in tools:
+        ns = t.extra.get("namespace")
+        if isinstance(ns, str) and t.id is not None and seen[t.id] > 1:
+            t.id = f"{ns}__{t.id}"
+            if isinstance(t.raw, dict):
+                fn = t.raw.get("function")
+                t.raw = ({**t.raw, "function": {**fn, "name": t.id}} if isinstance(fn, dict)
+                         else {**t.raw, "name": t.id})
 
 
 def responses_array(cat: Catalog) -> bool:
@@ -146,6 +178,24 @@ class OpenAiTarget(Target):
     typed_object_roots = True
     requires_input_schema = True
     counted_as = True
+
+    #: the fields of Chat Completions' function object (``FunctionDefinition``)
+    function_fields = ("name", "description", "parameters", "strict")
+
+    def standard(self, tool: Tool, fmt: str, source: str | None = None,
+                 safety_tier: str | None = None) -> Any:
+        """A native descriptor as written, but for a function that is not in Chat Completions'
+        shape (a Responses API function ``{"type": "function", "name", ...}`` or the older flat
+        ``{name, parameters}``): Chat Completions takes it inside ``function``, with the fields
+        its function object has (``defer_loading``, ``allowed_callers`` and ``output_schema``
+        are the Responses API's)."""
+        raw = tool.raw
+        if fmt in self.native_formats and isinstance(raw, dict) \
+                and not isinstance(raw.get("function"), dict) and custom_form(raw) is None \
+                and not is_openai_server_tool(raw):
+            return {"type": "function",
+                    "function": {k: raw[k] for k in self.function_fields if k in raw}}
+        return super().standard(tool, fmt, source, safety_tier)
 
     def _fields(self, **f: Any) -> dict:
         fn: dict = {}
@@ -245,6 +295,8 @@ def _is_openai(t: dict) -> bool:
     if (kind == "namespace" and isinstance(t.get("tools"), list)) \
             or (isinstance(kind, str) and kind in HOSTED_TYPES and is_openai_server_tool(t)):
         return True   # the Responses API's namespaces and its hosted tools (tool_search...)
+    if custom_form(t) is not None:
+        return True   # a custom tool (free-form text input), either API's form
     # the older flat function list ({name, parameters}), with no field of another format's
     # descriptor (MCP's and Anthropic's schema keys, a description or annotations: MCP)
     return ("name" in t and "parameters" in t and "type" not in t

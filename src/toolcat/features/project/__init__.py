@@ -1154,7 +1154,9 @@ def _standard_ids(target: Target, tool: Tool, fmt: str) -> Any:
 
 def standard_array(cats: list[Catalog], target: Target | str | None = None, *,
                    ids_only: bool = False) -> list:
-    """The lossless standard view of ``cats`` in ``target``'s shape (input order).
+    """The lossless standard view of ``cats`` in ``target``'s shape (input order), without
+    the server and custom tools the target leaves out (:func:`_left_out`), as ``project
+    --view standard`` writes it.
 
     For MCP input and the ``mcp`` target these are the tool objects exactly as served
     (``Tool.raw``), so their canonical bytes are the ones mcp-context-cost hashes.
@@ -1167,6 +1169,9 @@ def standard_array(cats: list[Catalog], target: Target | str | None = None, *,
     out, ids, native = [], [], []
     for cat in cats:
         for tool in cat.tools:
+            gone = _left_out(tool, cat, target)
+            if gone is not None and ("server_tool" in gone or "custom_tool" in gone):
+                continue    # a server or custom tool this target cannot write (as project)
             out.append(_standard_ids(target, tool, cat.format) if ids_only
                        else _standard(target, tool, cat.format)[0])
             ids.append(tool.id)
