@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support.common import corpus
+from support.common import corpus
 from toolcat.api import load
 from toolcat.features.project import describe
 
