@@ -208,6 +208,33 @@ def test_a_custom_tool_is_written_as_given_or_left_out(tmp_path, form, own):
     assert r.returncode == 0, r.stdout
 
 
+def test_a_custom_tool_is_deferred_as_a_function_is(tmp_path):
+    """The Responses API defers a custom tool as it does a function (the SDK's
+    ``CustomToolParam`` has ``defer_loading``, a namespace's ``tools`` take custom tools):
+    ``--defer all`` puts it, as given with ``"defer_loading": true``, in a namespace, and
+    ``--eager`` keeps it up front without the mark. Before: custom tools were never deferred
+    (kept eager, as server tools are)."""
+    pytest.importorskip("openai")
+    import json
+
+    responses_fn = {"type": "function", "name": "get_time", "description": "The time.",
+                    "parameters": {"type": "object", "properties": {}}, "strict": False}
+    marked = {**RESPONSES_CUSTOM, "defer_loading": True}
+    p = tmp_path / "tools.openai.json"
+    p.write_text(json.dumps([responses_fn, marked]))
+    cats = _load(p)
+    out = project_catalogs(cats, ProjectOptions(to="openai-responses",
+                                                defer=DeferOptions("all"))).catalog()
+    members = [f for d in out if d.get("type") == "namespace" for f in d["tools"]]
+    assert {**RESPONSES_CUSTOM, "defer_loading": True} in members
+    assert all(f["defer_loading"] is True for f in members) and len(members) == 2
+    assert [openai_responses_refusal(d) for d in out] == [None] * len(out)
+    eager = project_catalogs(cats, ProjectOptions(to="openai-responses", defer=DeferOptions(
+        "all", eager=("run_sql",)))).catalog()
+    assert RESPONSES_CUSTOM in eager and marked not in eager
+    assert [openai_responses_refusal(d) for d in eager] == [None] * len(eager)
+
+
 def test_hosted_types_are_the_sdks_and_an_array_of_them_alone_is_openai(tmp_path):
     """The hosted tools' types are the SDK's (``openai.types.responses.ToolParam``'s members
     but function, custom and namespace), and an array of them alone (hosted MCP servers, web

@@ -225,6 +225,9 @@ class ProjectedTool:
     loose: tuple | None = field(default=None, repr=False)
     #: a provider's server tool, written as given (never deferred)
     server_tool: bool = False
+    #: ... an OpenAI custom tool (free-form text input), written as given but deferred as a
+    #: function is where the target defers (the Responses API's ``defer_loading``)
+    custom: bool = False
     #: loaded on demand (the deferral plan's decision; the descriptor says so)
     deferred: bool = False
 
@@ -516,8 +519,9 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     native = fmt in target.native_formats and tool.raw is not None
     if _as_given(tool, fmt, target):
         # a provider's server tool: the request names it, as given (both views); an OpenAI
-        # custom tool (free-form text input, no schema to compact) likewise, never deferred
-        return ProjectedTool(tid, tool.raw, tool.raw, file=tool.file, server_tool=True)
+        # custom tool (free-form text input, no schema to compact) likewise
+        return ProjectedTool(tid, tool.raw, tool.raw, file=tool.file, server_tool=True,
+                             custom="custom" in tool.extra)
     # what loading changed (a broken $ref widened): the same in every view
     noted = [Change(p, Kind(k), w) for p, k, w in tool.notes] if tool.notes else []
     if opts.view == "standard":
@@ -1051,9 +1055,9 @@ def _defer(tools: list[ProjectedTool], sources: list[tuple[Tool, Catalog]], targ
         raise UsageError(f"--defer {opts.defer.mode}: the {target} target cannot defer tools")
     plan = df.decide(tools, opts.defer, lambda: dumps([t.descriptor for t in tools]))
     for pt, (tool, cat), deferred in zip(tools, sources, plan.deferred):
-        if pt.server_tool:
+        if pt.server_tool and not pt.custom:
             continue
-        if not deferred or opts.view == "standard":
+        if not deferred or opts.view == "standard" or pt.custom:
             pt.descriptor = target.undefer(pt.descriptor)
             if deferred:
                 pt.descriptor = target.defer(pt.descriptor)
