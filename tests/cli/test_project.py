@@ -636,6 +636,37 @@ def test_an_entry_that_is_not_a_tool_is_left_out(tmp_path: Path) -> None:
     assert b"left out" in r.stderr
 
 
+@pytest.mark.parametrize("to", ["mcp", "anthropic", "openai", "openai-responses", "gemini"])
+def test_a_tool_whose_input_schema_is_not_a_schema_is_left_out(tmp_path: Path, to: str) -> None:
+    """A tool whose input schema is a string, an array or a number (lint: MC101) is left
+    out of every target, with a warning and the report's ``left_out`` (``broken_schema``):
+    written as given, the provider's SDK types refuse the request (and MCP clients the whole
+    tools list). A boolean schema is a schema: written as before. The standard view and
+    diff-toolids' views agree. Before: written as given into every target, no warning."""
+    f = _write(tmp_path / "t.json", {"tools": [
+        {"name": "text", "description": "Takes text.", "inputSchema": "x"},
+        {"name": "ok", "description": "Fine.", "inputSchema": {"type": "object"}},
+        {"name": "list", "description": "A list.", "inputSchema": [1]},
+        {"name": "any", "description": "Anything.", "inputSchema": True}]})
+    rep = tmp_path / "rep.json"
+    out = tmp_path / "out.json"
+    r = run_toolcat("project", f, "--to", to, "-o", out, "--report", rep)
+    assert r.returncode == 0, r.stderr
+    written = json.loads(out.read_text())
+    if isinstance(written, dict):
+        written = written.get("tools", written.get("functionDeclarations"))
+    assert len(written) == 2 and "x" not in json.dumps(written)
+    left = json.loads(rep.read_text())["left_out"]
+    assert [(e["where"], e.get("broken_schema")) for e in left] == [("/tools/0", True),
+                                                                     ("/tools/2", True)]
+    assert "a string, not a JSON Schema" in left[0]["what"]
+    assert "an array, not a JSON Schema" in left[1]["what"]
+    assert b"whose input schema is not a schema left out" in r.stderr
+    r = run_toolcat("diff-toolids", f, "--to", to if to in ("mcp", "openai", "anthropic")
+                    else "mcp")
+    assert r.returncode == 0, r.stdout
+
+
 def test_duplicate_ids_and_handbook(tmp_path: Path, mcp_file: Path) -> None:
     # two catalogs, one projection: tools concatenated, so every id twice (issue 12 item 11:
     # never an output with duplicate names; tests/cli/test_duplicate_ids.py)

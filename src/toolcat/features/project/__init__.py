@@ -419,8 +419,16 @@ def _left_out(tool: Tool, cat: Catalog, target: Target) -> dict | None:
       that cannot send it: written as a function it would be a tool no one runs, offered
       to the model with no parameters (``"server_tool": true``);
     * an OpenAI custom tool (free-form text input) for a target without its form
-      (``"custom_tool": true``)."""
+      (``"custom_tool": true``);
+    * a tool whose input schema is not a schema (a string, an array, a number: lint's
+      MC101): every target's clients refuse the request or tools list that holds it."""
     what, flag = tool.invalid or (None if tool.id else "tool has no name/toolId"), None
+    schema = tool.input_schema
+    if what is None and schema is not None and not isinstance(schema, (dict, bool)):
+        kind = "a string" if isinstance(schema, str) else \
+            "an array" if isinstance(schema, list) else "a number"
+        what, flag = (f"its input schema is {kind}, not a JSON Schema (an object or a "
+                      "boolean)", "broken_schema")
     if what is None:
         if not (tool.server_tool or "custom" in tool.extra) \
                 or _as_given(tool, cat.format, target):
@@ -457,8 +465,9 @@ def left_out_note(left_out: list[dict]) -> str | None:
     if not servers:
         if len(left_out) == 1:
             return f"{what}: left out (lint reports it)"
-        return (f"{len(left_out):,} entries that are not tools left out (lint reports them), "
-                f"the first {what}")
+        kind = "entries that are not tools" if not any(e.get("broken_schema") for e in left_out) \
+            else "entries that are not tools or whose input schema is not a schema"
+        return f"{len(left_out):,} {kind} left out (lint reports them), the first {what}"
     if len(left_out) == 1:
         return f"{what}: left out"
     return (f"{len(left_out):,} entries left out ({servers:,} server or custom tools the "
@@ -1159,8 +1168,8 @@ def _standard_ids(target: Target, tool: Tool, fmt: str) -> Any:
 def standard_array(cats: list[Catalog], target: Target | str | None = None, *,
                    ids_only: bool = False) -> list:
     """The lossless standard view of ``cats`` in ``target``'s shape (input order), without
-    the server and custom tools the target leaves out (:func:`_left_out`), as ``project
-    --view standard`` writes it.
+    the server and custom tools the target leaves out and the tools whose input schema is
+    not a schema (:func:`_left_out`), as ``project --view standard`` writes it.
 
     For MCP input and the ``mcp`` target these are the tool objects exactly as served
     (``Tool.raw``), so their canonical bytes are the ones mcp-context-cost hashes.
@@ -1174,8 +1183,10 @@ def standard_array(cats: list[Catalog], target: Target | str | None = None, *,
     for cat in cats:
         for tool in cat.tools:
             gone = _left_out(tool, cat, target)
-            if gone is not None and ("server_tool" in gone or "custom_tool" in gone):
-                continue    # a server or custom tool this target cannot write (as project)
+            if gone is not None and ("server_tool" in gone or "custom_tool" in gone
+                                     or "broken_schema" in gone):
+                continue    # a server or custom tool this target cannot write, a tool
+                            # whose input schema is not a schema (as project)
             out.append(_standard_ids(target, tool, cat.format) if ids_only
                        else _standard(target, tool, cat.format)[0])
             ids.append(tool.id)
