@@ -425,9 +425,9 @@ def _left_out(tool: Tool, cat: Catalog, target: Target) -> dict | None:
     what, flag = tool.invalid or (None if tool.id else "tool has no name/toolId"), None
     schema = tool.input_schema
     if what is None and schema is not None and not isinstance(schema, (dict, bool)):
-        kind = "a string" if isinstance(schema, str) else \
+        shape = "a string" if isinstance(schema, str) else \
             "an array" if isinstance(schema, list) else "a number"
-        what, flag = (f"its input schema is {kind}, not a JSON Schema (an object or a "
+        what, flag = (f"its input schema is {shape}, not a JSON Schema (an object or a "
                       "boolean)", "broken_schema")
     if what is None:
         if not (tool.server_tool or "custom" in tool.extra) \
