@@ -1028,3 +1028,35 @@ def test_composition_reads_cost_the_graph_not_its_paths(tmp_path):
     t["inputSchema"]["$defs"] = defs
     fs = run(write(tmp_path, mcp(t)))
     assert one(fs, "SC308").pointer == "/inputSchema/required/0"
+
+
+def test_tc115_a_second_schema_key_with_another_schema(tmp_path) -> None:
+    """A descriptor with another format's schema key beside its own, holding a different
+    schema, is reported (once, on the tool) with the key read and the key ignored; the same
+    schema under both keys, or the other key alone, is not. Before: one of the two was
+    dropped without a finding (what the model saw depended on who read the file)."""
+    add = {"type": "object", "properties": {"a": {"type": "number", "description": "A."}}}
+    other = {"type": "object", "properties": {"x": {"type": "string", "description": "X."}}}
+    cases = {
+        "anthropic": ([{"name": "add", "description": "Add two numbers and return the sum.",
+                        "input_schema": add, "inputSchema": other}], "'input_schema'",
+                      "'inputSchema'"),
+        "mcp": ({"tools": [{"name": "add", "description": "Add two numbers and return the sum.",
+                            "inputSchema": add, "parameters": other}]}, "'inputSchema'",
+                "'parameters'"),
+        "openai": ([{"type": "function", "function": {
+            "name": "add", "description": "Add two numbers and return the sum.",
+            "parameters": add, "input_schema": other}}], "'parameters'", "'input_schema'"),
+    }
+    for fmt, (data, read, ignored) in cases.items():
+        p = write(tmp_path, data, f"{fmt}.json")
+        hits = only(run(p), "TC115")
+        assert len(hits) == 1, fmt
+        assert f"{read} (the {fmt} format's: read)" in hits[0].message
+        assert f"{ignored} with another schema (ignored" in hits[0].message
+        assert hits[0].severity == "warning" and hits[0].tool == "add"
+        # (on the tool's object: the line before its name; OpenAI's wrapper three before)
+        assert hits[0].line == line_of(p, '"name": "add"') - 1 - 2 * (fmt == "openai")
+    same = write(tmp_path, [{"name": "add", "description": "Add two numbers and return it.",
+                             "input_schema": add, "inputSchema": add}], "same.json")
+    assert not only(run(same), "TC115")

@@ -308,4 +308,4 @@ FORMATS = (Format(
     OPENAI, "OpenAI", "OpenAI tools",
     lambda doc, src, path, opts: load_openai(doc, path),
     targets=(OPENAI_TARGET, OPENAI_STRICT_TARGET, OPENAI_RESPONSES_TARGET),
-    item=_is_openai),)
+    item=_is_openai, schema_key="parameters"),)

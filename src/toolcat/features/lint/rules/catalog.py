@@ -1,4 +1,5 @@
-"""Catalog and tool conformance: ids, descriptions and schemas (TC101, TC102, TC106-TC111)."""
+"""Catalog and tool conformance: ids, descriptions and schemas (TC101, TC102, TC106-TC111,
+TC115)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from toolcat.features.lint.registry import Hit, rule
 from toolcat.formats import registry
-from toolcat.model import ANTHROPIC, COMPACT, MCP, MCP_CAPTURE
+from toolcat.model import ANTHROPIC, COMPACT, MCP, MCP_CAPTURE, OPENAI
 
 if TYPE_CHECKING:  # pragma: no cover
     from toolcat.features.lint.engine import Context
@@ -344,3 +345,50 @@ def missing_input_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
         key = registry.get(ctx.catalog.format).schema_key
         yield Hit(f"tool has no {key} (required; {{\"type\": \"object\"}} for a tool "
                   "without arguments)", "")
+
+
+#: the schema keys of the tool formats a descriptor may carry beside its own
+_SCHEMA_KEYS = ("inputSchema", "input_schema", "parameters")
+
+
+@rule("TC115", "second-schema-key", "warning",
+      "a tool carries one other format's input schema key beside its own, holding another schema",
+      formats=(MCP, MCP_CAPTURE, ANTHROPIC, OPENAI))
+def second_schema_key(ctx: Context, tool: Tool) -> Iterator[Hit]:
+    """## What it does
+    Reports a tool descriptor that holds, beside its own format's input schema (MCP
+    `inputSchema`, Anthropic `input_schema`, OpenAI `parameters`), another format's key with a
+    different schema. toolcat, like the format's clients, reads its own key and ignores the
+    other.
+
+    ## Why
+    Which schema the tool takes depends on who reads it: a client of the other format reads
+    the other key, and a converted or merged catalog often keeps a stale copy there. toolcat's
+    projections write the schema it read and drop the other, so a model sees one set of
+    arguments while another client offers the other.
+
+    ## Example
+    ```json
+    {"tools": [{"name": "add", "description": "Add two numbers.",
+                "inputSchema": {"type": "object", "properties": {"a": {"type": "number"}}},
+                "input_schema": {"type": "object", "properties": {"x": {"type": "string"}}}}]}
+    ```
+    (read as an Anthropic tool: its `input_schema` is the schema, `inputSchema` ignored)
+
+    ## Fix
+    Keep one schema, under the format's own key.
+    """
+    raw = tool.raw
+    if not isinstance(raw, dict):
+        return
+    fn = raw.get("function")
+    body: dict = fn if isinstance(fn, dict) else raw
+    own = registry.get(ctx.catalog.format).schema_key
+    if own not in body:
+        return
+    for key in _SCHEMA_KEYS:
+        if key != own and key in body and body[key] != body[own]:
+            yield Hit(f"the tool has {own!r} (the {ctx.catalog.format} format's: read) and "
+                      f"{key!r} with another schema (ignored; a client of another format reads "
+                      "it): keep one", "")
+            return
