@@ -101,6 +101,49 @@ def test_a_broken_file_is_the_same_error_streamed(tmp_path, monkeypatch, case):
     assert streamed.value.render() == whole.value.render()
 
 
+@pytest.mark.parametrize("repeat,same", [
+    ('"meta": null, "meta": null', True), ('"n": 2, "n": 2.0', True), ('"s": "x", "s": "x"', True),
+    ('"b": true, "b": true', True), ('"s": "x", "s": "y"', False), ('"b": true, "b": 1', False),
+    ('"o": {}, "o": {}', False), ('"a": [], "a": []', False), ('"n": null, "n": false', False)])
+def test_a_key_repeated_with_the_same_scalar_is_read_once(tmp_path, monkeypatch, repeat, same):
+    """A key repeated in an object with one JSON scalar (null, a boolean, a number, a string)
+    reads the same in every parser, first or last wins: read once, whole and streamed (the
+    envelope's members and the tools' alike; real reports repeat ``"meta": null``). Another
+    value, or an object or array, is refused as before, with its place. Before: every
+    repeated key was refused (exit 2)."""
+    monkeypatch.setattr(stream, "CHUNK", 257)
+    tools = [{"name": f"t{i}", "inputSchema": {"type": "object"}} for i in range(400)]
+    body = json.dumps({"tools": tools}, indent=2)
+    for where in ("tool", "envelope"):
+        if where == "tool":
+            text = body.replace('"name": "t350"', '"name": "t350", ' + repeat, 1)
+        else:
+            text = body[:-1] + ", " + repeat + "}"
+        f = tmp_path / f"{where}.json"
+        f.write_text(text)
+        if same:
+            whole = load_file(str(f))[0]
+            assert [t["name"] for t in whole["tools"]] == [f"t{i}" for i in range(400)]
+            key = repeat.split(":")[0].strip('"')
+            holder = whole["tools"][350] if where == "tool" else whole
+            assert holder[key] == json.loads("{" + repeat.split(",")[0] + "}")[key]
+            s = stream.open_array(str(f), 1 << 30, 256)
+            assert s is not None
+            got = [e for e in s.elements()]
+            assert len(got) == 400, where
+            continue
+        with pytest.raises(InputError) as whole_err:
+            load_file(str(f))
+        assert "duplicate key" in whole_err.value.render()
+        s = stream.open_array(str(f), 1 << 30, 256)
+        with pytest.raises(InputError) as streamed:
+            for _ in (s.elements() if s is not None else ()):
+                pass
+            if s is None:
+                raise InputError("not streamed", str(f))
+        assert streamed.value.render() == whole_err.value.render(), where
+
+
 # ------------------------------------------------------------------- lint and measure
 
 

@@ -207,12 +207,23 @@ class _Duplicate(ValueError):
 def _pairs_hook(pairs: list) -> dict:
     d = dict(pairs)
     if len(d) != len(pairs):
-        seen = set()
-        for k, _v in pairs:
-            if k in seen:
-                raise _Duplicate(k)
-            seen.add(k)
+        first: dict = {}
+        for k, v in pairs:
+            if k in first:
+                if not same_scalar(first[k], v):
+                    raise _Duplicate(k)
+            else:
+                first[k] = v
     return d
+
+
+def same_scalar(a: Any, b: Any) -> bool:
+    """Are ``a`` and ``b`` one JSON scalar (null, a boolean, a number, a string), of one type?
+    A key repeated with such a value reads the same in every parser (the first value or the
+    last), so it is read once (real files repeat ``"meta": null``); a key repeated with
+    another value, or with an object or array, is refused: parsers disagree on which wins."""
+    return type(a) is type(b) and (a is None or isinstance(a, (bool, int, float, str))) \
+        and a == b
 
 
 class _NotJSON(ValueError):

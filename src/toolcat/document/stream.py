@@ -392,9 +392,19 @@ class ArrayStream:
                 raise self._error("invalid JSON: Expecting ':' delimiter", p)
             p = self._skip_ws(p + 1)
             self._expect_more(p, "Expecting value")
-            if key in obj:
-                raise self._error(f"duplicate key {key!r} in an object", key_at)
             c = self._buf[p]
+            if key in obj:
+                # (read once when repeated with the same scalar value, as parse_json does)
+                again = None
+                if c not in "[{":
+                    again, p = self._value(p, depth + 1)
+                if not self._decoder._p.same_scalar(obj[key], again):
+                    raise self._error(f"duplicate key {key!r} in an object", key_at)
+                done, p = self._separator(p)
+                if done:
+                    return p
+                p = self._skip_ws(p)
+                continue
             if self._gen is None and c == "[" and key == "tools" and path in ("", "/result"):
                 obj[key] = []
                 self.base = path + "/tools"
