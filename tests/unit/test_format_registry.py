@@ -120,6 +120,30 @@ def test_a_client_configuration_names_the_option_that_reads_it(doc):
     assert "MCP client configuration" in msg and "--client-config" in msg
 
 
+def test_a_client_configuration_with_comments_names_the_option_too(tmp_path):
+    """VS Code writes ``.vscode/mcp.json`` as JSON with comments (and trailing commas), which
+    ``--client-config`` reads: given as a catalog it gets the same one line. A catalog that
+    is no JSON otherwise keeps its syntax error with the place. Before: "invalid JSON:
+    Expecting property name" at the comment."""
+    from toolcat.formats import load_file_catalog
+
+    d = tmp_path / ".vscode"
+    d.mkdir()
+    f = d / "mcp.json"
+    f.write_text('{\n  // the servers\n  "servers": {\n    "fs": {"command": "npx",\n'
+                 '      "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"],},\n'
+                 '  },\n}\n')
+    with pytest.raises(InputError) as e:
+        load_file_catalog(str(f), LoadOptions())
+    assert "MCP client configuration" in e.value.message and "--client-config" in \
+        e.value.message and e.value.line is None
+    bad = tmp_path / "tools.json"
+    bad.write_text('{"tools": [ // none\n]}')
+    with pytest.raises(InputError) as e:
+        load_file_catalog(str(bad), LoadOptions())
+    assert e.value.message.startswith("invalid JSON") and (e.value.line, e.value.column) == (1, 13)
+
+
 def test_a_gemini_tool_with_mcp_servers_is_no_client_configuration():
     """Gemini's Tool has a field ``mcpServers`` too (a list): it stays a Gemini tool."""
     doc = {"functionDeclarations": [{"name": "f", "parameters": {"type": "object"}}],

@@ -222,11 +222,34 @@ def load_file_catalog(path: str, opts: LoadOptions) -> Catalog:
     cat = _streamed(path, opts)
     if cat is not None:
         return cat
-    doc, src = load_file(path, limits=opts.limits)
+    try:
+        doc, src = load_file(path, limits=opts.limits)
+    except InputError as e:
+        if e.message.startswith("invalid JSON") and path != "-" and _commented_client_config(
+                path, opts):
+            raise InputError("an MCP client configuration (servers to start, JSON with "
+                             "comments as VS Code writes it), not a tool catalog: "
+                             "--client-config reads the tools its servers list", path) from None
+        raise
     cat = _from_doc(doc, src, path, opts)
     if opts.strict:
         raise_problems(cat)
     return cat
+
+
+def _commented_client_config(path: str, opts: LoadOptions) -> bool:
+    """Is the file that is no JSON an MCP client configuration written with comments or
+    trailing commas (JSONC: VS Code's ``mcp.json``), which ``--client-config`` reads?"""
+    import json
+
+    from toolcat.document.parse import decode_text, read_bytes
+    from toolcat.formats.live.clients import strip_jsonc
+
+    try:
+        return client_config(json.loads(strip_jsonc(decode_text(
+            read_bytes(path, opts.limits or Limits.from_env()), path))))
+    except (InputError, ValueError, RecursionError):
+        return False
 
 
 def walk_folder(root: str) -> list[str]:
