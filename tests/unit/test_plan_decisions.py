@@ -75,3 +75,59 @@ def test_plan_decides_once_per_target_reference_and_dialect(monkeypatch, widen):
         n += len(idx.refs)
     assert n >= 100
     assert widen or fewer >= 20
+
+
+def _live_long_way(plan: RefPlan) -> set[tuple]:
+    """RefPlan.live_refs with the innermost definition found by trying every prefix."""
+    idx = plan.idx
+    entries = {q + (key, name) for q in idx.defs_at for key in ("$defs", "definitions")
+               if isinstance(idx.node(q), dict) and isinstance(idx.node(q).get(key), dict)
+               for name in idx.node(q)[key]}
+    targets = {p: i.target for p, i in idx.refs.items()}
+    extra = {}
+    for p, t in plan.foreign.items():
+        if p in targets:
+            extra[p] = t
+        else:
+            targets[p] = t
+    if not entries:
+        return set(targets)
+
+    def region(p):
+        return next((p[:i] for i in range(len(p), 1, -1) if p[:i] in entries), None)
+
+    live: set = set()
+    done: set = set()
+    pending = [p for p in targets if region(p) is None]
+    while pending:
+        p = pending.pop()
+        if p in live:
+            continue
+        live.add(p)
+        for to in (targets[p], extra.get(p)):
+            for i in range(len(to or ()), 1, -1):
+                if to[:i] in entries and to[:i] not in done:
+                    done.add(to[:i])
+                    pending.extend(q for q in targets if region(q) == to[:i])
+    return live
+
+
+NESTED: list[tuple[dict, str]] = [
+    # definitions inside a definition (entries four tokens long), one used only from there
+    ({"type": "object", "properties": {"a": {"$ref": "#/$defs/o"}},
+      "$defs": {"o": {"$defs": {"i": {"type": "string"}, "dead": {"$ref": "#/$defs/x"}},
+                      "properties": {"v": {"$ref": "#/$defs/o/$defs/i"}}},
+                "x": {"type": "integer"}, "y": {"$ref": "#/$defs/x"}}}, DRAFT2020),
+]
+
+
+def test_live_references_are_the_long_ways():
+    n = 0
+    for schema, dialect in _schemas() + NESTED:
+        if not isinstance(schema, dict):
+            continue
+        p = RefPlan(schema, dialect, widen=False, inline="smaller")
+        if p.may_drop_defs:
+            assert p.live == _live_long_way(p)
+            n += 1
+    assert n >= 20

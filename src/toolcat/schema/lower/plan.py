@@ -385,11 +385,19 @@ class RefPlan:
                     if isinstance(defs, dict):
                         entries.update(q + (key, name) for name in defs)
 
-        def region(p: tuple) -> tuple | None:     # the innermost definition holding p
+        def innermost(p: tuple) -> tuple | None:     # the innermost definition holding p
             for i in range(len(p), 1, -1):
                 if p[:i] in entries:
                     return p[:i]
             return None
+
+        def root_entry(p: tuple) -> tuple | None:    # the same, every entry two tokens long
+            e = p[:2]
+            return e if len(p) >= 2 and e in entries else None
+
+        # (the root's definitions alone, as an OpenAPI tool's bundle: the one prefix that
+        # can be an entry is the first two tokens)
+        region = root_entry if all(len(e) == 2 for e in entries) else innermost
 
         targets: dict[tuple, tuple | None] = {p: i.target for p, i in idx.refs.items()}
         extra: dict[tuple, tuple] = {}   # a $ref node both readings follow, to two targets
