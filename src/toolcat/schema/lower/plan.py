@@ -121,8 +121,21 @@ class RefPlan:
         self.decisions: dict[tuple, Decision] = {}
         self.why: dict[tuple, str] = {}      # a $ref widened although it resolves: why
         self._sizes: dict[tuple, int] = {}
+        # (a reference's decision is a function of its target, its text and its dialect, but
+        # where readers dispute it, and in widen mode, where `why` is kept by path: one
+        # decision per distinct target, ref and dialect, as the bundled definitions of an
+        # OpenAPI tool point at the same targets from many places)
+        same: dict[tuple, Decision] | None = {} if not widen else None
+        disputed = self.disputed
         for path, info in idx.refs.items():
-            self.decisions[path] = self.decide(info)
+            if same is None or info.target is None or path in disputed:
+                self.decisions[path] = self.decide(info)
+                continue
+            key = (info.target, info.ref, idx.dialect_at(path))
+            dec = same.get(key)
+            if dec is None:
+                dec = same[key] = self.decide(info)
+            self.decisions[path] = dec
         self.pins: set[tuple] = set()
         self.pinned_below: set[tuple] = set()
         self.pinned_any: set[tuple] = set()
@@ -372,11 +385,19 @@ class RefPlan:
                     if isinstance(defs, dict):
                         entries.update(q + (key, name) for name in defs)
 
-        def region(p: tuple) -> tuple | None:     # the innermost definition holding p
+        def innermost(p: tuple) -> tuple | None:     # the innermost definition holding p
             for i in range(len(p), 1, -1):
                 if p[:i] in entries:
                     return p[:i]
             return None
+
+        def root_entry(p: tuple) -> tuple | None:    # the same, every entry two tokens long
+            e = p[:2]
+            return e if len(p) >= 2 and e in entries else None
+
+        # (the root's definitions alone, as an OpenAPI tool's bundle: the one prefix that
+        # can be an entry is the first two tokens)
+        region = root_entry if all(len(e) == 2 for e in entries) else innermost
 
         targets: dict[tuple, tuple | None] = {p: i.target for p, i in idx.refs.items()}
         extra: dict[tuple, tuple] = {}   # a $ref node both readings follow, to two targets
