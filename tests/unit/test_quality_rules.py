@@ -263,9 +263,9 @@ def test_streamed_catalog_siblings_hold_no_schemas(tmp_path, monkeypatch, capsys
     assert '"MR406"' in outs[0] or '"MR405"' in outs[0]
 
 
-def _pairs_compared_in_full(tools) -> list:
-    """The pairs as every candidate's full cosine gives them (the measure, unpruned): the
-    candidates of a tool share a word that 2 to COMMON_CAP tools hold."""
+def _full_vectors(tools) -> tuple[list, dict]:
+    """Each tool's TF-IDF vector of norm 1, and each word's document frequency (the
+    measure's definition, computed plainly)."""
     import math
 
     bags = [q._bag(t) for t in tools]
@@ -279,6 +279,14 @@ def _pairs_compared_in_full(tools) -> list:
         v = {w: (1.0 + math.log(c)) * (math.log((n + 1) / (df[w] + 1)) + 1.0) for w, c in b.items()}
         norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
         vecs.append({w: x / norm for w, x in v.items()})
+    return vecs, df
+
+
+def _pairs_compared_in_full(tools) -> list:
+    """The pairs as every candidate's full cosine gives them (the measure, unpruned): the
+    candidates of a tool share a word that 2 to COMMON_CAP tools hold."""
+    vecs, df = _full_vectors(tools)
+    n = len(tools)
     out = []
     for i in range(n):
         for j in range(i + 1, n):
@@ -396,18 +404,8 @@ def test_siblings_compare_in_full_only_the_pairs_that_may_pair() -> None:
     tools = q.linted_tools([Tool(id=t["name"], description=t.get("description")) for t in raw]
                            + [Tool(id=f"{t['name']}_again", description=t.get("description"))
                               for t in raw[::50]])
-    bags = [q._bag(t) for t in tools]
-    df: dict = {}
-    for b in bags:
-        for w in b:
-            df[w] = df.get(w, 0) + 1
+    vecs, df = _full_vectors(tools)
     n = len(tools)
-    vecs = []
-    for b in bags:
-        v = {w: (1.0 + math.log(c)) * (math.log((n + 1) / (df[w] + 1)) + 1.0)
-             for w, c in b.items()}
-        norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
-        vecs.append({w: x / norm for w, x in v.items()})
     indexed = [{w: x for w, x in v.items() if 1 < df[w] <= q.COMMON_CAP} for v in vecs]
     common = [math.sqrt(sum(x * x for w, x in v.items() if df[w] > q.COMMON_CAP))
               for v in vecs]
