@@ -83,13 +83,7 @@ def _live_long_way(plan: RefPlan) -> set[tuple]:
     entries = {q + (key, name) for q in idx.defs_at for key in ("$defs", "definitions")
                if isinstance(idx.node(q), dict) and isinstance(idx.node(q).get(key), dict)
                for name in idx.node(q)[key]}
-    targets = {p: i.target for p, i in idx.refs.items()}
-    extra = {}
-    for p, t in plan.foreign.items():
-        if p in targets:
-            extra[p] = t
-        else:
-            targets[p] = t
+    targets, extra = plan.ref_targets()
     if not entries:
         return set(targets)
 

@@ -369,6 +369,19 @@ class RefPlan:
                 foreign[path] = tuple(target)
         return foreign, disputed, lost
 
+    def ref_targets(self) -> tuple[dict[tuple, tuple | None], dict[tuple, tuple]]:
+        """Every reference's target (path -> target path, None where it names nothing), the
+        schema's own and the other reading's (:attr:`foreign`), and for a ``$ref`` node both
+        readings follow to two targets, the second one."""
+        targets: dict[tuple, tuple | None] = {p: i.target for p, i in self.idx.refs.items()}
+        extra: dict[tuple, tuple] = {}
+        for p, t in self.foreign.items():
+            if p in targets:
+                extra[p] = t
+            else:
+                targets[p] = t
+        return targets, extra
+
     def live_refs(self) -> set[tuple]:
         """The references the output keeps or inlines: those outside every definition, and
         those inside a definition that a live reference points into (to a fixpoint), with
@@ -399,13 +412,7 @@ class RefPlan:
         # can be an entry is the first two tokens)
         region = root_entry if all(len(e) == 2 for e in entries) else innermost
 
-        targets: dict[tuple, tuple | None] = {p: i.target for p, i in idx.refs.items()}
-        extra: dict[tuple, tuple] = {}   # a $ref node both readings follow, to two targets
-        for p, t in self.foreign.items():
-            if p in targets:
-                extra[p] = t
-            else:
-                targets[p] = t
+        targets, extra = self.ref_targets()
         if not entries:
             return set(targets)
         by_region: dict[tuple | None, list[tuple]] = {}
