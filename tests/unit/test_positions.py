@@ -59,7 +59,9 @@ def json_reference(text: str) -> dict[str, tuple[int, int]]:
         return json.loads(text[i:j + 1]), j + 1
 
     def value(i: int, ptr: str) -> int:
-        out[ptr] = pos(i)
+        # (a key repeated with the same scalar, which the parser reads once: its first place,
+        # as the index answers)
+        out.setdefault(ptr, pos(i))
         c = text[i]
         if c == "{":
             i = ws(i + 1)
