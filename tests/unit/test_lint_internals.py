@@ -457,3 +457,20 @@ def test_a_new_bundle_gives_the_walk_only_its_definitions_not_walked_before(monk
         t.input_schema = copy.deepcopy(t.input_schema)
         t.output_schema = copy.deepcopy(t.output_schema)
     assert got == _findings(copied)
+
+
+def test_a_wide_position_is_set_apart_from_the_severity() -> None:
+    """A finding's place in a long one-line file (a million-tool tools list: column
+    1,920,497,909) is followed by a space before its severity; a short one keeps the
+    9-character column it had. Before: ``1:1920497909warning``."""
+    from toolcat.features.lint.render.text import _line_of
+    from toolcat.model import Finding
+
+    def line(ln, col) -> str:
+        f = Finding("MR401", "warning", "parameter 'x' has no description", "t.json",
+                    tool="t", pointer="/inputSchema/properties/x", line=ln, column=col)
+        return "".join(text for text, _style in _line_of(f, f.message))
+
+    assert line(1, 1920497909).startswith("    1:1920497909 warning  MR401  ")
+    assert line(12, 5).startswith("    12:5     warning  MR401  ")
+    assert line(123, 45678).startswith("    123:45678 warning  ")

@@ -164,7 +164,8 @@ def _scalar_end(text: str, col: int) -> int:
 
 def _line_of(f: Finding, message: str) -> list[tuple[str, str]]:
     pos = f"{f.line}:{f.column}" if f.line is not None else "-"
-    return [("    ", ""), (f"{pos:<9}", "dim"), (f"{f.severity:<9}", _SEV_STYLE[f.severity]),
+    # (a column of a long one-line file is wide: at least one space before the severity)
+    return [("    ", ""), (f"{pos:<8} ", "dim"), (f"{f.severity:<9}", _SEV_STYLE[f.severity]),
             (f"{f.code}  ", "bold"), (shown(message), ""),
             (f"  {shown(f.pointer)}" if f.pointer else "", "dim")]
 
