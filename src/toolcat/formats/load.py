@@ -106,9 +106,7 @@ def _from_doc(doc: Any, src: SourceText, path: str, opts: LoadOptions) -> Catalo
             raise InputError(f"a JSON-RPC error response, not a tools/list result "
                              f"(error {err.get('code')}: {err.get('message')})", path)
         if client_config(doc):
-            raise InputError("an MCP client configuration (servers to start), not a tool "
-                             "catalog: --client-config reads the tools its servers list "
-                             f"(tried: {registry.tried()})", path)
+            raise _client_config_error(path, f" (tried: {registry.tried()})")
         raise InputError(f"not a tool catalog (tried: {registry.tried()})", path)
     try:
         reader = registry.get(fmt).read
@@ -227,9 +225,8 @@ def load_file_catalog(path: str, opts: LoadOptions) -> Catalog:
     except InputError as e:
         if e.message.startswith("invalid JSON") and path != "-" and _commented_client_config(
                 path, opts):
-            raise InputError("an MCP client configuration (servers to start, JSON with "
-                             "comments as VS Code writes it), not a tool catalog: "
-                             "--client-config reads the tools its servers list", path) from None
+            raise _client_config_error(path, "", ", JSON with comments as VS Code writes "
+                                       "it") from None
         raise
     cat = _from_doc(doc, src, path, opts)
     if opts.strict:
@@ -237,18 +234,21 @@ def load_file_catalog(path: str, opts: LoadOptions) -> Catalog:
     return cat
 
 
+def _client_config_error(path: str, tried: str, written: str = "") -> InputError:
+    """An MCP client configuration given as a catalog: what it is, and the option that reads
+    the tools of its servers."""
+    return InputError(f"an MCP client configuration (servers to start{written}), not a tool "
+                      f"catalog: --client-config reads the tools its servers list{tried}", path)
+
+
 def _commented_client_config(path: str, opts: LoadOptions) -> bool:
     """Is the file that is no JSON an MCP client configuration written with comments or
     trailing commas (JSONC: VS Code's ``mcp.json``), which ``--client-config`` reads?"""
-    import json
-
-    from toolcat.document.parse import decode_text, read_bytes
-    from toolcat.formats.live.clients import strip_jsonc
+    from toolcat.formats.live.clients import load_jsonc
 
     try:
-        return client_config(json.loads(strip_jsonc(decode_text(
-            read_bytes(path, opts.limits or Limits.from_env()), path))))
-    except (InputError, ValueError, RecursionError):
+        return client_config(load_jsonc(path, opts.limits))
+    except InputError:
         return False
 
 

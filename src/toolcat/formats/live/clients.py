@@ -167,7 +167,7 @@ def read_client(client: str, ctx: Context | None = None) -> list[ServerSpec]:
     docs: dict[str, Any] = {}
     for loc in found:
         if loc.path not in docs:
-            docs[loc.path] = _load(loc.path)
+            docs[loc.path] = load_jsonc(loc.path)
         servers = _dig(docs[loc.path], loc.key)
         if servers is None:
             continue
@@ -185,7 +185,7 @@ def read_config_file(path: str, client: str | None = None,
     """``--client-config FILE``: ``servers`` (VS Code) or ``mcpServers`` (the others), or a
     ``~/.claude.json`` (its ``mcpServers`` and this folder's ``projects`` entry)."""
     ctx = ctx or Context.current()
-    doc = _load(path)
+    doc = load_jsonc(path)
     if not isinstance(doc, dict):
         raise InputError("not an MCP client configuration (expected a JSON object)", path)
     out: dict[str, ServerSpec] = {}
@@ -221,10 +221,12 @@ def _dig(doc: Any, key: tuple[str, ...]) -> Any:
     return cur
 
 
-def _load(path: str) -> Any:
+def load_jsonc(path: str, limits: Any = None) -> Any:
+    """A client configuration file's data: JSON with comments and trailing commas (JSONC,
+    as VS Code writes ``mcp.json``), through the one reader (``limits``: the run's)."""
     from toolcat.document.parse import decode_text, read_bytes
 
-    text = decode_text(read_bytes(path), path)
+    text = decode_text(read_bytes(path, limits), path)
     try:
         return json.loads(strip_jsonc(text))
     except json.JSONDecodeError as e:
