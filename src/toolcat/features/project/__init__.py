@@ -225,7 +225,7 @@ class ProjectedTool:
     loose: tuple | None = field(default=None, repr=False)
     #: a provider's server tool, written as given (never deferred)
     server_tool: bool = False
-    #: ... an OpenAI custom tool (free-form text input), written as given but deferred as a
+    #: an OpenAI custom tool (free-form text input), written as given; deferred as a
     #: function is where the target defers (the Responses API's ``defer_loading``)
     custom: bool = False
     #: loaded on demand (the deferral plan's decision; the descriptor says so)
@@ -529,8 +529,9 @@ def project_tool(tool: Tool, fmt: str, target: Target | str, opts: ProjectOption
     if _as_given(tool, fmt, target):
         # a provider's server tool: the request names it, as given (both views); an OpenAI
         # custom tool (free-form text input, no schema to compact) likewise
-        return ProjectedTool(tid, tool.raw, tool.raw, file=tool.file, server_tool=True,
-                             custom="custom" in tool.extra)
+        custom = "custom" in tool.extra
+        return ProjectedTool(tid, tool.raw, tool.raw, file=tool.file, server_tool=not custom,
+                             custom=custom)
     # what loading changed (a broken $ref widened): the same in every view
     noted = [Change(p, Kind(k), w) for p, k, w in tool.notes] if tool.notes else []
     if opts.view == "standard":
@@ -1064,7 +1065,7 @@ def _defer(tools: list[ProjectedTool], sources: list[tuple[Tool, Catalog]], targ
         raise UsageError(f"--defer {opts.defer.mode}: the {target} target cannot defer tools")
     plan = df.decide(tools, opts.defer, lambda: dumps([t.descriptor for t in tools]))
     for pt, (tool, cat), deferred in zip(tools, sources, plan.deferred):
-        if pt.server_tool and not pt.custom:
+        if pt.server_tool:
             continue
         if not deferred or opts.view == "standard" or pt.custom:
             pt.descriptor = target.undefer(pt.descriptor)

@@ -102,8 +102,7 @@ class DeferPlan:
 
 
 def decide(tools: list[Any], options: DeferOptions, eager_bytes: Any = None) -> DeferPlan:
-    """The plan for ``tools`` (projected tools: ``.id``, ``.server_tool``, never deferred
-    unless ``.custom``: an OpenAI custom tool, deferred as a function is; and optionally
+    """The plan for ``tools`` (projected tools: ``.id``, ``.server_tool``, and optionally
     ``.aliases``: other names the ``--eager`` patterns match, such as an upstream's own name
     of a tool ``toolcat serve`` renames). The one rule of ``project``, ``measure`` and
     ``serve --defer``.
@@ -123,8 +122,7 @@ def decide(tools: list[Any], options: DeferOptions, eager_bytes: Any = None) -> 
             plan.deferred = [False] * len(tools)
             return plan
     plan.deferring = True
-    plan.deferred = [not ((t.server_tool and not getattr(t, "custom", False))
-                          or is_eager(t.id, options.eager)
+    plan.deferred = [not (t.server_tool or is_eager(t.id, options.eager)
                           or any(is_eager(a, options.eager) for a in getattr(t, "aliases", ())))
                      for t in tools]
     return plan
