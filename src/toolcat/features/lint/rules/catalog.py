@@ -347,13 +347,14 @@ def missing_input_schema(ctx: Context, tool: Tool) -> Iterator[Hit]:
                   "without arguments)", "")
 
 
-#: the schema keys of the tool formats a descriptor may carry beside its own
-_SCHEMA_KEYS = ("inputSchema", "input_schema", "parameters")
+#: the tool formats whose descriptors TC115 reads: each one's schema key (the format's
+#: ``schema_key``) may stand beside another's
+_SCHEMA_KEY_FORMATS = (MCP, MCP_CAPTURE, ANTHROPIC, OPENAI)
 
 
 @rule("TC115", "second-schema-key", "warning",
       "a tool carries one other format's input schema key beside its own, holding another schema",
-      formats=(MCP, MCP_CAPTURE, ANTHROPIC, OPENAI))
+      formats=_SCHEMA_KEY_FORMATS)
 def second_schema_key(ctx: Context, tool: Tool) -> Iterator[Hit]:
     """## What it does
     Reports a tool descriptor that holds, beside its own format's input schema (MCP
@@ -381,12 +382,13 @@ def second_schema_key(ctx: Context, tool: Tool) -> Iterator[Hit]:
     raw = tool.raw
     if not isinstance(raw, dict):
         return
-    fn = raw.get("function")
-    body: dict = fn if isinstance(fn, dict) else raw
-    own = registry.get(ctx.catalog.format).schema_key
-    if own not in body:
+    fmt = registry.get(ctx.catalog.format)
+    # (the object holding the name and schemas: Chat Completions' ``function``)
+    body = fmt.targets[0].body(raw) if fmt.targets else raw
+    own = fmt.schema_key
+    if not isinstance(body, dict) or own not in body:
         return
-    for key in _SCHEMA_KEYS:
+    for key in dict.fromkeys(registry.get(f).schema_key for f in _SCHEMA_KEY_FORMATS):
         if key != own and key in body and body[key] != body[own]:
             yield Hit(f"the tool has {own!r} (the {ctx.catalog.format} format's: read) and "
                       f"{key!r} with another schema (ignored; a client of another format reads "
